@@ -1,0 +1,205 @@
+"""Command line: a thin click layer over the library.
+
+Exit codes (all commands): 0 clean, 1 findings at or above ``--fail-on``, 2 usage, config
+or input error. Status and summaries go to stderr; translated code and reports to stdout.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .files import OutputError, mirror_path, read_input, write_atomic
+from .findings import SEVERITY_RANK
+from .options import LAUNCH_STYLES, Options
+from .rules import RuleError, get_compiled
+from .translate import InputError, Result, translate_bytes
+
+FAIL_LEVELS = ("error", "warning", "info", "never")
+VARIANT_OPTIONS = {
+    "blas": ("hipblas", "rocblas"), "dnn": ("miopen", "hipdnn"),
+    "sparse": ("hipsparse", "rocsparse"), "rand": ("hiprand", "rocrand"),
+    "solver": ("hipsolver", "rocsolver"),
+}
+
+
+class UsageError(click.ClickException):
+    exit_code = 2
+
+    def show(self, file=None) -> None:  # no "Usage:" banner, just the message
+        click.echo(f"cudaport: error: {self.format_message()}", err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="cudaport")
+def main() -> None:
+    """Port CUDA C++ to other GPU back ends (HIP first)."""
+
+
+def translation_options(fn):
+    """Options shared by every command that translates or checks code."""
+    decorators = [
+        click.option("--target", "-t", default="hip", show_default=True,
+                     help="Target back end (hip; dcu is an alias of hip)."),
+        click.option("--launch", type=click.Choice(LAUNCH_STYLES), default="cuda",
+                     show_default=True,
+                     help="Keep <<<...>>> launches (cuda) or rewrite them to the target's "
+                          "launch function (hip)."),
+        click.option("--rewrite-comments", is_flag=True, help="Also rename CUDA names in comments."),
+        click.option("--rewrite-strings", is_flag=True,
+                     help="Also rename CUDA names in string literals."),
+        click.option("--experimental", is_flag=True,
+                     help="Translate APIs whose target equivalent is experimental."),
+        click.option("--hip-version", "target_version", metavar="X.Y",
+                     help="Treat target names added after this version as unavailable."),
+        click.option("--rules", "rule_files", multiple=True,
+                     type=click.Path(dir_okay=False, path_type=Path),
+                     help="Extra rule pack (YAML), layered over the target's rules."),
+        click.option("--rules-dir", "rules_dirs", multiple=True,
+                     type=click.Path(file_okay=False, path_type=Path),
+                     help="Extra folder of targets, searched before the built-in one."),
+    ] + [
+        click.option(f"--{group}", f"variant_{group}", type=click.Choice(choices),
+                     help=f"{group} library variant (default {choices[0]}).")
+        for group, choices in VARIANT_OPTIONS.items()
+    ]
+    for deco in reversed(decorators):
+        fn = deco(fn)
+    return fn
+
+
+def build_options(kwargs: dict) -> Options:
+    variants = tuple((g, kwargs.pop(f"variant_{g}")) for g in VARIANT_OPTIONS
+                     if kwargs.get(f"variant_{g}"))
+    for g in VARIANT_OPTIONS:
+        kwargs.pop(f"variant_{g}", None)
+    version = kwargs.get("target_version")
+    if version and not all(part.isdigit() for part in version.split(".")):
+        raise UsageError(f"--hip-version {version!r}: expected a version like 5.2 or 6.1.0")
+    options = Options(
+        target=kwargs.pop("target"), launch=kwargs.pop("launch"),
+        rewrite_comments=kwargs.pop("rewrite_comments"),
+        rewrite_strings=kwargs.pop("rewrite_strings"),
+        experimental=kwargs.pop("experimental"), target_version=kwargs.pop("target_version"),
+        variants=variants,
+        rule_files=tuple(str(p) for p in kwargs.pop("rule_files")),
+        rules_dirs=tuple(str(p) for p in kwargs.pop("rules_dirs")),
+    )
+    try:
+        get_compiled(options)
+    except (RuleError, ValueError, FileNotFoundError) as exc:
+        raise UsageError(str(exc)) from None
+    return options
+
+
+def exit_code(results: list[Result], fail_on: str) -> int:
+    if fail_on == "never":
+        return 0
+    level = SEVERITY_RANK[fail_on]
+    for result in results:
+        if any(SEVERITY_RANK[f.severity] >= level for f in result.findings):
+            return 1
+    return 0
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, required=True, metavar="INPUT...")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Output file (one input only; '-' for stdout).")
+@click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write translated files below this folder, mirroring their paths.")
+@click.option("--in-place", is_flag=True, help="Overwrite the inputs with their translation.")
+@click.option("--report", "report_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a JSON report of every CUDA reference and finding.")
+@click.option("--fail-on", type=click.Choice(FAIL_LEVELS), default="error", show_default=True,
+              help="Exit 1 when a finding of this severity or above remains.")
+@click.option("-q", "--quiet", is_flag=True, help="Print no summary.")
+@translation_options
+def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None,
+              in_place: bool, report_file: Path | None, fail_on: str, quiet: bool,
+              **kwargs: object) -> None:
+    """Translate CUDA sources. With one input and no -o/--out-dir, print to stdout."""
+    modes = sum(x is not None and x is not False for x in (output, out_dir, in_place or None))
+    if modes > 1:
+        raise UsageError("choose one of -o, --out-dir and --in-place")
+    if output is not None and len(inputs) != 1:
+        raise UsageError("-o takes exactly one input; use --out-dir for several")
+    if modes == 0 and len(inputs) != 1:
+        raise UsageError("several inputs need --out-dir or --in-place")
+    if in_place and "-" in inputs:
+        raise UsageError("--in-place cannot be used with standard input")
+    options = build_options(dict(kwargs))
+    results: list[Result] = []
+    errors = 0
+    base = Path.cwd()
+    for name in inputs:
+        try:
+            if name == "-":
+                data = sys.stdin.buffer.read()
+                path = Path("<stdin>")
+            else:
+                path = Path(name)
+                data = read_input(path)
+            result = translate_bytes(data, options, str(path))
+        except (OSError, InputError) as exc:
+            click.echo(f"cudaport: error: {exc}", err=True)
+            errors += 1
+            continue
+        results.append(result)
+        try:
+            _emit(result, data, name, path, output, out_dir, in_place, base)
+        except OutputError as exc:
+            click.echo(f"cudaport: error: {exc}", err=True)
+            errors += 1
+    if report_file is not None:
+        from .report.json_report import render
+
+        try:
+            write_atomic(report_file, render(results, options).encode())
+        except OutputError as exc:
+            click.echo(f"cudaport: error: {exc}", err=True)
+            errors += 1
+    if not quiet:
+        for result in results:
+            for f in result.findings:
+                click.echo(f"{f.path}:{f.line}:{f.col}: {f.code} {f.message}", err=True)
+        from .report.summary import render_text, summarize
+
+        title = get_compiled(options).target.title
+        click.echo(render_text(summarize(results), title), err=True)
+    sys.exit(2 if errors else exit_code(results, fail_on))
+
+
+def _emit(result: Result, data: bytes, name: str, path: Path, output: Path | None,
+          out_dir: Path | None, in_place: bool, base: Path) -> None:
+    if in_place:
+        if result.output != data:
+            write_atomic(path, result.output, mode_from=path)
+        return
+    if out_dir is not None:
+        target = mirror_path(out_dir, path, base) if name != "-" else out_dir / "stdin.hip"
+    elif output is not None and str(output) != "-":
+        target = output
+    else:
+        sys.stdout.buffer.write(result.output)
+        sys.stdout.buffer.flush()
+        return
+    if name != "-" and target.exists() and os.path.samefile(target, path):
+        raise OutputError(f"{target}: refusing to overwrite the input (use --in-place)")
+    write_atomic(target, result.output, mode_from=path if name != "-" else None)
+
+
+def _add_commands() -> None:
+    from .commands import add_all
+
+    add_all(main)
+
+
+_add_commands()
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

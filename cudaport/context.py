@@ -1,0 +1,62 @@
+"""Per-file state shared by the translation passes."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from .edits import Edit
+from .findings import Finding, Reference
+from .options import Options
+from .rules.compiled import Compiled
+from .scan import Scan
+
+_NEWLINE = re.compile(rb"\n")
+
+
+class LineIndex:
+    """Offset to 1-based (line, column); columns count bytes, as compilers do."""
+
+    def __init__(self, src: bytes) -> None:
+        self.src = src
+        self._starts: list[int] | None = None
+
+    def linecol(self, offset: int) -> tuple[int, int]:
+        if self._starts is None:
+            self._starts = [0] + [m.end() for m in _NEWLINE.finditer(self.src)]
+        line = bisect.bisect_right(self._starts, offset)
+        return line, offset - self._starts[line - 1] + 1
+
+
+@dataclass
+class FileContext:
+    src: bytes
+    path: str
+    compiled: Compiled
+    options: Options
+    scan: Scan
+    fragment: bool = False  # a piece of a larger file: edits only, no report entries
+    edits: list[Edit] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    lines: LineIndex | None = None
+    uses_runtime: bool = False  # set by passes that see runtime/device use
+
+    def linecol(self, offset: int) -> tuple[int, int]:
+        if self.lines is None:
+            self.lines = LineIndex(self.src)
+        return self.lines.linecol(offset)
+
+    def find(self, code: str, offset: int, message: str, identifier: str = "",
+             library: str = "", severity: str = "") -> None:
+        if self.fragment:
+            return
+        line, col = self.linecol(offset)
+        self.findings.append(Finding(code, message, self.path, line, col, severity,
+                                     identifier, library, "lexical", offset))
+
+    def eol(self) -> bytes:
+        """The file's line ending, for inserted lines."""
+        i = self.src.find(b"\n")
+        return b"\r\n" if i > 0 and self.src[i - 1:i] == b"\r" else b"\n"

@@ -1,0 +1,81 @@
+"""Reading inputs and writing outputs safely: atomic writes, never outside the output root."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+
+class OutputError(Exception):
+    """An output could not be written where it was asked to go."""
+
+
+def read_input(path: Path) -> bytes:
+    """Read a source file; errors become messages naming the file."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise OSError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise OSError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(f"{path}: is a directory")
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(f"{path}: not a regular file")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise OSError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def write_atomic(path: Path, data: bytes, mode_from: Path | None = None) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename,
+    so a reader (or an interrupted run) never sees a partial file."""
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".cudaport-tmp")
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode_from is not None:
+            try:
+                os.chmod(tmp, stat.S_IMODE(mode_from.stat().st_mode))
+            except OSError:
+                pass
+        os.replace(tmp, path)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise
+
+
+def inside(root: Path, path: Path) -> bool:
+    """Whether ``path`` (resolved) lies inside ``root`` (resolved)."""
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def mirror_path(out_root: Path, source: Path, base: Path) -> Path:
+    """Where ``source`` (under ``base``) goes below ``out_root``; refuses escapes."""
+    try:
+        relative = source.resolve().relative_to(base.resolve())
+    except ValueError:
+        relative = Path(source.name)
+    target = out_root / relative
+    if not inside(out_root, target):
+        raise OutputError(f"{source}: output {target} would be outside {out_root}")
+    return target

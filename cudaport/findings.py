@@ -1,0 +1,147 @@
+"""One model for everything cudaport reports, and the registry of stable codes.
+
+Codes are never reused. Every code has a title, a default severity and an explanation in
+three parts (what, why, what to do) that ``cudaport explain`` and SARIF rule help use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+SEVERITIES = ("error", "warning", "info")
+SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    name: str
+    severity: str
+    title: str
+    explanation: str
+
+
+CODES: dict[str, Code] = {}
+
+
+def register(code: str, name: str, severity: str, title: str, explanation: str) -> Code:
+    if code in CODES:
+        raise ValueError(f"code {code} registered twice")
+    if severity not in SEVERITIES:
+        raise ValueError(f"{code}: bad severity {severity}")
+    CODES[code] = Code(code, name, severity, title, explanation.strip())
+    return CODES[code]
+
+
+register("CP101", "unmapped-api", "error", "CUDA API with no equivalent on the target", """
+What: the identifier is a known CUDA API, but the target has no equivalent for it (for the
+selected library variant and target version).
+Why: the translated file still names the CUDA API and will not compile on the target.
+Fix: rewrite the code around the missing API (for example with a portable fallback under
+`#ifdef __HIP_PLATFORM_AMD__`), or pick another library variant (`--blas rocblas`).
+""")
+register("CP102", "deprecated-api", "warning", "CUDA API is deprecated", """
+What: the CUDA API was deprecated in the CUDA version named in the message.
+Why: deprecated APIs often have no, or only partial, equivalents on other targets and
+disappear from newer CUDA releases.
+Fix: move to the replacement CUDA recommends; cudaport still translates it where it can.
+""")
+register("CP103", "removed-api", "warning", "CUDA API was removed", """
+What: the CUDA API was removed in the CUDA version named in the message.
+Why: the code only builds with old CUDA toolkits; the target may still provide a name.
+Fix: move to the current CUDA API.
+""")
+register("CP104", "experimental-api", "warning", "target equivalent is experimental", """
+What: the target's equivalent of this API is marked experimental, so cudaport left it
+unchanged.
+Why: experimental APIs may change or behave differently.
+Fix: pass `--experimental` to translate it anyway, and test the result.
+""")
+register("CP105", "unknown-cuda-name", "warning", "CUDA-looking name not in the rule table", """
+What: the identifier looks like CUDA API (by its prefix) but no rule knows it.
+Why: it may be a newer CUDA API the rule table lacks, or the project's own name.
+Fix: if it is CUDA API, add a rule (`--rules FILE.yaml`); if it is your own name, ignore it.
+""")
+register("CP106", "unmapped-header", "error", "CUDA header with no equivalent on the target", """
+What: the included CUDA header has no equivalent on the target.
+Why: the include will fail to resolve when compiling for the target.
+Fix: remove the include or guard it, and replace what it provided.
+""")
+register("CP107", "target-too-old", "error", "equivalent needs a newer target version", """
+What: the target provides an equivalent only from a version newer than the one selected
+with `--hip-version`.
+Why: the translated code would not compile with the selected target version.
+Fix: raise the target version, or avoid the API.
+""")
+register("CP108", "needs-review", "info", "translated, but behaviour may differ", """
+What: the API was translated, and the rule table carries a note about a difference
+(argument order, descriptor layout, semantics).
+Why: a rename alone may not preserve behaviour.
+Fix: read the note and check the call site.
+""")
+register("CP109", "launch-not-rewritten", "warning", "kernel launch left as written", """
+What: a `<<<...>>>` launch could not be parsed, so it was not rewritten to the target's
+launch function.
+Why: unbalanced brackets or an unusual kernel expression.
+Fix: simplify the launch expression, or keep `--launch cuda` (HIP accepts `<<<>>>`).
+""")
+register("CP901", "unreadable-file", "error", "file could not be read", """
+What: the input could not be read (missing, permission denied, or not a regular file).
+Fix: check the path and permissions.
+""")
+register("CP902", "binary-file", "error", "file is not text", """
+What: the input contains NUL bytes or a UTF-16/32 byte-order mark, so it is not C/C++ text.
+Fix: pass source files only; binary files are skipped.
+""")
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    message: str
+    path: str = "<stdin>"
+    line: int = 0
+    col: int = 0
+    severity: str = ""
+    identifier: str = ""
+    library: str = ""
+    engine: str = "lexical"
+    offset: int = -1
+
+    def __post_init__(self) -> None:
+        if not self.severity:
+            object.__setattr__(self, "severity", CODES[self.code].severity)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.pop("offset")
+        return d
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One occurrence of a CUDA name, translated or not."""
+
+    identifier: str
+    library: str
+    status: str  # converted, same, unsupported, experimental, version, unknown
+    replacement: str | None
+    rule_id: str
+    path: str = "<stdin>"
+    line: int = 0
+    col: int = 0
+    context: str = "code"  # code, comment, string, include
+    offset: int = -1
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.pop("offset")
+        return d
+
+
+@dataclass
+class FileReport:
+    path: str
+    references: list[Reference] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    changed: bool = False

@@ -1,0 +1,178 @@
+"""C/C++/CUDA lexer working on raw bytes.
+
+Two views of the same grammar:
+
+* :func:`tokenize` yields every token with its byte span; joining the token texts gives
+  back the input exactly (used by tests, launch parsing and argument splitting).
+* :func:`scanner` compiles one regex that only stops at what the translator cares about
+  (comments, literals, ``#include`` lines, conditional directives, ``<<<`` and candidate
+  identifiers). Everything else is skipped inside the regex engine, which is what makes
+  the lexical engine fast: no Python object per ordinary token.
+
+The lexer never evaluates ``#if``: every branch, and every macro body, is code.
+Working on bytes keeps any source encoding (UTF-8, Latin-1, GBK, ...) intact.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator, NamedTuple
+
+# A backslash escape inside a literal or comment; ``\\\r\n`` counts as one escape so that a
+# CRLF line continuation stays inside the token.
+_ESC = rb"\\(?:\r\n|[\s\S])"
+LINE_COMMENT = rb"//(?:[^\\\n]|" + _ESC + rb")*"
+BLOCK_COMMENT = rb"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|/\*[\s\S]*"
+# Every scanner alternative starts with a literal byte: a leading optional group or
+# lookbehind would stop the regex engine's fast first-byte search and halve the speed.
+# So encoding prefixes (u8, u, U, L) are checked by lookbehinds placed after the ``R``.
+RAW_STRING = (
+    rb'R(?:(?<=[^\w$]u8R)|(?<=^u8R)|(?<=[^\w$][uUL]R)|(?<=^[uUL]R)|(?<![\w$]R))'
+    rb'"(?P<delim>[^()\\\s]{0,16})\((?:[\s\S]*?\)(?P=delim)"|[\s\S]*)'
+)
+STRING = rb'"(?:[^"\\\n]|' + _ESC + rb')*"?'
+CHAR = rb"'(?:[^'\\\n]|" + _ESC + rb")*'?"
+NUMBER = rb"(?<![\w$])\.?\d(?:[\w.]|'(?=\w)|[eEpP][+-])*"
+# A number with a C++14 digit separator; the scanner must consume these so that ``'``
+# is not taken for the start of a character literal.
+NUMBER_WITH_SEPARATOR = rb"\d(?<![\w.$].)[\w.]*'\w[\w.']*"
+INCLUDE = rb'#[ \t]*include(?:_next)?[ \t]*(?P<header><[^>\r\n]*>|"[^"\r\n]*")'
+CONDITIONAL = rb"#[ \t]*(?P<cond>ifdef|ifndef|if|elif|else|endif)\b"
+DIRECTIVE = rb"(?m:^[ \t]*#[ \t]*[A-Za-z_]\w*)"
+IDENT = rb"[A-Za-z_$][\w$]*"
+PUNCT = (
+    rb"<<<|>>>|->\*?|<<=|>>=|\.\.\.|::|\+\+|--|&&|\|\||<=>|##|[<>=!+\-*/%&|^]=|<<|>>|[^\s\w]"
+)
+
+_TOKEN_RE = re.compile(
+    b"|".join(
+        [
+            rb"(?P<newline>\r\n|\n|\r)",
+            rb"(?P<ws>[ \t\f\v]+)",
+            rb"(?P<continuation>\\\r?\n)",
+            rb"(?P<comment>" + LINE_COMMENT + b"|" + BLOCK_COMMENT + b")",
+            rb"(?P<string>(?:(?<![\w$])(?:u8|[uUL]))?(?:" + RAW_STRING + b"|" + STRING + b"))",
+            rb"(?P<char>(?:(?<![\w$])(?:u8|[uUL]))?" + CHAR + b")",
+            rb"(?P<number>" + NUMBER + b")",
+            rb"(?P<include>(?m:^[ \t]*)" + INCLUDE + b")",
+            rb"(?P<directive>" + DIRECTIVE + b")",
+            rb"(?P<ident>" + IDENT + b")",
+            rb"(?P<punct>" + PUNCT + b")",
+            rb"(?P<other>[\s\S])",
+        ]
+    )
+)
+
+
+class Token(NamedTuple):
+    kind: str
+    start: int
+    end: int
+    text: bytes
+
+
+TRIVIA = frozenset({"newline", "ws", "continuation", "comment"})
+
+
+def tokenize(src: bytes, pos: int = 0, endpos: int | None = None) -> Iterator[Token]:
+    """Yield every token of ``src[pos:endpos]``; the texts concatenate to the input."""
+    end = len(src) if endpos is None else endpos
+    for m in _TOKEN_RE.finditer(src, pos, end):
+        yield Token(m.lastgroup or "other", m.start(), m.end(), m.group())
+
+
+def next_token(src: bytes, pos: int, skip_trivia: bool = True) -> Token | None:
+    """The token starting at ``pos`` (after trivia when asked); None at end of input."""
+    n = len(src)
+    while pos < n:
+        m = _TOKEN_RE.match(src, pos)
+        assert m is not None  # the grammar ends with a catch-all alternative
+        kind = m.lastgroup or "other"
+        if not (skip_trivia and kind in TRIVIA):
+            return Token(kind, m.start(), m.end(), m.group())
+        pos = m.end()
+    return None
+
+
+# Group numbers of the scanner regex (see :func:`scanner`).
+G_COMMENT, G_STRING, G_INCLUDE, G_COND, G_LAUNCH, G_IDENT = 1, 2, 4, 5, 6, 7
+
+
+def scanner(candidate_prefixes: list[bytes]) -> re.Pattern[bytes]:
+    """Compile the fast scanning regex.
+
+    ``candidate_prefixes`` are the leading bytes of identifiers worth a dict lookup; a
+    candidate matched here is always a whole identifier, never the tail of a longer one.
+    The ``G_*`` constants name the groups: comment, string (raw or plain), include
+    header, conditional directive keyword, ``<<<`` and candidate identifier. Character
+    literals and numbers with digit separators match with no group, so they are skipped.
+    """
+    ordered = sorted(set(candidate_prefixes), key=lambda p: (-len(p), p))
+    width = {len(p) for p in ordered}
+    if len(width) != 1:
+        raise ValueError("candidate prefixes must all have the same length")
+    n = width.pop()
+    alternatives = b"|".join(re.escape(p) for p in ordered)
+    pattern = b"|".join(
+        [
+            rb"(" + LINE_COMMENT + b"|" + BLOCK_COMMENT + b")",
+            rb"(" + RAW_STRING + b"|" + STRING + b")",  # the raw delimiter is group 3
+            CHAR,
+            NUMBER_WITH_SEPARATOR,
+            INCLUDE.replace(b"(?P<header>", b"(", 1),
+            CONDITIONAL.replace(b"(?P<cond>", b"(", 1),
+            rb"(<<<)",
+            rb"((?:" + alternatives + rb")(?<![\w$]" + b"." * n + rb")[\w$]*)",
+        ]
+    )
+    return re.compile(pattern)
+
+
+# Any identifier (used inside comments and strings when asked to rewrite them).
+IDENT_RE = re.compile(rb"(?<![\w$])[A-Za-z_$][\w$]*")
+
+
+def split_arguments(src: bytes, open_paren: int, closer: bytes = b")",
+                    end_token: bytes | None = None) -> tuple[list[tuple[int, int]], int] | None:
+    """Split a bracketed argument list starting at ``src[open_paren]``.
+
+    Returns the (start, end) span of each top-level argument, stripped of surrounding
+    whitespace and comments, and the offset just past the closing token; None when the
+    brackets do not balance before the end of the input or a ``;`` at the top level.
+    ``end_token`` lets the launch parser close on ``>>>`` instead of ``)``.
+    """
+    first = next_token(src, open_paren, skip_trivia=False)
+    if first is None:
+        return None
+    depth = 0
+    args: list[tuple[int, int]] = []
+    arg_start: int | None = None
+    arg_end = 0
+    closing = end_token or closer
+    for m in _TOKEN_RE.finditer(src, first.end):
+        kind = m.lastgroup
+        text = m.group()
+        if kind in TRIVIA:
+            continue
+        if depth == 0 and text == closing:
+            if arg_start is not None:
+                args.append((arg_start, arg_end))
+            elif args:  # a trailing comma: an empty last argument
+                args.append((m.start(), m.start()))
+            return args, m.end()
+        if text in (b"(", b"[", b"{"):
+            depth += 1
+        elif text in (b")", b"]", b"}"):
+            depth -= 1
+            if depth < 0:
+                return None
+        elif text == b";" and depth == 0:
+            return None
+        elif text == b"," and depth == 0:
+            args.append((arg_start, arg_end) if arg_start is not None else (m.start(), m.start()))
+            arg_start = None
+            continue
+        if arg_start is None:
+            arg_start = m.start()
+        arg_end = m.end()
+    return None

@@ -1,0 +1,25 @@
+"""Translation options: one frozen value per run, hashable so compiled tables can be cached."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+LAUNCH_STYLES = ("cuda", "hip")
+
+
+@dataclass(frozen=True)
+class Options:
+    target: str = "hip"
+    launch: str = "cuda"  # keep <<<>>> ("cuda") or rewrite to the target's launch function
+    rewrite_comments: bool = False
+    rewrite_strings: bool = False
+    variants: tuple[tuple[str, str], ...] = ()  # (group, choice), e.g. ("blas", "rocblas")
+    experimental: bool = False
+    target_version: str | None = None
+    insert_main_header: bool = True
+    rules_dirs: tuple[str, ...] = ()  # extra rule roots searched before the built-in one
+    rule_files: tuple[str, ...] = ()  # user rule packs layered on the target's
+    extra: tuple[tuple[str, object], ...] = field(default=())  # options added by later passes
+
+    def variant(self, group: str) -> str | None:
+        return dict(self.variants).get(group)

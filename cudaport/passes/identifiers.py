@@ -1,0 +1,129 @@
+"""Rename CUDA identifiers, apply argument templates, and report what stays unmapped."""
+
+from __future__ import annotations
+
+import re
+
+from .. import lexer
+from ..context import FileContext
+from ..edits import Edit
+from ..findings import Reference
+from ..rules.compiled import RUNTIME_LIBRARIES
+from . import register
+
+_PLACEHOLDER = re.compile(rb"\$(\d+|\*)")
+_REST_WITH_COMMA = re.compile(rb",\s*\$\*")
+
+
+@register(10, "identifiers")
+def identifiers(ctx: FileContext) -> None:
+    lookup = ctx.compiled.identifiers
+    namespaces = ctx.compiled.namespace_names
+    src = ctx.src
+    fragment = ctx.fragment
+    for start, end, name, context in ctx.scan.idents:
+        r = lookup[name]
+        entry = r.entry
+        in_code = context == "code"
+        replacement = r.replacement if r.status == "converted" else None
+        if replacement is not None and name in namespaces and not _is_namespace_use(src, start, end):
+            replacement = None
+        edited = False
+        if replacement is not None and entry is not None and entry.template and in_code:
+            edit = _template_call(ctx, start, end, entry.template.encode(), entry.rule_id)
+            if edit is not None:
+                ctx.edits.append(edit)
+                edited = True
+        if replacement is not None and not edited and replacement != name:
+            ctx.edits.append(Edit(start, end, replacement, entry.rule_id if entry else ""))
+        if fragment:
+            continue
+        if in_code and entry is not None and entry.library in RUNTIME_LIBRARIES:
+            ctx.uses_runtime = True
+        line, col = ctx.linecol(start)
+        ident = name.decode()
+        library = entry.library if entry else ""
+        ctx.references.append(Reference(
+            ident, library, r.status, replacement.decode() if replacement else None,
+            entry.rule_id if entry else "", ctx.path, line, col, context, start))
+        if not in_code or entry is None:
+            continue
+        _report(ctx, start, ident, r)
+    if fragment:
+        return
+    for start, end, name, context in ctx.scan.unknown:
+        line, col = ctx.linecol(start)
+        ident = name.decode()
+        ctx.references.append(Reference(ident, "", "unknown", None, "", ctx.path, line, col,
+                                        context, start))
+        if context == "code":
+            ctx.find("CP105", start, f"{ident} looks like CUDA API but no rule knows it",
+                     ident)
+
+
+def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
+    entry = r.entry
+    target = ctx.compiled.target.title
+    since = f" (CUDA {entry.cuda_since}+)" if entry.cuda_since else ""
+    if r.status == "unsupported":
+        why = f": {r.reason}" if r.reason and "variant" in r.reason else ""
+        ctx.find("CP101", offset, f"{ident} has no {target} equivalent{since}{why}", ident,
+                 entry.library)
+    elif r.status == "experimental":
+        ctx.find("CP104", offset, f"{ident}: {r.reason}; not translated without --experimental",
+                 ident, entry.library)
+    elif r.status == "version":
+        ctx.find("CP107", offset, f"{ident}: {r.reason}, newer than the selected version",
+                 ident, entry.library)
+    if entry.cuda_removed:
+        ctx.find("CP103", offset, f"{ident} was removed in CUDA {entry.cuda_removed}", ident,
+                 entry.library)
+    elif entry.cuda_deprecated:
+        ctx.find("CP102", offset, f"{ident} is deprecated since CUDA {entry.cuda_deprecated}",
+                 ident, entry.library)
+    if entry.note and r.status in ("converted", "same"):
+        ctx.find("CP108", offset, f"{ident}: {entry.note}", ident, entry.library)
+
+
+def _is_namespace_use(src: bytes, start: int, end: int) -> bool:
+    """A namespace name is renamed only in ``name::`` or ``namespace name``."""
+    after = lexer.next_token(src, end)
+    if after is not None and after.text == b"::":
+        return True
+    before = src[max(0, start - 64):start].rstrip()
+    return before.endswith(b"namespace") or before.endswith(b"using")
+
+
+def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
+                   rule_id: str) -> Edit | None:
+    """Rewrite ``name(args)`` with an argument template; None if it is not a call."""
+    src = ctx.src
+    paren = lexer.next_token(src, end)
+    if paren is None or paren.text != b"(":
+        return None
+    parsed = lexer.split_arguments(src, paren.start)
+    if parsed is None:
+        return None
+    args, close = parsed
+    if len(args) == 1 and args[0][0] == args[0][1]:
+        args = []
+    numbered = [int(m.group(1)) for m in _PLACEHOLDER.finditer(template) if m.group(1) != b"*"]
+    highest = max(numbered, default=0)
+    if highest > len(args):
+        return None
+    from ..translate import translate_fragment
+
+    pieces = [translate_fragment(ctx, a, b) for a, b in args]
+    rest = b""
+    if len(args) > highest:
+        a, b = args[highest][0], args[-1][1]
+        rest = translate_fragment(ctx, a, b)
+    body = template
+    if not rest:
+        body = _REST_WITH_COMMA.sub(b"", body).replace(b"$*", b"")
+
+    def expand(m: re.Match[bytes]) -> bytes:
+        key = m.group(1)
+        return rest if key == b"*" else pieces[int(key) - 1]
+
+    return Edit(start, close, _PLACEHOLDER.sub(expand, body), rule_id, compound=True)

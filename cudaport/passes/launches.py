@@ -1,0 +1,127 @@
+"""Rewrite ``kernel<<<grid, block[, shmem[, stream]]>>>(args)`` to the target's launch
+function when ``--launch=hip`` asks for it (HIP's compiler accepts ``<<<>>>`` as is)."""
+
+from __future__ import annotations
+
+from .. import lexer
+from ..context import FileContext
+from ..edits import Edit
+from . import register
+
+_IDENT_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_SPACE = frozenset(b" \t\r\n\\")
+
+
+@register(30, "launches")
+def launches(ctx: FileContext) -> None:
+    if ctx.options.launch == "cuda" or not ctx.scan.launches:
+        return
+    info = ctx.compiled.target
+    function = info.launch_function
+    if not function:
+        return
+    for lt in ctx.scan.launches:
+        edit = _rewrite(ctx, lt, function.encode(),
+                        (info.launch_template_wrapper or "").encode())
+        if edit is None:
+            ctx.find("CP109", lt, "kernel launch could not be parsed; left as <<<...>>>")
+        else:
+            ctx.edits.append(edit)
+
+
+def _skip_space_back(src: bytes, i: int) -> int:
+    while i > 0 and src[i - 1] in _SPACE:
+        i -= 1
+    return i
+
+
+def _match_back(src: bytes, i: int, close: int, open_: int) -> int | None:
+    """Index of the bracket opening the one that ends just before ``i``."""
+    depth = 0
+    k = i - 1
+    while k >= 0:
+        c = src[k]
+        if c == close:
+            depth += 1
+        elif c == open_:
+            depth -= 1
+            if depth == 0:
+                return k
+        elif c in b";{}" and close != ord(")"):
+            return None
+        k -= 1
+    return None
+
+
+def kernel_start(src: bytes, lt: int) -> int | None:
+    """Start of the kernel expression that precedes ``<<<`` at ``lt``."""
+    j = _skip_space_back(src, lt)
+    if j > 0 and src[j - 1] == ord(">"):
+        k = _match_back(src, j, ord(">"), ord("<"))
+        if k is None:
+            return None
+        j = _skip_space_back(src, k)
+    if j > 0 and src[j - 1] == ord(")"):
+        k = _match_back(src, j, ord(")"), ord("("))
+        return k
+    while True:
+        end = j
+        while j > 0 and src[j - 1] in _IDENT_BYTES:
+            j -= 1
+        if j == end:
+            return None
+        k = _skip_space_back(src, j)
+        if src[k - 2:k] == b"::":
+            k = _skip_space_back(src, k - 2)
+            if k > 0 and src[k - 1] == ord(">"):
+                m = _match_back(src, k, ord(">"), ord("<"))
+                if m is None:
+                    return None
+                k = _skip_space_back(src, m)
+            j = k
+            continue
+        return j
+
+
+def _rewrite(ctx: FileContext, lt: int, function: bytes, wrapper: bytes) -> Edit | None:
+    from ..translate import translate_fragment
+
+    src = ctx.src
+    start = kernel_start(src, lt)
+    if start is None:
+        return None
+    config = lexer.split_arguments(src, lt, end_token=b">>>")
+    if config is None:
+        return None
+    params, after_config = config
+    if not 2 <= len(params) <= 4:
+        return None
+    paren = lexer.next_token(src, after_config)
+    if paren is None or paren.text != b"(":
+        return None
+    parsed = lexer.split_arguments(src, paren.start)
+    if parsed is None:
+        return None
+    args, close = parsed
+    if len(args) == 1 and args[0][0] == args[0][1]:
+        args = []
+    kernel = translate_fragment(ctx, start, _skip_space_back(src, lt))
+    if b"<" in kernel and wrapper:
+        kernel = wrapper + b"(" + kernel + b")"
+    pieces = [translate_fragment(ctx, a, b) for a, b in params]
+    grid, block = (_dim3(p) for p in pieces[:2])
+    shmem = pieces[2] if len(pieces) > 2 else b"0"
+    stream = pieces[3] if len(pieces) > 3 else b"0"
+    out = [kernel, grid, block, shmem, stream]
+    if args:
+        out.append(translate_fragment(ctx, args[0][0], args[-1][1]))
+    return Edit(start, close, function + b"(" + b", ".join(out) + b")",
+                f"{ctx.compiled.target.name}/launch", compound=True)
+
+
+def _dim3(text: bytes) -> bytes:
+    if text.startswith(b"dim3(") and text.endswith(b")"):
+        inner = lexer.split_arguments(text, 4)
+        if inner is not None and inner[1] == len(text):
+            return text
+    return b"dim3(" + text + b")"

@@ -1,0 +1,1 @@
+"""Renderers of translation results: they format, they never compute findings."""

@@ -1,0 +1,138 @@
+"""A rule table resolved for one set of options: byte-keyed dicts for the scanner.
+
+Resolution decides, once per run, what every CUDA name becomes under the chosen library
+variants, target version and experimental policy, so the hot loop is one dict lookup.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .. import lexer
+from ..options import Options
+from .loader import default_rules_root, load_table
+from .model import Entry, HeaderEntry, Mapping, Table, version_tuple
+
+# Libraries whose use means the file needs the target's main runtime header.
+RUNTIME_LIBRARIES = frozenset({"runtime", "driver", "device", "complex"})
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """What one CUDA name becomes: ``replacement`` is None when it stays unchanged."""
+
+    entry: Entry | None
+    status: str  # converted, same, unsupported, experimental, version
+    replacement: bytes | None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedHeader:
+    entry: HeaderEntry
+    status: str  # converted, same, drop, unsupported
+    replacement: bytes | None
+
+
+class Compiled:
+    def __init__(self, table: Table, options: Options) -> None:
+        self.table = table
+        self.options = options
+        info = table.target
+        self.target = info
+        chosen = {}
+        for group in info.variant_groups.values():
+            choice = options.variant(group.name) or group.default
+            if choice not in group.choices:
+                raise ValueError(
+                    f"--{group.name} {choice}: not a choice for target {info.name} "
+                    f"({', '.join(group.choices)})")
+            for library in group.libraries:
+                chosen[library] = (choice, choice != group.default)
+        self.chosen_variants = chosen
+        tv = version_tuple(options.target_version) if options.target_version else None
+        self.identifiers: dict[bytes, Resolved] = {}
+        for name, entry in table.identifiers.items():
+            self.identifiers[name.encode()] = self._resolve(entry, entry.main, entry.variants, tv)
+        self.headers: dict[bytes, ResolvedHeader] = {}
+        for name, hentry in table.headers.items():
+            r = self._resolve_mapping(hentry.library, hentry.main, hentry.variants, tv)
+            if r.status == "converted" and r.replacement == b"":
+                status = "drop"
+            elif r.status == "converted" and r.replacement == name.encode():
+                status = "same"
+            else:
+                status = r.status
+            self.headers[name.encode()] = ResolvedHeader(hentry, status, r.replacement)
+        self.main_headers = {info.main_header.encode()} | {
+            h.replacement for h in self.headers.values()
+            if h.entry.is_main and h.replacement
+        }
+        self.unknown = re.compile(
+            ("|".join(f"(?:{p})" for p in info.unknown_patterns) or r"(?!)").encode())
+        # Scanner candidates: two-byte prefixes of every name that may need an edit or a
+        # finding, plus names whose presence marks CUDA code (they may map to themselves).
+        prefixes = {name[:2] for name, r in self.identifiers.items()
+                    if r.status != "same" or r.entry and r.entry.library in RUNTIME_LIBRARIES}
+        prefixes |= {p for p in (lit[:2] for lit in _literal_prefixes(info.unknown_patterns))}
+        prefixes = {p for p in prefixes if len(p) == 2}
+        self.scanner = lexer.scanner(sorted(prefixes))
+        self.namespace_names = {name for name, r in self.identifiers.items()
+                                if r.entry is not None and r.entry.kind == "namespace"}
+
+    def _resolve(self, entry: Entry, main: Mapping, variants: dict[str, Mapping],
+                 tv: tuple[int, ...] | None) -> Resolved:
+        if entry.status == "unsupported":
+            return Resolved(entry, "unsupported", None, "no equivalent on the target")
+        r = self._resolve_mapping(entry.library, main, variants, tv)
+        return Resolved(entry, "same" if r.replacement == entry.name.encode() else r.status,
+                        r.replacement, r.reason)
+
+    def _resolve_mapping(self, library: str, main: Mapping, variants: dict[str, Mapping],
+                         tv: tuple[int, ...] | None) -> Resolved:
+        choice, non_default = self.chosen_variants.get(library, (None, False))
+        mapping = main
+        if non_default:
+            mapping = variants.get(choice) or Mapping(None)
+        if mapping.to is None:
+            where = f" for the {choice} variant" if non_default else ""
+            return Resolved(None, "unsupported", None, f"no equivalent{where}")
+        if mapping.removed and (tv is None or tv >= version_tuple(mapping.removed)):
+            return Resolved(None, "unsupported", None,
+                            f"{mapping.to} was removed in {self.target.name} {mapping.removed}")
+        if mapping.experimental and not self.options.experimental:
+            return Resolved(None, "experimental", None, f"{mapping.to} is experimental")
+        if tv is not None and mapping.since and version_tuple(mapping.since) > tv:
+            return Resolved(None, "version", None,
+                            f"{mapping.to} needs {self.target.name} {mapping.since}")
+        return Resolved(None, "converted", mapping.to.encode())
+
+    def rename_only(self, name: bytes) -> bytes | None:
+        r = self.identifiers.get(name)
+        return r.replacement if r is not None and r.status == "converted" else None
+
+
+def _literal_prefixes(patterns: tuple[str, ...]) -> list[bytes]:
+    """Leading literal characters of each unknown-name pattern (for the scanner)."""
+    out = []
+    for pattern in patterns:
+        m = re.match(r"[A-Za-z_$]+", pattern)
+        if not m or len(m.group()) < 2:
+            raise ValueError(f"unknown_patterns entry {pattern!r} must start with two literal letters")
+        out.append(m.group().encode())
+    return out
+
+
+def compile_table(table: Table, options: Options) -> Compiled:
+    return Compiled(table, options)
+
+
+@lru_cache(maxsize=16)
+def get_compiled(options: Options) -> Compiled:
+    """The compiled table for ``options``, loaded once per process."""
+    roots = [Path(p) for p in options.rules_dirs] + [default_rules_root()]
+    table = load_table(options.target, roots, [Path(p) for p in options.rule_files])
+    return Compiled(table, options)

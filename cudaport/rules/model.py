@@ -1,0 +1,97 @@
+"""The compiled rule table: plain data classes and dicts, built once per target."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+
+def version_tuple(text: str | None) -> tuple[int, ...] | None:
+    return tuple(int(part) for part in text.split(".")) if text else None
+
+
+@dataclass(frozen=True, slots=True)
+class Mapping:
+    """A target-side name with its metadata (the main column or one library variant)."""
+
+    to: str | None  # None: no equivalent
+    since: str | None = None
+    deprecated: str | None = None
+    removed: str | None = None
+    experimental: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One CUDA identifier and what it becomes on the target."""
+
+    name: str
+    library: str
+    kind: str
+    main: Mapping
+    variants: dict[str, Mapping] = field(default_factory=dict)
+    cuda_since: str | None = None
+    cuda_deprecated: str | None = None
+    cuda_changed: str | None = None
+    cuda_removed: str | None = None
+    status: str | None = None  # explicit status from the file; derived when None
+    note: str | None = None
+    template: str | None = None
+    rule_id: str = ""
+    source: str = ""  # "path:line" of the entry, for `rules explain`
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderEntry:
+    name: str
+    library: str
+    main: Mapping  # Mapping.to == "" means: drop the include
+    variants: dict[str, Mapping] = field(default_factory=dict)
+    is_main: bool = False  # a CUDA main header (its target replacement provides the runtime)
+    note: str | None = None
+    rule_id: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class VariantGroup:
+    name: str  # e.g. "blas"
+    libraries: tuple[str, ...]
+    default: str
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TargetInfo:
+    name: str
+    title: str
+    aliases: tuple[str, ...]
+    version: str | None
+    warp_size: int
+    main_header: str
+    launch_function: str | None
+    launch_template_wrapper: str | None
+    extensions: dict[str, str]
+    variant_groups: dict[str, VariantGroup]
+    unknown_patterns: tuple[str, ...]
+    extra: dict[str, object]  # further keys other issues add (compiler, ...), validated there
+
+
+@dataclass(slots=True)
+class Table:
+    """Everything one target knows, keyed for O(1) lookup."""
+
+    target: TargetInfo
+    identifiers: dict[str, Entry]
+    headers: dict[str, HeaderEntry]
+    files: tuple[str, ...]  # the rule files it was built from
+    digest: str  # content hash of those files
+
+    def library_variant_group(self, library: str) -> VariantGroup | None:
+        for group in self.target.variant_groups.values():
+            if library in group.libraries:
+                return group
+        return None
+
+    def unknown_regex(self) -> re.Pattern[str]:
+        return re.compile("|".join(f"(?:{p})" for p in self.target.unknown_patterns) or r"(?!)")

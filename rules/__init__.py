@@ -1,0 +1,1 @@
+"""Rule tables shipped with cudaport (installed as the package cudaport._rules)."""

@@ -1,0 +1,106 @@
+"""The lexer covers every byte and agrees with the fast scanner on what is code."""
+
+from __future__ import annotations
+
+import pytest
+
+from cudaport import lexer
+
+CASES = {
+    "launch_in_comment": b"// k<<<1,1>>>();\n/* a<<<b>>> */ int x;\n",
+    "launch_in_string": b'const char* s = "k<<<1,1>>>()"; char c = \'<\';\n',
+    "launch_in_macro": b"#define LAUNCH(k) \\\n  k<<<1, 1>>>()\nLAUNCH(f);\n",
+    "raw_string": b'auto s = R"xy(cudaMalloc "<<<" )" )xy"; cudaFree(p);\n',
+    "prefixed_strings": b'auto a = u8"cuda"; auto b = L"x"; auto c = u8R"(q)"; auto d = U\'c\';\n',
+    "continuation": b"#define X cudaMalloc(\\\n  p, \\\r\n  n)\n",
+    "nested_templates": b"std::vector<std::vector<std::vector<int>>> v;\n",
+    "digit_separators": b"int n = 1'000'000; char c = '\\''; long m = 0x1'ffULL;\n",
+    "unterminated_comment": b"int a; /* never closed cudaMalloc",
+    "unterminated_string": b'const char* s = "never closed\nint b = cudaFree(p);\n',
+    "unterminated_raw": b'auto s = R"x(never closed cudaMalloc',
+    "crlf": b"int a;\r\n// c\r\nint b;\r\n",
+    "latin1": b"// caf\xe9\nint x;\n",
+}
+
+
+@pytest.mark.parametrize("src", CASES.values(), ids=CASES.keys())
+def test_tokens_cover_every_byte(src):
+    tokens = list(lexer.tokenize(src))
+    assert b"".join(t.text for t in tokens) == src
+    pos = 0
+    for t in tokens:
+        assert t.start == pos
+        pos = t.end
+
+
+def kinds(src):
+    return [(t.kind, t.text) for t in lexer.tokenize(src) if t.kind not in lexer.TRIVIA]
+
+
+def test_launch_tokens_only_in_code():
+    assert ("punct", b"<<<") not in kinds(CASES["launch_in_comment"])
+    assert ("punct", b"<<<") not in kinds(CASES["launch_in_string"])
+    assert ("punct", b"<<<") in kinds(CASES["launch_in_macro"])
+
+
+def test_raw_string_is_one_token():
+    toks = kinds(CASES["raw_string"])
+    assert ("string", b'R"xy(cudaMalloc "<<<" )" )xy"') in toks
+    assert ("ident", b"cudaFree") in toks
+
+
+def test_prefixed_literals():
+    toks = kinds(CASES["prefixed_strings"])
+    assert ("string", b'u8"cuda"') in toks
+    assert ("string", b'L"x"') in toks
+    assert ("string", b'u8R"(q)"') in toks
+    assert ("char", b"U'c'") in toks
+
+
+def test_line_continuations_inside_directive():
+    toks = list(lexer.tokenize(CASES["continuation"]))
+    assert [t.kind for t in toks].count("continuation") == 2
+    assert ("ident", b"cudaMalloc") in kinds(CASES["continuation"])
+
+
+def test_nested_template_close_is_not_a_launch():
+    toks = kinds(CASES["nested_templates"])
+    assert ("punct", b">>>") in toks and ("punct", b"<<<") not in toks
+
+
+def test_digit_separators_are_numbers():
+    toks = kinds(CASES["digit_separators"])
+    assert ("number", b"1'000'000") in toks
+    assert ("char", b"'\\''") in toks
+
+
+def test_unterminated_literals_end_at_input_or_line_end():
+    assert kinds(CASES["unterminated_comment"])[-1] == ("punct", b";")
+    toks = kinds(CASES["unterminated_string"])
+    assert ("ident", b"cudaFree") in toks
+    assert kinds(CASES["unterminated_raw"])[-1][0] == "string"
+
+
+SCAN = lexer.scanner([b"cu"])
+
+
+def scanned_idents(src):
+    return [m.group(lexer.G_IDENT) for m in SCAN.finditer(src) if m.lastindex == lexer.G_IDENT]
+
+
+@pytest.mark.parametrize("src", CASES.values(), ids=CASES.keys())
+def test_scanner_agrees_with_tokenizer(src):
+    expected = [t.text for t in lexer.tokenize(src) if t.kind == "ident" and t.text.startswith(b"cu")]
+    assert scanned_idents(src) == expected
+
+
+def test_scanner_never_matches_inside_longer_identifier():
+    assert scanned_idents(b"mycudaMalloc(x); _cudaFree(); cudaFree1();") == [b"cudaFree1"]
+
+
+def test_split_arguments_nested():
+    src = b"f(a(b, c), [d, e]{ return 1, 2; }, g<int>(h), \"x,y\")"
+    args, end = lexer.split_arguments(src, 1)
+    assert end == len(src)
+    assert [src[a:b] for a, b in args] == [
+        b"a(b, c)", b"[d, e]{ return 1, 2; }", b"g<int>(h)", b'"x,y"']

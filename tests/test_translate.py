@@ -1,0 +1,189 @@
+"""Core translation behaviour: renames, includes, templates, launches, byte-exactness."""
+
+from __future__ import annotations
+
+import pytest
+
+from cudaport import Options, translate_bytes, translate_source
+from conftest import tr
+
+
+def test_renames_runtime_calls_and_types():
+    src = "cudaError_t e = cudaMalloc(&p, n); cudaStream_t s; cudaStreamCreate(&s);\n"
+    assert tr(src) == (
+        "#include <hip/hip_runtime.h>\n"
+        "hipError_t e = hipMalloc(&p, n); hipStream_t s; hipStreamCreate(&s);\n")
+
+
+def test_comments_and_strings_untouched_by_default():
+    src = '#include <cuda_runtime.h>\n// cudaMalloc here\nputs("cudaMalloc failed"); cudaFree(p);\n'
+    assert tr(src) == ('#include <hip/hip_runtime.h>\n// cudaMalloc here\n'
+                       'puts("cudaMalloc failed"); hipFree(p);\n')
+
+
+def test_rewrite_comments_and_strings_on_request():
+    src = '#include <cuda_runtime.h>\n// cudaMalloc here\nputs("cudaMalloc failed");\n'
+    out = tr(src, rewrite_comments=True, rewrite_strings=True)
+    assert "// hipMalloc here" in out and '"hipMalloc failed"' in out
+
+
+def test_inactive_branches_are_translated():
+    src = ("#include <cuda_runtime.h>\n#if 0\ncudaMalloc(&p, 1);\n#else\ncudaFree(p);\n#endif\n"
+           "#define ALLOC(p) cudaMalloc(&p, 4)\n")
+    out = tr(src)
+    assert "hipMalloc(&p, 1)" in out and "hipFree(p)" in out and "hipMalloc(&p, 4)" in out
+
+
+def test_includes_keep_delimiters_and_dedupe():
+    src = '#include "cuda_runtime.h"\n#include <cuda.h>\n#include <cuda_runtime_api.h>\nint x;\n'
+    assert tr(src) == ('#include "hip/hip_runtime.h"\n#include <hip/hip_runtime_api.h>\nint x;\n')
+
+
+def test_dedupe_respects_conditional_branches():
+    src = ("#ifdef USE_DRIVER\n#include <cuda.h>\n#else\n#include <cuda_runtime.h>\n#endif\n"
+           "cudaFree(p);\n")
+    out = tr(src)
+    assert out.count("#include <hip/hip_runtime.h>") == 2
+
+
+def test_main_header_inserted_after_include_guard():
+    src = "#ifndef K_H\n#define K_H\n__global__ void k();\n#endif\n"
+    assert tr(src) == ("#ifndef K_H\n#define K_H\n#include <hip/hip_runtime.h>\n"
+                       "__global__ void k();\n#endif\n")
+
+
+def test_main_header_inserted_after_pragma_once_and_before_includes():
+    assert tr("#pragma once\n__device__ int f();\n") == (
+        "#pragma once\n#include <hip/hip_runtime.h>\n__device__ int f();\n")
+    assert tr("// c\n#include <stdio.h>\nvoid f(){ cudaDeviceSynchronize(); }\n") == (
+        "// c\n#include <hip/hip_runtime.h>\n#include <stdio.h>\n"
+        "void f(){ hipDeviceSynchronize(); }\n")
+
+
+def test_no_header_for_plain_cpp():
+    src = "#include <vector>\nint main() { return 0; }\n"
+    assert tr(src) == src
+
+
+def test_dropped_header_line():
+    src = "#include <cuda_runtime.h>\n#include <device_launch_parameters.h>\nint x;\n"
+    assert tr(src) == "#include <hip/hip_runtime.h>\nint x;\n"
+
+
+def test_symbol_template():
+    src = ("#include <cuda_runtime.h>\n__constant__ float c[4];\n"
+           "void f(float* h){ cudaMemcpyToSymbol(c, h, 16, 0, cudaMemcpyHostToDevice); }\n")
+    assert "hipMemcpyToSymbol(HIP_SYMBOL(c), h, 16, 0, hipMemcpyHostToDevice)" in tr(src)
+
+
+def test_template_rest_keeps_formatting_and_handles_no_rest():
+    src = ("#include <cuda_runtime.h>\nvoid f(){ cudaGetSymbolAddress(&p, sym);\n"
+           "cudaMemcpyToSymbol(sym,\n    h,\n    n); }\n")
+    out = tr(src)
+    assert "hipGetSymbolAddress(&p, HIP_SYMBOL(sym))" in out
+    assert "hipMemcpyToSymbol(HIP_SYMBOL(sym), h,\n    n)" in out
+
+
+def test_function_pointer_template():
+    src = "#include <cuda_runtime.h>\nvoid f(){ cudaFuncSetAttribute(k<float>, cudaFuncAttributeMaxDynamicSharedMemorySize, n); }\n"
+    assert ("hipFuncSetAttribute(reinterpret_cast<const void*>(k<float>), "
+            "hipFuncAttributeMaxDynamicSharedMemorySize, n)") in tr(src)
+
+
+def test_template_not_a_call_falls_back_to_rename():
+    src = "#include <cuda_runtime.h>\nauto fp = &cudaMemcpyToSymbol;\n"
+    assert "auto fp = &hipMemcpyToSymbol;" in tr(src)
+
+
+LAUNCHES = [
+    ("k<<<g, b>>>(x, y);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0, x, y);"),
+    ("k<<<g, b, smem>>>();", "hipLaunchKernelGGL(k, dim3(g), dim3(b), smem, 0);"),
+    ("k<<<dim3(1, 2), b, 0, s>>>(f(a, b), c[i]);",
+     "hipLaunchKernelGGL(k, dim3(1, 2), dim3(b), 0, s, f(a, b), c[i]);"),
+    ("ns::k<float, 4><<<g, b>>>(p);",
+     "hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::k<float, 4>), dim3(g), dim3(b), 0, 0, p);"),
+    ("k<T, std::vector<int>><<<g, b, 0, stream>>>([=] __device__ (int i) { return i; });",
+     "hipLaunchKernelGGL(HIP_KERNEL_NAME(k<T, std::vector<int>>), dim3(g), dim3(b), 0, stream, "
+     "[=] __device__ (int i) { return i; });"),
+    ("(*fp)<<<1, 1>>>(p);", "hipLaunchKernelGGL((*fp), dim3(1), dim3(1), 0, 0, p);"),
+    ("k<<<g, b, 0, s>>>(cudaMemcpyHostToDevice);",
+     "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, s, hipMemcpyHostToDevice);"),
+]
+
+
+@pytest.mark.parametrize("launch,expected", LAUNCHES)
+def test_launch_rewrite(launch, expected):
+    src = f"#include <cuda_runtime.h>\nvoid f() {{ {launch} }}\n"
+    out = tr(src, launch="hip")
+    assert f"void f() {{ {expected} }}" in out
+    assert tr(out, launch="hip") == out
+
+
+def test_launch_in_macro_body_and_default_keeps_syntax():
+    src = "#include <cuda_runtime.h>\n#define RUN(k, n) k<<<n, 256>>>(ptr)\n"
+    assert tr(src) == src.replace("cuda_runtime.h", "hip/hip_runtime.h")
+    assert "hipLaunchKernelGGL(k, dim3(n), dim3(256), 0, 0, ptr)" in tr(src, launch="hip")
+
+
+def test_unbalanced_launch_is_reported_not_mangled():
+    src = "#include <cuda_runtime.h>\nvoid f() { k<<<g, b>>>(a, (b); }\n"
+    r = translate_bytes(src.encode(), Options(launch="hip"))
+    assert b"k<<<g, b>>>(a, (b);" in r.output
+    assert [f.code for f in r.findings] == ["CP109"]
+
+
+def test_byte_exact_outside_edits_crlf_tabs_latin1():
+    src = b"#include <cuda_runtime.h>\r\n\t// caf\xe9  \r\nint  x = cudaSuccess;\t \r\n"
+    out = tr(src)
+    assert out == b"#include <hip/hip_runtime.h>\r\n\t// caf\xe9  \r\nint  x = hipSuccess;\t \r\n"
+
+
+def test_inserted_header_uses_crlf():
+    assert tr(b"__global__ void k() {}\r\n") == b"#include <hip/hip_runtime.h>\r\n__global__ void k() {}\r\n"
+
+
+def test_findings_and_references():
+    src = ("#include <cuda_runtime.h>\n"
+           "void f(){ cudaMalloc(&p, 1); cudaInitDevice(0, 0, 0); CUDA_CHECK(x); }\n")
+    r = translate_source(src)
+    codes = [(f.code, f.line, f.col, f.identifier) for f in r.findings]
+    assert ("CP101", 2, 30, "cudaInitDevice") in codes
+    assert ("CP105", 2, 55, "CUDA_CHECK") in codes
+    statuses = {ref.identifier: ref.status for ref in r.references}
+    assert statuses == {"cuda_runtime.h": "converted", "cudaMalloc": "converted",
+                        "cudaInitDevice": "unsupported", "CUDA_CHECK": "unknown"}
+    assert "cudaInitDevice(0, 0, 0)" in r.text
+
+
+def test_library_variants():
+    src = "#include <cublas_v2.h>\nvoid f(){ cublasSgemm(h); cublasLtCreate(&lt); }\n"
+    assert "hipblasSgemm" in tr(src)
+    out = tr(src, variants=(("blas", "rocblas"),))
+    assert "#include <rocblas.h>" in out and "rocblas_sgemm" in out
+    r = translate_source(src, variants=(("blas", "rocblas"),))
+    assert any(f.code == "CP101" and f.identifier == "cublasLtCreate" for f in r.findings)
+
+
+def test_target_version_limits_names():
+    src = "#include <cuda_runtime.h>\nvoid f(){ cudaMallocAsync(&p, n, s); }\n"
+    assert "hipMallocAsync" in tr(src)
+    r = translate_source(src, target_version="5.0")
+    assert "cudaMallocAsync" in r.text
+    assert [f.code for f in r.findings] == ["CP107"]
+
+
+def test_dcu_alias():
+    assert tr("void f(){ cudaFree(p); }\n", target="dcu") == tr("void f(){ cudaFree(p); }\n")
+
+
+def test_str_input_returns_str_and_roundtrips_undecodable_bytes():
+    r = translate_source("int x; // \udce9\n")
+    assert r.text == "int x; // \udce9\n"
+
+
+@pytest.mark.parametrize("data", [b"\x00\x01binary", b"\xff\xfeu\x00t\x00"])
+def test_binary_input_is_refused(data):
+    from cudaport import InputError
+
+    with pytest.raises(InputError):
+        translate_bytes(data)

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Regenerate rules/hip/<library>.yaml from the HIPIFY fact tables.
+
+Usage: python tools/gen_hip_rules.py [--reference ../shared/reference] [--out rules/hip]
+
+Inputs are the Markdown tables in ``hipify-tables/`` (one row per CUDA identifier with
+the CUDA and HIP/ROC/MIOpen versions) and ``hipify-headers.tsv``. The output is
+deterministic: rerunning the script on the same facts gives byte-identical files.
+Hand-written packs (target.yaml, calls.yaml, extra.yaml, ...) are never touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# library id -> (table file, title, main column, {variant name: column})
+# Columns: "HIP", "ROC" or "MIOPEN" as the table headings name them.
+LIBRARIES = {
+    "runtime": ("CUDA_Runtime_API_functions_supported_by_HIP.md", "CUDA Runtime API", "HIP", {}),
+    "driver": ("CUDA_Driver_API_functions_supported_by_HIP.md", "CUDA Driver API", "HIP", {}),
+    "device": ("CUDA_Device_API_supported_by_HIP.md", "CUDA device functions and types", "HIP", {}),
+    "complex": ("cuComplex_API_supported_by_HIP.md", "cuComplex", "HIP", {}),
+    "nvrtc": ("CUDA_RTC_API_supported_by_HIP.md", "NVRTC", "HIP", {}),
+    "cublas": ("CUBLAS_API_supported_by_HIP_and_ROC.md", "cuBLAS and cuBLASLt", "HIP",
+               {"rocblas": "ROC"}),
+    "cudnn": ("CUDNN_API_supported_by_HIP_and_MIOPEN.md", "cuDNN", "MIOPEN", {"hipdnn": "HIP"}),
+    "cufft": ("CUFFT_API_supported_by_HIP.md", "cuFFT", "HIP", {}),
+    "curand": ("CURAND_API_supported_by_HIP_and_ROC.md", "cuRAND", "HIP", {"rocrand": "ROC"}),
+    "cusparse": ("CUSPARSE_API_supported_by_HIP_and_ROC.md", "cuSPARSE", "HIP",
+                 {"rocsparse": "ROC"}),
+    "cusolver": ("CUSOLVER_API_supported_by_HIP_and_ROC.md", "cuSOLVER", "HIP",
+                 {"rocsolver": "ROC"}),
+    "cub": ("CUB_API_supported_by_HIP.md", "CUB", "HIP", {}),
+}
+# hipify-headers.tsv "api" column -> library id; the ROC header column is this variant.
+HEADER_APIS = {
+    "runtime": ("runtime", None), "driver": ("driver", None), "complex": ("complex", None),
+    "rtc": ("nvrtc", None), "blas": ("cublas", "rocblas"), "rand": ("curand", "rocrand"),
+    "fft": ("cufft", None), "dnn": ("cudnn", "miopen"), "sparse": ("cusparse", "rocsparse"),
+    "solver": ("cusolver", "rocsolver"), "cub": ("cub", None),
+}
+TYPE_SECTION = re.compile(r"types?\b|types references", re.IGNORECASE)
+PLAIN_NAME = re.compile(r"[A-Za-z_$][\w$:]*")
+ROW = re.compile(r"^\|`([^`]+)`\|")
+HEADING = re.compile(r"^## \*\*\d+\. (.*?)\*\*")
+
+
+@dataclass
+class Row:
+    name: str
+    kind: str
+    cuda: dict[str, str]
+    columns: dict[str, dict[str, str]]  # column -> {"to", "A", "D", "C", "R", "E"}
+
+
+def parse_table(path: Path) -> list[Row]:
+    rows: list[Row] = []
+    section = ""
+    header: list[str] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        h = HEADING.match(line)
+        if h:
+            section = h.group(1)
+            continue
+        if line.startswith("|**CUDA**"):
+            header = [c.strip("*") for c in line.strip("|").split("|")]
+            continue
+        if not ROW.match(line):
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        cuda = dict(zip(("A", "D", "C", "R"), cells[1:5]))
+        columns: dict[str, dict[str, str]] = {}
+        i = 5
+        while i < len(header):
+            col = header[i]
+            values = dict(zip(("to", "A", "D", "C", "R", "E"), cells[i:i + 6]))
+            values["to"] = values.get("to", "").strip("`")
+            columns[col] = values
+            i += 6
+        name = cells[0].strip("`")
+        rows.append(Row(name, _kind(name, section), cuda, columns))
+    return rows
+
+
+def _kind(name: str, section: str) -> str:
+    if "::" in name:
+        return "name"
+    if TYPE_SECTION.search(section):
+        return "constant" if name.upper() == name else "type"
+    return "function"
+
+
+def _q(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _target_fields(values: dict[str, str], prefix: str = "to") -> list[str]:
+    to = values["to"]
+    if not PLAIN_NAME.fullmatch(to):
+        to = _q(to)
+    out = [f"{prefix}: {to}"]
+    for key, label in (("A", "since"), ("D", "deprecated"), ("R", "removed")):
+        if values.get(key):
+            out.append(f"{prefix}_{label}: {_q(values[key])}")
+    if values.get("E"):
+        out.append("experimental: true")
+    return out
+
+
+def render_entry(row: Row, main: str, variants: dict[str, str]) -> str:
+    parts = [f"kind: {row.kind}"]
+    m = row.columns.get(main, {})
+    if m.get("to"):
+        parts += _target_fields(m)
+    for key, label in (("A", "since"), ("D", "deprecated"), ("C", "changed"), ("R", "removed")):
+        if row.cuda.get(key):
+            parts.append(f"cuda_{label}: {_q(row.cuda[key])}")
+    vparts = []
+    for vname, col in variants.items():
+        v = row.columns.get(col, {})
+        if v.get("to"):
+            fields = _target_fields(v)
+            vparts.append(f"{vname}: {fields[0][4:]}" if len(fields) == 1
+                          else f"{vname}: {{{', '.join(fields)}}}")
+    if vparts:
+        parts.append("variants: {" + ", ".join(vparts) + "}")
+    key = row.name if PLAIN_NAME.fullmatch(row.name) else _q(row.name)
+    return f"  {key}: {{{', '.join(parts)}}}"
+
+
+def load_headers(reference: Path) -> dict[str, list[tuple[str, str]]]:
+    """library id -> [(cuda header, rendered entry)] from hipify-headers.tsv."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    with open(reference / "hipify-headers.tsv", encoding="utf-8", newline="") as fh:
+        for rec in csv.DictReader(fh, delimiter="\t"):
+            api = HEADER_APIS.get(rec["api"])
+            if api is None:
+                continue  # caffe2 paths belong to the PyTorch rules
+            library, roc_variant = api
+            parts = []
+            if rec["unsupported"] == "yes":
+                parts.append("status: unsupported")
+            else:
+                parts.append(f"to: {_q(rec['hip_header'])}")
+            if rec["main_header"] == "yes":
+                parts.append("main: true")
+            if library == "cudnn":
+                # cuDNN's main column is MIOpen; hipDNN is the variant.
+                parts = [p for p in parts if not p.startswith("to:")]
+                parts.insert(0, f"to: {_q(rec['roc_header'])}")
+                parts.append(f"variants: {{hipdnn: {_q(rec['hip_header'])}}}")
+            elif roc_variant and rec["roc_header"]:
+                parts.append(f"variants: {{{roc_variant}: {_q(rec['roc_header'])}}}")
+            out.setdefault(library, []).append(
+                (rec["cuda_header"], f"  {rec['cuda_header']}: {{{', '.join(parts)}}}"))
+    return out
+
+
+def generate(reference: Path, out_dir: Path) -> list[Path]:
+    tables = reference / "hipify-tables"
+    headers = load_headers(reference)
+    written = []
+    seen: dict[str, str] = {}
+    hand_written = _hand_written_names(out_dir)
+    for library, (filename, title, main, variants) in LIBRARIES.items():
+        rows = parse_table(tables / filename)
+        lines = [
+            f"# Generated by tools/gen_hip_rules.py from HIPIFY's {filename}",
+            "# (ROCm/HIPIFY docs/tables, MIT licence). Do not edit: rerun the script.",
+            f"library: {library}",
+            f"title: {_q(title)}",
+            f"source: {_q('HIPIFY ' + filename)}",
+            "generated: true",
+        ]
+        if library in headers:
+            lines.append("headers:")
+            lines += [text for _, text in sorted(headers[library])]
+        lines.append("identifiers:")
+        for row in sorted(rows, key=lambda r: r.name):
+            if row.name in seen or row.name in hand_written:
+                continue  # the first library that lists a name owns it
+            seen[row.name] = library
+            lines.append(render_entry(row, main, variants))
+        path = out_dir / f"{library}.yaml"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def _hand_written_names(out_dir: Path) -> set[str]:
+    """Names defined in hand-written packs, which take precedence over the tables."""
+    names: set[str] = set()
+    for path in out_dir.glob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        if "generated: true" in text or path.name == "target.yaml":
+            continue
+        in_identifiers = False
+        for line in text.splitlines():
+            if re.match(r"^identifiers:", line):
+                in_identifiers = True
+            elif re.match(r"^\S", line):
+                in_identifiers = False
+            elif in_identifiers:
+                m = re.match(r"^  ([A-Za-z_$][\w$:]*):", line)
+                if m:
+                    names.add(m.group(1))
+    return names
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reference", type=Path, default=ROOT.parent / "shared" / "reference")
+    parser.add_argument("--out", type=Path, default=ROOT / "rules" / "hip")
+    args = parser.parse_args(argv)
+    if not (args.reference / "hipify-tables").is_dir():
+        print(f"error: {args.reference}/hipify-tables not found", file=sys.stderr)
+        return 2
+    for path in generate(args.reference, args.out):
+        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Install the system packages cudaport's tests use: the HIP compiler from Debian
+# (clang-15 + HIP 5.2 headers and libraries) and cmake. Safe to run twice.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+PACKAGES=(clang-15 libamdhip64-dev libhiprand-dev libhipsparse-dev librocprim-dev
+          librocrand-dev librocsparse-dev cmake git)
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
