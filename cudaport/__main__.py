@@ -1,0 +1,5 @@
+"""``python -m cudaport`` runs the CLI."""
+
+from .cli import main
+
+main()
