@@ -25,12 +25,12 @@ def identifiers(ctx: FileContext) -> None:
         r = lookup[name]
         entry = r.entry
         in_code = context == "code"
-        replacement = r.replacement if r.status == "converted" else None
+        replacement = r.replacement if r.status in ("converted", "fallback") else None
         if replacement is not None and name in namespaces and not _is_namespace_use(src, start, end):
             replacement = None
         edited = False
-        if replacement is not None and entry is not None and entry.template and in_code:
-            edit = _template_call(ctx, start, end, entry.template.encode(), entry.rule_id)
+        if replacement is not None and r.template is not None and in_code:
+            edit = _template_call(ctx, start, end, r.template, entry.rule_id)
             if edit is not None:
                 ctx.edits.append(edit)
                 edited = True
@@ -81,7 +81,11 @@ def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
     elif entry.cuda_deprecated:
         ctx.find("CP102", offset, f"{ident} is deprecated since CUDA {entry.cuda_deprecated}",
                  ident, entry.library)
-    if entry.note and r.status in ("converted", "same"):
+    if r.status == "fallback":
+        note = entry.fallback.note if entry.fallback and entry.fallback.note else "check the call"
+        ctx.find("CP108", offset, f"{ident}: {r.reason}; used the fallback: {note}", ident,
+                 entry.library)
+    elif entry.note and r.status in ("converted", "same"):
         ctx.find("CP108", offset, f"{ident}: {entry.note}", ident, entry.library)
 
 

@@ -25,9 +25,10 @@ class Resolved:
     """What one CUDA name becomes: ``replacement`` is None when it stays unchanged."""
 
     entry: Entry | None
-    status: str  # converted, same, unsupported, experimental, version
+    status: str  # converted, same, fallback, unsupported, experimental, version
     replacement: bytes | None
     reason: str = ""
+    template: bytes | None = None  # argument template to apply at call sites
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +77,8 @@ class Compiled:
         # Scanner candidates: two-byte prefixes of every name that may need an edit or a
         # finding, plus names whose presence marks CUDA code (they may map to themselves).
         prefixes = {name[:2] for name, r in self.identifiers.items()
-                    if r.status != "same" or r.entry and r.entry.library in RUNTIME_LIBRARIES}
+                    if r.status != "same" or r.entry and (r.entry.library in RUNTIME_LIBRARIES
+                                                          or r.entry.note)}
         prefixes |= {p for p in (lit[:2] for lit in _literal_prefixes(info.unknown_patterns))}
         prefixes = {p for p in prefixes if len(p) == 2}
         self.scanner = lexer.scanner(sorted(prefixes))
@@ -88,8 +90,14 @@ class Compiled:
         if entry.status == "unsupported":
             return Resolved(entry, "unsupported", None, "no equivalent on the target")
         r = self._resolve_mapping(entry.library, main, variants, tv)
-        return Resolved(entry, "same" if r.replacement == entry.name.encode() else r.status,
-                        r.replacement, r.reason)
+        fb = entry.fallback
+        if r.status in ("version", "unsupported") and fb is not None:
+            return Resolved(entry, "fallback", (fb.to or entry.name).encode(), r.reason,
+                            fb.template.encode() if fb.template else None)
+        template = entry.template.encode() if entry.template and r.status == "converted" else None
+        if r.replacement == entry.name.encode() and template is None:
+            return Resolved(entry, "same", r.replacement, r.reason)
+        return Resolved(entry, r.status, r.replacement, r.reason, template)
 
     def _resolve_mapping(self, library: str, main: Mapping, variants: dict[str, Mapping],
                          tv: tuple[int, ...] | None) -> Resolved:
@@ -102,17 +110,13 @@ class Compiled:
             return Resolved(None, "unsupported", None, f"no equivalent{where}")
         if mapping.removed and (tv is None or tv >= version_tuple(mapping.removed)):
             return Resolved(None, "unsupported", None,
-                            f"{mapping.to} was removed in {self.target.name} {mapping.removed}")
+                            f"{mapping.to} was removed in {self.target.title} {mapping.removed}")
         if mapping.experimental and not self.options.experimental:
             return Resolved(None, "experimental", None, f"{mapping.to} is experimental")
         if tv is not None and mapping.since and version_tuple(mapping.since) > tv:
             return Resolved(None, "version", None,
-                            f"{mapping.to} needs {self.target.name} {mapping.since}")
+                            f"{mapping.to} needs {self.target.title} {mapping.since}")
         return Resolved(None, "converted", mapping.to.encode())
-
-    def rename_only(self, name: bytes) -> bytes | None:
-        r = self.identifiers.get(name)
-        return r.replacement if r is not None and r.status == "converted" else None
 
 
 def _literal_prefixes(patterns: tuple[str, ...]) -> list[bytes]:
