@@ -21,7 +21,7 @@ from .. import __version__
 from . import schema as S
 from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, VariantGroup
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _TEMPLATE_HEAD = re.compile(r"\s*[A-Za-z_][\w:]*\s*(?:<[^;{}]*>\s*)?\(")
 _PLACEHOLDER = re.compile(r"\$(\d+|\*)")
 
@@ -257,13 +257,18 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
     if node is None:
         return
     top = dict((k, (v, at)) for k, v, at in S.mapping(p, node, "rule pack"))
-    allowed = {"library", "title", "source", "generated", "identifiers", "headers", "calls"}
+    allowed = {"library", "title", "source", "generated", "identifiers", "headers", "calls",
+               "present_in_cuda"}
     for key, (_, at) in top.items():
         if key not in allowed:
             raise at.error(f"rule pack: unknown key {key!r} (allowed: {', '.join(sorted(allowed))})")
     if "library" not in top:
         raise S.where(p, node).error("rule pack: missing required key 'library'")
     library = S.identifier(p, top["library"][0], "library")
+    # The CUDA version whose headers the pack's names were enumerated from (first version
+    # unknown): shown by `rules explain` and in findings instead of "CUDA X+".
+    present = S.version(p, top["present_in_cuda"][0], "present_in_cuda") \
+        if "present_in_cuda" in top else None
     stem = path.stem
     if "identifiers" in top:
         variant = _variants_reader(info, library, S.target_name)
@@ -296,7 +301,7 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
                 variants=d.get("variants", {}),
                 cuda_since=d.get("cuda_since"), cuda_deprecated=d.get("cuda_deprecated"),
                 cuda_changed=d.get("cuda_changed"), cuda_removed=d.get("cuda_removed"),
-                status=d.get("status"), note=d.get("note"), template=d.get("template"),
+                cuda_present=present, status=d.get("status"), note=d.get("note"), template=d.get("template"),
                 rule_id=f"{info.name}/{stem}:{name}", source=f"{p}:{at.line}",
             )
     if "headers" in top:

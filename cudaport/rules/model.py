@@ -34,6 +34,7 @@ class Entry:
     cuda_deprecated: str | None = None
     cuda_changed: str | None = None
     cuda_removed: str | None = None
+    cuda_present: str | None = None  # "13": found in the CUDA 13 headers (pack-level fact)
     status: str | None = None  # explicit status from the file; derived when None
     note: str | None = None
     template: str | None = None
