@@ -81,8 +81,8 @@ def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
     elif entry.cuda_deprecated:
         ctx.find("CP102", offset, f"{ident} is deprecated since CUDA {entry.cuda_deprecated}",
                  ident, entry.library)
-    if entry.note and r.status in ("converted", "same"):
-        ctx.find("CP108", offset, f"{ident}: {entry.note}", ident, entry.library)
+    if r.note and r.status in ("converted", "same"):
+        ctx.find("CP108", offset, f"{ident}: {r.note}", ident, entry.library)
 
 
 def _is_namespace_use(src: bytes, start: int, end: int) -> bool:

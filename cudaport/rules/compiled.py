@@ -28,6 +28,7 @@ class Resolved:
     status: str  # converted, same, unsupported, experimental, version
     replacement: bytes | None
     reason: str = ""
+    note: str | None = None  # the entry's note and the chosen target column's, reported as CP108
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +89,9 @@ class Compiled:
         if entry.status == "unsupported":
             return Resolved(entry, "unsupported", None, "no equivalent on the target")
         r = self._resolve_mapping(entry.library, main, variants, tv)
+        notes = [n for n in (entry.note, r.note) if n]
         return Resolved(entry, "same" if r.replacement == entry.name.encode() else r.status,
-                        r.replacement, r.reason)
+                        r.replacement, r.reason, "; ".join(notes) or None)
 
     def _resolve_mapping(self, library: str, main: Mapping, variants: dict[str, Mapping],
                          tv: tuple[int, ...] | None) -> Resolved:
@@ -108,7 +110,7 @@ class Compiled:
         if tv is not None and mapping.since and version_tuple(mapping.since) > tv:
             return Resolved(None, "version", None,
                             f"{mapping.to} needs {self.target.name} {mapping.since}")
-        return Resolved(None, "converted", mapping.to.encode())
+        return Resolved(None, "converted", mapping.to.encode(), note=mapping.note)
 
     def rename_only(self, name: bytes) -> bytes | None:
         r = self.identifiers.get(name)

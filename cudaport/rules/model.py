@@ -19,6 +19,7 @@ class Mapping:
     deprecated: str | None = None
     removed: str | None = None
     experimental: bool = False
+    note: str | None = None  # a difference specific to this target name (argument order ...)
 
 
 @dataclass(frozen=True, slots=True)
