@@ -54,10 +54,15 @@ def _mapping_text(mapping: Mapping, target: str) -> str:
     return " ".join(parts)
 
 
+# The tables give cuDNN's own release numbers for cuDNN names, CUDA's for the rest.
+VERSIONED_BY = {"cudnn": "cuDNN"}
+
+
 def cuda_history(entry: Entry) -> str:
     facts = []
+    product = VERSIONED_BY.get(entry.library, "CUDA")
     if entry.cuda_since:
-        facts.append(f"since CUDA {entry.cuda_since}")
+        facts.append(f"since {product} {entry.cuda_since}")
     if entry.cuda_present and not entry.cuda_since:
         facts.append(f"in the CUDA {entry.cuda_present} headers (first version not tabled)")
     if entry.cuda_changed:
@@ -86,12 +91,14 @@ def explain_identifier(compiled: Compiled, name: str) -> list[str]:
     if resolved.status == "converted" and entry.template:
         outcome += f"; calls are rewritten as {entry.template}"
     lines.append(f"  result:   {outcome}")
+    product = VERSIONED_BY.get(entry.library, "CUDA")
     if entry.cuda_removed:
-        lines.append(f"            also reported as removed from CUDA {entry.cuda_removed} (CP103)")
+        lines.append(f"            also reported as removed from {product} "
+                     f"{entry.cuda_removed} (CP103)")
     elif entry.cuda_deprecated:
-        lines.append(f"            also reported as deprecated since CUDA "
+        lines.append(f"            also reported as deprecated since {product} "
                      f"{entry.cuda_deprecated} (CP102)")
-    lines.append(f"  CUDA:     {cuda_history(entry)}")
+    lines.append(f"  {product + ':':9} {cuda_history(entry)}")
     if entry.status:
         lines.append(f"  status:   {entry.status} (set by the rule)")
     if group is None:

@@ -333,7 +333,7 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
             d = S.fields(p, value, f"calls.{name}", {"template": _template, "note": S.text},
                          required=("template",))
             calls.append((name, d["template"], d.get("note"), at))
-    if "notes" in top and notes is not None:
+    if "notes" in top and notes is not None and not S.is_null(top["notes"][0]):
         for name, value, at in S.mapping(p, top["notes"][0], "notes"):
             for choice, text, where_ in S.mapping(p, value, f"notes.{name}"):
                 notes.append((name, choice, S.text(p, text, f"notes.{name}.{choice}"), where_))
