@@ -51,7 +51,7 @@ WHEELS = ("nvidia-cuda-nvrtc", "nvidia-cublas", "nvidia-cufft", "nvidia-curand",
           "nvidia-cusparse", "nvidia-cusolver", "nvidia-nccl-cu13", "nvidia-cudnn-cu13")
 
 # library id -> (where: "toolkit" or a wheel folder, headers to parse, own-file pattern)
-LIBRARIES: dict[str, tuple[str, tuple[str, ...], str]] = {
+LIBRARIES: dict[str, tuple[str, tuple, str]] = {
     "runtime": ("toolkit", ("cuda_runtime.h", "cuda_profiler_api.h", "math_constants.h",
                             "cuda_occupancy.h"),
                 r"(cuda_runtime(_api)?|driver_types|vector_types|vector_functions|surface_types"
@@ -69,7 +69,7 @@ LIBRARIES: dict[str, tuple[str, tuple[str, ...], str]] = {
                r"|cuda_bf16|cuda_awbarrier\w*|cuda_pipeline\w*|device_types)\.(h|hpp)"),
     "complex": ("toolkit", ("cuComplex.h",), r"cuComplex\.h"),
     "nvrtc": ("nvidia_cuda_nvrtc", ("nvrtc.h",), r"nvrtc\.h"),
-    "cublas": ("nvidia_cublas", ("cublas_v2.h", "cublasLt.h", "cublasXt.h"),
+    "cublas": ("nvidia_cublas", (("cublas_v2.h", "cublasLt.h", "cublasXt.h"), ("cublas.h",)),
                r"(cublas\w*)\.h"),
     "cufft": ("nvidia_cufft", ("cufft.h", "cufftXt.h"), r"(cufft|cufftXt|cudalibxt)\.h"),
     "curand": ("nvidia_curand", ("curand.h", "curand_kernel.h"), r"curand\w*\.h"),
@@ -113,9 +113,12 @@ def _base_args(include: Path) -> list[str]:
     return args
 
 
-def declared_names(include: Path, headers: tuple[str, ...], own: re.Pattern[str]
+def declared_names(include: Path, headers: tuple[tuple[str, ...], ...], own: re.Pattern[str]
                    ) -> dict[str, str]:
-    """name -> kind for declarations made in the library's own files (host + device)."""
+    """name -> kind for declarations made in the library's own files (host + device).
+
+    Each group of headers is parsed on its own (cuBLAS's legacy cublas.h and cublas_v2.h
+    cannot share a translation unit)."""
     ci, index = _index()
     K = ci.CursorKind
     kinds = {K.FUNCTION_DECL: "function", K.FUNCTION_TEMPLATE: "function",
@@ -123,12 +126,14 @@ def declared_names(include: Path, headers: tuple[str, ...], own: re.Pattern[str]
              K.ENUM_DECL: "type", K.CLASS_DECL: "type", K.CLASS_TEMPLATE: "type",
              K.VAR_DECL: "variable", K.MACRO_DEFINITION: "macro"}
     found: dict[str, str] = {}
-    source = "".join(f"#include <{h}>\n" for h in headers).encode()
     # Host view as a plain compiler sees it; device view as nvcc's device pass (where
     # __CUDACC__ and __CUDA_ARCH__ unlock the intrinsics).
-    for mode in (["--cuda-host-only"],
-                 ["--cuda-device-only", "--cuda-gpu-arch=sm_90", "-D__CUDACC__",
-                  "-D__CUDA_ARCH__=900"]):
+    # sm_60 too: pre-Volta intrinsics (__shfl_down) are declared only below sm_70.
+    modes = [["--cuda-host-only"]] + [
+        ["--cuda-device-only", f"--cuda-gpu-arch=sm_{arch}", "-D__CUDACC__",
+         f"-D__CUDA_ARCH__={arch}0"] for arch in (90, 60)]
+    for mode, group in ((m, g) for g in headers for m in modes):
+        source = "".join(f"#include <{h}>\n" for h in group).encode()
         tu = index.parse("enumerate.cu", args=_base_args(include) + mode,
                          unsaved_files=[("enumerate.cu", source)],
                          options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
@@ -200,7 +205,9 @@ def standard_names() -> set[str]:
 
 
 def is_public(name: str, kind: str, standard: set[str]) -> bool:
-    if name in standard or not IDENT.fullmatch(name):
+    # glibc declares internals such as __expf that are also CUDA intrinsics: only names
+    # without a leading underscore are dropped for being standard.
+    if (name in standard and not name.startswith("_")) or not IDENT.fullmatch(name):
         return False
     if kind == "macro" and GUARD.search(name):
         return False
@@ -219,10 +226,16 @@ def enumerate_all(cuda_include: Path, wheel_include: Path) -> dict[str, dict[str
         if not include.is_dir():
             raise SystemExit(f"error: {include} not found (see --fetch-wheels)")
         own = re.compile(own_pattern)
-        names = declared_names(include, headers, own)
+        groups = headers if isinstance(headers[0], tuple) else (headers,)
+        names = declared_names(include, groups, own)
         for macro in defined_macros(include, own):
             names.setdefault(macro, "macro")
-        out[library] = {n: k for n, k in names.items() if is_public(n, k, standard)}
+        # C/C++ standard names CUDA redeclares (sin, malloc) are listed as kind "standard":
+        # they exist in the CUDA headers, but no pack claims them.
+        out[library] = {n: ("standard" if n in standard and not n.startswith("_") else k)
+                        for n, k in names.items()
+                        if is_public(n, k, standard) or (n in standard and IDENT.fullmatch(n)
+                                                         and not n.startswith("_"))}
     # A name belongs to the first library that declares it (device helpers reach the
     # runtime's parse through cuda_runtime.h).
     seen: set[str] = set()
@@ -256,9 +269,11 @@ def write_outputs(found: dict[str, dict[str, str]], out_dir: Path, wheel_version
     for old in out_dir.glob("cuda13-*.yaml"):
         old.unlink()
     known = set(load_table("hip", [out_dir.parent], use_cache=False).identifiers)
+    standard = standard_names()
     same = hip_names()
     for library in sorted(found):
-        new = {n: k for n, k in found[library].items() if n not in known and OWNED.match(n)}
+        new = {n: k for n, k in found[library].items()
+               if n not in known and OWNED.match(n) and n not in standard and k != "standard"}
         if not new:
             continue
         body = [

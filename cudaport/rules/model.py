@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 
 
 def version_tuple(text: str | None) -> tuple[int, ...] | None:
-    return tuple(int(part) for part in text.split(".")) if text else None
+    """``"6.1.0"`` -> ``(6, 1)``: trailing zeros dropped, so 6.1 and 6.1.0 compare equal."""
+    if not text:
+        return None
+    parts = [int(part) for part in text.split(".")]
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
 
 
 @dataclass(frozen=True, slots=True)
