@@ -51,7 +51,10 @@ def identifiers(ctx: FileContext) -> None:
         _report(ctx, start, ident, r)
     if fragment:
         return
+    own_macros = _defined_macros(src) if ctx.scan.unknown else frozenset()
     for start, end, name, context in ctx.scan.unknown:
+        if name in own_macros:  # the project's own CUDA_CHECK & co., not CUDA API
+            continue
         line, col = ctx.linecol(start)
         ident = name.decode()
         ctx.references.append(Reference(ident, "", "unknown", None, "", ctx.path, line, col,
@@ -59,6 +62,14 @@ def identifiers(ctx: FileContext) -> None:
         if context == "code":
             ctx.find("CP105", start, f"{ident} looks like CUDA API but no rule knows it",
                      ident)
+
+
+_DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)")
+
+
+def _defined_macros(src: bytes) -> frozenset[bytes]:
+    """Names the file itself ``#define``s."""
+    return frozenset(m.group(1) for m in _DEFINE.finditer(src))
 
 
 def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
