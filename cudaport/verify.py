@@ -35,6 +35,7 @@ from .scan import scan
 from .translate import InputError, translate_bytes
 
 DEFAULT_ARCH = "gfx90a"
+DEFAULT_STD = "-std=c++17"  # nvcc's default dialect since CUDA 11; clang's HIP default is older
 COMPILE_TIMEOUT = 300
 INSTALL_HINT = (
     "install ROCm (it provides hipcc), or on Debian 12 / Ubuntu: "
@@ -330,6 +331,9 @@ def parse_diagnostics(ws: Workspace, text: str, unit: str) -> list[Finding]:
         line, col = int(m.group("line")), int(m.group("col"))
         loc = ws.map_location(m.group("path"), line, col)
         message = m.group("msg")
+        if loc is None and m.group("sev") == "warning":
+            chain = []  # a library header's own warning says nothing about the port
+            continue
         if loc is None:
             where = f"{m.group('path')}:{line}"
             loc = next((ws.map_location(p, n, 1) for p, n in reversed(chain)
@@ -393,7 +397,11 @@ def verify_paths(paths: list[Path], options: Options, compiler: Compiler,
             dirs = include_dirs_of(flags)
             display = _display(Path(os.path.abspath(path)))
             target = ws.add(path, dirs, display)
-            extra = ["-iquote", str(Path(os.path.abspath(path)).parent)]
+            # HIP marks hipError_t [[nodiscard]]; CUDA code that ignores a status is not a
+            # porting problem, so that warning would only bury the real ones.
+            extra = ["-iquote", str(Path(os.path.abspath(path)).parent), "-Wno-unused-result"]
+            if not any(f.startswith(("-std=", "--std")) for f in flags):
+                extra.append(DEFAULT_STD)
             if path.suffix in HEADER_SUFFIXES:
                 extra.append("-Wno-pragma-once-outside-header")
             ptx = _ptx_findings(read_input(path), display)

@@ -17,3 +17,25 @@ def test_macros_the_file_defines_are_not_unknown_cuda_api():
 def test_bf16_header_maps_to_the_header_declaring_hip_bfloat16():
     src = "#include <cuda_bf16.h>\n__nv_bfloat16 x;\n"
     assert "#include <hip/hip_bfloat16.h>\nhip_bfloat16 x;\n" in tr(src)
+
+
+def test_main_header_goes_before_a_target_header_translated_ahead_of_it():
+    # HIP 5.2's hip_cooperative_groups.h compiles only after hip_runtime.h.
+    src = ("#include <cooperative_groups.h>\n#include <cuda_runtime.h>\n"
+           "__global__ void k() {}\n")
+    out = tr(src)
+    assert out.index("#include <hip/hip_runtime.h>") < out.index("hip_cooperative_groups.h")
+    assert tr(out) == out
+
+
+def test_no_main_header_added_for_a_lone_library_header():
+    src = "#include <cuda_fp16.h>\nint x;\n"
+    assert tr(src) == "#include <hip/hip_fp16.h>\nint x;\n"
+
+
+def test_cub_namespace_becomes_hipcub_only_where_used_as_a_namespace():
+    src = ("#include <cub/cub.cuh>\nvoid f(int* cub) { cub::DeviceScan::ExclusiveSum(0, n, a, b, 4);"
+           " using namespace cub; }\n")
+    out = tr(src)
+    assert "hipcub::DeviceScan::ExclusiveSum(" in out and "using namespace hipcub;" in out
+    assert "int* cub)" in out
