@@ -39,3 +39,9 @@ def test_cub_namespace_becomes_hipcub_only_where_used_as_a_namespace():
     out = tr(src)
     assert "hipcub::DeviceScan::ExclusiveSum(" in out and "using namespace hipcub;" in out
     assert "int* cub)" in out
+
+
+def test_own_macros_are_not_listed_as_unknown_references_either():
+    src = "#define CUDA_CHECK(x) (x)\nvoid f() { CUDA_CHECK(0); }\n"
+    assert not [r for r in translate_bytes(src.encode(), Options()).references
+                if r.status == "unknown"]

@@ -21,7 +21,7 @@ constexpr unsigned kFullMask = 0xffffffffu;
 
 __inline__ __device__ float warp_reduce_sum(float v) {
   for (int offset = 16; offset > 0; offset /= 2)
-    v += __shfl_down_sync(kFullMask, v, offset);
+    v += __shfl_down(v, offset);
   return v;
 }
 
