@@ -82,6 +82,7 @@ class Compiler:
 
     argv: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
+    hip_version: str | None = None  # "5.2", read from the HIP headers the compiler uses
 
     @property
     def description(self) -> str:
@@ -94,6 +95,26 @@ def _rocm_path(clang: str) -> str | None:
     candidates = [os.environ.get("ROCM_PATH", ""), "/opt/rocm", "/usr"]
     return next((p for p in candidates
                  if p and os.path.isfile(os.path.join(p, "include/hip/hip_runtime.h"))), None)
+
+
+def hip_version(prefix: str | None) -> str | None:
+    """MAJOR.MINOR from ``prefix``/include/hip/hip_version.h, if it is there."""
+    if not prefix:
+        return None
+    try:
+        text = Path(prefix, "include/hip/hip_version.h").read_text(errors="replace")
+    except OSError:
+        return None
+    major = re.search(r"#define\s+HIP_VERSION_MAJOR\s+(\d+)", text)
+    minor = re.search(r"#define\s+HIP_VERSION_MINOR\s+(\d+)", text)
+    return f"{major.group(1)}.{minor.group(1)}" if major and minor else None
+
+
+def _hipcc(path: str, arch: str, mode: tuple[str, ...]) -> Compiler:
+    env = (("HIP_PLATFORM", "amd"),) if shutil.which("nvcc") else ()
+    prefix = os.path.dirname(os.path.dirname(os.path.realpath(path)))
+    version = hip_version(prefix) or hip_version(_rocm_path(path))
+    return Compiler((path, "-x", "hip", f"--offload-arch={arch}") + mode, env, version)
 
 
 def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH,
@@ -109,21 +130,19 @@ def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH,
         hipcc = shutil.which("hipcc") or ("/opt/rocm/bin/hipcc"
                                           if os.access("/opt/rocm/bin/hipcc", os.X_OK) else None)
         if hipcc:
-            env = (("HIP_PLATFORM", "amd"),) if shutil.which("nvcc") else ()
-            return Compiler((hipcc, "-x", "hip", f"--offload-arch={arch}") + mode, env)
+            return _hipcc(hipcc, arch, mode)
         names = [f"clang++-{v}" for v in range(20, 13, -1)] + ["clang++"]
     for name in names:
         path = name if os.path.sep in name and os.access(name, os.X_OK) else shutil.which(name)
         if path is None:
             continue
         if os.path.basename(path).startswith("hipcc"):
-            env = (("HIP_PLATFORM", "amd"),) if shutil.which("nvcc") else ()
-            return Compiler((path, "-x", "hip", f"--offload-arch={arch}") + mode, env)
+            return _hipcc(path, arch, mode)
         rocm = _rocm_path(path)
         if rocm is None:
             continue
         return Compiler((path, "-x", "hip", f"--offload-arch={arch}", f"--rocm-path={rocm}",
-                         "-nogpulib") + mode)
+                         "-nogpulib") + mode, (), hip_version(rocm))
     return None
 
 

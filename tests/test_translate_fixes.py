@@ -45,3 +45,19 @@ def test_own_macros_are_not_listed_as_unknown_references_either():
     src = "#define CUDA_CHECK(x) (x)\nvoid f() { CUDA_CHECK(0); }\n"
     assert not [r for r in translate_bytes(src.encode(), Options()).references
                 if r.status == "unknown"]
+
+
+def test_cuda_header_guard_macros_become_the_hip_headers_guards():
+    # cuda-samples' helper_cuda.h defines checkCudaErrors only `#ifdef __DRIVER_TYPES_H__`.
+    src = ("#include <cuda_runtime.h>\n#ifdef __DRIVER_TYPES_H__\nint a;\n#endif\n"
+           "#if defined(__CUDA_RUNTIME_H__)\nint b;\n#endif\n")
+    out = tr(src)
+    assert "#ifdef HIP_INCLUDE_HIP_DRIVER_TYPES_H\n" in out
+    assert "#if defined(HIP_INCLUDE_HIP_HIP_RUNTIME_H)\n" in out
+    # The guards are the ones the installed HIP headers define.
+    from pathlib import Path
+
+    hip = Path("/usr/include/hip")
+    if hip.is_dir():
+        assert "#define HIP_INCLUDE_HIP_DRIVER_TYPES_H" in (hip / "driver_types.h").read_text()
+        assert "#define HIP_INCLUDE_HIP_HIP_RUNTIME_H" in (hip / "hip_runtime.h").read_text()

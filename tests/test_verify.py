@@ -14,7 +14,7 @@ import pytest
 from cudaport import Options, translate_bytes
 from cudaport.compile_db import CompileDbError, load, preprocessor_flags
 from cudaport.linemap import PositionMap
-from cudaport.verify import find_compiler, inline_ptx
+from cudaport.verify import find_compiler, hip_version, inline_ptx
 from conftest import EXAMPLES, ROOT
 
 COMPILER = find_compiler()
@@ -207,3 +207,23 @@ def test_usage_errors_exit_2(tmp_path):
     (tmp_path / "a.cu").write_text("__global__ void k() {}\n")
     bad_db = run("a.cu", "-p", "nowhere", cwd=tmp_path)
     assert bad_db.returncode == 2 and "nowhere" in bad_db.stderr
+
+
+def test_hip_version_is_read_from_the_headers(tmp_path):
+    (tmp_path / "include" / "hip").mkdir(parents=True)
+    (tmp_path / "include" / "hip" / "hip_version.h").write_text(
+        "#define HIP_VERSION_MAJOR 6\n#define HIP_VERSION_MINOR 1\n")
+    assert hip_version(str(tmp_path)) == "6.1"
+    assert hip_version(str(tmp_path / "nowhere")) is None
+
+
+@needs_hip
+def test_translation_targets_the_detected_hip_version(tmp_path):
+    # Debian's HIP 5.2 lacks __shfl_down_sync: verify translates with its fallback.
+    (tmp_path / "warp.cu").write_text(
+        "__global__ void k(float* p) { p[0] = __shfl_down_sync(0xffffffffu, p[0], 1); }\n")
+    proc = run("warp.cu", cwd=tmp_path)
+    version = tuple(int(x) for x in (COMPILER.hip_version or "99").split("."))
+    if version < (6, 2):
+        assert proc.returncode == 0, proc.stdout
+        assert f"HIP {COMPILER.hip_version} detected" in proc.stderr

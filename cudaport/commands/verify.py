@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -53,6 +54,9 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
             **kwargs: object) -> None:
     """Translate PATHs and compile them with a real HIP compiler.
 
+    Without --hip-version, translation targets the HIP version the compiler's headers
+    declare, so names that HIP version lacks get their fallbacks.
+
     Errors are reported on the line of the original CUDA file. Folders are searched for
     .cu/.hip files and C++ files that use CUDA. Exit 0 when everything compiles, 1 when a
     file fails (or a finding at --fail-on remains), 2 on usage errors or without a compiler.
@@ -63,6 +67,11 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
         where = f"{compiler!r} is not a usable HIP compiler" if compiler else \
             "no HIP compiler found (hipcc, or clang++ with HIP headers)"
         raise UsageError(f"{where}; {INSTALL_HINT}")
+    detected = ""
+    if options.target_version is None and hip.hip_version:
+        # Translate for the HIP the compiler has, so version fallbacks apply.
+        options = dataclasses.replace(options, target_version=hip.hip_version)
+        detected = f"; HIP {hip.hip_version} detected"
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise UsageError(f"{missing[0]}: no such file or folder")
@@ -101,7 +110,7 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
     if not quiet:
         failed = sum(not o.ok for o in outcomes)
         click.echo(f"verify: {len(outcomes)} file(s), {len(outcomes) - failed} compiled, "
-                   f"{failed} failed in {elapsed:.1f} s ({hip.description})", err=True)
+                   f"{failed} failed in {elapsed:.1f} s ({hip.description}{detected})", err=True)
     sys.exit(exit_code(outcomes, fail_on))
 
 
