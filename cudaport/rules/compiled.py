@@ -44,6 +44,10 @@ class Compiled:
         info = table.target
         self.target = info
         chosen = {}
+        for group_name, choice in options.variants:
+            if group_name not in info.variant_groups:
+                raise ValueError(f"--{group_name} {choice}: target {info.name} has no "
+                                 f"{group_name} library variants")
         for group in info.variant_groups.values():
             choice = options.variant(group.name) or group.default
             if choice not in group.choices:
@@ -76,7 +80,8 @@ class Compiled:
         # Scanner candidates: two-byte prefixes of every name that may need an edit or a
         # finding, plus names whose presence marks CUDA code (they may map to themselves).
         prefixes = {name[:2] for name, r in self.identifiers.items()
-                    if r.status != "same" or r.entry and r.entry.library in RUNTIME_LIBRARIES}
+                    if r.status != "same" or r.entry and (r.entry.library in RUNTIME_LIBRARIES
+                                                          or r.entry.check is not None)}
         prefixes |= {p for p in (lit[:2] for lit in _literal_prefixes(info.unknown_patterns))}
         prefixes = {p for p in prefixes if len(p) == 2}
         self.scanner = lexer.scanner(sorted(prefixes))
