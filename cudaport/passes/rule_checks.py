@@ -20,6 +20,6 @@ def rule_checks(ctx: FileContext) -> None:
                      check.severity)
     info = ctx.compiled.target
     if info.extra.get("experimental") and ctx.references:
-        ctx.find("CP150", ctx.references[0].offset,
+        ctx.find("CP150", min(r.offset for r in ctx.references),
                  f"the {info.title} target is experimental: its rules cover only the names "
                  "verified in public sources (see rules/README.md)", library="")
