@@ -69,34 +69,56 @@ def resolve_target_dir(name: str, roots: list[Path]) -> Path:
 
 def load_table(target: str = "hip", rules_roots: list[Path] | None = None,
                extra_files: list[Path] | None = None, use_cache: bool = True) -> Table:
-    """Load (or fetch from cache) the table of ``target``."""
+    """Load (or fetch from cache) the table of ``target``, with user rule files on top.
+
+    The built-in table is cached by content hash; user files (small, often edited) are
+    layered over a copy of it on every load, so editing them never rebuilds the target.
+    """
     roots = rules_roots or [default_rules_root()]
     folder = resolve_target_dir(target, roots)
     packs = sorted(p for p in folder.glob("*.yaml") if p.name != "target.yaml")
-    files = [folder / "target.yaml"] + packs + list(extra_files or [])
-    contents = []
-    for path in files:
-        try:
-            contents.append(path.read_bytes())
-        except OSError as exc:
-            raise S.RuleError(path, 0, f"cannot read rule file: {exc.strerror or exc}") from None
+    builtin = [folder / "target.yaml"] + packs
+    user = list(extra_files or [])
+    contents = [_read(path) for path in builtin]
     hasher = hashlib.sha256(f"{SCHEMA_VERSION}:{__version__}".encode())
-    for path, data in zip(files, contents):
+    for path, data in zip(builtin, contents):
         hasher.update(str(path).encode() + b"\0" + data + b"\0")
     digest = hasher.hexdigest()
-    cache_file = _cache_dir() / f"table-{digest[:32]}.pickle" if use_cache else None
-    if cache_file is not None:
-        try:
-            with open(cache_file, "rb") as fh:
-                table = pickle.load(fh)
-            if isinstance(table, Table) and table.digest == digest:
-                return table
-        except Exception:  # a missing or corrupt cache is simply rebuilt
-            pass
-    table = build_table(files, contents, digest, user_from=1 + len(packs))
-    if cache_file is not None:
-        _write_cache(cache_file, table)
+    table = _LOADED.get(digest) if use_cache else None
+    if table is None:
+        table = _cached(digest) if use_cache else None
+        if table is None:
+            table = build_table(builtin, contents, digest)
+            if use_cache:
+                _write_cache(_cache_dir() / f"table-{digest[:32]}.pickle", table)
+        if use_cache:
+            _LOADED[digest] = table
+    if user:
+        table = layer_user_files(table, user, [_read(path) for path in user])
     return table
+
+
+# Built-in tables already loaded by this process, by digest (unpickling a large table costs
+# ~0.5 s; every Options variant and every user-rule layering starts from the same one).
+_LOADED: dict[str, Table] = {}
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise S.RuleError(path, 0, f"cannot read rule file: {exc.strerror or exc}") from None
+
+
+def _cached(digest: str) -> Table | None:
+    try:
+        with open(_cache_dir() / f"table-{digest[:32]}.pickle", "rb") as fh:
+            table = pickle.load(fh)
+        if isinstance(table, Table) and table.digest == digest:
+            return table
+    except Exception:  # a missing or corrupt cache is simply rebuilt
+        pass
+    return None
 
 
 def _cache_dir() -> Path:
@@ -120,24 +142,41 @@ def build_table(files: list[Path], contents: list[bytes], digest: str,
                 user_from: int | None = None) -> Table:
     """Validate and compile rule files; the first is the target description.
 
-    Files from index ``user_from`` on are user rule files (``--rules``): each is a layer
-    over everything before it, so a user rule overrides a built-in one and a later user
-    file overrides an earlier one. Built-in packs may not define a name twice.
+    Files from index ``user_from`` on are user rule files (``--rules``), layered on top.
+    Built-in packs may not define a name twice.
     """
+    user_from = len(files) if user_from is None else user_from
     info = _read_target(files[0], contents[0])
     identifiers: dict[str, Entry] = {}
     headers: dict[str, HeaderEntry] = {}
-    user_from = len(files) if user_from is None else user_from
     calls: list[_Call] = []
     for path, data in zip(files[1:user_from], contents[1:user_from]):
         _read_pack(path, data, info, identifiers, headers, calls)
     _apply_calls(identifiers, calls, create=False)
-    for path, data in zip(files[user_from:], contents[user_from:]):
-        calls = []
-        _read_pack(path, data, info, identifiers, headers, calls, user=True)
-        _apply_calls(identifiers, calls, create=True)
     _check_idempotent(identifiers, info)
-    return Table(info, identifiers, headers, tuple(str(p) for p in files), digest)
+    table = Table(info, identifiers, headers, tuple(str(p) for p in files[:user_from]), digest)
+    if user_from < len(files):
+        table = layer_user_files(table, files[user_from:], contents[user_from:])
+    return table
+
+
+def layer_user_files(base: Table, files: list[Path], contents: list[bytes]) -> Table:
+    """A new table with each user file layered over ``base`` in order.
+
+    A user rule overrides a built-in one and a later user file overrides an earlier one;
+    ``base`` is left untouched (it may be cached or shared).
+    """
+    identifiers = dict(base.identifiers)
+    headers = dict(base.headers)
+    hasher = hashlib.sha256(base.digest.encode())
+    for path, data in zip(files, contents):
+        calls: list[_Call] = []
+        _read_pack(path, data, base.target, identifiers, headers, calls, user=True)
+        _apply_calls(identifiers, calls, create=True)
+        hasher.update(str(path).encode() + b"\0" + data + b"\0")
+    _check_idempotent(identifiers, base.target)
+    return Table(base.target, identifiers, headers,
+                 base.files + tuple(str(p) for p in files), hasher.hexdigest())
 
 
 @dataclass(frozen=True)
