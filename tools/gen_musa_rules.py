@@ -11,9 +11,10 @@ Facts come from two places and nothing is invented:
 - The CUDA side of every name (library, kind, CUDA versions) is read from the HIP rule
   tables this project generates from HIPIFY's documentation, so the two targets report
   the same CUDA facts. A CUDA name those tables know but the MUSA facts do not map is
-  written without ``to`` (reported as having no MUSA equivalent), except language-level
-  names HIP keeps as written (``__syncthreads``, ``atomicAdd``, math functions): MUSA C++
-  keeps CUDA's kernel language, so those stay as written on MUSA too.
+  written without ``to`` (reported as having no MUSA equivalent), except kernel-language
+  names without a CUDA prefix (``__syncthreads``, ``atomicAdd``, ``__shfl_down_sync``,
+  math functions; see ``keeps_spelling``): MUSA C++ keeps CUDA's kernel language and the
+  vendor's porting rules leave those names as written.
 
 Hand-written packs in the output folder (target.yaml, extra.yaml, nccl.yaml, ...) win:
 the generator skips the names they define. Rerunning on the same facts gives identical files.
@@ -65,6 +66,22 @@ LIBRARY_BY_PREFIX = [
 LANGUAGE_LIBRARIES = frozenset({"device", "runtime", "driver", "complex"})
 PLAIN = re.compile(r"[A-Za-z_$][\w$:]*\Z")
 PYTORCH_ONLY_HEADERS = {"SparseCUDAApplyUtils"}  # a PyTorch path piece, not a header
+
+
+def keeps_spelling(entry: Entry, cuda_looking: re.Pattern[str]) -> bool:
+    """Whether a CUDA name with no vendor rename stays as written on the vendor target.
+
+    True for kernel-language names without a CUDA prefix: ones HIP keeps as written
+    (``__syncthreads``, ``atomicAdd``, math functions) and device intrinsics HIP supports
+    under another name (``__shfl_down_sync``): the vendor's CUDA porting rules leave them
+    unchanged, so its compiler takes them as written. Vendor-prefixed API (``cudaFoo``,
+    ``__nv_foo``) never qualifies, nor does a device name HIP has no equivalent for.
+    """
+    if cuda_looking.fullmatch(entry.name) or entry.library not in LANGUAGE_LIBRARIES:
+        return False
+    if entry.main.to == entry.name:
+        return True
+    return entry.library == "device" and entry.main.to is not None
 
 
 def classify(name: str) -> str:
@@ -158,9 +175,8 @@ def write_packs(out_dir: Path, names: dict[str, str], header_facts: dict[str, st
         library = entry.library if entry else classify(name)
         kind = entry.kind if entry else infer_kind(name)
         to = names.get(name)
-        if to is None and entry is not None and entry.main.to == name \
-                and library in LANGUAGE_LIBRARIES and not cuda_looking.fullmatch(name):
-            to = name  # language-level name HIP keeps as written: MUSA keeps it too
+        if to is None and entry is not None and keeps_spelling(entry, cuda_looking):
+            to = name  # a kernel-language name the vendor's porting rules leave as written
         packs.setdefault(library, []).append(render(name, kind, to, entry))
     for header in sorted(set(header_facts) | set(hip.headers)):
         if header in skip_headers or header in PYTORCH_ONLY_HEADERS:
