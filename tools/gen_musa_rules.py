@@ -12,7 +12,7 @@ Facts come from two places and nothing is invented:
   tables this project generates from HIPIFY's documentation, so the two targets report
   the same CUDA facts. A CUDA name those tables know but the MUSA facts do not map is
   written without ``to`` (reported as having no MUSA equivalent), except kernel-language
-  names without a CUDA prefix (``__syncthreads``, ``atomicAdd``, ``__shfl_down_sync``,
+  names without a CUDA prefix that HIP keeps as written (``__syncthreads``, ``atomicAdd``,
   math functions; see ``keeps_spelling``): MUSA C++ keeps CUDA's kernel language and the
   vendor's porting rules leave those names as written.
 
@@ -71,17 +71,13 @@ PYTORCH_ONLY_HEADERS = {"SparseCUDAApplyUtils"}  # a PyTorch path piece, not a h
 def keeps_spelling(entry: Entry, cuda_looking: re.Pattern[str]) -> bool:
     """Whether a CUDA name with no vendor rename stays as written on the vendor target.
 
-    True for kernel-language names without a CUDA prefix: ones HIP keeps as written
-    (``__syncthreads``, ``atomicAdd``, math functions) and device intrinsics HIP supports
-    under another name (``__shfl_down_sync``): the vendor's CUDA porting rules leave them
-    unchanged, so its compiler takes them as written. Vendor-prefixed API (``cudaFoo``,
-    ``__nv_foo``) never qualifies, nor does a device name HIP has no equivalent for.
+    True for language-level names without a CUDA prefix that HIP also keeps as written
+    (``__syncthreads``, ``atomicAdd``, math functions): the vendor's CUDA porting rules
+    leave them unchanged, so its compiler takes them as written. Vendor-prefixed API
+    (``cudaFoo``, ``__nv_foo``) and library names never qualify.
     """
-    if cuda_looking.fullmatch(entry.name) or entry.library not in LANGUAGE_LIBRARIES:
-        return False
-    if entry.main.to == entry.name:
-        return True
-    return entry.library == "device" and entry.main.to is not None
+    return (entry.main.to == entry.name and entry.library in LANGUAGE_LIBRARIES
+            and not cuda_looking.fullmatch(entry.name))
 
 
 def classify(name: str) -> str:
