@@ -12,14 +12,18 @@ def rule_checks(ctx: FileContext) -> None:
     if ctx.fragment:
         return
     lookup = ctx.compiled.identifiers
-    for start, _end, name, context in ctx.scan.idents:
+    for start, name, context in ctx.scan.idents:
         entry = lookup[name].entry
         check = entry.check if entry is not None else None
         if check is not None and context == "code":
             ctx.find(check.code, start, check.message, name.decode(), entry.library,
                      check.severity)
     info = ctx.compiled.target
-    if info.extra.get("experimental") and ctx.references:
-        ctx.find("CP150", min(r.offset for r in ctx.references),
-                 f"the {info.title} target is experimental: its rules cover only the names "
-                 "verified in public sources (see rules/README.md)", library="")
+    if info.extra.get("experimental"):
+        uses = [start for start, _name, _context in ctx.scan.idents]
+        uses += [inc.name_start for inc in ctx.scan.includes
+                 if inc.name in ctx.compiled.headers]
+        if uses:
+            ctx.find("CP150", min(uses),
+                     f"the {info.title} target is experimental: its rules cover only the names "
+                     "verified in public sources (see rules/README.md)")

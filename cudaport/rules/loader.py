@@ -20,7 +20,7 @@ import yaml
 
 from .. import __version__
 from . import schema as S
-from .model import Check, Entry, HeaderEntry, Mapping, Table, TargetInfo, VariantGroup
+from .model import Check, Entry, Fallback, HeaderEntry, Mapping, Table, TargetInfo, VariantGroup
 
 SCHEMA_VERSION = 1
 _TEMPLATE_HEAD = re.compile(r"\s*[A-Za-z_][\w:]*\s*(?:<[^;{}]*>\s*)?\(")
@@ -374,7 +374,7 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
             cuda_since=d.get("cuda_since"), cuda_deprecated=d.get("cuda_deprecated"),
             cuda_changed=d.get("cuda_changed"), cuda_removed=d.get("cuda_removed"),
             status=d.get("status"), note=d.get("note"), template=d.get("template"),
-            rule_id=f"{prefix}/{stem}:{name}", source=f"{p}:{at.line}",
+            fallback=d.get("fallback"), rule_id=f"{prefix}/{stem}:{name}", source=f"{p}:{at.line}",
         )
 
     if "identifiers" in top:
@@ -387,7 +387,7 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
             "cuda_changed": S.version, "cuda_removed": S.version,
             "status": lambda a, b, c: S.choice(a, b, c, S.STATUSES),
             "note": S.text, "template": _template, "variants": variant,
-            "library": S.identifier,
+            "library": S.identifier, "fallback": _fallback,
         }
         for name, value, at in S.mapping(p, top["identifiers"][0], "identifiers"):
             old = define(name, at, "identifiers")
@@ -476,6 +476,14 @@ def _check(path: str, node: yaml.Node, what: str) -> Check:
         raise at.error(f"{what}.code: {code!r}: codes starting with 'CP' are reserved for "
                        "cudaport's own findings; use your own prefix (e.g. ACME001)")
     return Check(code, d.get("severity", "warning"), d["message"], f"{path}:{at.line}")
+
+
+def _fallback(path: str, node: yaml.Node, what: str) -> Fallback:
+    """``fallback: {to | template, note}``: used when the target name is unavailable."""
+    d = S.fields(path, node, what, {"to": S.target_name, "template": _template, "note": S.text})
+    if "to" not in d and "template" not in d:
+        raise S.where(path, node).error(f"{what}: needs 'to' or 'template'")
+    return Fallback(d.get("to"), d.get("template"), d.get("note"))
 
 
 def _header_or_empty(path: str, node: yaml.Node, what: str) -> str:
