@@ -120,3 +120,11 @@ def test_maca_names_come_from_the_cited_samples():
     table = load_table("maca")
     unmapped = [e for e in table.identifiers.values() if e.main.to is None]
     assert len(unmapped) > 3000  # every other CUDA name is reported, not guessed
+
+
+def test_launch_rewrite_on_a_target_without_launch_function(tmp_path):
+    src = tmp_path / "a.cu"
+    src.write_text("k<<<1, 1>>>();\n")
+    result = CliRunner().invoke(main, ["translate", str(src), "--target", "musa",
+                                       "--launch", "hip"])
+    assert result.exit_code == 2 and "target musa has no launch function" in result.output
