@@ -16,7 +16,12 @@ from cudaport.rules import get_compiled
 from conftest import EXAMPLES, ROOT
 
 MUSA = Options(target="musa")
-REFERENCE = Path(os.environ.get("CUDAPORT_REFERENCE", ROOT.parent.parent / "shared" / "reference"))
+# The facts the MUSA packs are generated from live outside the repository (a checkout in
+# /work/main or a worktree in /work/wt/NAME); CUDAPORT_REFERENCE points elsewhere.
+REFERENCE = next((p for p in (Path(os.environ.get("CUDAPORT_REFERENCE", "/nonexistent")),
+                              ROOT.parent / "shared" / "reference",
+                              ROOT.parent.parent / "shared" / "reference")
+                  if (p / "musa-mapping").is_dir()), Path("/nonexistent"))
 
 
 def musa(src: str) -> tuple[str, list]:
