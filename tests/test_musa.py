@@ -127,3 +127,43 @@ def test_cli_summary_names_musa(tmp_path):
     assert proc.returncode == 1  # an unmapped API is an error finding
     assert b"musaFree(p)" in proc.stdout
     assert b"unmapped on MUSA" in proc.stderr and b"CP101" in proc.stderr
+
+
+# Property: for token soups mixing names of every MUSA family, translation for the vendor
+# targets (with and without a user rule layer) is idempotent, byte-exact outside edits and
+# leaves comments and strings alone (cudaport.integrity checks these promises).
+VENDOR_FRAGMENTS = [
+    b"cudaMalloc", b"cudnnCreate", b"ncclAllReduce", b"ncclFloat", b"__nv_bfloat16",
+    b"nppiAdd_8u_C1RSfs", b"cublasLtMatmul", b"CUBLAS_OP_N", b"cuMemAlloc", b"__syncthreads",
+    b"__shfl_xor_sync", b"cudaGraphInstantiateWithParams", b"acmeCheck", b"ACME_FLAG",
+    b"#include <cudnn.h>\n", b"#include <nccl.h>\n", b"#include <cooperative_groups.h>\n",
+    b"// ncclAllReduce\n", b'"cudaFree"', b"(", b")", b",", b";", b" ", b"\n", b"::",
+    b"<<<", b">>>", b"#if X\n", b"#endif\n", b"__global__", b"k",
+]
+
+
+@pytest.fixture(scope="module")
+def vendor_rules(tmp_path_factory):
+    path = tmp_path_factory.mktemp("rules") / "acme.yaml"
+    path.write_text("macros: {acmeCheck: acmeMusaCheck}\nkeep: [ncclFloat]\n"
+                    "checks:\n  ACME_FLAG: {code: ACME9, message: banned flag}\n")
+    return str(path)
+
+
+def test_vendor_targets_keep_promises(vendor_rules):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from cudaport.integrity import problems
+
+    options = st.builds(Options, target=st.sampled_from(["musa", "maca"]),
+                        rewrite_comments=st.booleans(),
+                        rule_files=st.sampled_from([(), (vendor_rules,)]))
+
+    @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(src=st.lists(st.sampled_from(VENDOR_FRAGMENTS), max_size=40).map(b"".join),
+           opts=options)
+    def check(src, opts):
+        assert problems(src, opts) == []
+
+    check()
