@@ -93,6 +93,16 @@ register("CP902", "binary-file", "error", "file is not text", """
 What: the input contains NUL bytes or a UTF-16/32 byte-order mark, so it is not C/C++ text.
 Fix: pass source files only; binary files are skipped.
 """)
+# CP150-CP169: targets as data and user rules (issue 8). User check-only rules report under
+# the user's own code from the YAML, which may never start with "CP" (see rules/README.md).
+register("CP150", "experimental-target", "warning", "the target's rule tables are experimental", """
+What: the selected target (for example `--target maca`) ships only the names that could be
+verified in public sources; every other CUDA name is reported as unmapped or unknown.
+Why: the translation is partial by design, and the verified names come from vendor samples
+rather than a complete API table.
+Fix: review the output, add the names you know with `--rules FILE.yaml`, and prefer a
+complete target (hip, musa) where one exists.
+""")
 
 
 # CP501-CP519: `cudaport verify` (the HIP compiler's verdict on translated code).
