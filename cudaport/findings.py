@@ -94,6 +94,24 @@ What: the input contains NUL bytes or a UTF-16/32 byte-order mark, so it is not 
 Fix: pass source files only; binary files are skipped.
 """)
 
+# CP910-CP929: configuration and suppression problems (cudaport check).
+register("CP910", "unused-suppression", "warning", "suppression comment matched no finding", """
+What: a `// cudaport: ignore[...]` comment names codes (or all codes) but no finding on
+its line, or on the line after it when the comment stands alone, was suppressed.
+Why: a stale suppression hides nothing today and would silently hide a real problem
+added to that line later.
+Fix: delete the comment, or narrow it to the codes that still fire there. Reported only
+with `--warn-unused-ignores`.
+""")
+register("CP911", "bad-suppression", "warning", "suppression comment names an unknown code", """
+What: a `// cudaport: ignore[...]` comment lists something that is not a cudaport code
+or code prefix (for example a typo such as `CP1O1`).
+Why: the comment suppresses nothing for that entry, so the finding it meant to hide is
+still reported, and readers are misled.
+Fix: use codes shown by `cudaport check` or `cudaport explain`, for example
+`// cudaport: ignore[CP101]`.
+""")
+
 
 @dataclass(frozen=True)
 class Finding:

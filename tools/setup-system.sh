@@ -4,7 +4,8 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 PACKAGES=(clang-15 libamdhip64-dev libhiprand-dev libhipsparse-dev librocprim-dev
-          librocrand-dev librocsparse-dev cmake git)
+          librocrand-dev librocsparse-dev cmake git
+          chromium)  # headless Chromium renders the HTML report in tests
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -1,0 +1,73 @@
+"""SARIF 2.1.0 for code-scanning services: one run, every registered code as a rule with
+help text and a help URI, every finding as a result with its location and a fingerprint
+that survives line shifts (the same one the baseline uses)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import __version__
+from ..check import CheckReport
+from ..findings import CODES, Code
+from .totals import Totals
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+PROJECT_URI = "https://github.com/cudaport/cudaport"
+_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def help_uri(code: str) -> str:
+    return f"{PROJECT_URI}/blob/main/docs/codes.md#{code.lower()}"
+
+
+def _rule(c: Code) -> dict:
+    return {
+        "id": c.code,
+        "name": "".join(part.capitalize() for part in c.name.split("-")),
+        "shortDescription": {"text": c.title},
+        "fullDescription": {"text": c.explanation.splitlines()[0]},
+        "help": {"text": c.explanation,
+                 "markdown": f"**{c.code} {c.name}**: {c.title}\n\n{c.explanation}"},
+        "helpUri": help_uri(c.code),
+        "defaultConfiguration": {"level": _LEVEL[c.severity]},
+        "properties": {"tags": ["portability", c.name]},
+    }
+
+
+def render(report: CheckReport, totals: Totals) -> str:
+    codes = sorted(CODES)
+    index = {code: i for i, code in enumerate(codes)}
+    results = []
+    for f, fp in report.pairs():
+        result = {
+            "ruleId": f.code,
+            "level": _LEVEL.get(f.severity, "warning"),
+            "message": {"text": f.message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": Path(f.path).as_posix(), "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": max(f.line, 1), "startColumn": max(f.col, 1)},
+            }}],
+            "partialFingerprints": {"cudaportFingerprint/v1": fp},
+        }
+        if f.code in index:
+            result["ruleIndex"] = index[f.code]
+        if f.identifier:
+            result["properties"] = {"identifier": f.identifier, "library": f.library,
+                                    "engine": f.engine}
+        results.append(result)
+    run = {
+        "tool": {"driver": {
+            "name": "cudaport", "version": __version__, "semanticVersion": __version__,
+            "informationUri": PROJECT_URI, "rules": [_rule(CODES[c]) for c in codes],
+        }},
+        "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
+        "invocations": [{
+            "executionSuccessful": not report.errors,
+            "toolExecutionNotifications": [
+                {"level": "error", "message": {"text": e}} for e in report.errors],
+        }],
+        "results": results,
+        "properties": {"target": report.options.target, "summary": totals.to_dict()},
+    }
+    return json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, indent=2) + "\n"
