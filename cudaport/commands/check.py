@@ -80,8 +80,11 @@ def run_check(paths: tuple[str, ...], kwargs: dict, baseline_file: Path | None =
     from ..check import Selection, check_paths
 
     config = load_settings(paths, kwargs.pop("config_file"), kwargs.pop("no_config"))
-    select = split_codes(kwargs.pop("select"), "--select") or config.select
-    ignore = config.ignore + split_codes(kwargs.pop("ignore"), "--ignore")
+    cli_select = split_codes(kwargs.pop("select"), "--select")
+    select = cli_select or config.select
+    # A code named on the command line beats the same selector in the file's ignore.
+    ignore = tuple(c for c in config.ignore if c not in cli_select) \
+        + split_codes(kwargs.pop("ignore"), "--ignore")
     warn_unused = kwargs.pop("warn_unused_ignores")
     if warn_unused is None:
         warn_unused = bool(config.warn_unused_ignores)

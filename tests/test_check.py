@@ -1,0 +1,117 @@
+"""`cudaport check`: exit codes, selection, folder walking, text output, input errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from check_fixtures import proj, run, run_subprocess  # noqa: F401  (fixture)
+from cudaport.check import Selection
+
+EXPECTED_TEXT = """\
+proj/src/graph.cuh:5:3: CP101 cudaArraySparseProperties has no HIP equivalent (CUDA 11.1+)
+proj/src/graph.cuh:8:3: CP101 cudaArrayGetSparseProperties has no HIP equivalent (CUDA 11.1+)
+proj/src/kernel.cu:14:3: CP101 cudaArrayGetPlane has no HIP equivalent (CUDA 11.2+)
+proj/src/kernel.cu:16:3: CP102 cudaThreadSynchronize is deprecated since CUDA 10.0
+Found 4 finding(s) (3 error, 1 warning, 0 info) in 3 file(s); 2 suppressed. \
+14/19 CUDA reference(s) ported to HIP (73.7%).
+"""
+
+
+def test_text_output_is_stable_and_uses_the_project_config(proj):
+    # pyproject.toml in proj excludes third_party/ and ignores CP105 (cudaFancyNewThing).
+    result = run("check", "proj")
+    assert result.exit_code == 1
+    assert result.stdout == EXPECTED_TEXT
+    assert "\x1b[" not in result.stdout  # no colour when stdout is not a terminal
+
+
+def test_statistics_counts_per_code(proj):
+    result = run("check", "proj", "--statistics")
+    assert "3  CP101  error    unmapped-api: CUDA API with no equivalent on the target" in result.stdout
+    assert "1  CP102  warning  deprecated-api: CUDA API is deprecated" in result.stdout
+
+
+@pytest.mark.parametrize("args, code", [
+    ((), 1),                                      # errors present, default --fail-on error
+    (("--fail-on", "never"), 0),
+    (("--select", "CP102"), 0),                   # only a warning left: below error
+    (("--select", "CP102", "--fail-on", "warning"), 1),
+    (("--ignore", "CP1"), 0),
+    (("--select", "CP9"), 0),
+])
+def test_exit_codes(proj, args, code):
+    assert run("check", "proj", *args).exit_code == code
+
+
+def test_clean_file_exits_zero_with_summary(proj):
+    result = run("check", "proj/src/clean.cpp")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("No findings in 1 file(s).")
+
+
+def test_usage_errors_exit_two_with_a_message(proj):
+    missing = run("check", "proj/nope.cu")
+    assert missing.exit_code == 2 and "proj/nope.cu: no such file or folder" in missing.stderr
+    bad = run("check", "proj", "--select", "E501")
+    assert bad.exit_code == 2 and "--select 'E501'" in bad.stderr
+    both = run("check", "proj", "--baseline", "a.json", "--write-baseline", "b.json")
+    assert both.exit_code == 2
+
+
+def test_binary_input_is_an_input_error_but_other_files_are_checked(proj):
+    (proj / "src" / "blob.cu").write_bytes(b"\x7fELF\0\0\0")
+    result = run("check", "proj", "--fail-on", "never")
+    assert result.exit_code == 2
+    assert "blob.cu:1: binary file" in result.stderr
+    assert "kernel.cu:14:3: CP101" in result.stdout
+
+
+def test_excluded_and_explicit_paths(proj):
+    # third_party is excluded by the config even when named, like ruff's --force-exclude.
+    assert "vendor.cu" not in run("check", "proj").stdout
+    assert run("check", "proj/third_party/vendor.cu").stdout.startswith("No findings in 0 file(s)")
+    result = run("check", "--no-config", "proj/third_party")
+    assert "proj/third_party/vendor.cu:2:17: CP101" in result.stdout
+
+
+def test_more_specific_selector_wins():
+    s = Selection(select=["CP1"], ignore=["CP10"])
+    assert not s.allows("CP101") and s.allows("CP110")
+    s = Selection(select=["CP101"], ignore=["CP1"])
+    assert s.allows("CP101") and not s.allows("CP102")
+    s = Selection(select=["CP101"], ignore=["CP101"])  # a tie: ignore wins
+    assert not s.allows("CP101")
+    assert Selection().allows("CP999") and not Selection(ignore=["ALL"]).allows("CP101")
+    assert not Selection().allows("CP101", extra_ignore=("CP1",))
+
+
+def test_output_file_is_written_and_stdout_stays_empty(proj, tmp_path):
+    result = run("check", "proj", "--output", "out/findings.txt")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert (tmp_path / "out" / "findings.txt").read_text() == EXPECTED_TEXT
+    assert not list((tmp_path / "out").glob("*.cudaport-tmp"))
+
+
+def test_check_writes_no_source_files(proj):
+    before = {p: p.read_bytes() for p in proj.rglob("*") if p.is_file()}
+    run("check", "proj")
+    assert {p: p.read_bytes() for p in proj.rglob("*") if p.is_file()} == before
+
+
+def test_cli_as_a_subprocess(proj):
+    done = run_subprocess("check", "proj", "--format", "github", cwd=proj.parent)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines()[0] == (
+        "::error file=proj/src/graph.cuh,line=5,col=3,title=CP101::"
+        "cudaArraySparseProperties has no HIP equivalent (CUDA 11.1+)")
+
+
+def test_explain_prints_the_registry_text():
+    result = run("explain", "CP101")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("CP101 unmapped-api (error): CUDA API with no equivalent")
+    assert "Fix:" in result.stdout
+    prefix = run("explain", "cp91")
+    assert "CP910" in prefix.stdout and "CP911" in prefix.stdout
+    unknown = run("explain", "CP000")
+    assert unknown.exit_code == 2 and "CP000: unknown code" in unknown.stderr
