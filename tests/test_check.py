@@ -115,3 +115,15 @@ def test_explain_prints_the_registry_text():
     assert "CP910" in prefix.stdout and "CP911" in prefix.stdout
     unknown = run("explain", "CP000")
     assert unknown.exit_code == 2 and "CP000: unknown code" in unknown.stderr
+
+
+def test_new_output_files_get_normal_permissions(proj, tmp_path):
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        run("check", "proj", "--output", "new.txt")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == 0o644

@@ -48,10 +48,18 @@ def emit(text: str, output: Path | None) -> None:
     if output is None or str(output) == "-":
         click.echo(text, nl=False)
         return
+    existed = output.exists()
     try:
-        write_atomic(output, text.encode("utf-8", "surrogateescape"))
+        write_atomic(output, text.encode("utf-8", "surrogateescape"),
+                     mode_from=output if existed else None)
+        if not existed:  # a new report is readable like any new file, not 0600
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(output, 0o666 & ~umask)
     except OutputError as exc:
         raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"{output}: {exc.strerror or exc}") from None
 
 
 def project_options(fn):

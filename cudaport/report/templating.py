@@ -15,4 +15,16 @@ def environment(autoescape: bool) -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     )
     env.filters["pct"] = lambda value: f"{value:.1f}%"
+    env.filters["tail"] = tail
     return env
+
+
+def tail(text: str, width: int) -> str:
+    """Keep the end of a long path label, whole folders first: ``…/deep/folder``."""
+    if len(text) <= width:
+        return text
+    parts = text.split("/")
+    while len(parts) > 1 and len("…/" + "/".join(parts)) > width:
+        parts.pop(0)
+    short = "…/" + "/".join(parts)
+    return short if len(short) <= width else "…" + text[-(width - 1):]

@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from ..check import CheckReport
-from ..findings import CODES, SEVERITY_RANK
+from ..findings import CODES
 from .summary import PORTED
 
 UNMAPPED = frozenset({"unsupported", "version", "experimental"})
 # Effort points per finding severity: a rough ranking of which file needs work first.
 EFFORT = {"error": 5, "warning": 2, "info": 1}
 MAX_LOCATIONS = 5
+FOLDER_DEPTH = 2  # per-folder bars group files by their first two folders
 
 
 @dataclass
@@ -117,7 +118,8 @@ def compute(report: CheckReport) -> Totals:
         t.lines += r.lines
         t.suppressed += r.suppressed
         t.baselined += r.baselined
-        folder = folders.setdefault(str(PurePosixPath(r.path).parent), Bar(str(PurePosixPath(r.path).parent)))
+        name = folder_of(r.path)
+        folder = folders.setdefault(name, Bar(name))
         file_unmapped = 0
         for ref in r.references:
             if ref.context not in ("code", "include"):
@@ -163,5 +165,7 @@ def compute(report: CheckReport) -> Totals:
     return t
 
 
-def severity_rank(severity: str) -> int:
-    return SEVERITY_RANK.get(severity, 0)
+def folder_of(path: str, depth: int = FOLDER_DEPTH) -> str:
+    """The folder a file is counted under: its first ``depth`` folders (``.`` for none)."""
+    parts = PurePosixPath(path).parent.parts
+    return "/".join(parts[:depth]) or "."
