@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from ..cli import UsageError
@@ -13,7 +15,8 @@ def describe(c: Code) -> str:
 
 
 def describe_markdown(c: Code) -> str:
-    return f"## {c.code}\n\n**{c.name}** ({c.severity}): {c.title}\n\n{c.explanation}\n"
+    body = re.sub(r"\n(?=(?:What|Why|Fix|Example|Bad|Good):)", "\n\n", c.explanation)
+    return f"## {c.code}\n\n**{c.name}** ({c.severity}): {c.title}\n\n{body}\n"
 
 
 @click.command("explain")
