@@ -127,3 +127,18 @@ def test_new_output_files_get_normal_permissions(proj, tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == 0o644
+
+
+def test_colour_only_when_asked():
+    from cudaport.check import CheckReport, FileResult
+    from cudaport.findings import Finding
+    from cudaport.options import Options
+    from cudaport.report import text
+    from cudaport.report.totals import compute
+
+    report = CheckReport([FileResult("a.cu", [Finding("CP101", "m", "a.cu", 1, 2)], ["f"])],
+                         [], Options(), "HIP")
+    plain = text.render(report, compute(report))
+    painted = text.render(report, compute(report), colour=True)
+    assert plain.startswith("a.cu:1:2: CP101 m\n")
+    assert painted.startswith("\x1b[1ma.cu:1:2:\x1b[0m \x1b[31mCP101\x1b[0m m\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,12 @@ def test_explicit_config_file_and_relative_rule_paths(tmp_path, monkeypatch):
 ])
 def test_glob_match(pattern, path, hit):
     assert glob_match(pattern, path) is hit
+
+
+def test_the_readme_example_is_a_valid_config(tmp_path):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = re.search(r"```toml\n(\[tool\.cudaport\].*?)```", readme, re.S).group(1)
+    config = load_config(config_file=write(tmp_path / "pyproject.toml", block))
+    assert config.launch == "hip" and config.variants == (("blas", "rocblas"),)
+    assert config.per_path_ignores == (("legacy/**", ("CP102", "CP103")),)
+    assert config.is_excluded(tmp_path / "third_party" / "x.cu")
