@@ -23,7 +23,9 @@ CONFIG_NAME = ".cudaport.toml"
 PYPROJECT = "pyproject.toml"
 FAIL_LEVELS = ("error", "warning", "info", "never")
 LAUNCH_STYLES = ("cuda", "hip")
-CODE_SELECTOR = re.compile(r"^(ALL|CP\d{0,3})$")
+# A selector: ALL, a cudaport code or prefix (CP, CP1, CP101), or a code (prefix) of a user
+# check rule, which never starts with "CP" (ACME, ACME-002).
+CODE_SELECTOR = re.compile(r"^(?:ALL|CP\d{0,3}|(?![Cc][Pp])[A-Za-z][A-Za-z0-9_.-]*)$")
 
 
 class ConfigError(Exception):

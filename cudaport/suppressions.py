@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 from . import lexer
 from .context import LineIndex
+from .config import CODE_SELECTOR
 from .findings import CODES, Finding
 
 _DIRECTIVE = re.compile(rb"cudaport:[ \t]*ignore\b(?:\[([^\]\r\n]*)\])?")
-_SELECTOR = re.compile(r"^CP\d{1,3}$")
 
 
 @dataclass
@@ -69,7 +69,10 @@ def parse(src: bytes) -> list[Suppression]:
 
 
 def _known_selector(item: str) -> bool:
-    return bool(_SELECTOR.match(item)) and any(code.startswith(item) for code in CODES)
+    """A registered cudaport code or prefix, or a user rule's code (never "CP...")."""
+    if item == "ALL" or not CODE_SELECTOR.match(item):
+        return False
+    return not item.startswith("CP") or (len(item) > 2 and any(c.startswith(item) for c in CODES))
 
 
 def apply(findings: list[Finding], suppressions: list[Suppression]) -> tuple[list[Finding], int]:

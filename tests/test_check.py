@@ -52,8 +52,8 @@ def test_clean_file_exits_zero_with_summary(proj):
 def test_usage_errors_exit_two_with_a_message(proj):
     missing = run("check", "proj/nope.cu")
     assert missing.exit_code == 2 and "proj/nope.cu: no such file or folder" in missing.stderr
-    bad = run("check", "proj", "--select", "E501")
-    assert bad.exit_code == 2 and "--select 'E501'" in bad.stderr
+    bad = run("check", "proj", "--select", "CP1O1")
+    assert bad.exit_code == 2 and "--select 'CP1O1'" in bad.stderr
     both = run("check", "proj", "--baseline", "a.json", "--write-baseline", "b.json")
     assert both.exit_code == 2
 

@@ -80,3 +80,10 @@ def test_parse_and_apply_directly():
     kept, hidden = S.apply(findings, comments)
     assert [(f.code, f.line) for f in kept] == [("CP101", 1), ("CP901", 3)] and hidden == 2
     assert S.parse(b"int main() {}\n") == []
+
+
+def test_user_rule_codes_are_valid_in_suppressions():
+    (s,) = S.parse(b"f(); // cudaport: ignore[ACME-002, CP1O1]\n")
+    assert s.codes == ("ACME-002",) and s.bad == ("CP1O1",)
+    kept, hidden = S.apply([Finding("ACME-002", "m", "f", 1, 1, "error")], [s])
+    assert kept == [] and hidden == 1

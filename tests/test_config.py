@@ -48,7 +48,7 @@ def test_no_config_gives_empty_settings(tmp_path):
     ('[tool.cudaport]\nfail_on = "error"\n', "unknown key (did you mean 'fail-on'?)"),
     ('[tool.cudaport]\nlaunch = "ptx"\n', ":2: [tool.cudaport] launch: 'ptx' is not one of cuda, hip"),
     ('[tool.cudaport]\nselect = "CP1"\n', "select: expected a list, got str"),
-    ('[tool.cudaport]\nignore = ["E501"]\n', "ignore: 'E501' is not a code or code prefix"),
+    ('[tool.cudaport]\nignore = ["cp101"]\n', "ignore: 'cp101' is not a code or code prefix"),
     ('[tool.cudaport]\nhip-version = "six"\n', "hip-version: 'six': expected a version"),
     ('[tool.cudaport.variants]\nblas = "openblas"\n', "variants: blas = 'openblas' is not one of"),
     ('[tool.cudaport]\nselect = [\n', "invalid TOML"),

@@ -124,3 +124,20 @@ def test_the_schema_rejects_a_broken_log(proj, sarif_validator):
     del log["runs"][0]["results"][0]["message"]
     log["runs"][0]["results"][1]["level"] = "fatal"
     assert len(list(sarif_validator.iter_errors(log))) >= 2
+
+
+def test_user_rule_codes_get_a_sarif_rule(sarif_validator):
+    """Codes from users' check rules (never CP...) are valid results with their own rule."""
+    from cudaport.check import CheckReport, FileResult
+    from cudaport.findings import Finding
+    from cudaport.options import Options
+    from cudaport.report.sarif import render
+    from cudaport.report.totals import compute
+
+    f = Finding("ACME-002", "do not reset the device", "a.cu", 2, 5, "error")
+    report = CheckReport([FileResult("a.cu", [f], ["0" * 32])], [], Options(), "HIP")
+    log = json.loads(render(report, compute(report)))
+    assert not list(sarif_validator.iter_errors(log))
+    result = log["runs"][0]["results"][0]
+    rule = log["runs"][0]["tool"]["driver"]["rules"][result["ruleIndex"]]
+    assert rule["id"] == "ACME-002" and rule["defaultConfiguration"]["level"] == "error"

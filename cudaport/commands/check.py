@@ -25,7 +25,7 @@ def split_codes(values: tuple[str, ...], flag: str) -> tuple[str, ...]:
     for code in codes:
         if not CODE_SELECTOR.match(code):
             raise UsageError(f"{flag} {code!r}: expected a code or code prefix such as CP101, "
-                             "CP1 or ALL")
+                             "CP1 or ALL (or a user rule's code)")
     return codes
 
 

@@ -35,8 +35,15 @@ def _rule(c: Code) -> dict:
     }
 
 
+def _user_rule(code: str, severity: str) -> dict:
+    """A code from a user's check rule (not in the registry): the id and level only."""
+    return {"id": code, "shortDescription": {"text": f"user check rule {code}"},
+            "defaultConfiguration": {"level": _LEVEL.get(severity, "warning")}}
+
+
 def render(report: CheckReport, totals: Totals) -> str:
-    codes = sorted(CODES)
+    user = {f.code: f.severity for f in report.findings if f.code not in CODES}
+    codes = sorted(CODES) + sorted(user)
     index = {code: i for i, code in enumerate(codes)}
     results = []
     for f, fp in report.pairs():
@@ -50,8 +57,7 @@ def render(report: CheckReport, totals: Totals) -> str:
             }}],
             "partialFingerprints": {"cudaportFingerprint/v1": fp},
         }
-        if f.code in index:
-            result["ruleIndex"] = index[f.code]
+        result["ruleIndex"] = index[f.code]
         if f.identifier:
             result["properties"] = {"identifier": f.identifier, "library": f.library,
                                     "engine": f.engine}
@@ -59,7 +65,8 @@ def render(report: CheckReport, totals: Totals) -> str:
     run = {
         "tool": {"driver": {
             "name": "cudaport", "version": __version__, "semanticVersion": __version__,
-            "informationUri": PROJECT_URI, "rules": [_rule(CODES[c]) for c in codes],
+            "informationUri": PROJECT_URI, "rules": [_rule(CODES[c]) if c in CODES else _user_rule(c, user[c])
+                                      for c in codes],
         }},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
         "invocations": [{
