@@ -4,9 +4,9 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 PACKAGES=(clang-15 libamdhip64-dev libhiprand-dev libhipsparse-dev librocprim-dev
-          librocrand-dev librocsparse-dev cmake git
-          chromium)  # headless Chromium renders the HTML report in tests
+          librocrand-dev librocsparse-dev cmake git)
 missing=()
+PACKAGES+=(chromium)  # headless Chromium: the tests render the HTML report in it
 for pkg in "${PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
