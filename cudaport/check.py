@@ -31,6 +31,7 @@ class FileResult:
     path: str  # as shown in reports: relative to the current folder when inside it
     findings: list[Finding] = field(default_factory=list)
     fingerprints: list[str] = field(default_factory=list)  # parallel to findings
+    utf16_columns: list[int] = field(default_factory=list)  # parallel; for SARIF and editors
     references: list[Reference] = field(default_factory=list)
     suppressed: int = 0
     baselined: int = 0
@@ -105,6 +106,27 @@ def display_path(path: Path, cwd: Path) -> str:
         return path.as_posix()
 
 
+def utf16_column(src: bytes, finding: Finding) -> int:
+    """The 1-based column in UTF-16 code units (what SARIF viewers count) of a finding's
+    byte column; bytes that are not UTF-8 count as one unit each."""
+    col = finding.col
+    if finding.line < 1 or col <= 1:
+        return col
+    if 0 <= finding.offset <= len(src):
+        start = src.rfind(b"\n", 0, finding.offset) + 1
+    else:
+        start = 0
+        for _ in range(finding.line - 1):
+            start = src.find(b"\n", start) + 1
+            if start == 0:
+                return col
+    prefix = src[start:start + col - 1]
+    if prefix.isascii():
+        return col
+    text = prefix.decode("utf-8", "surrogateescape")
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2 + 1
+
+
 def walk_sources(paths: Iterable[str], config: Config) -> tuple[list[Path], list[str]]:
     """Files to check: given files as they are, folders walked for C/C++/CUDA sources;
     config excludes, hidden folders and symlinked folders are skipped. Returns the files
@@ -176,5 +198,6 @@ def check_paths(paths: Iterable[str], options: Options, config: Config | None = 
             else:
                 result.findings.append(f)
                 result.fingerprints.append(fp)
+                result.utf16_columns.append(utf16_column(src, f))
         results.append(result)
     return CheckReport(results, errors, options, compiled.target.title)

@@ -141,3 +141,18 @@ def test_user_rule_codes_get_a_sarif_rule(sarif_validator):
     result = log["runs"][0]["results"][0]
     rule = log["runs"][0]["tool"]["driver"]["rules"][result["ruleIndex"]]
     assert rule["id"] == "ACME-002" and rule["defaultConfiguration"]["level"] == "error"
+
+
+def test_sarif_columns_count_utf16_units(tmp_path, monkeypatch):
+    """Byte columns (text output) become UTF-16 columns in SARIF, as viewers count them."""
+    # "é" is 2 bytes / 1 unit, "😀" 4 bytes / 2 units, "\xe9" alone (Latin-1) 1 byte / 1 unit.
+    (tmp_path / "k.cu").write_bytes("/*é😀*/ cudaArrayGetPlane(0, 0, 0);\n".encode()
+                                    + b"/*\xe9*/ cudaArrayGetPlane(0, 0, 0);\n")
+    monkeypatch.chdir(tmp_path)
+    text = run("check", "k.cu", "--no-config").stdout
+    assert "k.cu:1:12: CP101" in text and "k.cu:2:7: CP101" in text
+    log = json.loads(run("check", "k.cu", "--no-config", "--format", "sarif").stdout)
+    assert log["runs"][0]["columnKind"] == "utf16CodeUnits"
+    cols = [r["locations"][0]["physicalLocation"]["region"]["startColumn"]
+            for r in log["runs"][0]["results"]]
+    assert cols == [9, 7]

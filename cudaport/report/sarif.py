@@ -46,14 +46,15 @@ def render(report: CheckReport, totals: Totals) -> str:
     codes = sorted(CODES) + sorted(user)
     index = {code: i for i, code in enumerate(codes)}
     results = []
-    for f, fp in report.pairs():
+    columns = [c for r in report.files for c in (r.utf16_columns or [f.col for f in r.findings])]
+    for (f, fp), column in zip(report.pairs(), columns):
         result = {
             "ruleId": f.code,
             "level": _LEVEL.get(f.severity, "warning"),
             "message": {"text": f.message},
             "locations": [{"physicalLocation": {
                 "artifactLocation": {"uri": Path(f.path).as_posix(), "uriBaseId": "%SRCROOT%"},
-                "region": {"startLine": max(f.line, 1), "startColumn": max(f.col, 1)},
+                "region": {"startLine": max(f.line, 1), "startColumn": max(column, 1)},
             }}],
             "partialFingerprints": {"cudaportFingerprint/v1": fp},
         }
@@ -68,6 +69,7 @@ def render(report: CheckReport, totals: Totals) -> str:
             "informationUri": PROJECT_URI, "rules": [_rule(CODES[c]) if c in CODES else _user_rule(c, user[c])
                                       for c in codes],
         }},
+        "columnKind": "utf16CodeUnits",
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
         "invocations": [{
             "executionSuccessful": not report.errors,
