@@ -22,7 +22,8 @@ from .options import Options
 from .rules.compiled import get_compiled
 from .translate import InputError, translate_bytes
 
-SOURCE_SUFFIXES = frozenset({".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".cxx", ".c"})
+SOURCE_SUFFIXES = frozenset({".cu", ".cuh", ".hip", ".h", ".hh", ".hpp", ".hxx", ".c", ".cc",
+                             ".cpp", ".cxx", ".inl", ".ipp", ".tcc"})
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", "node_modules", ".tox", ".venv"})
 
 

@@ -78,11 +78,15 @@ class Config:
             return None
 
     def is_excluded(self, path: Path) -> bool:
+        if not self.exclude:
+            return False
         rel = self.relative(path)
         return rel is not None and any(glob_match(p, rel) for p in self.exclude)
 
     def ignores_for(self, path: Path) -> tuple[str, ...]:
         """Codes ignored for ``path`` by ``per-path-ignores``."""
+        if not self.per_path_ignores:
+            return ()
         rel = self.relative(path)
         if rel is None:
             return ()

@@ -127,7 +127,7 @@ def command(paths: tuple[str, ...], fmt: str, output: Path | None, statistics: b
     """Report CUDA code that will not port (no files are written).
 
     PATHs are files or folders (default: the current folder); folders are searched for
-    .cu .cuh .h .hpp .cpp .cc .cxx .c files. Settings come from [tool.cudaport] in
+    CUDA, HIP, C and C++ sources and headers. Settings come from [tool.cudaport] in
     pyproject.toml or from .cudaport.toml, found by walking up from the first PATH.
     """
     from ..report import totals as T
