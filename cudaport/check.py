@@ -139,7 +139,8 @@ def walk_sources(paths: Iterable[str], config: Config) -> tuple[list[Path], list
         if config.is_excluded(path):
             continue
         if path.is_dir():
-            for folder, dirs, names in os.walk(path):
+            for folder, dirs, names in os.walk(path, onerror=lambda e: errors.append(
+                    f"{e.filename}: cannot read folder: {e.strerror or e}")):
                 base = Path(folder)
                 dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")
                                  and not (base / d).is_symlink()
@@ -163,42 +164,58 @@ def check_paths(paths: Iterable[str], options: Options, config: Config | None = 
                 selection: Selection | None = None, warn_unused_ignores: bool = False,
                 baseline: frozenset[str] = frozenset(),
                 walk: Callable[[Iterable[str], Config], tuple[list[Path], list[str]]] = walk_sources,
-                ) -> CheckReport:
+                stdin: bytes | None = None, stdin_filename: str | None = None) -> CheckReport:
     """Translate every source in memory and keep what should be reported.
 
-    Order per file: translation findings → ``select``/``ignore`` and per-path ignores →
-    suppression comments (and CP910/CP911 about them) → fingerprints → baseline.
+    A path ``-`` is ``stdin`` (bytes), reported and matched against the configuration as
+    ``stdin_filename`` (default ``<stdin>``), as editors need.
     """
     config = config or Config()
     selection = selection or Selection()
     compiled = get_compiled(options)
     cwd = Path.cwd().resolve()
-    files, errors = walk(paths, config)
+    paths = list(paths)
+    files, errors = walk([p for p in paths if p != "-"], config)
+    inputs: list[tuple[Path, str, bytes | None]] = []
+    if "-" in paths and not (stdin_filename and config.is_excluded(Path(stdin_filename))):
+        name = Path(stdin_filename or "<stdin>")
+        inputs.append((name, display_path(name, cwd) if stdin_filename else "<stdin>",
+                       stdin if stdin is not None else b""))
+    inputs += [(path, display_path(path, cwd), None) for path in files]
     results: list[FileResult] = []
-    for path in files:
-        shown = display_path(path, cwd)
+    for path, shown, data in inputs:
         try:
-            src = read_input(path)
-            translated = translate_bytes(src, options, shown, compiled)
+            src = read_input(path) if data is None else data
+            result = check_source(src, path, shown, options, compiled, config, selection,
+                                  warn_unused_ignores, baseline)
         except (OSError, InputError) as exc:
             errors.append(str(exc))
             continue
-        per_path = config.ignores_for(path)
-        findings = [f for f in translated.findings if selection.allows(f.code, per_path)]
-        comments = S.parse(src)
-        findings, hidden = S.apply(findings, comments)
-        findings += [f for f in S.problems(comments, shown, warn_unused_ignores)
-                     if selection.allows(f.code, per_path)]
-        findings.sort(key=lambda f: (f.line, f.col, f.code))
-        prints = B.fingerprints(findings, src)
-        result = FileResult(shown, references=translated.references, suppressed=hidden,
-                            lines=src.count(b"\n") + (not src.endswith(b"\n") and bool(src)))
-        for f, fp in zip(findings, prints):
-            if fp in baseline:
-                result.baselined += 1
-            else:
-                result.findings.append(f)
-                result.fingerprints.append(fp)
-                result.utf16_columns.append(utf16_column(src, f))
         results.append(result)
     return CheckReport(results, errors, options, compiled.target.title)
+
+
+def check_source(src: bytes, path: Path, shown: str, options: Options, compiled,
+                 config: Config, selection: Selection, warn_unused_ignores: bool,
+                 baseline: frozenset[str]) -> FileResult:
+    """One file. Order: translation findings → ``select``/``ignore`` and per-path ignores →
+    suppression comments (and CP910/CP911 about them) → fingerprints → baseline."""
+    translated = translate_bytes(src, options, shown, compiled)
+    per_path = config.ignores_for(path)
+    findings = [f for f in translated.findings if selection.allows(f.code, per_path)]
+    comments = S.parse(src)
+    findings, hidden = S.apply(findings, comments)
+    findings += [f for f in S.problems(comments, shown, warn_unused_ignores)
+                 if selection.allows(f.code, per_path)]
+    findings.sort(key=lambda f: (f.line, f.col, f.code))
+    prints = B.fingerprints(findings, src)
+    result = FileResult(shown, references=translated.references, suppressed=hidden,
+                        lines=src.count(b"\n") + (not src.endswith(b"\n") and bool(src)))
+    for f, fp in zip(findings, prints):
+        if fp in baseline:
+            result.baselined += 1
+        else:
+            result.findings.append(f)
+            result.fingerprints.append(fp)
+            result.utf16_columns.append(utf16_column(src, f))
+    return result

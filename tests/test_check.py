@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from click.testing import CliRunner
+
 from check_fixtures import proj, run, run_subprocess  # noqa: F401  (fixture)
+from cudaport.cli import main
 from cudaport.check import Selection
 
 EXPECTED_TEXT = """\
@@ -142,3 +145,22 @@ def test_colour_only_when_asked():
     painted = text.render(report, compute(report), colour=True)
     assert plain.startswith("a.cu:1:2: CP101 m\n")
     assert painted.startswith("\x1b[1ma.cu:1:2:\x1b[0m \x1b[31mCP101\x1b[0m m\n")
+
+
+def test_standard_input_with_a_filename_for_editors(proj):
+    source = (proj / "src" / "kernel.cu").read_text()
+    result = CliRunner().invoke(main, ["check", "-", "--stdin-filename", "proj/src/kernel.cu"],
+                                input=source)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[:2] == [
+        "proj/src/kernel.cu:14:3: CP101 cudaArrayGetPlane has no HIP equivalent (CUDA 11.2+)",
+        "proj/src/kernel.cu:16:3: CP102 cudaThreadSynchronize is deprecated since CUDA 10.0"]
+    # The config found from the filename applies: excludes and per-path ignores.
+    vendor = CliRunner().invoke(main, ["check", "-", "--stdin-filename",
+                                       "proj/third_party/v.cu"], input=source)
+    assert vendor.exit_code == 0 and vendor.stdout.startswith("No findings in 0 file(s)")
+    header = CliRunner().invoke(main, ["check", "-", "--stdin-filename", "proj/src/new.cuh"],
+                                input="cudaThreadSynchronize();\n")
+    assert header.stdout.startswith("No findings in 1 file(s)")  # "src/*.cuh" ignores CP102
+    plain = CliRunner().invoke(main, ["check", "-"], input="cudaFancyNewThing();\n")
+    assert plain.stdout.startswith("<stdin>:1:1: CP105")

@@ -75,6 +75,9 @@ def project_options(fn):
                           "--select and --ignore wins)."),
         click.option("--warn-unused-ignores", is_flag=True, default=None,
                      help="Report suppression comments that hid nothing (CP910)."),
+        click.option("--stdin-filename", metavar="PATH",
+                     help="With PATH '-': the name standard input is reported and "
+                          "configured as (for editors)."),
     ]
     for deco in reversed(decorators):
         fn = deco(fn)
@@ -87,7 +90,9 @@ def run_check(paths: tuple[str, ...], kwargs: dict, baseline_file: Path | None =
     from .. import baseline as B
     from ..check import Selection, check_paths
 
-    config = load_settings(paths, kwargs.pop("config_file"), kwargs.pop("no_config"))
+    stdin_filename = kwargs.pop("stdin_filename")
+    where = tuple(stdin_filename if p == "-" and stdin_filename else p for p in paths)
+    config = load_settings(where, kwargs.pop("config_file"), kwargs.pop("no_config"))
     cli_select = split_codes(kwargs.pop("select"), "--select")
     select = cli_select or config.select
     # A code named on the command line beats the same selector in the file's ignore.
@@ -103,7 +108,9 @@ def run_check(paths: tuple[str, ...], kwargs: dict, baseline_file: Path | None =
             prints = B.load(baseline_file)
         except BaselineError as exc:
             raise UsageError(str(exc)) from None
-    report = check_paths(paths, options, config, Selection(select, ignore), warn_unused, prints)
+    stdin = sys.stdin.buffer.read() if "-" in paths else None
+    report = check_paths(paths, options, config, Selection(select, ignore), warn_unused, prints,
+                         stdin=stdin, stdin_filename=stdin_filename)
     return report, config
 
 
