@@ -164,3 +164,12 @@ def test_standard_input_with_a_filename_for_editors(proj):
     assert header.stdout.startswith("No findings in 1 file(s)")  # "src/*.cuh" ignores CP102
     plain = CliRunner().invoke(main, ["check", "-"], input="cudaFancyNewThing();\n")
     assert plain.stdout.startswith("<stdin>:1:1: CP105")
+
+
+def test_docs_codes_md_is_generated_from_the_registry():
+    """SARIF help links point into docs/codes.md, so it must list every code as it is now."""
+    from check_fixtures import ROOT
+
+    expected = run("explain", "--all", "--markdown").stdout
+    assert (ROOT / "docs" / "codes.md").read_text() == expected, (
+        "docs/codes.md is stale: run `python3 -m cudaport explain --all --markdown > docs/codes.md`")
