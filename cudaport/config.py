@@ -162,7 +162,10 @@ def load_config(paths: list[str] | tuple[str, ...] = (), config_file: Path | Non
     elif not config_file.is_file():
         raise ConfigError(f"{config_file}: no such configuration file")
     data = _parse(config_file)
-    if config_file.name == PYPROJECT:
+    nested = isinstance(data.get("tool"), dict) and "cudaport" in data["tool"]
+    if config_file.name == PYPROJECT or (nested and set(data) == {"tool"}):
+        # pyproject.toml; a .cudaport.toml written with the same [tool.cudaport] header
+        # means the same thing.
         table = data.get("tool", {}).get("cudaport", {})
         prefix = "[tool.cudaport] "
     else:
@@ -191,7 +194,8 @@ _TYPE_NAMES = {str: "a string", bool: "true or false", dict: "a table", list: "a
 
 def _build(path: Path, table: dict, prefix: str) -> Config:
     def fail(key: str, what: str) -> ConfigError:
-        return ConfigError(f"{path}:{_line_of(path, key)}: {prefix}{key}: {what}")
+        line = _line_of(path, key)
+        return ConfigError(f"{path}{f':{line}' if line else ''}: {prefix}{key}: {what}")
 
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: {prefix.strip() or 'settings'} must be a table")
@@ -266,7 +270,8 @@ def _line_of(path: Path, key: str) -> int:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return 0
-    pattern = re.compile(r'^\s*["\']?' + re.escape(key) + r'["\']?\s*[=.]')
+    quoted = r'["\']?' + re.escape(key) + r'["\']?'
+    pattern = re.compile(r"^\s*(?:" + quoted + r"\s*[=.]|\[\s*(?:[\w.-]+\.)?" + quoted + r"\s*\])")
     for number, line in enumerate(lines, 1):
         if pattern.match(line):
             return number

@@ -135,3 +135,18 @@ def test_the_readme_example_is_a_valid_config(tmp_path):
     assert config.launch == "hip" and config.variants == (("blas", "rocblas"),)
     assert config.per_path_ignores == (("legacy/**", ("CP102", "CP103")),)
     assert config.is_excluded(tmp_path / "third_party" / "x.cu")
+
+
+def test_dot_cudaport_toml_may_use_the_pyproject_header(tmp_path):
+    write(tmp_path / ".cudaport.toml", '[tool.cudaport]\nignore = ["CP105"]\n'
+          '[tool.cudaport.per-path-ignores]\n"a/*" = ["CP101"]\n')
+    config = load_config([str(tmp_path)])
+    assert config.ignore == ("CP105",) and config.per_path_ignores == (("a/*", ("CP101",)),)
+
+
+def test_errors_in_tables_point_at_the_table_header(tmp_path):
+    write(tmp_path / ".cudaport.toml", 'target = "hip"\n\n[per-path-ignores]\n"x" = "CP1"\n'
+          '[colours]\nred = 1\n')
+    with pytest.raises(ConfigError) as info:
+        load_config([str(tmp_path)])
+    assert str(info.value).startswith(f"{tmp_path / '.cudaport.toml'}:5: colours: unknown key")

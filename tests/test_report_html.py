@@ -7,7 +7,6 @@ import os
 import re
 import struct
 import zlib
-from pathlib import Path
 
 import pytest
 
