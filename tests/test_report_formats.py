@@ -97,6 +97,9 @@ def test_github_escapes_properties_and_messages():
     report = CheckReport([FileResult("dir,a:b%.cu", [f], ["x" * 32])], [], Options(), "HIP")
     first = github_render(report, compute(report)).splitlines()[0]
     assert first == "::notice file=dir%2Ca%3Ab%25.cu,line=3,col=4,title=CP108::50%25 done,%0Asee: notes"
+    whole_file = Finding("CP902", "binary", "b.cu", 0, 0)
+    report = CheckReport([FileResult("b.cu", [whole_file], ["y" * 32])], [], Options(), "HIP")
+    assert github_render(report, compute(report)).startswith("::error file=b.cu,title=CP902::binary\n")
 
 
 def test_markdown_format_and_report_command_agree(proj, tmp_path):

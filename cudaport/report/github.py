@@ -21,8 +21,10 @@ def _escape_property(text: str) -> str:
 def render(report: CheckReport, totals: Totals) -> str:
     lines = []
     for f in sorted(report.findings, key=lambda f: (f.path, f.line, f.col, f.code)):
-        props = ",".join([f"file={_escape_property(f.path)}", f"line={f.line}",
-                          f"col={f.col}", f"title={_escape_property(f.code)}"])
+        where = [f"file={_escape_property(f.path)}"]
+        if f.line > 0:  # a finding about the whole file has no line
+            where += [f"line={f.line}", f"col={max(f.col, 1)}"]
+        props = ",".join(where + [f"title={_escape_property(f.code)}"])
         lines.append(f"::{_LEVEL.get(f.severity, 'warning')} {props}::{_escape_data(f.message)}")
     for error in report.errors:
         lines.append(f"::error title=cudaport::{_escape_data(error)}")
