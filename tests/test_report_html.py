@@ -89,3 +89,4 @@ def test_html_empty_project(tmp_path, monkeypatch):
     assert result.exit_code == 0
     html = (tmp_path / "r.html").read_text()
     assert "No CUDA references found." in html and "No findings." in html
+    assert ">n/a</text>" in html  # no references: no percentage to show
