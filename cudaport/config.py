@@ -97,6 +97,8 @@ class Config:
 def glob_match(pattern: str, rel: str) -> bool:
     """Gitignore-like glob: ``**`` spans folders, ``*`` does not; a pattern without ``/``
     matches any path component; a match on a folder covers everything below it."""
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
     regex = _glob_regex(pattern.strip("/") if "/" in pattern.rstrip("/") else pattern.rstrip("/"))
     parts = rel.split("/")
     if "/" not in pattern.rstrip("/"):

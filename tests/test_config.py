@@ -123,6 +123,7 @@ def test_explicit_config_file_and_relative_rule_paths(tmp_path, monkeypatch):
     ("legacy/**", "legacy/x/a.cu", True),
     ("legacy/**", "src/legacy/a.cu", False),
     ("vendor?", "vendor1/a.cu", True),
+    ("./src/*.cu", "src/a.cu", True),
 ])
 def test_glob_match(pattern, path, hit):
     assert glob_match(pattern, path) is hit

@@ -159,3 +159,22 @@ def test_sarif_columns_count_utf16_units(tmp_path, monkeypatch):
     cols = [r["locations"][0]["physicalLocation"]["region"]["startColumn"]
             for r in log["runs"][0]["results"]]
     assert cols == [9, 7]
+
+
+def test_sarif_uris_are_encoded_and_absolute_paths_are_file_uris(tmp_path, monkeypatch,
+                                                                   sarif_validator):
+    inside = tmp_path / "my dir" / "k#1.cu"
+    inside.parent.mkdir()
+    inside.write_text("cudaArrayGetPlane(0, 0, 0);\n")
+    outside = tmp_path / "elsewhere" / "o.cu"
+    outside.parent.mkdir()
+    outside.write_text("cudaArrayGetPlane(0, 0, 0);\n")
+    (tmp_path / "my dir" / "sub dir").mkdir()
+    (tmp_path / "my dir" / "sub dir" / "k#1.cu").write_text(inside.read_text())
+    monkeypatch.chdir(inside.parent)
+    log = json.loads(run("check", "--no-config", "--format", "sarif", "sub dir",
+                         str(outside.parent)).stdout)
+    assert not list(sarif_validator.iter_errors(log))
+    uris = sorted(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                  for r in log["runs"][0]["results"])
+    assert uris == sorted([outside.as_uri(), "sub%20dir/k%231.cu"])

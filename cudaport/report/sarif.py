@@ -5,7 +5,8 @@ that survives line shifts (the same one the baseline uses)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote
 
 from .. import __version__
 from ..check import CheckReport
@@ -19,6 +20,14 @@ _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 def help_uri(code: str) -> str:
     return f"{PROJECT_URI}/blob/main/docs/codes.md#{code.lower()}"
+
+
+def artifact(path: str) -> dict:
+    """A URI for a reported path: relative ones against %SRCROOT% (the current folder),
+    absolute ones as file: URIs; spaces and other characters percent-encoded."""
+    if PurePosixPath(path).is_absolute():
+        return {"uri": Path(path).as_uri()}
+    return {"uri": quote(path, safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
 def _rule(c: Code) -> dict:
@@ -53,7 +62,7 @@ def render(report: CheckReport, totals: Totals) -> str:
             "level": _LEVEL.get(f.severity, "warning"),
             "message": {"text": f.message},
             "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": Path(f.path).as_posix(), "uriBaseId": "%SRCROOT%"},
+                "artifactLocation": artifact(f.path),
                 "region": {"startLine": max(f.line, 1), "startColumn": max(column, 1)},
             }}],
             "partialFingerprints": {"cudaportFingerprint/v1": fp},
