@@ -163,18 +163,13 @@ def test_sarif_columns_count_utf16_units(tmp_path, monkeypatch):
 
 def test_sarif_uris_are_encoded_and_absolute_paths_are_file_uris(tmp_path, monkeypatch,
                                                                    sarif_validator):
-    inside = tmp_path / "my dir" / "k#1.cu"
-    inside.parent.mkdir()
-    inside.write_text("cudaArrayGetPlane(0, 0, 0);\n")
-    outside = tmp_path / "elsewhere" / "o.cu"
-    outside.parent.mkdir()
-    outside.write_text("cudaArrayGetPlane(0, 0, 0);\n")
-    (tmp_path / "my dir" / "sub dir").mkdir()
-    (tmp_path / "my dir" / "sub dir" / "k#1.cu").write_text(inside.read_text())
-    monkeypatch.chdir(inside.parent)
+    for folder in ("work/sub dir", "elsewhere"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "k#1.cu").write_text("cudaArrayGetPlane(0, 0, 0);\n")
+    monkeypatch.chdir(tmp_path / "work")
     log = json.loads(run("check", "--no-config", "--format", "sarif", "sub dir",
-                         str(outside.parent)).stdout)
+                         str(tmp_path / "elsewhere")).stdout)
     assert not list(sarif_validator.iter_errors(log))
     uris = sorted(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
                   for r in log["runs"][0]["results"])
-    assert uris == sorted([outside.as_uri(), "sub%20dir/k%231.cu"])
+    assert uris == sorted([(tmp_path / "elsewhere" / "k#1.cu").as_uri(), "sub%20dir/k%231.cu"])
