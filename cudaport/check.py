@@ -182,17 +182,38 @@ def check_paths(paths: Iterable[str], options: Options, config: Config | None = 
         inputs.append((name, display_path(name, cwd) if stdin_filename else "<stdin>",
                        stdin if stdin is not None else b""))
     inputs += [(path, display_path(path, cwd), None) for path in files]
+    named = {Path(p) for p in paths if p != "-"}
     results: list[FileResult] = []
     for path, shown, data in inputs:
         try:
             src = read_input(path) if data is None else data
             result = check_source(src, path, shown, options, compiled, config, selection,
                                   warn_unused_ignores, baseline)
-        except (OSError, InputError) as exc:
+        except OSError as exc:
             errors.append(str(exc))
             continue
+        except InputError as exc:
+            if data is not None or path in named:  # the user named it: an input error
+                errors.append(str(exc))
+                continue
+            # Found by walking a folder (a binary file with a source suffix): a finding
+            # that CI can see, select, ignore per path or record in a baseline.
+            result = not_text(src, path, shown, str(exc), config, selection, baseline)
         results.append(result)
     return CheckReport(results, errors, options, compiled.target.title)
+
+
+def not_text(src: bytes, path: Path, shown: str, reason: str, config: Config,
+             selection: Selection, baseline: frozenset[str]) -> FileResult:
+    """The result for a walked file that is not C/C++ text: one CP902 finding."""
+    nul = src.find(b"\0")
+    line = src.count(b"\n", 0, nul) + 1 if nul >= 0 else 1
+    finding = Finding("CP902", f"not C/C++ text, skipped: {reason.split(': ', 1)[-1]}",
+                      shown, line, 1)
+    result = FileResult(shown)
+    if selection.allows("CP902", config.ignores_for(path)):
+        keep(result, src, [finding], baseline)
+    return result
 
 
 def check_source(src: bytes, path: Path, shown: str, options: Options, compiled,
@@ -208,14 +229,19 @@ def check_source(src: bytes, path: Path, shown: str, options: Options, compiled,
     findings += [f for f in S.problems(comments, shown, warn_unused_ignores)
                  if selection.allows(f.code, per_path)]
     findings.sort(key=lambda f: (f.line, f.col, f.code))
-    prints = B.fingerprints(findings, src)
     result = FileResult(shown, references=translated.references, suppressed=hidden,
                         lines=src.count(b"\n") + (not src.endswith(b"\n") and bool(src)))
-    for f, fp in zip(findings, prints):
+    keep(result, src, findings, baseline)
+    return result
+
+
+def keep(result: FileResult, src: bytes, findings: list[Finding],
+         baseline: frozenset[str]) -> None:
+    """Fingerprint ``findings`` and add those not in the baseline to ``result``."""
+    for f, fp in zip(findings, B.fingerprints(findings, src)):
         if fp in baseline:
             result.baselined += 1
         else:
             result.findings.append(f)
             result.fingerprints.append(fp)
             result.utf16_columns.append(utf16_column(src, f))
-    return result

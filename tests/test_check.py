@@ -61,12 +61,21 @@ def test_usage_errors_exit_two_with_a_message(proj):
     assert both.exit_code == 2
 
 
-def test_binary_input_is_an_input_error_but_other_files_are_checked(proj):
+def test_a_named_binary_file_is_an_input_error_but_other_files_are_checked(proj):
     (proj / "src" / "blob.cu").write_bytes(b"\x7fELF\0\0\0")
-    result = run("check", "proj", "--fail-on", "never")
+    result = run("check", "proj/src/blob.cu", "proj/src/kernel.cu", "--fail-on", "never")
     assert result.exit_code == 2
-    assert "blob.cu:1: binary file" in result.stderr
+    assert "proj/src/blob.cu:1: binary file" in result.stderr
     assert "kernel.cu:14:3: CP101" in result.stdout
+
+
+def test_a_binary_file_found_in_a_folder_is_a_finding(proj):
+    (proj / "src" / "table.h").write_bytes(b"// data\n\x01\x00\x02")
+    result = run("check", "proj")
+    assert result.exit_code == 1 and result.stderr == ""
+    assert ("proj/src/table.h:2:1: CP902 not C/C++ text, skipped: binary file (NUL byte at "
+            "offset 9); not translated") in result.stdout
+    assert "CP902" not in run("check", "proj", "--ignore", "CP902").stdout
 
 
 def test_excluded_and_explicit_paths(proj):

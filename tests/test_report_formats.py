@@ -51,7 +51,7 @@ def test_sarif_is_valid_and_complete(proj, sarif_validator):
 
 def test_sarif_with_an_input_error_and_no_findings_is_still_valid(proj, sarif_validator):
     (proj / "src" / "blob.cu").write_bytes(b"\0")
-    result = run("check", "proj", "--format", "sarif", "--select", "CP9")
+    result = run("check", "proj/src/blob.cu", "--format", "sarif", "--select", "CP9")
     assert result.exit_code == 2
     log = json.loads(result.stdout)
     assert not list(sarif_validator.iter_errors(log))
