@@ -18,6 +18,9 @@ def includes(ctx: FileContext) -> None:
     headers = ctx.compiled.headers
     seen: list[tuple[bytes, tuple[int, ...]]] = []  # effective header, branch path
     has_main = False
+    # A target header translated before the main one: some need the main header first
+    # (HIP 5.2's hip_cooperative_groups.h uses macros only hip_runtime.h defines).
+    early = None
     for inc in ctx.scan.includes:
         r = headers.get(inc.name)
         effective = inc.name
@@ -44,8 +47,15 @@ def includes(ctx: FileContext) -> None:
         seen.append((effective, inc.branch))
         if effective in ctx.compiled.main_headers:
             has_main = True
+        elif translated and not has_main and early is None and not inc.branch:
+            early = inc
     wants_main = ctx.uses_runtime or bool(ctx.scan.launches)
-    if wants_main and not has_main and ctx.options.insert_main_header:
+    if has_main and early is not None and ctx.options.insert_main_header:
+        pos = src.rfind(b"\n", 0, early.start) + 1
+        header = ctx.compiled.target.main_header.encode()
+        ctx.edits.append(Edit(pos, pos, b"#include <" + header + b">" + ctx.eol(),
+                              f"{ctx.compiled.target.name}/main-header"))
+    elif wants_main and not has_main and ctx.options.insert_main_header:
         _insert_main_header(ctx)
 
 
