@@ -14,7 +14,7 @@ EXPECTED_TEXT = """\
 proj/src/graph.cuh:5:3: CP101 cudaArraySparseProperties has no HIP equivalent (CUDA 11.1+)
 proj/src/graph.cuh:8:3: CP101 cudaArrayGetSparseProperties has no HIP equivalent (CUDA 11.1+)
 proj/src/kernel.cu:14:3: CP101 cudaArrayGetPlane has no HIP equivalent (CUDA 11.2+)
-proj/src/kernel.cu:16:3: CP102 cudaThreadSynchronize is deprecated since CUDA 10.0
+proj/src/kernel.cu:16:3: CP103 cudaThreadSynchronize was removed in CUDA 13.0
 Found 4 finding(s) (3 error, 1 warning, 0 info) in 3 file(s); 2 suppressed. \
 14/19 CUDA reference(s) ported to HIP (73.7%).
 """
@@ -31,14 +31,14 @@ def test_text_output_is_stable_and_uses_the_project_config(proj):
 def test_statistics_counts_per_code(proj):
     result = run("check", "proj", "--statistics")
     assert "3  CP101  error    unmapped-api: CUDA API with no equivalent on the target" in result.stdout
-    assert "1  CP102  warning  deprecated-api: CUDA API is deprecated" in result.stdout
+    assert "1  CP103  warning  removed-api: CUDA API was removed" in result.stdout
 
 
 @pytest.mark.parametrize("args, code", [
     ((), 1),                                      # errors present, default --fail-on error
     (("--fail-on", "never"), 0),
-    (("--select", "CP102"), 0),                   # only a warning left: below error
-    (("--select", "CP102", "--fail-on", "warning"), 1),
+    (("--select", "CP103"), 0),                   # only a warning left: below error
+    (("--select", "CP103", "--fail-on", "warning"), 1),
     (("--ignore", "CP1"), 0),
     (("--select", "CP9"), 0),
 ])
@@ -163,14 +163,14 @@ def test_standard_input_with_a_filename_for_editors(proj):
     assert result.exit_code == 1
     assert result.stdout.splitlines()[:2] == [
         "proj/src/kernel.cu:14:3: CP101 cudaArrayGetPlane has no HIP equivalent (CUDA 11.2+)",
-        "proj/src/kernel.cu:16:3: CP102 cudaThreadSynchronize is deprecated since CUDA 10.0"]
+        "proj/src/kernel.cu:16:3: CP103 cudaThreadSynchronize was removed in CUDA 13.0"]
     # The config found from the filename applies: excludes and per-path ignores.
     vendor = CliRunner().invoke(main, ["check", "-", "--stdin-filename",
                                        "proj/third_party/v.cu"], input=source)
     assert vendor.exit_code == 0 and vendor.stdout.startswith("No findings in 0 file(s)")
     header = CliRunner().invoke(main, ["check", "-", "--stdin-filename", "proj/src/new.cuh"],
                                 input="cudaThreadSynchronize();\n")
-    assert header.stdout.startswith("No findings in 1 file(s)")  # "src/*.cuh" ignores CP102
+    assert header.stdout.startswith("No findings in 1 file(s)")  # "src/*.cuh" ignores CP103
     plain = CliRunner().invoke(main, ["check", "-"], input="cudaFancyNewThing();\n")
     assert plain.stdout.startswith("<stdin>:1:1: CP105")
 

@@ -16,7 +16,7 @@ def test_write_then_check_against_the_baseline(proj, tmp_path):
     assert wrote.exit_code == 0 and wrote.stdout == ""
     assert "wrote 4 finding(s) to baseline baseline.json" in wrote.stderr
     data = json.loads((tmp_path / "baseline.json").read_text())
-    assert [e["code"] for e in data["findings"]] == ["CP101", "CP101", "CP101", "CP102"]
+    assert [e["code"] for e in data["findings"]] == ["CP101", "CP101", "CP101", "CP103"]
     result = run("check", "proj", "--baseline", "baseline.json")
     assert result.exit_code == 0
     assert result.stdout.startswith("No findings in 3 file(s); 2 suppressed, 4 in baseline.")

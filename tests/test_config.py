@@ -86,13 +86,13 @@ def test_config_feeds_translate_and_the_command_line_overrides_it(tmp_path, monk
 
 def test_check_takes_select_ignore_fail_on_and_per_path_ignores(tmp_path, monkeypatch):
     write(tmp_path / ".cudaport.toml", 'fail-on = "warning"\nignore = ["CP101"]\n'
-          '[per-path-ignores]\n"legacy/**" = ["CP102"]\n')
+          '[per-path-ignores]\n"legacy/**" = ["CP103"]\n')
     write(tmp_path / "new" / "a.cu", "cudaArrayGetPlane(0,0,0); cudaThreadSynchronize();\n")
     write(tmp_path / "legacy" / "deep" / "b.cu", "cudaThreadSynchronize();\n")
     monkeypatch.chdir(tmp_path)
     result = run("check", ".")
     assert result.exit_code == 1  # fail-on = warning from the file
-    assert result.stdout.splitlines()[0] == "new/a.cu:1:27: CP102 cudaThreadSynchronize is deprecated since CUDA 10.0"
+    assert result.stdout.splitlines()[0] == "new/a.cu:1:27: CP103 cudaThreadSynchronize was removed in CUDA 13.0"
     assert "legacy" not in result.stdout and "CP101" not in result.stdout
     assert run("check", ".", "--fail-on", "error").exit_code == 0  # flag beats the file
     assert "CP101" in run("check", ".", "--select", "CP101").stdout  # more specific wins

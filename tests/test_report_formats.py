@@ -15,7 +15,7 @@ from cudaport.report.github import render as github_render
 
 SCHEMA = Path(__file__).resolve().parent / "data" / "sarif" / "sarif-schema-2.1.0.json"
 LOCATIONS = [("proj/src/graph.cuh", 5, 3, "CP101"), ("proj/src/graph.cuh", 8, 3, "CP101"),
-             ("proj/src/kernel.cu", 14, 3, "CP101"), ("proj/src/kernel.cu", 16, 3, "CP102")]
+             ("proj/src/kernel.cu", 14, 3, "CP101"), ("proj/src/kernel.cu", 16, 3, "CP103")]
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def test_sarif_fingerprints_match_the_baseline(proj, tmp_path):
 def test_json_format(proj):
     data = json.loads(run("check", "proj", "--format", "json").stdout)
     assert [(f["path"], f["line"], f["col"], f["code"]) for f in data["findings"]] == LOCATIONS
-    assert data["summary"]["by_code"] == {"CP101": 3, "CP102": 1}
+    assert data["summary"]["by_code"] == {"CP101": 3, "CP103": 1}
     assert data["summary"]["percent_ported"] == 73.68
     assert data["summary"]["suppressed"] == 2 and data["errors"] == []
 
@@ -82,7 +82,7 @@ def test_github_format(proj):
         "::error file=proj/src/graph.cuh,line=5,col=3,title=CP101::cudaArraySparseProperties has no HIP equivalent (CUDA 11.1+)",
         "::error file=proj/src/graph.cuh,line=8,col=3,title=CP101::cudaArrayGetSparseProperties has no HIP equivalent (CUDA 11.1+)",
         "::error file=proj/src/kernel.cu,line=14,col=3,title=CP101::cudaArrayGetPlane has no HIP equivalent (CUDA 11.2+)",
-        "::warning file=proj/src/kernel.cu,line=16,col=3,title=CP102::cudaThreadSynchronize is deprecated since CUDA 10.0",
+        "::warning file=proj/src/kernel.cu,line=16,col=3,title=CP103::cudaThreadSynchronize was removed in CUDA 13.0",
     ]
     assert lines[4].startswith("Found 4 finding(s)")
 
@@ -107,7 +107,7 @@ def test_markdown_format_and_report_command_agree(proj, tmp_path):
     assert "**4 finding(s)** in 3 file(s): 3 error, 1 warning, 0 info." in md
     assert "14 of 19 CUDA references ported to HIP (**73.7%**); 2 suppressed." in md
     assert "| `cudaArrayGetPlane` | runtime | 2 | proj/src/kernel.cu:14, proj/src/kernel.cu:17 |" in md
-    assert "| `proj/src/kernel.cu:16:3` | `CP102` | cudaThreadSynchronize is deprecated since CUDA 10.0 |" in md
+    assert "| `proj/src/kernel.cu:16:3` | `CP103` | cudaThreadSynchronize was removed in CUDA 13.0 |" in md
     result = run("report", "proj", "--markdown", "pr.md")
     assert result.exit_code == 0  # report fails only when asked (--fail-on)
     assert (tmp_path / "pr.md").read_text() == md
