@@ -173,3 +173,22 @@ def test_sarif_uris_are_encoded_and_absolute_paths_are_file_uris(tmp_path, monke
     uris = sorted(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
                   for r in log["runs"][0]["results"])
     assert uris == sorted([(tmp_path / "elsewhere" / "k#1.cu").as_uri(), "sub%20dir/k%231.cu"])
+
+
+def test_markdown_explains_hazards():
+    """Hazard codes (CP2xx, from the hazard passes) get their explanation in the comment."""
+    from cudaport.check import CheckReport, FileResult
+    from cudaport.findings import Finding
+    from cudaport.options import Options
+    from cudaport.report.markdown import render
+    from cudaport.report.totals import CodeCount, compute
+
+    report = CheckReport([FileResult("a.cu", [Finding("CP101", "m", "a.cu", 1, 1)], ["0" * 32])],
+                         [], Options(), "HIP")
+    totals = compute(report)
+    totals.codes.append(CodeCount("CP299", "warp-thing", "a warp hazard", "warning", 2,
+                                  "What: lanes.\nWhy: width.\nFix: warpSize."))
+    md = render(report, totals)
+    assert "### Portability hazards" in md
+    assert "<code>CP299</code> a warp hazard: 2" in md and "What: lanes.\nWhy: width." in md
+    assert "Portability hazards" not in render(report, compute(report))
