@@ -104,6 +104,24 @@ Fix: review the output, add the names you know with `--rules FILE.yaml`, and pre
 complete target (hip, musa) where one exists.
 """)
 
+# CP910-CP929: configuration and suppression problems (cudaport check).
+register("CP910", "unused-suppression", "warning", "suppression comment matched no finding", """
+What: a `// cudaport: ignore[...]` comment names codes (or all codes) but no finding on
+its line, or on the line after it when the comment stands alone, was suppressed.
+Why: a stale suppression hides nothing today and would silently hide a real problem
+added to that line later.
+Fix: delete the comment, or narrow it to the codes that still fire there. Reported only
+with `--warn-unused-ignores`.
+""")
+register("CP911", "bad-suppression", "warning", "suppression comment names an unknown code", """
+What: a `// cudaport: ignore[...]` comment lists something that is not a cudaport code
+or code prefix (for example a typo such as `CP1O1`).
+Why: the comment suppresses nothing for that entry, so the finding it meant to hide is
+still reported, and readers are misled.
+Fix: use codes shown by `cudaport check` or `cudaport explain`, for example
+`// cudaport: ignore[CP101]`.
+""")
+
 
 # CP501-CP519: `cudaport verify` (the HIP compiler's verdict on translated code).
 register("CP501", "does-not-compile", "error", "translated code does not compile for the target", """
