@@ -13,7 +13,8 @@ from pathlib import Path
 
 from .. import lexer
 from ..options import Options
-from .loader import default_rules_root, load_table
+from ..frameworks import framework_packs
+from .loader import default_rules_root, load_table, resolve_target_dir
 from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, version_tuple
 
 # Libraries whose use means the file needs the target's main runtime header.
@@ -194,5 +195,8 @@ def compile_table(table: Table, options: Options) -> Compiled:
 def get_compiled(options: Options) -> Compiled:
     """The compiled table for ``options``, loaded once per process."""
     roots = [Path(p) for p in options.rules_dirs] + [default_rules_root()]
-    table = load_table(options.target, roots, [Path(p) for p in options.rule_files])
+    # Framework packs go under the user's files, so ``--rules`` still overrides them.
+    framework = framework_packs(resolve_target_dir(options.target, roots), options.framework)
+    table = load_table(options.target, roots,
+                       framework + [Path(p) for p in options.rule_files])
     return Compiled(table, options)
