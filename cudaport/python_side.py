@@ -130,3 +130,15 @@ def _torch_musa_import(text: str, offset) -> int | None:
 def _eol(src: bytes) -> bytes:
     i = src.find(b"\n")
     return b"\r\n" if i > 0 and src[i - 1:i] == b"\r" else b"\n"
+
+
+def translate_python_file(src: bytes, options: Options | None = None,
+                          path: str = "<stdin>") -> Result:
+    """A ``.py`` file of a PyTorch project: ``setup.py`` is a build script (see
+    :mod:`cudaport.build_scripts`), any other file Python code using torch."""
+    from .build_scripts import is_extension_build_script, translate_build_script
+
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    if name == "setup.py" and is_extension_build_script(src):
+        return translate_build_script(src, options, path)
+    return translate_python(src, options, path)
