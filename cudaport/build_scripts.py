@@ -119,12 +119,14 @@ def translate_build_script(src: bytes, options: Options | None = None,
             else:
                 find("CP605", func, "use torch_musa.utils.musa_extension.MUSAExtension here",
                      "CUDAExtension")
-            for source in _strings(_keyword(call, "sources") or
-                                   (call.args[1] if len(call.args) > 1 else None), assigned):
-                if source.value.endswith(".cu"):
-                    find("CP605", source, f"{source.value}: MUSAExtension compiles only .mu "
-                                          "files as device code; rename the file (cudaport "
-                                          "translate --rename) and this entry", source.value)
+            sources = [s for s in _strings(_keyword(call, "sources") or (
+                call.args[1] if len(call.args) > 1 else None), assigned)
+                if s.value.endswith(".cu")]
+            if sources:
+                more = f" and {len(sources) - 1} more" if len(sources) > 1 else ""
+                find("CP605", sources[0], f"{sources[0].value}{more}: MUSAExtension compiles "
+                     "only .mu files as device code; rename the files (.cu -> .mu) and these "
+                     "entries", sources[0].value)
         args = _keyword(call, "extra_compile_args")
         if not isinstance(args, ast.Dict):
             continue
