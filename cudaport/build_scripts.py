@@ -221,3 +221,32 @@ def _strings(node: ast.AST | None, assigned: dict[str, list[ast.AST]],
             for value in assigned[sub.id]:
                 out += _strings(value, assigned, seen | {sub.id})
     return out
+
+
+def translate_pyproject(src: bytes, options: Options | None = None,
+                        path: str = "pyproject.toml") -> Result:
+    """``pyproject.toml`` of an extension: for MUSA, a build that requires ``torch`` needs
+    ``torch_musa`` too (its builder imports it); reported, not edited (CP605)."""
+    import tomllib
+
+    options = options or Options()
+    check_text(src, path)
+    index = LineIndex(src)
+    result = Result(src, [], [], path, index)
+    if options.framework != "pytorch" or options.target != "musa":
+        return result
+    try:
+        data = tomllib.loads(src.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InputError(f"{path}: not valid TOML ({exc})") from None
+    requires = data.get("build-system", {}).get("requires", [])
+    names = {re.split(r"[\s<>=!~;\[]", r, 1)[0].lower() for r in requires if isinstance(r, str)}
+    if "torch" in names and "torch_musa" not in names and "torch-musa" not in names:
+        m = re.search(rb"""["']torch\b""", src)
+        offset = m.start() + 1 if m else 0
+        line, col = index.linecol(offset)
+        result.findings.append(Finding(
+            "CP605", "build-system requires torch: MUSAExtension also needs torch_musa "
+            "installed in the build environment", path, line, col, identifier="torch",
+            library="pytorch", offset=offset))
+    return result

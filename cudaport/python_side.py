@@ -134,11 +134,14 @@ def _eol(src: bytes) -> bytes:
 
 def translate_python_file(src: bytes, options: Options | None = None,
                           path: str = "<stdin>") -> Result:
-    """A ``.py`` file of a PyTorch project: ``setup.py`` is a build script (see
-    :mod:`cudaport.build_scripts`), any other file Python code using torch."""
-    from .build_scripts import is_extension_build_script, translate_build_script
+    """A Python-side file of a PyTorch project: ``setup.py`` and ``pyproject.toml`` are
+    build files (see :mod:`cudaport.build_scripts`), any other file Python code."""
+    from .build_scripts import (is_extension_build_script, translate_build_script,
+                                translate_pyproject)
 
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    if name == "pyproject.toml":
+        return translate_pyproject(src, options, path)
     if name == "setup.py" and is_extension_build_script(src):
         return translate_build_script(src, options, path)
     return translate_python(src, options, path)

@@ -25,7 +25,7 @@ TARGETS = ("hip", "musa")
 
 def port(data: bytes, rel: Path | str, target: str, framework: str | None = "pytorch"):
     options = Options(target=target, framework=framework)
-    if str(rel).endswith(".py"):
+    if str(rel).endswith((".py", ".toml")):
         return translate_python_file(data, options, str(rel))
     return translate_bytes(data, options, str(rel))
 
@@ -243,3 +243,13 @@ def test_generator_reproduces_the_packs(tmp_path):
                    capture_output=True)
     for rel in ("hip/frameworks/pytorch/rocm.yaml", "musa/frameworks/pytorch/torch_musa.yaml"):
         assert (rules / rel).read_bytes() == (ROOT / "rules" / rel).read_bytes()
+
+
+def test_pyproject_musa_needs_torch_musa_in_build_requires():
+    src = b'[build-system]\nrequires = ["setuptools", "torch>=2.1"]\n'
+    result = port(src, "pyproject.toml", "musa")
+    assert result.output == src
+    assert [(f.code, f.line) for f in result.findings] == [("CP605", 2)]
+    assert not port(src, "pyproject.toml", "hip").findings
+    ok = b'[build-system]\nrequires = ["torch", "torch_musa"]\n'
+    assert not port(ok, "pyproject.toml", "musa").findings
