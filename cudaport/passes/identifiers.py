@@ -106,6 +106,8 @@ def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
     if parsed is None:
         return None
     args, close = parsed
+    if lexer.contains_directive(src, start, close):
+        return None  # the plain rename still applies
     if len(args) == 1 and args[0][0] == args[0][1]:
         args = []
     numbered = [int(m.group(1)) for m in _PLACEHOLDER.finditer(template) if m.group(1) != b"*"]
