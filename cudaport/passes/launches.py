@@ -69,6 +69,10 @@ def kernel_start(src: bytes, lt: int) -> int | None:
         j = _skip_space_back(src, k)
     if j > 0 and src[j - 1] == ord(")"):
         k = _match_back(src, j, ord(")"), ord("("))
+        if k is not None:
+            before = _skip_space_back(src, k)
+            if before > 0 and src[before - 1] in _IDENT_BYTES:
+                return None  # a call's result as the kernel: left as written (CP109)
         return k
     while True:
         end = j
