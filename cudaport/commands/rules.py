@@ -167,9 +167,9 @@ def _check_one(path: Path, target: str, roots: list[Path]) -> None:
     except RuleError:
         folder = None
     if path.name == "target.yaml" or (folder and path.resolve().parent == folder.resolve()):
-        load_table(path.resolve().parent.name, [path.resolve().parent.parent], use_cache=False)
+        load_table(path.resolve().parent.name, [path.resolve().parent.parent])
     else:
-        load_table(target, roots, [path], use_cache=False)
+        load_table(target, roots, [path])  # a valid result is cached by content, as usual
 
 
 @command.command("stats")
