@@ -6,21 +6,24 @@ variants, target version and experimental policy, so the hot loop is one dict lo
 
 from __future__ import annotations
 
+import hashlib
 import re
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from .. import lexer
 from ..options import Options
-from .loader import default_rules_root, load_table
-from .model import Entry, HeaderEntry, Mapping, Table, version_tuple
+from .loader import default_rules_root, load_table, read_cache, table_sources, write_cache
+from .model import Entry, HeaderEntry, Mapping, Table, fast_pickle, version_tuple
 
 # Libraries whose use means the file needs the target's main runtime header.
 RUNTIME_LIBRARIES = frozenset({"runtime", "driver", "device", "complex"})
 
 
-@dataclass(frozen=True, slots=True)
+@fast_pickle
+@dataclass(slots=True)
 class Resolved:
     """What one CUDA name becomes: ``replacement`` is None when it stays unchanged."""
 
@@ -60,14 +63,13 @@ class Compiled:
             self.identifiers[name.encode()] = self._resolve(entry, entry.main, entry.variants, tv)
         self.headers: dict[bytes, ResolvedHeader] = {}
         for name, hentry in table.headers.items():
-            r = self._resolve_mapping(hentry.library, hentry.main, hentry.variants, tv)
-            if r.status == "converted" and r.replacement == b"":
+            status, replacement, _, _ = self._resolve_mapping(hentry.library, hentry.main,
+                                                               hentry.variants, tv)
+            if status == "converted" and replacement == b"":
                 status = "drop"
-            elif r.status == "converted" and r.replacement == name.encode():
+            elif status == "converted" and replacement == name.encode():
                 status = "same"
-            else:
-                status = r.status
-            self.headers[name.encode()] = ResolvedHeader(hentry, status, r.replacement)
+            self.headers[name.encode()] = ResolvedHeader(hentry, status, replacement)
         self.main_headers = {info.main_header.encode()} | {
             h.replacement for h in self.headers.values()
             if h.entry.is_main and h.replacement
@@ -88,29 +90,35 @@ class Compiled:
                  tv: tuple[int, ...] | None) -> Resolved:
         if entry.status == "unsupported":
             return Resolved(entry, "unsupported", None, "no equivalent on the target")
-        r = self._resolve_mapping(entry.library, main, variants, tv)
-        notes = [n for n in (entry.note, r.note) if n]
-        return Resolved(entry, "same" if r.replacement == entry.name.encode() else r.status,
-                        r.replacement, r.reason, "; ".join(notes) or None)
+        status, replacement, reason, note = self._resolve_mapping(entry.library, main,
+                                                                  variants, tv)
+        if entry.note:
+            note = f"{entry.note}; {note}" if note else entry.note
+        if replacement is not None and replacement == entry.name.encode():
+            status = "same"
+        # Reasons repeat ("no equivalent for the rocblas variant"): one string each keeps
+        # the cached table small.
+        return Resolved(entry, status, replacement, sys.intern(reason), note)
 
     def _resolve_mapping(self, library: str, main: Mapping, variants: dict[str, Mapping],
-                         tv: tuple[int, ...] | None) -> Resolved:
+                         tv: tuple[int, ...] | None
+                         ) -> tuple[str, bytes | None, str, str | None]:
+        """(status, replacement, reason, note) of the column the options select."""
         choice, non_default = self.chosen_variants.get(library, (None, False))
         mapping = main
         if non_default:
             mapping = variants.get(choice) or Mapping(None)
         if mapping.to is None:
             where = f" for the {choice} variant" if non_default else ""
-            return Resolved(None, "unsupported", None, f"no equivalent{where}")
+            return "unsupported", None, f"no equivalent{where}", None
         if mapping.removed and (tv is None or tv >= version_tuple(mapping.removed)):
-            return Resolved(None, "unsupported", None,
-                            f"{mapping.to} was removed in {self.target.name} {mapping.removed}")
+            return ("unsupported", None,
+                    f"{mapping.to} was removed in {self.target.name} {mapping.removed}", None)
         if mapping.experimental and not self.options.experimental:
-            return Resolved(None, "experimental", None, f"{mapping.to} is experimental")
+            return "experimental", None, f"{mapping.to} is experimental", None
         if tv is not None and mapping.since and version_tuple(mapping.since) > tv:
-            return Resolved(None, "version", None,
-                            f"{mapping.to} needs {self.target.name} {mapping.since}")
-        return Resolved(None, "converted", mapping.to.encode(), note=mapping.note)
+            return "version", None, f"{mapping.to} needs {self.target.name} {mapping.since}", None
+        return "converted", mapping.to.encode(), "", mapping.note
 
     def rename_only(self, name: bytes) -> bytes | None:
         r = self.identifiers.get(name)
@@ -134,7 +142,20 @@ def compile_table(table: Table, options: Options) -> Compiled:
 
 @lru_cache(maxsize=16)
 def get_compiled(options: Options) -> Compiled:
-    """The compiled table for ``options``, loaded once per process."""
+    """The compiled table for ``options``, loaded once per process.
+
+    The resolved table is cached on disk next to the table itself, keyed by the rule
+    files' hash and the options that change resolution, so a fresh process with a warm
+    cache reads one pickle and resolves nothing."""
     roots = [Path(p) for p in options.rules_dirs] + [default_rules_root()]
-    table = load_table(options.target, roots, [Path(p) for p in options.rule_files])
-    return Compiled(table, options)
+    extra = [Path(p) for p in options.rule_files]
+    _, _, digest = table_sources(options.target, roots, extra)
+    key = hashlib.sha256(repr((digest, options.target_version, options.experimental,
+                               sorted(options.variants))).encode()).hexdigest()[:32]
+    cached = read_cache(f"compiled-{key}")
+    if isinstance(cached, Compiled) and cached.table.digest == digest:
+        cached.options = options
+        return cached
+    compiled = Compiled(load_table(options.target, roots, extra), options)
+    write_cache(f"compiled-{key}", compiled)
+    return compiled

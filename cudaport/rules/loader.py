@@ -70,6 +70,22 @@ def resolve_target_dir(name: str, roots: list[Path]) -> Path:
 def load_table(target: str = "hip", rules_roots: list[Path] | None = None,
                extra_files: list[Path] | None = None, use_cache: bool = True) -> Table:
     """Load (or fetch from cache) the table of ``target``."""
+    files, contents, digest = table_sources(target, rules_roots, extra_files)
+    cache_name = f"table-{digest[:32]}" if use_cache else None
+    if cache_name is not None:
+        table = read_cache(cache_name)
+        if isinstance(table, Table) and table.digest == digest:
+            return table
+    table = build_table(files, contents, digest)
+    if cache_name is not None:
+        write_cache(cache_name, table)
+    return table
+
+
+def table_sources(target: str, rules_roots: list[Path] | None = None,
+                  extra_files: list[Path] | None = None
+                  ) -> tuple[list[Path], list[bytes], str]:
+    """The rule files of ``target`` (plus extra packs), their bytes and content hash."""
     roots = rules_roots or [default_rules_root()]
     folder = resolve_target_dir(target, roots)
     files = [folder / "target.yaml"] + sorted(
@@ -84,20 +100,20 @@ def load_table(target: str = "hip", rules_roots: list[Path] | None = None,
     hasher = hashlib.sha256(f"{SCHEMA_VERSION}:{__version__}".encode())
     for path, data in zip(files, contents):
         hasher.update(str(path).encode() + b"\0" + data + b"\0")
-    digest = hasher.hexdigest()
-    cache_file = _cache_dir() / f"table-{digest[:32]}.pickle" if use_cache else None
-    if cache_file is not None:
-        try:
-            with open(cache_file, "rb") as fh:
-                table = pickle.load(fh)
-            if isinstance(table, Table) and table.digest == digest:
-                return table
-        except Exception:  # a missing or corrupt cache is simply rebuilt
-            pass
-    table = build_table(files, contents, digest)
-    if cache_file is not None:
-        _write_cache(cache_file, table)
-    return table
+    return files, contents, hasher.hexdigest()
+
+
+def read_cache(name: str) -> object | None:
+    """A cached object, or None when missing or unreadable (a corrupt cache is rebuilt)."""
+    try:
+        with open(_cache_dir() / f"{name}.pickle", "rb") as fh:
+            return pickle.load(fh)
+    except Exception:
+        return None
+
+
+def write_cache(name: str, obj: object) -> None:
+    _write_cache(_cache_dir() / f"{name}.pickle", obj)
 
 
 def _cache_dir() -> Path:
@@ -106,7 +122,7 @@ def _cache_dir() -> Path:
     return (root if os.environ.get("CUDAPORT_CACHE_DIR") else root / "cudaport")
 
 
-def _write_cache(cache_file: Path, table: Table) -> None:
+def _write_cache(cache_file: Path, table: object) -> None:
     try:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache_file.parent, prefix=".table-")
