@@ -47,7 +47,7 @@ def test_explain_cuda13_name_and_hip_version():
     r = rules("explain", "cuMemcpyBatchAsync")
     assert "CUDA 13 headers" in r.output and "CP101" in r.output
     r = rules("explain", "cudaMallocAsync", "--hip-version", "5.1")
-    assert "needs hip 5.2.0" in r.output and "CP107" in r.output
+    assert "needs HIP 5.2.0" in r.output and "CP107" in r.output
 
 
 def test_list_filters():

@@ -36,7 +36,11 @@ BF16_HEADER = "hipamd/include/hip/amd_detail/amd_hip_bf16.h"
 FP8_HEADER = "hipamd/include/hip/amd_detail/amd_hip_fp8.h"
 BF16_SINCE = "rocm-5.7.0"
 FP8_FIRST = "rocm-6.2.0"  # FNUZ types, conversion helpers, interpretation/saturation enums
-FP8_OCP_VERSION = "6.3.0"  # OCP structs: in ROCm/clr after rocm-6.2.2
+FP8_OCP_VERSION = "6.3.0"
+# Before 5.7, HIP's only bfloat16 is rocBLAS's hip_bfloat16 (hip/hip_bfloat16.h, in the
+# Debian HIP 5.2.3 headers): same storage, but none of CUDA's bf16 intrinsics.
+BF16_FALLBACK = ("HIP before 5.7 has only hip_bfloat16 (hip/hip_bfloat16.h): it converts "
+                 "from and to float, but CUDA's bf16 intrinsics do not take it")  # OCP structs: in ROCm/clr after rocm-6.2.2
 
 
 def git_show(git_dir: Path, rev: str, path: str) -> str:
@@ -100,14 +104,16 @@ def lowp_pack(clr: Path) -> str:
         f'source: "ROCm/clr amd_hip_bf16.h@{BF16_SINCE}, amd_hip_fp8.h@{FP8_FIRST} and @{commit[:12]}"',
         "generated: true",
         "headers:",
-        '  cuda_bf16.h: {to: "hip/hip_bf16.h"}',
-        '  cuda_fp8.h: {to: "hip/hip_fp8.h"}',
+        '  cuda_bf16.h: {to: "hip/hip_bf16.h", to_since: "5.7.0", fallback: "hip/hip_bfloat16.h"}',
+        '  cuda_fp8.h: {to: "hip/hip_fp8.h", to_since: "6.2.0"}',
         "identifiers:",
     ]
     for name, kind in cuda_names("device").items():
         hip = re.sub(r"\A__nv_", "__hip_", re.sub(r"\A__NV_", "__HIP_", name))
         if re.search(r"bfloat16|bf16", name, re.IGNORECASE) and hip in bf16:
-            lines.append(f'  {name}: {{kind: {kind}, to: {hip}, to_since: "5.7.0"}}')
+            extra = f", fallback: {{to: hip_bfloat16, note: \"{BF16_FALLBACK}\"}}" \
+                if name == "__nv_bfloat16" else ""
+            lines.append(f'  {name}: {{kind: {kind}, to: {hip}, to_since: "5.7.0"{extra}}}')
         elif re.search(r"fp8|E4M3|E5M2|saturation|SATFINITE|NOSAT", name) and hip != name:
             if hip in fp8_first:
                 lines.append(f'  {name}: {{kind: {kind}, to: {hip}, to_since: "6.2.0"}}')

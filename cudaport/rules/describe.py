@@ -87,9 +87,17 @@ def explain_identifier(compiled: Compiled, name: str) -> list[str]:
         "unsupported": f"not renamed, reported (CP101): {resolved.reason or 'no equivalent'}",
         "experimental": f"not renamed without --experimental (CP104): {resolved.reason}",
         "version": f"not renamed (CP107): {resolved.reason}",
-    }[resolved.status]
+        "fallback": f"{resolved.reason}: falls back to "
+                    f"{(resolved.template or resolved.replacement or b'').decode()}",
+    }.get(resolved.status, resolved.status)
     if resolved.status == "converted" and entry.template:
         outcome += f"; calls are rewritten as {entry.template}"
+    if entry.fallback is not None:
+        fb = entry.fallback
+        lines_fallback = [f"  fallback: {fb.template or fb.to} when the target name is "
+                          "unavailable" + (f" ({fb.note})" if fb.note else "")]
+    else:
+        lines_fallback = []
     lines.append(f"  result:   {outcome}")
     product = VERSIONED_BY.get(entry.library, "CUDA")
     if entry.cuda_removed:
@@ -113,6 +121,7 @@ def explain_identifier(compiled: Compiled, name: str) -> list[str]:
                                      ("selected", choice == chosen)) if on]
             flag = f"--{group.name} {choice}"
             lines.append(f"  {flag + ':':20} {text}" + (f"  [{', '.join(marks)}]" if marks else ""))
+    lines += lines_fallback
     if entry.note:
         lines.append(f"  note:     {entry.note}")
     columns = [("main", entry.main)] if group is None else [
@@ -146,6 +155,9 @@ def explain_header(compiled: Compiled, name: str) -> list[str]:
     if entry.is_main:
         lines.append(f"  main:     yes (provides the library; counts as including {target}'s "
                      "runtime)")
+    if entry.fallback is not None:
+        lines.append(f"  fallback: <{entry.fallback}> when --hip-version predates "
+                     f"{entry.main.to}")
     if entry.note:
         lines.append(f"  note:     {entry.note}")
     lines.append(f"  rule:     {entry.rule_id} ({entry.source})")

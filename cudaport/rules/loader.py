@@ -20,7 +20,7 @@ import yaml
 
 from .. import __version__
 from . import schema as S
-from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, VariantGroup
+from .model import Entry, Fallback, HeaderEntry, Mapping, Table, TargetInfo, VariantGroup
 
 SCHEMA_VERSION = 3
 _TEMPLATE_HEAD = re.compile(r"\s*[A-Za-z_][\w:]*\s*(?:<[^;{}]*>\s*)?\(")
@@ -300,7 +300,7 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
             "cuda_changed": S.version, "cuda_removed": S.version,
             "status": lambda a, b, c: S.choice(a, b, c, S.STATUSES),
             "note": S.text, "template": _template, "variants": variant,
-            "library": S.identifier,
+            "library": S.identifier, "fallback": _fallback,
         }
         for name, value, at in S.mapping(p, top["identifiers"][0], "identifiers"):
             if not S.QUALIFIED.match(name):
@@ -321,13 +321,15 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
                 variants=d.get("variants", {}),
                 cuda_since=d.get("cuda_since"), cuda_deprecated=d.get("cuda_deprecated"),
                 cuda_changed=d.get("cuda_changed"), cuda_removed=d.get("cuda_removed"),
-                cuda_present=present, status=d.get("status"), note=d.get("note"), template=d.get("template"),
+                cuda_present=present, status=d.get("status"), note=d.get("note"),
+                template=d.get("template"), fallback=d.get("fallback"),
                 rule_id=f"{info.name}/{stem}:{name}", source=f"{p}:{at.line}",
             )
     if "headers" in top:
         variant = _variants_reader(info, library, S.header)
         spec = {"to": _header_or_empty, "main": S.boolean, "note": S.text,
-                "variants": variant, "library": S.identifier, "status": S.text}
+                "variants": variant, "library": S.identifier, "status": S.text,
+                "to_since": S.version, "fallback": _header_or_empty}
         for name, value, at in S.mapping(p, top["headers"][0], "headers"):
             if not S.HEADER.match(name):
                 raise at.error(f"headers: {name!r} is not a header path")
@@ -340,9 +342,11 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
             else:
                 d = S.fields(p, value, f"headers.{name}", spec)
             headers[name] = HeaderEntry(
-                name=name, library=d.get("library", library), main=Mapping(d.get("to")),
+                name=name, library=d.get("library", library),
+                main=Mapping(d.get("to"), d.get("to_since")),
                 variants=d.get("variants", {}), is_main=d.get("main", False),
                 note=d.get("note"), rule_id=f"{info.name}/{stem}:{name}", source=f"{p}:{at.line}",
+                fallback=d.get("fallback"),
             )
     if "calls" in top:
         for name, value, at in S.mapping(p, top["calls"][0], "calls"):
@@ -383,6 +387,14 @@ def _apply_notes(identifiers: dict[str, Entry], info: TargetInfo,
             variants = dict(entry.variants)
             variants[choice] = dataclasses.replace(mapping, note=text)
             identifiers[name] = _replace(entry, variants=variants)
+
+
+def _fallback(path: str, node: yaml.Node, what: str) -> Fallback:
+    """``fallback: {to | template, note}``: used when the target name is unavailable."""
+    d = S.fields(path, node, what, {"to": S.target_name, "template": _template, "note": S.text})
+    if "to" not in d and "template" not in d:
+        raise S.where(path, node).error(f"{what}: needs 'to' or 'template'")
+    return Fallback(d.get("to"), d.get("template"), d.get("note"))
 
 
 def _header_or_empty(path: str, node: yaml.Node, what: str) -> str:

@@ -45,6 +45,16 @@ class Mapping:
 
 @fast_pickle
 @dataclass(slots=True)
+class Fallback:
+    """What to emit when the target equivalent is unavailable (too new, or absent)."""
+
+    to: str | None = None
+    template: str | None = None
+    note: str | None = None
+
+
+@fast_pickle
+@dataclass(slots=True)
 class Entry:
     """One CUDA identifier and what it becomes on the target."""
 
@@ -61,6 +71,7 @@ class Entry:
     status: str | None = None  # explicit status from the file; derived when None
     note: str | None = None
     template: str | None = None
+    fallback: Fallback | None = None
     rule_id: str = ""
     source: str = ""  # "path:line" of the entry, for `rules explain`
 
@@ -76,6 +87,7 @@ class HeaderEntry:
     note: str | None = None
     rule_id: str = ""
     source: str = ""
+    fallback: str | None = None  # header to use when `--hip-version` predates `to`
 
 
 @dataclass(frozen=True, slots=True)
