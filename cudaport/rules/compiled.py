@@ -14,14 +14,14 @@ from pathlib import Path
 
 from .. import lexer
 from ..options import Options
-from .loader import default_rules_root, load_table, read_cache, table_sources, write_cache
+from .loader import (default_rules_root, gc_paused, load_table, read_cache, table_sources,
+                     write_cache)
 from .model import Entry, HeaderEntry, Mapping, Table, fast_pickle, version_tuple
 
 # Libraries whose use means the file needs the target's main runtime header.
 RUNTIME_LIBRARIES = frozenset({"runtime", "driver", "device", "complex"})
 
 
-@fast_pickle
 @dataclass(slots=True)
 class Resolved:
     """What one CUDA name becomes: ``replacement`` is None when it stays unchanged."""
@@ -47,6 +47,23 @@ class Resolved:
         object.__setattr__(self, "renames", renames)
         object.__setattr__(self, "reportable", reportable)
         object.__setattr__(self, "runtime", entry is not None and entry.library in RUNTIME_LIBRARIES)
+
+
+def _restore_resolved(values: tuple) -> Resolved:
+    """Unpickle without __init__/__post_init__: the derived fields are stored too."""
+    r = object.__new__(Resolved)
+    (r.entry, r.status, r.replacement, r.reason, r.note, r.template, r.renames, r.reportable,
+     r.runtime) = values
+    return r
+
+
+def _reduce_resolved(self: Resolved):
+    return _restore_resolved, ((self.entry, self.status, self.replacement, self.reason,
+                                self.note, self.template, self.renames, self.reportable,
+                                self.runtime),)
+
+
+Resolved.__reduce__ = _reduce_resolved  # the cached compiled table holds ~12,000 of these
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +212,8 @@ def get_compiled(options: Options) -> Compiled:
     if isinstance(cached, Compiled) and cached.table.digest == digest:
         cached.options = options
         return cached
-    compiled = Compiled(load_table(options.target, roots, extra), options)
+    table = load_table(options.target, roots, extra)
+    with gc_paused():
+        compiled = Compiled(table, options)
     write_cache(f"compiled-{key}", compiled)
     return compiled
