@@ -109,10 +109,12 @@ def lowp_pack(clr: Path) -> str:
         "identifiers:",
     ]
     for name, kind in cuda_names("device").items():
-        hip = re.sub(r"\A__nv_", "__hip_", re.sub(r"\A__NV_", "__HIP_", name))
+        # cuda_bf16.h: `typedef __nv_bfloat16 nv_bfloat16;` (and nv_bfloat162).
+        alias = "__" + name if name in ("nv_bfloat16", "nv_bfloat162") else name
+        hip = re.sub(r"\A__nv_", "__hip_", re.sub(r"\A__NV_", "__HIP_", alias))
         if re.search(r"bfloat16|bf16", name, re.IGNORECASE) and hip in bf16:
             extra = f", fallback: {{to: hip_bfloat16, note: \"{BF16_FALLBACK}\"}}" \
-                if name == "__nv_bfloat16" else ""
+                if alias == "__nv_bfloat16" else ""
             lines.append(f'  {name}: {{kind: {kind}, to: {hip}, to_since: "5.7.0"{extra}}}')
         elif re.search(r"fp8|E4M3|E5M2|saturation|SATFINITE|NOSAT", name) and hip != name:
             if hip in fp8_first:

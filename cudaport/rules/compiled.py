@@ -206,8 +206,9 @@ def get_compiled(options: Options) -> Compiled:
     roots = [Path(p) for p in options.rules_dirs] + [default_rules_root()]
     extra = [Path(p) for p in options.rule_files]
     _, _, digest = table_sources(options.target, roots, extra)
-    key = hashlib.sha256(repr((digest, options.target_version, options.experimental,
-                               sorted(options.variants))).encode()).hexdigest()[:32]
+    key = hashlib.sha256(repr((digest, Resolved.__slots__, options.target_version,
+                               options.experimental, sorted(options.variants))).encode()
+                         ).hexdigest()[:32]
     cached = read_cache(f"compiled-{key}")
     if isinstance(cached, Compiled) and cached.table.digest == digest:
         cached.options = options

@@ -29,6 +29,12 @@ _TEMPLATE_HEAD = re.compile(r"\s*[A-Za-z_][\w:]*\s*(?:<[^;{}]*>\s*)?\(")
 _PLACEHOLDER = re.compile(r"\$(\d+|\*)")
 
 
+# The cached table is pickled model objects: a checkout whose classes have other fields
+# (same version number, different code) must not read it.
+MODEL_LAYOUT = repr([(cls.__name__, cls.__slots__) for cls in (Entry, Mapping, HeaderEntry,
+                                                                Fallback, TargetInfo)])
+
+
 def default_rules_root() -> Path:
     """The rule folder shipped with cudaport (``rules/`` in a checkout)."""
     env = os.environ.get("CUDAPORT_RULES_DIR")
@@ -113,7 +119,7 @@ def table_sources(target: str, rules_roots: list[Path] | None = None,
             contents.append(path.read_bytes())
         except OSError as exc:
             raise S.RuleError(path, 0, f"cannot read rule file: {exc.strerror or exc}") from None
-    hasher = hashlib.sha256(f"{SCHEMA_VERSION}:{__version__}".encode())
+    hasher = hashlib.sha256(f"{SCHEMA_VERSION}:{__version__}:{MODEL_LAYOUT}".encode())
     for path, data in zip(files, contents):
         hasher.update(str(path).encode() + b"\0" + data + b"\0")
     return files, contents, hasher.hexdigest()
