@@ -36,22 +36,18 @@ def _column_label(choice: str | None, default: str | None, target: str) -> str:
     return target if hip_api else "ROCm"
 
 
+def _facts(pairs: list[tuple[str, str | None]]) -> list[str]:
+    """``[("since HIP", "6.0"), ("removed in", None)]`` -> ``["since HIP 6.0"]``."""
+    return [f"{label} {value}" for label, value in pairs if value]
+
+
 def _mapping_text(mapping: Mapping, target: str) -> str:
     if mapping.to is None:
         return "no equivalent"
-    parts = [mapping.to]
-    facts = []
-    if mapping.since:
-        facts.append(f"since {target} {mapping.since}")
-    if mapping.deprecated:
-        facts.append(f"deprecated in {mapping.deprecated}")
-    if mapping.removed:
-        facts.append(f"removed in {mapping.removed}")
-    if mapping.experimental:
-        facts.append("experimental")
-    if facts:
-        parts.append(f"({', '.join(facts)})")
-    return " ".join(parts)
+    facts = _facts([(f"since {target}", mapping.since), ("deprecated in", mapping.deprecated),
+                    ("removed in", mapping.removed)])
+    facts += ["experimental"] if mapping.experimental else []
+    return f"{mapping.to} ({', '.join(facts)})" if facts else mapping.to
 
 
 # The tables give cuDNN's own release numbers for cuDNN names, CUDA's for the rest.
@@ -59,18 +55,12 @@ VERSIONED_BY = {"cudnn": "cuDNN"}
 
 
 def cuda_history(entry: Entry) -> str:
-    facts = []
     product = VERSIONED_BY.get(entry.library, "CUDA")
-    if entry.cuda_since:
-        facts.append(f"since {product} {entry.cuda_since}")
+    facts = _facts([(f"since {product}", entry.cuda_since)])
     if entry.cuda_present and not entry.cuda_since:
         facts.append(f"in the CUDA {entry.cuda_present} headers (first version not tabled)")
-    if entry.cuda_changed:
-        facts.append(f"changed in {entry.cuda_changed}")
-    if entry.cuda_deprecated:
-        facts.append(f"deprecated in {entry.cuda_deprecated}")
-    if entry.cuda_removed:
-        facts.append(f"removed in {entry.cuda_removed}")
+    facts += _facts([("changed in", entry.cuda_changed), ("deprecated in", entry.cuda_deprecated),
+                     ("removed in", entry.cuda_removed)])
     return ", ".join(facts) or "no version facts"
 
 
