@@ -92,7 +92,7 @@ def explain(names: tuple[str, ...], **kwargs: object) -> None:
             missing += 1
             looks = compiled.unknown.fullmatch(name.encode()) is not None
             lines = [f"{name}: not in the {compiled.target.title} rule table"
-                     + ("; it looks like CUDA API but is not a public name of the CUDA 13 "
+                     + ("; it has a CUDA-like name but is not a public name of the CUDA 13 "
                         "headers (a project's own name, or a newer API: add a rule with --rules)"
                         if looks else "; cudaport leaves it unchanged")]
         click.echo("\n".join(lines))
