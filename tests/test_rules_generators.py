@@ -76,3 +76,17 @@ def test_gen_cuda13_public_name_filter():
     assert not gen.is_public("__CUDA_RUNTIME_H__", "macro", std)
     assert not gen.is_public("CUDNN_ADV_H_", "macro", std)
     assert not gen.is_public("_CUB_HELPER", "macro", std)
+
+
+MIRRORS = Path("/work/.mirror")
+
+
+@pytest.mark.skipif(not (MIRRORS / "ROCm+rccl" / "repo").is_dir()
+                    or not (MIRRORS / "ROCm+clr" / "repo").is_dir(),
+                    reason="git snapshots of ROCm/rccl and ROCm/clr are not on this machine")
+def test_gen_hip_extra_rules_is_reproducible(tmp_path):
+    gen = _tool("gen_hip_extra_rules")
+    assert gen.main(["--rccl", str(MIRRORS / "ROCm+rccl" / "repo"), "--clr",
+                     str(MIRRORS / "ROCm+clr" / "repo"), "--out", str(tmp_path)]) == 0
+    for name in ("nccl.yaml", "lowp.yaml"):
+        assert (tmp_path / name).read_bytes() == (HIP_RULES / name).read_bytes(), name
