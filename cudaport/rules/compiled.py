@@ -14,9 +14,9 @@ from pathlib import Path
 
 from .. import lexer
 from ..options import Options
-from .loader import (default_rules_root, gc_paused, load_table, read_cache, table_sources,
+from .loader import (default_rules_root, gc_paused, load_table, read_cache, table_digest,
                      write_cache)
-from .model import Entry, HeaderEntry, Mapping, Table, fast_pickle, version_tuple
+from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, version_tuple
 
 # Libraries whose use means the file needs the target's main runtime header.
 RUNTIME_LIBRARIES = frozenset({"runtime", "driver", "device", "complex"})
@@ -79,6 +79,7 @@ class Compiled:
         self.options = options
         info = table.target
         self.target = info
+        _check_target_options(info, options)
         chosen = {}
         for group in info.variant_groups.values():
             choice = options.variant(group.name) or group.default
@@ -97,7 +98,7 @@ class Compiled:
         self.headers: dict[bytes, ResolvedHeader] = {}
         for name, hentry in table.headers.items():
             r = self._resolve_mapping(hentry.library, hentry.main, hentry.variants, tv)
-            if r.status == "version" and hentry.fallback is not None:
+            if r.status in ("version", "unsupported") and hentry.fallback:
                 r = Resolved(None, "converted", hentry.fallback.encode())
             if r.status == "converted" and r.replacement == b"":
                 status = "drop"
@@ -116,7 +117,8 @@ class Compiled:
         # plus the keywords and built-ins whose presence marks CUDA device code.
         wanted = [name for name, r in self.identifiers.items()
                   if r.status != "same" or r.entry is not None and (
-                      r.note or r.entry.kind in ("keyword", "variable"))]
+                      r.note or r.entry.kind in ("keyword", "variable")
+                      or r.entry.check is not None)]
         wanted += _literal_prefixes(info.unknown_patterns)
         self.scanner = lexer.scanner(candidate_prefixes(wanted))
         self.namespace_names = {name for name, r in self.identifiers.items()
@@ -181,6 +183,17 @@ def candidate_prefixes(names: list[bytes]) -> list[bytes]:
     return sorted(p for p in out if not any(p != q and p.startswith(q) for q in out))
 
 
+def _check_target_options(info: TargetInfo, options: Options) -> None:
+    """Options that the selected target cannot honour are usage errors, not silent no-ops."""
+    for group_name, choice in options.variants:
+        if group_name not in info.variant_groups:
+            raise ValueError(f"--{group_name} {choice}: target {info.name} has no "
+                             f"{group_name} library variants")
+    if options.launch != "cuda" and not info.launch_function:
+        raise ValueError(f"--launch {options.launch}: target {info.name} has no launch "
+                         "function; it keeps the <<<...>>> syntax (use --launch cuda)")
+
+
 def _literal_prefixes(patterns: tuple[str, ...]) -> list[bytes]:
     """Leading literal characters of each unknown-name pattern (for the scanner)."""
     out = []
@@ -205,10 +218,10 @@ def get_compiled(options: Options) -> Compiled:
     cache reads one pickle and resolves nothing."""
     roots = [Path(p) for p in options.rules_dirs] + [default_rules_root()]
     extra = [Path(p) for p in options.rule_files]
-    _, _, digest = table_sources(options.target, roots, extra)
+    digest = table_digest(options.target, roots, extra)
     key = hashlib.sha256(repr((digest, Resolved.__slots__, options.target_version,
-                               options.experimental, sorted(options.variants))).encode()
-                         ).hexdigest()[:32]
+                               options.experimental, options.launch,
+                               sorted(options.variants))).encode()).hexdigest()[:32]
     cached = read_cache(f"compiled-{key}")
     if isinstance(cached, Compiled) and cached.table.digest == digest:
         cached.options = options
