@@ -47,7 +47,8 @@ def identifiers(ctx: FileContext) -> None:
     for start, name, context in ctx.scan.unknown:
         if context == "code":
             ident = name.decode()
-            ctx.find("CP105", start, f"{ident} looks like CUDA API but no rule knows it",
+            ctx.find("CP105", start, f"{ident} has a CUDA-like name but is not CUDA API (no public "
+                     "name of the CUDA 13 headers): left unchanged",
                      ident)
 
 
