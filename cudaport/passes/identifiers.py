@@ -6,9 +6,7 @@ import re
 
 from .. import lexer
 from ..context import FileContext
-from ..edits import Edit
-from ..findings import Reference
-from ..rules.compiled import RUNTIME_LIBRARIES
+from ..edits import Edit, new_edit
 from . import register
 
 _PLACEHOLDER = re.compile(rb"\$(\d+|\*)")
@@ -21,42 +19,31 @@ def identifiers(ctx: FileContext) -> None:
     namespaces = ctx.compiled.namespace_names
     src = ctx.src
     fragment = ctx.fragment
-    for start, end, name, context in ctx.scan.idents:
+    add_edit = ctx.edits.append
+    for start, name, context in ctx.scan.idents:
         r = lookup[name]
-        entry = r.entry
-        in_code = context == "code"
-        replacement = r.replacement if r.status == "converted" else None
-        if replacement is not None and name in namespaces and not _is_namespace_use(src, start, end):
-            replacement = None
-        edited = False
-        if replacement is not None and entry is not None and entry.template and in_code:
-            edit = _template_call(ctx, start, end, entry.template.encode(), entry.rule_id)
-            if edit is not None:
-                ctx.edits.append(edit)
-                edited = True
-        if replacement is not None and not edited and replacement != name:
-            ctx.edits.append(Edit(start, end, replacement, entry.rule_id if entry else ""))
-        if fragment:
-            continue
-        if in_code and entry is not None and entry.library in RUNTIME_LIBRARIES:
-            ctx.uses_runtime = True
-        line, col = ctx.linecol(start)
-        ident = name.decode()
-        library = entry.library if entry else ""
-        ctx.references.append(Reference(
-            ident, library, r.status, replacement.decode() if replacement else None,
-            entry.rule_id if entry else "", ctx.path, line, col, context, start))
-        if not in_code or entry is None:
-            continue
-        _report(ctx, start, ident, r)
+        if r.renames:
+            end = start + len(name)
+            if r.template is None and name not in namespaces:
+                add_edit(new_edit(start, end, r.replacement, r.entry.rule_id))  # hot path
+            elif name not in namespaces or _is_namespace_use(src, start, end):
+                edit = None
+                if r.template is not None and context == "code":
+                    edit = _template_call(ctx, start, end, r.template, r.entry.rule_id)
+                if edit is None and r.replacement != name:
+                    edit = new_edit(start, end, r.replacement, r.entry.rule_id)
+                if edit is not None:
+                    add_edit(edit)
+        if context == "code" and not fragment:
+            if r.runtime:
+                ctx.uses_runtime = True
+            if r.reportable:
+                _report(ctx, start, name.decode(), r)
     if fragment:
         return
-    for start, end, name, context in ctx.scan.unknown:
-        line, col = ctx.linecol(start)
-        ident = name.decode()
-        ctx.references.append(Reference(ident, "", "unknown", None, "", ctx.path, line, col,
-                                        context, start))
+    for start, name, context in ctx.scan.unknown:
         if context == "code":
+            ident = name.decode()
             ctx.find("CP105", start, f"{ident} looks like CUDA API but no rule knows it",
                      ident)
 
@@ -81,7 +68,11 @@ def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
     elif entry.cuda_deprecated:
         ctx.find("CP102", offset, f"{ident} is deprecated since CUDA {entry.cuda_deprecated}",
                  ident, entry.library)
-    if entry.note and r.status in ("converted", "same"):
+    if r.status == "fallback":
+        note = entry.fallback.note if entry.fallback and entry.fallback.note else "check the call"
+        ctx.find("CP108", offset, f"{ident}: {r.reason}; used the fallback: {note}", ident,
+                 entry.library)
+    elif entry.note and r.status in ("converted", "same"):
         ctx.find("CP108", offset, f"{ident}: {entry.note}", ident, entry.library)
 
 

@@ -6,7 +6,6 @@ import re
 
 from ..context import FileContext
 from ..edits import Edit
-from ..findings import Reference
 from . import register
 
 _GUARD = re.compile(
@@ -30,12 +29,8 @@ def includes(ctx: FileContext) -> None:
         effective = inc.name
         translated = False
         if r is not None:
-            line, col = ctx.linecol(inc.name_start)
+            ctx.references.append((inc.name_start, inc.name, "include", r))
             entry = r.entry
-            ctx.references.append(Reference(
-                inc.name.decode(), entry.library, r.status,
-                r.replacement.decode() if r.replacement is not None else None,
-                entry.rule_id, ctx.path, line, col, "include", inc.name_start))
             if r.status == "drop":
                 ctx.edits.append(Edit(*_line_span(src, inc.start, inc.end), b"", entry.rule_id))
                 continue

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..translate import Result
 
 # Reference statuses that mean "the CUDA name is handled on the target".
-PORTED = frozenset({"converted", "same", "drop"})
+PORTED = frozenset({"converted", "same", "drop", "fallback"})
 
 
 @dataclass

@@ -25,9 +25,25 @@ class Resolved:
     """What one CUDA name becomes: ``replacement`` is None when it stays unchanged."""
 
     entry: Entry | None
-    status: str  # converted, same, unsupported, experimental, version
+    status: str  # converted, same, fallback, unsupported, experimental, version
     replacement: bytes | None
     reason: str = ""
+    template: bytes | None = None  # argument template to apply at call sites
+    # Precomputed for the hot loop: does a use need an edit, and does it need a finding?
+    renames: bool = False
+    reportable: bool = False
+    runtime: bool = False  # its use means the file needs the target's main header
+
+    def __post_init__(self) -> None:
+        entry = self.entry
+        name = entry.name.encode() if entry else b""
+        renames = self.status in ("converted", "fallback") and (
+            self.template is not None or self.replacement != name)
+        reportable = self.status not in ("converted", "same") or entry is not None and bool(
+            entry.cuda_deprecated or entry.cuda_removed or entry.note)
+        object.__setattr__(self, "renames", renames)
+        object.__setattr__(self, "reportable", reportable)
+        object.__setattr__(self, "runtime", entry is not None and entry.library in RUNTIME_LIBRARIES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +73,7 @@ class Compiled:
         self.identifiers: dict[bytes, Resolved] = {}
         for name, entry in table.identifiers.items():
             self.identifiers[name.encode()] = self._resolve(entry, entry.main, entry.variants, tv)
+        self.names: dict[bytes, bytes] = {name: name for name in self.identifiers}
         self.headers: dict[bytes, ResolvedHeader] = {}
         for name, hentry in table.headers.items():
             r = self._resolve_mapping(hentry.library, hentry.main, hentry.variants, tv)
@@ -73,13 +90,13 @@ class Compiled:
         }
         self.unknown = re.compile(
             ("|".join(f"(?:{p})" for p in info.unknown_patterns) or r"(?!)").encode())
-        # Scanner candidates: two-byte prefixes of every name that may need an edit or a
-        # finding, plus names whose presence marks CUDA code (they may map to themselves).
-        prefixes = {name[:2] for name, r in self.identifiers.items()
-                    if r.status != "same" or r.entry and r.entry.library in RUNTIME_LIBRARIES}
-        prefixes |= {p for p in (lit[:2] for lit in _literal_prefixes(info.unknown_patterns))}
-        prefixes = {p for p in prefixes if len(p) == 2}
-        self.scanner = lexer.scanner(sorted(prefixes))
+        # Scanner candidates: prefixes of every name that may need an edit or a finding,
+        # plus the keywords and built-ins whose presence marks CUDA device code.
+        wanted = [name for name, r in self.identifiers.items()
+                  if r.status != "same" or r.entry is not None and (
+                      r.entry.note or r.entry.kind in ("keyword", "variable"))]
+        wanted += _literal_prefixes(info.unknown_patterns)
+        self.scanner = lexer.scanner(candidate_prefixes(wanted))
         self.namespace_names = {name for name, r in self.identifiers.items()
                                 if r.entry is not None and r.entry.kind == "namespace"}
 
@@ -88,8 +105,14 @@ class Compiled:
         if entry.status == "unsupported":
             return Resolved(entry, "unsupported", None, "no equivalent on the target")
         r = self._resolve_mapping(entry.library, main, variants, tv)
-        return Resolved(entry, "same" if r.replacement == entry.name.encode() else r.status,
-                        r.replacement, r.reason)
+        fb = entry.fallback
+        if r.status in ("version", "unsupported") and fb is not None:
+            return Resolved(entry, "fallback", (fb.to or entry.name).encode(), r.reason,
+                            fb.template.encode() if fb.template else None)
+        template = entry.template.encode() if entry.template and r.status == "converted" else None
+        if r.replacement == entry.name.encode() and template is None:
+            return Resolved(entry, "same", r.replacement, r.reason)
+        return Resolved(entry, r.status, r.replacement, r.reason, template)
 
     def _resolve_mapping(self, library: str, main: Mapping, variants: dict[str, Mapping],
                          tv: tuple[int, ...] | None) -> Resolved:
@@ -102,17 +125,37 @@ class Compiled:
             return Resolved(None, "unsupported", None, f"no equivalent{where}")
         if mapping.removed and (tv is None or tv >= version_tuple(mapping.removed)):
             return Resolved(None, "unsupported", None,
-                            f"{mapping.to} was removed in {self.target.name} {mapping.removed}")
+                            f"{mapping.to} was removed in {self.target.title} {mapping.removed}")
         if mapping.experimental and not self.options.experimental:
             return Resolved(None, "experimental", None, f"{mapping.to} is experimental")
         if tv is not None and mapping.since and version_tuple(mapping.since) > tv:
             return Resolved(None, "version", None,
-                            f"{mapping.to} needs {self.target.name} {mapping.since}")
+                            f"{mapping.to} needs {self.target.title} {mapping.since}")
         return Resolved(None, "converted", mapping.to.encode())
 
-    def rename_only(self, name: bytes) -> bytes | None:
-        r = self.identifiers.get(name)
-        return r.replacement if r is not None and r.status == "converted" else None
+
+# Words so common in C/C++ that a scanner prefix they start with would stop the scanner at
+# almost every identifier; prefixes are lengthened until no such word starts with them.
+COMMON_WORDS = tuple(w.encode() for w in """
+int float double char long short unsigned signed void auto bool const constexpr static
+struct class template typename namespace using return if for while do else switch case
+break continue default enum union true false nullptr new delete this public private
+protected virtual operator friend inline extern volatile sizeof typedef decltype noexcept
+static_assert register mutable explicit goto size_t std min max abs printf fprintf malloc
+memcpy memset free assert index input output result value data count offset size stride
+""".split())
+
+
+def candidate_prefixes(names: list[bytes]) -> list[bytes]:
+    """The shortest prefix (two bytes or more) of each name that no common word starts with."""
+    out = set()
+    for name in names:
+        n = 2
+        while n < len(name) and any(w.startswith(name[:n]) for w in COMMON_WORDS):
+            n += 1
+        out.add(name[:n])
+    # A prefix that another prefix already covers is redundant.
+    return sorted(p for p in out if not any(p != q and p.startswith(q) for q in out))
 
 
 def _literal_prefixes(patterns: tuple[str, ...]) -> list[bytes]:

@@ -19,7 +19,7 @@ import yaml
 
 from .. import __version__
 from . import schema as S
-from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, VariantGroup
+from .model import Entry, Fallback, HeaderEntry, Mapping, Table, TargetInfo, VariantGroup
 
 SCHEMA_VERSION = 1
 _TEMPLATE_HEAD = re.compile(r"\s*[A-Za-z_][\w:]*\s*(?:<[^;{}]*>\s*)?\(")
@@ -275,7 +275,7 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
             "cuda_changed": S.version, "cuda_removed": S.version,
             "status": lambda a, b, c: S.choice(a, b, c, S.STATUSES),
             "note": S.text, "template": _template, "variants": variant,
-            "library": S.identifier,
+            "library": S.identifier, "fallback": _fallback,
         }
         for name, value, at in S.mapping(p, top["identifiers"][0], "identifiers"):
             if not S.QUALIFIED.match(name):
@@ -297,7 +297,7 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
                 cuda_since=d.get("cuda_since"), cuda_deprecated=d.get("cuda_deprecated"),
                 cuda_changed=d.get("cuda_changed"), cuda_removed=d.get("cuda_removed"),
                 status=d.get("status"), note=d.get("note"), template=d.get("template"),
-                rule_id=f"{info.name}/{stem}:{name}", source=f"{p}:{at.line}",
+                fallback=d.get("fallback"), rule_id=f"{info.name}/{stem}:{name}", source=f"{p}:{at.line}",
             )
     if "headers" in top:
         variant = _variants_reader(info, library, S.header)
@@ -324,6 +324,14 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
             d = S.fields(p, value, f"calls.{name}", {"template": _template, "note": S.text},
                          required=("template",))
             calls.append((name, d["template"], d.get("note"), at))
+
+
+def _fallback(path: str, node: yaml.Node, what: str) -> Fallback:
+    """``fallback: {to | template, note}``: used when the target name is unavailable."""
+    d = S.fields(path, node, what, {"to": S.target_name, "template": _template, "note": S.text})
+    if "to" not in d and "template" not in d:
+        raise S.where(path, node).error(f"{what}: needs 'to' or 'template'")
+    return Fallback(d.get("to"), d.get("template"), d.get("note"))
 
 
 def _header_or_empty(path: str, node: yaml.Node, what: str) -> str:

@@ -37,6 +37,15 @@ class Mapping:
 
 @_fast_pickle
 @dataclass(frozen=True, slots=True)
+class Fallback:
+    """What to emit when the target equivalent is unavailable (too new, or absent)."""
+
+    to: str | None = None
+    template: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One CUDA identifier and what it becomes on the target."""
 
@@ -52,6 +61,7 @@ class Entry:
     status: str | None = None  # explicit status from the file; derived when None
     note: str | None = None
     template: str | None = None
+    fallback: Fallback | None = None
     rule_id: str = ""
     source: str = ""  # "path:line" of the entry, for `rules explain`
 
