@@ -113,8 +113,8 @@ def exit_code(results: list[Result], fail_on: str) -> int:
 @click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write translated files below this folder, mirroring their paths.")
 @click.option("--in-place", is_flag=True,
-              help="Overwrite the inputs (only files without uncommitted git changes, "
-                   "unless --backup or --backup-dir).")
+              help="Overwrite the inputs. In a folder, only files without uncommitted "
+                   "git changes, unless --backup or --backup-dir.")
 @click.option("--check", is_flag=True,
               help="Write nothing; exit 1 if translating would change a file (or, with "
                    "--out-dir, if the mirror there is missing or stale).")
@@ -166,9 +166,10 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
         raise UsageError("--copy-all needs --out-dir")
     if "-" in inputs and (in_place or check or diff or len(inputs) > 1 or rename):
         raise UsageError("standard input can only be translated alone, to stdout, -o or --out-dir")
-    tree = any(Path(name).is_dir() for name in inputs if name != "-")
-    if tree and (output is not None or modes == 0) and not (check or diff):
-        raise UsageError("a folder needs --out-dir, --in-place, --check or --diff")
+    folders = [name for name in inputs if name != "-" and Path(name).is_dir()]
+    if folders and (output is not None or modes == 0) and not (check or diff):
+        raise UsageError(f"{folders[0]}: is a directory; translating a folder needs "
+                         "--out-dir, --in-place, --check or --diff")
     if modes == 0 and len(inputs) != 1 and not (check or diff):
         raise UsageError("several inputs need --out-dir or --in-place")
     options = build_options(dict(kwargs))
@@ -179,7 +180,8 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
             [Path(name) for name in inputs], options, out_dir=out_dir, in_place=in_place,
             check=check, diff=diff, copy_all=copy_all, rename=rename, include=include,
             exclude=exclude, backup=backup, backup_dir=backup_dir, jobs=jobs,
-            use_cache=not no_cache, report_file=report_file, fail_on=fail_on, quiet=quiet)
+            use_cache=not no_cache, report_file=report_file, fail_on=fail_on, quiet=quiet,
+            guard_in_place=bool(folders))
         return
     results: list[Result] = []
     errors = 0

@@ -24,7 +24,10 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
                    include: tuple[str, ...], exclude: tuple[str, ...], backup: bool,
                    backup_dir: Path | None, jobs: int | None, use_cache: bool,
                    report_file: Path | None, fail_on: str, quiet: bool,
-                   extra_excludes: tuple[str, ...] = ()) -> None:
+                   extra_excludes: tuple[str, ...] = (), guard_in_place: bool = True) -> None:
+    """Run a tree translation and exit. ``guard_in_place``: refuse --in-place on files with
+    uncommitted changes (or outside git) unless backed up; the CLI asks it for folders,
+    files named one by one are overwritten as asked."""
     from .files import OutputError
     from .rules import get_compiled
 
@@ -39,7 +42,7 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
         _fail(str(exc))
     jobs_list = the_plan.jobs
     mode = "check" if check else "diff" if diff else "in-place" if in_place else "write"
-    if mode == "in-place" and backup_dir is None and not backup:
+    if mode == "in-place" and guard_in_place and backup_dir is None and not backup:
         _require_clean_git(jobs_list)
     renamed = frozenset(j.rel for j in jobs_list
                         if j.kind == "source" and driver.renamed_rel(j.rel, suffixes) != j.rel)
