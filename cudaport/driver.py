@@ -169,21 +169,29 @@ def _place(jobs: list[Job], out_dir: Path | None, in_place: bool,
     an input are refused."""
     placed: list[Job] = []
     seen: dict[str, Job] = {}
-    inputs = {os.path.realpath(j.source) for j in jobs}
+    folders: dict[str, str] = {}
+
+    def real(path: Path) -> str:  # realpath of the folder (cached) + the name: fast
+        folder, name = os.path.split(os.path.abspath(path))
+        if folder not in folders:
+            folders[folder] = os.path.realpath(folder)
+        return os.path.join(folders[folder], name)
+
+    inputs = {real(j.source) for j in jobs}
     for job in jobs:
         rel = renamed_rel(job.rel, rename) if job.kind != "copy" or in_place else job.rel
         if out_dir is not None:
             target: Path | None = out_dir / rel
-            key = os.path.realpath(target)
+            key = real(target)
             if key in inputs:
                 raise PlanError(f"{job.shown}: its output {target} is one of the inputs; "
                                 "choose an --out-dir outside the inputs")
         elif in_place and rel != job.rel:
             target = job.source.with_name(rel.rsplit("/", 1)[-1])
-            key = os.path.realpath(target)
+            key = real(target)
         else:
             target = None
-            key = os.path.realpath(job.source)
+            key = real(job.source)
         other = seen.get(key)
         if other is not None:
             raise PlanError(f"{other.shown} and {job.shown} would both be written to "
@@ -192,7 +200,7 @@ def _place(jobs: list[Job], out_dir: Path | None, in_place: bool,
         placed.append(Job(job.source, job.shown, job.rel, job.kind, target, job.named))
     if in_place and rename:
         for job in placed:
-            if job.target is not None and os.path.realpath(job.target) in inputs:
+            if job.target is not None and real(job.target) in inputs:
                 raise PlanError(f"{job.shown}: renaming it would overwrite the input "
                                 f"{job.target}")
     return placed

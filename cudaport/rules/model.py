@@ -45,6 +45,7 @@ class Fallback:
     note: str | None = None
 
 
+@_fast_pickle
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One CUDA identifier and what it becomes on the target."""
