@@ -150,6 +150,39 @@ produces now.
 Why: the HIP mirror no longer matches its CUDA source.
 Fix: rerun `cudaport translate SRC --out-dir MIRROR` and commit the result.
 """)
+# CP501-CP519: `cudaport verify` (the HIP compiler's verdict on translated code).
+register("CP501", "does-not-compile", "error", "translated code does not compile for the target", """
+What: the HIP compiler rejected the translated file; the message is the compiler's, the
+location is the line of the original CUDA file it came from.
+Why: a CUDA API left untranslated (see CP101/CP105), a construct HIP lacks, or a
+difference in a header's declarations.
+Fix: read the compiler's message; `cudaport verify -v` prints its full output with
+locations mapped to the CUDA sources.
+""")
+register("CP502", "compiler-warning", "warning", "the HIP compiler warns about translated code", """
+What: the HIP compiler accepted the translated file but printed a warning there.
+Why: warnings often point at behaviour that differs on the target (deprecated HIP API,
+implicit conversions of vector types).
+Fix: read the warning; silence it in the CUDA source if it does not apply.
+""")
+register("CP503", "inline-ptx", "error", "inline PTX assembly", """
+What: an `asm("...")` statement whose text is PTX, NVIDIA's virtual instruction set.
+Why: AMD GPUs cannot assemble PTX; a syntax check does not look inside the string, so the
+failure would only show when device code is generated.
+Fix: replace it with a HIP intrinsic (`__lane_id()`, `__clock64()`, `__shfl_*`) or portable
+C++, keeping the PTX under `#ifdef __CUDA_ARCH__` / `#if !defined(__HIP_PLATFORM_AMD__)`.
+""")
+register("CP504", "header-not-found", "error", "a header the translation includes is missing", """
+What: the HIP compiler could not find a header the translated file includes.
+Why: the target library is not installed (the message names the package when cudaport
+knows it), or a project include folder was not passed (`-I`, `-p compile_commands.json`).
+Fix: install the library, or pass the include folders.
+""")
+register("CP505", "compiler-failed", "error", "the HIP compiler failed without a diagnostic", """
+What: the compiler exited with an error but printed no error cudaport could map (a crash,
+a timeout, a bad flag).
+Fix: run `cudaport verify -v` to see its output and the command line.
+""")
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ INCLUDE = rb'#[ \t]*include(?:_next)?[ \t]*(?P<header><[^>\r\n]*>|"[^"\r\n]*")'
 CONDITIONAL = rb"#[ \t]*(?P<cond>ifdef|ifndef|if|elif|else|endif)\b"
 # A directive's '#' is the first token of a logical line: at a physical line start that
 # does not continue the previous line with a backslash.
-LOGICAL_LINE_START = rb"(?m:^)(?<!\\\n)(?<!\\\r\n)[ \t]*"
+LOGICAL_LINE_START = rb"(?m:^)(?<!\\\n)(?<!\\\r\n)(?:(?<=\A)\xef\xbb\xbf)?[ \t]*"
 DIRECTIVE = LOGICAL_LINE_START + rb"#[ \t]*[A-Za-z_]\w*"
 IDENT = rb"[A-Za-z_$][\w$]*"
 PUNCT = (
@@ -58,7 +58,7 @@ _TOKEN_RE = re.compile(
             rb"(?P<continuation>\\\r?\n)",
             rb"(?P<comment>" + LINE_COMMENT + b"|" + BLOCK_COMMENT + b")",
             rb"(?P<string>(?:(?<![\w$])(?:u8|[uUL]))?(?:" + RAW_STRING + b"|" + STRING + b"))",
-            rb"(?P<char>(?:(?<![\w$])(?:u8|[uUL]))?" + CHAR + b")",
+            rb"(?P<char>(?:(?<![\w$])(?:u8|[uUL]))?" + CHAR_START + CHAR[1:] + b")",
             rb"(?P<number>" + NUMBER + b")",
             rb"(?P<ident>" + IDENT + b")",
             rb"(?P<punct>" + PUNCT + b")",
@@ -85,13 +85,16 @@ def tokenize(src: bytes, pos: int = 0, endpos: int | None = None) -> Iterator[To
         yield Token(m.lastgroup or "other", m.start(), m.end(), m.group())
 
 
+BOM = b"\xef\xbb\xbf"
+
+
 def starts_logical_line(src: bytes, pos: int) -> bool:
     """Whether only blanks precede ``pos`` on its logical line (so a '#' there is a
     directive); a line continued by a trailing backslash does not start a new one."""
     i = pos
     while i > 0 and src[i - 1] in b" \t\f\v":
         i -= 1
-    if i == 0:
+    if i == 0 or i == 3 and src.startswith(BOM):
         return True
     if src[i - 1] != 0x0A:  # "\n"
         return False

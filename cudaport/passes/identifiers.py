@@ -41,11 +41,22 @@ def identifiers(ctx: FileContext) -> None:
                 _report(ctx, start, name.decode(), r)
     if fragment:
         return
+    if ctx.scan.unknown:  # the project's own CUDA_CHECK & co. are not CUDA API
+        own_macros = _defined_macros(src)
+        ctx.scan.unknown[:] = [u for u in ctx.scan.unknown if u[1] not in own_macros]
     for start, name, context in ctx.scan.unknown:
         if context == "code":
             ident = name.decode()
             ctx.find("CP105", start, f"{ident} looks like CUDA API but no rule knows it",
                      ident)
+
+
+_DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)")
+
+
+def _defined_macros(src: bytes) -> frozenset[bytes]:
+    """Names the file itself ``#define``s."""
+    return frozenset(m.group(1) for m in _DEFINE.finditer(src))
 
 
 def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
@@ -69,11 +80,10 @@ def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
         ctx.find("CP102", offset, f"{ident} is deprecated since CUDA {entry.cuda_deprecated}",
                  ident, entry.library)
     if r.status == "fallback":
-        note = entry.fallback.note if entry.fallback and entry.fallback.note else "check the call"
-        ctx.find("CP108", offset, f"{ident}: {r.reason}; used the fallback: {note}", ident,
-                 entry.library)
-    elif entry.note and r.status in ("converted", "same"):
-        ctx.find("CP108", offset, f"{ident}: {entry.note}", ident, entry.library)
+        ctx.find("CP108", offset, f"{ident}: {r.reason}; used the fallback: "
+                 f"{r.note or 'check the call'}", ident, entry.library)
+    elif r.note and r.status in ("converted", "same"):
+        ctx.find("CP108", offset, f"{ident}: {r.note}", ident, entry.library)
 
 
 def _is_namespace_use(src: bytes, start: int, end: int) -> bool:

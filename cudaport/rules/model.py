@@ -7,7 +7,13 @@ from dataclasses import dataclass, field, fields
 
 
 def version_tuple(text: str | None) -> tuple[int, ...] | None:
-    return tuple(int(part) for part in text.split(".")) if text else None
+    """``"6.1.0"`` -> ``(6, 1)``: trailing zeros dropped, so 6.1 and 6.1.0 compare equal."""
+    if not text:
+        return None
+    parts = [int(part) for part in text.split(".")]
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
 
 
 def _fast_pickle(cls):
@@ -33,6 +39,7 @@ class Mapping:
     deprecated: str | None = None
     removed: str | None = None
     experimental: bool = False
+    note: str | None = None  # a difference specific to this target name (argument order ...)
 
 
 @_fast_pickle
@@ -59,6 +66,7 @@ class Entry:
     cuda_deprecated: str | None = None
     cuda_changed: str | None = None
     cuda_removed: str | None = None
+    cuda_present: str | None = None  # "13": found in the CUDA 13 headers (pack-level fact)
     status: str | None = None  # explicit status from the file; derived when None
     note: str | None = None
     template: str | None = None
