@@ -47,6 +47,7 @@ class Rule:
     review: bool = False
     package: str | None = None
     variants: tuple[tuple[str, "Rule"], ...] = ()
+    anchor: bool = False  # packages: library packages are added after this find_package
 
 
 @dataclass
@@ -141,14 +142,14 @@ def load_rules(options: Options) -> CMakeRules:
             return Rule(value)
         if not isinstance(value, dict):
             raise RuleError(str(path), 0, f"{section}.{name}: expected a name, null or a mapping")
-        keys = {"to", "note", "review", "package", "target", "variants"}
+        keys = {"to", "note", "review", "package", "target", "variants", "anchor"}
         if set(value) - keys:
             raise RuleError(str(path), 0, f"{section}.{name}: unknown key(s) "
                             f"{', '.join(sorted(set(value) - keys))}")
         variants = tuple((k, rule(f"{name}.{k}", v, section))
                          for k, v in (value.get("variants") or {}).items())
         base = Rule(value.get("to"), value.get("note"), bool(value.get("review")),
-                    value.get("package"), variants)
+                    value.get("package"), variants, bool(value.get("anchor")))
         for choice, alternative in variants:  # the selected library variant wins
             if choice in chosen:
                 return Rule(alternative.to, alternative.note or base.note,
@@ -257,7 +258,8 @@ class _Translator:
                     if to is not None:
                         self.edit(arg.value_start, arg.value_start + len(arg.value), to, "language")
             if cmd.name == b"find_package" and cmd.args:
-                toolkit = self._find_package(cmd) or toolkit
+                anchor = self._find_package(cmd)
+                toolkit = toolkit or anchor
             self._arguments(cmd, packages)
             self._sources(cmd, marked)
         needed = sorted(set(packages))
@@ -278,7 +280,7 @@ class _Translator:
             return None
         self.rule_outcome(rule, first.value_start, first.value_start + len(first.value),
                           first.value, "package")
-        if rule.to is None:
+        if rule.to is None or not rule.anchor:
             return None
         if len(cmd.args) > 1 and _VERSION.match(cmd.args[1].value):
             self.edit(first.end, cmd.args[1].end, b"", "package-version")

@@ -161,3 +161,10 @@ def test_translated_project_configures_with_real_cmake_hip_language(tmp_path: Pa
     # CMake really sees the source as HIP: its compile rule uses the HIP compiler flags.
     flags = next((tmp_path / "build").rglob("flags.make")).read_text()
     assert "HIP_FLAGS" in flags and "--offload-arch=gfx90a" in flags
+
+
+def test_library_packages_follow_the_toolkit_not_later_packages():
+    out, _ = tr("find_package(CUDAToolkit)\nfind_package(NCCL)\n"
+                "target_link_libraries(t CUDA::cublas)\n")
+    assert out == ("find_package(hip)\nfind_package(hipblas REQUIRED)\nfind_package(rccl)\n"
+                   "target_link_libraries(t roc::hipblas)\n")
