@@ -35,6 +35,11 @@ _PIECE = re.compile(rb"(?P<target>\bCUDA::\w+)"
                     rb"|LINK_LANG_AND_ID):(?P<langs>[^>]*)>"
                     rb"|(?P<name>(?<![\w:])[A-Za-z_][A-Za-z0-9_]*)")
 _VERSION = re.compile(rb"\d+(?:\.\d+)*\Z")
+# A command-line flag inside an argument (flags sit in lists, quoted strings, genexes).
+_FLAG = re.compile(rb"(?<![^\s;\">:])-{1,2}[A-Za-z][\w\-+.,]*(?:=[^\s;\"$<>]*)?")
+FLAG_COMMANDS = {b"set", b"string", b"list", b"target_compile_options", b"add_compile_options",
+                 b"target_link_options", b"add_link_options", b"set_property",
+                 b"set_target_properties", b"set_source_files_properties"}
 SOURCE_LIST_COMMANDS = {b"add_executable", b"add_library", b"target_sources", b"set",
                         b"list", b"cuda_add_executable", b"cuda_add_library"}
 LANGUAGE_COMMANDS = {b"project", b"enable_language", b"check_language"}
@@ -57,6 +62,7 @@ class CMakeRules:
     targets: dict[bytes, Rule]
     variables: dict[bytes, Rule]
     commands: dict[bytes, Rule]
+    flags: dict[bytes, Rule]
     unknown: re.Pattern[bytes]
     digest: str
 
@@ -124,13 +130,14 @@ def load_rules(options: Options) -> CMakeRules:
     try:
         raw = path.read_bytes()
     except OSError:
-        return CMakeRules({}, {}, {}, {}, {}, re.compile(rb"(?!)"), "none")
+        return CMakeRules({}, {}, {}, {}, {}, {}, re.compile(rb"(?!)"), "none")
     try:
         doc = yaml.safe_load(raw) or {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise RuleError(str(path), mark.line + 1 if mark else 0, f"bad YAML: {exc}") from None
-    allowed = {"languages", "packages", "targets", "variables", "commands", "unknown_patterns"}
+    allowed = {"languages", "packages", "targets", "variables", "commands", "flags",
+               "unknown_patterns"}
     if not isinstance(doc, dict) or set(doc) - allowed:
         extra = sorted(set(doc) - allowed) if isinstance(doc, dict) else ["(not a mapping)"]
         raise RuleError(str(path), 0, f"CMake rules: unknown key(s) {', '.join(map(str, extra))} "
@@ -163,7 +170,8 @@ def load_rules(options: Options) -> CMakeRules:
     unknown = re.compile(("|".join(f"(?:{p})" for p in patterns) or "(?!)").encode())
     return CMakeRules({k.encode(): v.encode() for k, v in (doc.get("languages") or {}).items()},
                       section("packages"), section("targets"), section("variables"),
-                      section("commands"), unknown, hashlib.sha256(raw).hexdigest()[:16])
+                      section("commands"), section("flags"), unknown,
+                      hashlib.sha256(raw).hexdigest()[:16])
 
 
 def parse(src: bytes) -> list[Command]:
@@ -297,6 +305,9 @@ class _Translator:
             previous = value
             if cmd.name in LANGUAGE_COMMANDS or (cmd.name == b"find_package" and arg is cmd.args[0]):
                 continue
+            if cmd.name in FLAG_COMMANDS and self.rules.flags:
+                for m in _FLAG.finditer(value):
+                    self._flag(m.group(), base + m.start())
             for m in _PIECE.finditer(value):
                 if m.group("target"):
                     self._target(m.group("target"), base + m.start(), packages)
@@ -313,6 +324,16 @@ class _Translator:
         self.rule_outcome(rule, start, start + len(name), name, "imported target")
         if rule.to is not None and rule.package:
             packages.append(rule.package)
+
+    def _flag(self, flag: bytes, start: int) -> None:
+        rule = self.rules.flags.get(flag)
+        if rule is None:
+            rule = self.rules.flags.get(flag.split(b"=", 1)[0])
+            if rule is None:
+                return
+            if rule.to is not None:  # a renamed option keeps its own value: report only
+                rule = Rule(None, f"use {rule.to}", True)
+        self.rule_outcome(rule, start, start + len(flag), flag, "nvcc flag")
 
     def _genex(self, m: re.Match[bytes], base: int) -> None:
         langs_start = base + m.start("langs")

@@ -168,3 +168,13 @@ def test_library_packages_follow_the_toolkit_not_later_packages():
                 "target_link_libraries(t CUDA::cublas)\n")
     assert out == ("find_package(hip)\nfind_package(hipblas REQUIRED)\nfind_package(rccl)\n"
                    "target_link_libraries(t roc::hipblas)\n")
+
+
+def test_nvcc_flags_renamed_or_reported():
+    out, found = tr('set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} --extended-lambda -use_fast_math")\n'
+                    "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-rdc=true;-lineinfo>)\n"
+                    "execute_process(COMMAND cmake -G Ninja)\n")
+    assert out == ('set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} --extended-lambda -ffast-math")\n'
+                   "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc;-lineinfo>)\n"
+                   "execute_process(COMMAND cmake -G Ninja)\n")
+    assert found == [("CP302", 1), ("CP302", 2)]  # -G of a cmake command line is no nvcc flag
