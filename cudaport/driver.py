@@ -16,6 +16,7 @@ import pickle
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -269,10 +270,7 @@ def _translate(job: Job, data: bytes, request: Request, outcome: Outcome) -> byt
 
         output = rewrite_includes(output, job.rel, request.renamed, dict(request.rename))
     outcome.findings.extend(result.findings)
-    tally = outcome.tally
-    for ref in result.references:
-        if ref.context in ("code", "include"):
-            tally[(ref.library, ref.status)] += 1
+    _tally(result, outcome.tally)
     if request.keep_references:
         outcome.references, outcome.edits = result.references, result.edits
     outcome.changed = output != data
@@ -281,10 +279,34 @@ def _translate(job: Job, data: bytes, request: Request, outcome: Outcome) -> byt
     return output
 
 
+def _tally(result, tally: Counter) -> None:
+    """Count (library, status) of the file's code and include references, from the raw
+    scan hits when the result has them: building every Reference object only to count
+    them cost more than the rest of a warm run."""
+    raw = getattr(result, "extra_references", None)
+    scan = getattr(result, "scan", None)
+    if raw is None or scan is None:
+        for ref in result.references:
+            if ref.context in ("code", "include"):
+                tally[(ref.library, ref.status)] += 1
+        return
+    lookup = result.lookup or {}
+    for _, name, context, resolved in raw:
+        if context in ("code", "include"):
+            tally[(resolved.entry.library, resolved.status) if resolved is not None
+                  else ("", "unknown")] += 1
+    for _, name, context in scan.idents:
+        if context in ("code", "include"):
+            resolved = lookup.get(name)
+            tally[(resolved.entry.library, resolved.status) if resolved is not None
+                  else ("", "unknown")] += 1
+    for _, _, context in scan.unknown:
+        if context in ("code", "include"):
+            tally[("", "unknown")] += 1
+
+
 def _act(job: Job, data: bytes, output: bytes | None, request: Request,
          outcome: Outcome) -> None:
-    from .files import write_atomic
-
     if output is None:
         return
     mode = request.mode
@@ -307,7 +329,7 @@ def _act(job: Job, data: bytes, output: bytes | None, request: Request,
         if output == data and target == job.source:
             return
         _backup(job, data, request)
-        write_atomic(target, output, mode_from=job.source)
+        _write(target, output, mode_from=job.source)
         if target != job.source:
             os.unlink(job.source)
         outcome.status = "written"
@@ -319,20 +341,20 @@ def _act(job: Job, data: bytes, output: bytes | None, request: Request,
             return  # already up to date: keep its timestamp, save a write
     except OSError:
         pass
-    write_atomic(target, output, mode_from=job.source, durable=False)
+    _write(target, output, mode_from=job.source, durable=False)
     outcome.status = "written"
 
 
 def _backup(job: Job, data: bytes, request: Request) -> None:
-    from .files import OutputError, write_atomic
+    from .files import OutputError
 
     if request.backup_dir is not None:
-        write_atomic(request.backup_dir / job.rel, data, mode_from=job.source)
+        _write(request.backup_dir / job.rel, data, mode_from=job.source)
     elif request.backup_beside:
         beside = job.source.with_name(job.source.name + ".orig")
         if beside.exists():
             raise OutputError(f"{beside}: backup already exists; remove it first")
-        write_atomic(beside, data, mode_from=job.source)
+        _write(beside, data, mode_from=job.source)
 
 
 def _unified(before: bytes, after: bytes, name: str, note: str) -> bytes:
@@ -388,17 +410,47 @@ def _stat_key(path: Path | None) -> tuple | None:
 
 
 # ---------------------------------------------------------------------------------------
+# Interruption: a signal that arrives while a file is being written takes effect right
+# after the write, so no temporary file is left behind and no output is half-written.
+
+_WRITING = False
+_DEFERRED: list[int] = []
+
+
+def _write(path: Path, data: bytes, **kwargs) -> None:
+    from .files import write_atomic
+
+    global _WRITING
+    _WRITING = True
+    try:
+        write_atomic(path, data, **kwargs)
+    finally:
+        _WRITING = False
+    if _DEFERRED:
+        _raise_for(_DEFERRED.pop())
+
+
+def _raise_for(signum: int) -> None:
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise SystemExit(128 + signum)
+
+
+def _on_signal(signum, frame) -> None:
+    if _WRITING:
+        _DEFERRED.append(signum)
+    else:
+        _raise_for(signum)
+
+
+# ---------------------------------------------------------------------------------------
 # Running many jobs
 
 def _worker_init(request: Request) -> None:
     global _REQUEST
     _REQUEST = request
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides about Ctrl-C
-
-    def stop(signum, frame):  # unwinds write_atomic, which removes its temporary file
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, _on_signal)  # the parent's terminate() after Ctrl-C
 
 
 def _work(batch: list[tuple[int, Job, bytes | None]]) -> list[tuple[int, Outcome, tuple]]:
@@ -473,9 +525,17 @@ def run(jobs: list[Job], request: Request, workers: int | None = None,
         if workers == 1 or len(pending) < 8:
             global _REQUEST
             _REQUEST = request
-            for item in pending:
-                fresh.extend(_work([item]))
-                progress.step()
+            previous = signal.getsignal(signal.SIGINT)
+            in_main = threading.current_thread() is threading.main_thread()
+            if in_main:
+                signal.signal(signal.SIGINT, _on_signal)
+            try:
+                for item in pending:
+                    fresh.extend(_work([item]))
+                    progress.step()
+            finally:
+                if in_main:
+                    signal.signal(signal.SIGINT, previous)
         else:
             fresh = _run_pool(pending, request, workers, progress)
     finally:

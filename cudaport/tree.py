@@ -112,7 +112,7 @@ def _write_report(path: Path, outcomes: list[driver.Outcome], options: Options) 
     from .report.json_report import render
     from .translate import Result
 
-    results = [Result(b"", o.edits, o.references or [], o.findings, o.shown)
+    results = [Result(b"", o.edits, o.findings, o.shown, _references=o.references or [])
                for o in outcomes if o.kind != "copy"]
     try:
         write_atomic(path, render(results, options).encode())

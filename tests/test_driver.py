@@ -280,7 +280,8 @@ def test_progress_only_on_a_terminal(tmp_path: Path):
     assert progress.enabled and not driver.Progress(30).enabled  # pytest's stderr is no tty
 
 
-def test_interrupt_leaves_no_partial_files(tmp_path: Path):
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_interrupt_leaves_no_partial_files(tmp_path: Path, workers: str):
     """SIGINT in the middle of a real run: every output present is complete, no temp files."""
     import signal
     import time
@@ -294,7 +295,7 @@ def test_interrupt_leaves_no_partial_files(tmp_path: Path):
     out = tmp_path / "out"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-m", "cudaport", "translate", str(src),
-                             "--out-dir", str(out), "-j", "2", "-q", "--no-cache"],
+                             "--out-dir", str(out), "-j", workers, "-q", "--no-cache"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(list(out.rglob("*.cu"))) < 20:
@@ -317,3 +318,17 @@ def test_single_file_modes_still_work(tmp_path: Path):
     assert code == 0 and b"hipMalloc" in (tmp_path / "o" / "k.cu").read_bytes()
     code, _, err = cli("translate", str(tmp_path), "-o", str(tmp_path / "x.hip"))
     assert code == 2 and "folder" in err
+
+
+def test_report_for_a_tree(tree: Path, tmp_path: Path):
+    import json
+
+    report = tmp_path / "r.json"
+    code, _, _ = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"), "--report",
+                     str(report), "-q")
+    assert code == 0
+    data = json.loads(report.read_text())
+    files = {Path(f["path"]).name: f for f in data["files"]}
+    assert files["a.cu"]["changed"] and files["a.cu"]["edits"] > 0
+    assert {r["identifier"] for r in files["a.cu"]["references"]} >= {"cudaMalloc", "cudaFree"}
+    assert data["summary"]["files"] == len(data["files"])
