@@ -276,8 +276,26 @@ def test_progress_only_on_a_terminal(tmp_path: Path):
                            "--out-dir", str(tmp_path / "out"), "-q"],
                           capture_output=True, env=env)
     assert proc.returncode == 0 and b"\r" not in proc.stderr
-    progress = driver.Progress(30, enabled=True)
-    assert progress.enabled and not driver.Progress(30).enabled  # pytest's stderr is no tty
+    # On a real terminal (a pseudo-terminal as stderr) the counter shows, ending cleared.
+    import pty
+
+    leader, follower = pty.openpty()
+    env.pop("CI", None)
+    proc = subprocess.run([sys.executable, "-m", "cudaport", "translate", str(src),
+                           "--out-dir", str(tmp_path / "tty"), "-q", "--no-cache"],
+                          stdout=subprocess.PIPE, stderr=follower, env=env)
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert proc.returncode == 0 and b"\rcudaport: 30/30 files" in shown
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
