@@ -100,7 +100,7 @@ def list_tree(root: Path, exclude: PatternList, include: PatternList | None = No
     for rel in candidates:
         if rel.startswith(prune_prefixes) or rel in prune:
             continue
-        if matches_any(exclude, rel, False):
+        if exclude.patterns and matches_any(exclude, rel, False):
             continue
         if include is not None and include.patterns and not include.decide(rel, False):
             continue
