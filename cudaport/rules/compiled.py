@@ -78,6 +78,8 @@ class Compiled:
         self.headers: dict[bytes, ResolvedHeader] = {}
         for name, hentry in table.headers.items():
             r = self._resolve_mapping(hentry.library, hentry.main, hentry.variants, tv)
+            if r.status in ("version", "unsupported") and hentry.fallback:
+                r = Resolved(None, "converted", hentry.fallback.encode())
             if r.status == "converted" and r.replacement == b"":
                 status = "drop"
             elif r.status == "converted" and r.replacement == name.encode():

@@ -312,7 +312,8 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
     if "headers" in top:
         variant = _variants_reader(info, library, S.header)
         spec = {"to": _header_or_empty, "main": S.boolean, "note": S.text,
-                "variants": variant, "library": S.identifier, "status": S.text}
+                "variants": variant, "library": S.identifier, "status": S.text,
+                "to_since": S.version, "fallback": S.header}
         for name, value, at in S.mapping(p, top["headers"][0], "headers"):
             if not S.HEADER.match(name):
                 raise at.error(f"headers: {name!r} is not a header path")
@@ -325,9 +326,11 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
             else:
                 d = S.fields(p, value, f"headers.{name}", spec)
             headers[name] = HeaderEntry(
-                name=name, library=d.get("library", library), main=Mapping(d.get("to")),
+                name=name, library=d.get("library", library),
+                main=Mapping(d.get("to"), d.get("to_since")),
                 variants=d.get("variants", {}), is_main=d.get("main", False),
                 note=d.get("note"), rule_id=f"{info.name}/{stem}:{name}", source=f"{p}:{at.line}",
+                fallback=d.get("fallback"),
             )
     if "calls" in top:
         for name, value, at in S.mapping(p, top["calls"][0], "calls"):

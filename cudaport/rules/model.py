@@ -86,6 +86,7 @@ class HeaderEntry:
     note: str | None = None
     rule_id: str = ""
     source: str = ""
+    fallback: str | None = None  # the header to use when ``main`` is too new or absent
 
 
 @_fast_pickle
