@@ -180,7 +180,7 @@ def _place(jobs: list[Job], out_dir: Path | None, in_place: bool,
 
     inputs = {real(j.source) for j in jobs}
     for job in jobs:
-        rel = renamed_rel(job.rel, rename) if job.kind != "copy" or in_place else job.rel
+        rel = renamed_rel(job.rel, rename) if job.kind != "copy" else job.rel
         if out_dir is not None:
             target: Path | None = out_dir / rel
             key = real(target)
@@ -310,7 +310,6 @@ def _act(job: Job, data: bytes, output: bytes | None, request: Request,
     if output is None:
         return
     mode = request.mode
-    in_place = job.target is None or (mode == "in-place")
     target = job.target if job.target is not None else job.source
     if mode in ("check", "diff"):
         if not outcome.wanted and job.target is not None:
@@ -325,7 +324,7 @@ def _act(job: Job, data: bytes, output: bytes | None, request: Request,
                 outcome.diff = _unified(current or b"", output, str(target),
                                         "missing" if current is None else "")
         return
-    if mode == "in-place" or in_place:
+    if mode == "in-place":
         if output == data and target == job.source:
             return
         _backup(job, data, request)
