@@ -259,7 +259,11 @@ def _translate(job: Job, data: bytes, request: Request, outcome: Outcome) -> byt
         return result.output
     try:
         result = translate_bytes(data, request.options, job.shown)
-    except InputError:
+    except InputError as exc:
+        if job.named:  # asked for by name: an input error, as for a single file
+            outcome.status = "failed"
+            outcome.message = str(exc)
+            return None
         outcome.findings.append(Finding("CP930", "binary file; not translated", job.shown))
         outcome.status = "skipped"
         outcome.wanted = request.copy_all
@@ -274,7 +278,7 @@ def _translate(job: Job, data: bytes, request: Request, outcome: Outcome) -> byt
     if request.keep_references:
         outcome.references, outcome.edits = result.references, result.edits
     outcome.changed = output != data
-    outcome.wanted = (outcome.changed or bool(result.references) or request.copy_all or job.named
+    outcome.wanted = (outcome.changed or bool(outcome.tally) or request.copy_all or job.named
                       or os.path.splitext(job.source.name)[1] in ALWAYS_WRITTEN)
     return output
 

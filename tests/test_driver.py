@@ -350,3 +350,11 @@ def test_report_for_a_tree(tree: Path, tmp_path: Path):
     assert files["a.cu"]["changed"] and files["a.cu"]["edits"] > 0
     assert {r["identifier"] for r in files["a.cu"]["references"]} >= {"cudaMalloc", "cudaFree"}
     assert data["summary"]["files"] == len(data["files"])
+
+
+def test_named_binary_file_is_an_error_walked_one_a_note(tmp_path: Path):
+    src = make_tree(tmp_path / "src", {"blob.cu": b"\x00\x01", "k.cu": KERNEL})
+    code, _, err = cli("translate", str(src / "blob.cu"), "--out-dir", str(tmp_path / "o"))
+    assert code == 2 and "blob.cu" in err and "binary" in err
+    code, _, err = cli("translate", str(src), "--out-dir", str(tmp_path / "o2"))
+    assert code == 0 and "CP930" in err
