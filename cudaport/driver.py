@@ -31,7 +31,7 @@ SOURCE_SUFFIXES = frozenset({
     ".cu", ".cuh", ".hip", ".h", ".hh", ".hpp", ".hxx", ".h++", ".c", ".cc", ".cpp", ".cxx",
     ".c++", ".inl", ".inc", ".ipp", ".tcc", ".tpp", ".cuinl",
 })
-ALWAYS_WRITTEN = frozenset({".cu", ".cuh"})  # CUDA by name: mirrored even when unchanged
+ALWAYS_WRITTEN = frozenset({".cu", ".cuh", ".hip"})  # GPU sources by name: always mirrored
 MODES = ("write", "in-place", "check", "diff")
 
 
