@@ -21,6 +21,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from . import __version__
 from .findings import Finding, Reference
@@ -103,11 +104,13 @@ def renamed_rel(rel: str, rename: dict[str, str]) -> str:
 def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
          copy_all: bool = False, rename: dict[str, str] | None = None,
          exclude: tuple[str, ...] = (), include: tuple[str, ...] = (),
-         extra_excludes: tuple[str, ...] = (), base: Path | None = None) -> Plan:
+         extra_excludes: tuple[str, ...] = (), base: Path | None = None,
+         is_excluded: Callable[[Path], bool] | None = None) -> Plan:
     """Decide every job and refuse unsafe requests (:class:`PlanError`).
 
-    ``extra_excludes`` is the seam for configuration files (gitignore-syntax patterns
-    relative to each input folder), added to ``exclude``.
+    Seams for configuration files: ``extra_excludes`` (gitignore-syntax patterns relative
+    to each input folder, added to ``exclude``) and ``is_excluded`` (a predicate on paths,
+    such as a config's own exclude globs relative to its folder).
     """
     from .walk import git_ignored, list_tree
 
@@ -127,6 +130,8 @@ def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
             listing = list_tree(given, excludes, includes, prune, str(given).rstrip("/"))
             result.notes.extend(listing.notes)
             for rel in listing.files:
+                if is_excluded is not None and is_excluded(given / rel):
+                    continue
                 full = f"{prefix}/{rel}" if prefix else rel
                 kind = kind_of(rel.rsplit("/", 1)[-1])
                 if kind == "copy" and not copy_all:

@@ -358,3 +358,9 @@ def test_named_binary_file_is_an_error_walked_one_a_note(tmp_path: Path):
     assert code == 2 and "blob.cu" in err and "binary" in err
     code, _, err = cli("translate", str(src), "--out-dir", str(tmp_path / "o2"))
     assert code == 0 and "CP930" in err
+
+
+def test_config_seams_exclude_paths(tree: Path, tmp_path: Path):
+    jobs = driver.plan([tree], tmp_path / "out", extra_excludes=("inc/",),
+                       is_excluded=lambda p: p.name == "a.cu").jobs
+    assert {j.rel for j in jobs} == {"CMakeLists.txt", "util/plain.cpp"}
