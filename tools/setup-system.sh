@@ -9,6 +9,7 @@ PACKAGES=(clang-15 libamdhip64-dev libhiprand-dev libhipsparse-dev librocprim-de
           # translated project): hip-lang-config finds AMDDeviceLibs, hip-config hipcc.
           rocm-device-libs hipcc)
 missing=()
+PACKAGES+=(chromium)  # headless Chromium: the tests render the HTML report in it
 for pkg in "${PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done

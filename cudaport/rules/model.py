@@ -44,6 +44,20 @@ class Mapping:
 
 @_fast_pickle
 @dataclass(frozen=True, slots=True)
+class Check:
+    """A check-only rule: report ``code`` wherever the name is used, change nothing.
+
+    Codes come from the user's YAML and may never start with ``CP`` (cudaport's own
+    namespace), so a user code can never be mistaken for a built-in one.
+    """
+
+    code: str
+    severity: str  # error, warning, info
+    message: str
+    source: str = ""  # "path:line" of the rule
+
+
+@dataclass(frozen=True, slots=True)
 class Fallback:
     """What to emit when the target equivalent is unavailable (too new, or absent)."""
 
@@ -73,6 +87,7 @@ class Entry:
     fallback: Fallback | None = None
     rule_id: str = ""
     source: str = ""  # "path:line" of the entry, for `rules explain`
+    check: Check | None = None  # a user check-only rule attached to this name
 
 
 @_fast_pickle
