@@ -207,7 +207,7 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
             check=check, diff=diff, copy_all=copy_all, rename=rename, include=include,
             exclude=exclude, backup=backup, backup_dir=backup_dir, jobs=jobs,
             use_cache=not no_cache, report_file=report_file, fail_on=fail_on, quiet=quiet,
-            guard_in_place=bool(folders))
+            guard_in_place=bool(folders), is_excluded=_config_excludes(inputs))
         return
     results: list[Result] = []
     errors = 0
@@ -248,6 +248,17 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
         title = get_compiled(options).target.title
         click.echo(render_text(summarize(results), title), err=True)
     sys.exit(2 if errors else exit_code(results, fail_on))
+
+
+def _config_excludes(inputs: tuple[str, ...]):
+    """The project configuration's ``exclude`` globs as a predicate (None when unset)."""
+    from .config import ConfigError, load_config
+
+    try:
+        config = load_config(inputs)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    return config.is_excluded if config.exclude else None
 
 
 def _emit(result: Result, data: bytes, name: str, path: Path, output: Path | None,

@@ -125,8 +125,10 @@ def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
             prefix = "" if single else _relative_to(given, base)
             prune: tuple[str, ...] = ()
             if out_dir is not None:
-                prune = _check_out_dir(given, out_dir, excludes,
-                                       lambda rel, root=given: git_ignored(root, rel))
+                prune = _check_out_dir(
+                    given, out_dir, excludes,
+                    lambda rel, root=given: git_ignored(root, rel) or (
+                        is_excluded is not None and is_excluded(root / rel)))
             listing = list_tree(given, excludes, includes, prune, str(given).rstrip("/"))
             result.notes.extend(listing.notes)
             for rel in listing.files:

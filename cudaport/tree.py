@@ -24,10 +24,12 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
                    include: tuple[str, ...], exclude: tuple[str, ...], backup: bool,
                    backup_dir: Path | None, jobs: int | None, use_cache: bool,
                    report_file: Path | None, fail_on: str, quiet: bool,
-                   extra_excludes: tuple[str, ...] = (), guard_in_place: bool = True) -> None:
+                   extra_excludes: tuple[str, ...] = (), guard_in_place: bool = True,
+                   is_excluded=None) -> None:
     """Run a tree translation and exit. ``guard_in_place``: refuse --in-place on files with
     uncommitted changes (or outside git) unless backed up; the CLI asks it for folders,
-    files named one by one are overwritten as asked."""
+    files named one by one are overwritten as asked. ``is_excluded``: the project
+    configuration's excludes ([tool.cudaport] exclude), a predicate on paths."""
     from .files import OutputError
     from .rules import get_compiled
 
@@ -37,7 +39,7 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
     try:
         the_plan = driver.plan(inputs, out_dir, in_place=in_place, copy_all=copy_all,
                                rename=suffixes, exclude=exclude, include=include,
-                               extra_excludes=extra_excludes)
+                               extra_excludes=extra_excludes, is_excluded=is_excluded)
     except driver.PlanError as exc:
         _fail(str(exc))
     jobs_list = the_plan.jobs

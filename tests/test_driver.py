@@ -364,3 +364,11 @@ def test_config_seams_exclude_paths(tree: Path, tmp_path: Path):
     jobs = driver.plan([tree], tmp_path / "out", extra_excludes=("inc/",),
                        is_excluded=lambda p: p.name == "a.cu").jobs
     assert {j.rel for j in jobs} == {"CMakeLists.txt", "util/plain.cpp"}
+
+
+def test_project_config_excludes_apply_to_trees(tree: Path):
+    make_tree(tree, {".cudaport.toml": b'exclude = ["inc/", "hip"]\n'})
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tree / "hip"))
+    assert code == 0, err  # the output folder inside the tree is excluded by the config
+    out = files_below(tree / "hip")
+    assert "a.cu" in out and not any(k.startswith("inc/") for k in out)
