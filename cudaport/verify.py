@@ -117,14 +117,13 @@ def _hipcc(path: str, arch: str, mode: tuple[str, ...]) -> Compiler:
     return Compiler((path, "-x", "hip", f"--offload-arch={arch}") + mode, env, version)
 
 
-def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH,
-                  codegen: bool = False) -> Compiler | None:
+def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH) -> Compiler | None:
     """hipcc when present, else a clang++ that knows HIP with a ROCm path; None if neither.
 
-    ``codegen`` also generates and assembles device code (catches inline PTX, needs lld);
-    the default is a syntax and semantics check of host and device code.
+    The check is ``-fsyntax-only`` on host and device code: full semantic analysis
+    without code generation, which on Debian would need device libraries it lacks.
     """
-    mode = (("--cuda-device-only", "-c", "-o", os.devnull) if codegen else ("-fsyntax-only",))
+    mode = ("-fsyntax-only",)
     names = [explicit] if explicit else None
     if names is None:
         hipcc = shutil.which("hipcc") or ("/opt/rocm/bin/hipcc"
