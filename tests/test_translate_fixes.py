@@ -61,3 +61,11 @@ def test_cuda_header_guard_macros_become_the_hip_headers_guards():
     if hip.is_dir():
         assert "#define HIP_INCLUDE_HIP_DRIVER_TYPES_H" in (hip / "driver_types.h").read_text()
         assert "#define HIP_INCLUDE_HIP_HIP_RUNTIME_H" in (hip / "hip_runtime.h").read_text()
+
+
+def test_hip_version_5_2_includes_names_added_in_5_2_0():
+    # cudaAccessPolicyWindow -> hipAccessPolicyWindow, to_since "5.2.0": HIP 5.2 has it.
+    out = tr("#include <cuda_runtime.h>\ncudaAccessPolicyWindow w;\n", target_version="5.2")
+    assert "hipAccessPolicyWindow w;" in out
+    out = tr("#include <cuda_runtime.h>\ncudaAccessPolicyWindow w;\n", target_version="5.1")
+    assert "cudaAccessPolicyWindow w;" in out

@@ -7,7 +7,11 @@ from dataclasses import dataclass, field
 
 
 def version_tuple(text: str | None) -> tuple[int, ...] | None:
-    return tuple(int(part) for part in text.split(".")) if text else None
+    """``"5.2"`` → ``(5, 2, 0)``: padded, so that 5.2 and 5.2.0 compare equal."""
+    if not text:
+        return None
+    parts = [int(part) for part in text.split(".")]
+    return tuple(parts + [0] * (3 - len(parts)))
 
 
 @dataclass(frozen=True, slots=True)
