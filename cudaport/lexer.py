@@ -39,7 +39,10 @@ NUMBER = rb"(?<![\w$])\.?\d(?:[\w.]|'(?=\w)|[eEpP][+-])*"
 CHAR_START = (rb"'(?:(?<![\w$]')|(?<=[^\w$][uUL]')|(?<=^[uUL]')|(?<=[^\w$]u8')|(?<=^u8'))")
 INCLUDE = rb'#[ \t]*include(?:_next)?[ \t]*(?P<header><[^>\r\n]*>|"[^"\r\n]*")'
 CONDITIONAL = rb"#[ \t]*(?P<cond>ifdef|ifndef|if|elif|else|endif)\b"
-DIRECTIVE = rb"(?m:^[ \t]*#[ \t]*[A-Za-z_]\w*)"
+# A directive's '#' is the first token of a logical line: at a physical line start that
+# does not continue the previous line with a backslash.
+LOGICAL_LINE_START = rb"(?m:^)(?<!\\\n)(?<!\\\r\n)(?:(?<=\A)\xef\xbb\xbf)?[ \t]*"
+DIRECTIVE = LOGICAL_LINE_START + rb"#[ \t]*[A-Za-z_]\w*"
 IDENT = rb"[A-Za-z_$][\w$]*"
 PUNCT = (
     rb"<<<|>>>|->\*?|<<=|>>=|\.\.\.|::|\+\+|--|&&|\|\||<=>|##|[<>=!+\-*/%&|^]=|<<|>>|[^\s\w]"
@@ -48,15 +51,15 @@ PUNCT = (
 _TOKEN_RE = re.compile(
     b"|".join(
         [
+            rb"(?P<include>" + LOGICAL_LINE_START + INCLUDE.replace(b"(?P<header>", b"(?:", 1) + b")",
+            rb"(?P<directive>" + DIRECTIVE + b")",
             rb"(?P<newline>\r\n|\n|\r)",
             rb"(?P<ws>[ \t\f\v]+)",
             rb"(?P<continuation>\\\r?\n)",
             rb"(?P<comment>" + LINE_COMMENT + b"|" + BLOCK_COMMENT + b")",
             rb"(?P<string>(?:(?<![\w$])(?:u8|[uUL]))?(?:" + RAW_STRING + b"|" + STRING + b"))",
-            rb"(?P<char>(?:(?<![\w$])(?:u8|[uUL]))?" + CHAR + b")",
+            rb"(?P<char>(?:(?<![\w$])(?:u8|[uUL]))?" + CHAR_START + CHAR[1:] + b")",
             rb"(?P<number>" + NUMBER + b")",
-            rb"(?P<include>(?m:^[ \t]*)" + INCLUDE + b")",
-            rb"(?P<directive>" + DIRECTIVE + b")",
             rb"(?P<ident>" + IDENT + b")",
             rb"(?P<punct>" + PUNCT + b")",
             rb"(?P<other>[\s\S])",
@@ -80,6 +83,25 @@ def tokenize(src: bytes, pos: int = 0, endpos: int | None = None) -> Iterator[To
     end = len(src) if endpos is None else endpos
     for m in _TOKEN_RE.finditer(src, pos, end):
         yield Token(m.lastgroup or "other", m.start(), m.end(), m.group())
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def starts_logical_line(src: bytes, pos: int) -> bool:
+    """Whether only blanks precede ``pos`` on its logical line (so a '#' there is a
+    directive); a line continued by a trailing backslash does not start a new one."""
+    i = pos
+    while i > 0 and src[i - 1] in b" \t\f\v":
+        i -= 1
+    if i == 0 or i == 3 and src.startswith(BOM):
+        return True
+    if src[i - 1] != 0x0A:  # "\n"
+        return False
+    j = i - 1
+    if j > 0 and src[j - 1] == 0x0D:
+        j -= 1
+    return j == 0 or src[j - 1] != 0x5C  # "\\"
 
 
 def next_token(src: bytes, pos: int, skip_trivia: bool = True) -> Token | None:

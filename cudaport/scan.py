@@ -68,6 +68,8 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
             if strings:
                 _inner(src, m.start(), m.end(), compiled, idents, unknown, "string")
         elif kind == K_DIRECTIVE:
+            if not lexer.starts_logical_line(src, m.start()):
+                continue  # a '#' that does not begin its logical line is no directive
             header = m.group(lexer.G_HEADER)
             if header is not None:
                 hs, he = m.span(lexer.G_HEADER)

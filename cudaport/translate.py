@@ -100,8 +100,10 @@ def translate_fragment(parent: FileContext, start: int, end: int) -> bytes:
     """
     piece = parent.src[start:end]
     compiled = parent.compiled
-    ctx = FileContext(piece, parent.path, compiled, parent.options,
-                      scan(piece, compiled), fragment=True)
+    options = parent.options
+    ctx = FileContext(piece, parent.path, compiled, options,
+                      scan(piece, compiled, options.rewrite_comments, options.rewrite_strings),
+                      fragment=True)
     for _name, run in passes(fragment=True):
         run(ctx)
     return E.apply(piece, E.resolve(ctx.edits))

@@ -58,8 +58,10 @@ MISSING_HEADER_HINTS = {
     "hipsparse": "hipSPARSE (Debian package libhipsparse-dev)",
     "rocsparse": "rocSPARSE (Debian package librocsparse-dev)",
     "rocprim": "rocPRIM (Debian package librocprim-dev)",
+    "omp": "OpenMP (Debian package libomp-15-dev, and -fopenmp)",
 }
-SOURCE_SUFFIXES = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c++", ".c")
+CUDA_SUFFIXES = (".cu", ".hip")
+CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".c")
 HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc")
 _PTX = re.compile(
     rb"%%(?:laneid|warpid|smid|clock|tid|ntid|ctaid|lanemask)"
@@ -447,7 +449,7 @@ def collect(paths: Iterable[Path]) -> list[Path]:
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
                 for name in sorted(filenames):
                     candidate = Path(dirpath) / name
-                    if name.endswith((".cu", ".hip")) or _is_cuda_cpp(candidate):
+                    if name.endswith(CUDA_SUFFIXES) or _is_cuda_cpp(candidate):
                         out.append(candidate)
         else:
             out.append(path)
@@ -456,7 +458,7 @@ def collect(paths: Iterable[Path]) -> list[Path]:
 
 def _is_cuda_cpp(path: Path) -> bool:
     """A C++ source that uses CUDA (includes a CUDA header or launches a kernel)."""
-    if not path.name.endswith(SOURCE_SUFFIXES[2:]):
+    if not path.name.endswith(CPP_SUFFIXES):
         return False
     try:
         head = path.read_bytes()

@@ -14,11 +14,6 @@ def test_macros_the_file_defines_are_not_unknown_cuda_api():
     assert unknown == ["cudaFooBar"]
 
 
-def test_bf16_header_maps_to_the_header_declaring_hip_bfloat16():
-    src = "#include <cuda_bf16.h>\n__nv_bfloat16 x;\n"
-    assert "#include <hip/hip_bfloat16.h>\nhip_bfloat16 x;\n" in tr(src)
-
-
 def test_main_header_goes_before_a_target_header_translated_ahead_of_it():
     # HIP 5.2's hip_cooperative_groups.h compiles only after hip_runtime.h.
     src = ("#include <cooperative_groups.h>\n#include <cuda_runtime.h>\n"

@@ -80,11 +80,10 @@ def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
         ctx.find("CP102", offset, f"{ident} is deprecated since CUDA {entry.cuda_deprecated}",
                  ident, entry.library)
     if r.status == "fallback":
-        note = entry.fallback.note if entry.fallback and entry.fallback.note else "check the call"
-        ctx.find("CP108", offset, f"{ident}: {r.reason}; used the fallback: {note}", ident,
-                 entry.library)
-    elif entry.note and r.status in ("converted", "same"):
-        ctx.find("CP108", offset, f"{ident}: {entry.note}", ident, entry.library)
+        ctx.find("CP108", offset, f"{ident}: {r.reason}; used the fallback: "
+                 f"{r.note or 'check the call'}", ident, entry.library)
+    elif r.note and r.status in ("converted", "same"):
+        ctx.find("CP108", offset, f"{ident}: {r.note}", ident, entry.library)
 
 
 def _is_namespace_use(src: bytes, start: int, end: int) -> bool:

@@ -4,18 +4,12 @@ from __future__ import annotations
 
 import re
 
+from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
 from . import register
 
-_GUARD = re.compile(
-    rb"\A(?:\s|//[^\n]*\n|/\*[\s\S]*?\*/)*"
-    rb"[ \t]*#[ \t]*ifndef[ \t]+(\w+)[ \t]*(?://[^\n]*)?\r?\n"
-    rb"(?:\s|//[^\n]*\n|/\*[\s\S]*?\*/)*"
-    rb"[ \t]*#[ \t]*define[ \t]+(\w+)[^\n]*\n"
-)
-_PRAGMA_ONCE = re.compile(rb"(?m)^[ \t]*#[ \t]*pragma[ \t]+once\b[^\n]*\n?")
-_LEADING_COMMENTS = re.compile(rb"\A(?:[ \t]*(?://[^\n]*|/\*[\s\S]*?\*/)?[ \t]*\r?\n)*")
+_LEADING_COMMENTS = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?://[^\n]*|/\*[\s\S]*?\*/)?[ \t]*\r?\n)*")
 
 
 @register(20, "includes")
@@ -77,19 +71,17 @@ def _line_span(src: bytes, start: int, end: int) -> tuple[int, int]:
 
 
 def _insert_main_header(ctx: FileContext) -> None:
+    """Insert the target's main header after ``#pragma once`` or the include guard, else
+    before the first include, else after the leading comments. Directives are found with
+    the full tokenizer, so text inside comments or strings never counts."""
     src = ctx.src
     eol = ctx.eol()
     header = ctx.compiled.target.main_header.encode()
     line = b"#include <" + header + b">" + eol
     rule_id = f"{ctx.compiled.target.name}/main-header"
-    m = _PRAGMA_ONCE.search(src)
-    if m is None:
-        m = _GUARD.match(src)
-        if m is not None and m.group(1) != m.group(2):
-            m = None
-    if m is not None:
-        pos = m.end()
-        prefix = b"" if src[pos - 1:pos] == b"\n" else eol
+    pos = _after_guard_or_pragma(src)
+    if pos is not None:
+        prefix = b"" if pos == 0 or src[pos - 1:pos] == b"\n" else eol
         ctx.edits.append(Edit(pos, pos, prefix + line, rule_id))
     elif ctx.scan.includes:
         top_level = [inc for inc in ctx.scan.includes if not inc.branch]
@@ -99,3 +91,31 @@ def _insert_main_header(ctx: FileContext) -> None:
     else:
         pos = _LEADING_COMMENTS.match(src).end()
         ctx.edits.append(Edit(pos, pos, line, rule_id))
+
+
+def _after_guard_or_pragma(src: bytes) -> int | None:
+    """Offset of the line after ``#pragma once`` or after a leading ``#ifndef X`` /
+    ``#define X`` guard; None if the file has neither."""
+    code = [t for t in lexer.tokenize(src) if t.kind not in lexer.TRIVIA]
+    for i, tok in enumerate(code):
+        if tok.kind == "directive" and tok.text.split(b"#", 1)[1].strip() == b"pragma" \
+                and i + 1 < len(code) and code[i + 1].text == b"once":
+            return _next_line(src, code[i + 1].end)
+    if len(code) >= 4 and code[0].kind == "directive" and code[2].kind == "directive":
+        first = code[0].text.split(b"#", 1)[1].strip()
+        second = code[2].text.split(b"#", 1)[1].strip()
+        if first == b"ifndef" and second == b"define" and code[1].text == code[3].text:
+            return _next_line(src, code[3].end)
+    return None
+
+
+def _next_line(src: bytes, pos: int) -> int:
+    """Start of the line after the logical line containing ``pos``."""
+    while True:
+        nl = src.find(b"\n", pos)
+        if nl < 0:
+            return len(src)
+        if src[nl - 1:nl] == b"\\" or src[nl - 2:nl] == b"\\\r":
+            pos = nl + 1
+            continue
+        return nl + 1

@@ -28,6 +28,7 @@ class Resolved:
     status: str  # converted, same, fallback, unsupported, experimental, version
     replacement: bytes | None
     reason: str = ""
+    note: str | None = None  # the entry's note and the chosen target column's, reported as CP108
     template: bytes | None = None  # argument template to apply at call sites
     # Precomputed for the hot loop: does a use need an edit, and does it need a finding?
     renames: bool = False
@@ -40,7 +41,7 @@ class Resolved:
         renames = self.status in ("converted", "fallback") and (
             self.template is not None or self.replacement != name)
         reportable = self.status not in ("converted", "same") or entry is not None and bool(
-            entry.cuda_deprecated or entry.cuda_removed or entry.note)
+            entry.cuda_deprecated or entry.cuda_removed or self.note)
         object.__setattr__(self, "renames", renames)
         object.__setattr__(self, "reportable", reportable)
         object.__setattr__(self, "runtime", entry is not None and entry.library in RUNTIME_LIBRARIES)
@@ -94,7 +95,7 @@ class Compiled:
         # plus the keywords and built-ins whose presence marks CUDA device code.
         wanted = [name for name, r in self.identifiers.items()
                   if r.status != "same" or r.entry is not None and (
-                      r.entry.note or r.entry.kind in ("keyword", "variable"))]
+                      r.note or r.entry.kind in ("keyword", "variable"))]
         wanted += _literal_prefixes(info.unknown_patterns)
         self.scanner = lexer.scanner(candidate_prefixes(wanted))
         self.namespace_names = {name for name, r in self.identifiers.items()
@@ -108,11 +109,12 @@ class Compiled:
         fb = entry.fallback
         if r.status in ("version", "unsupported") and fb is not None:
             return Resolved(entry, "fallback", (fb.to or entry.name).encode(), r.reason,
-                            fb.template.encode() if fb.template else None)
+                            fb.note, fb.template.encode() if fb.template else None)
+        note = "; ".join(n for n in (entry.note, r.note) if n) or None
         template = entry.template.encode() if entry.template and r.status == "converted" else None
         if r.replacement == entry.name.encode() and template is None:
-            return Resolved(entry, "same", r.replacement, r.reason)
-        return Resolved(entry, r.status, r.replacement, r.reason, template)
+            return Resolved(entry, "same", r.replacement, r.reason, note)
+        return Resolved(entry, r.status, r.replacement, r.reason, note, template)
 
     def _resolve_mapping(self, library: str, main: Mapping, variants: dict[str, Mapping],
                          tv: tuple[int, ...] | None) -> Resolved:
@@ -131,7 +133,7 @@ class Compiled:
         if tv is not None and mapping.since and version_tuple(mapping.since) > tv:
             return Resolved(None, "version", None,
                             f"{mapping.to} needs {self.target.title} {mapping.since}")
-        return Resolved(None, "converted", mapping.to.encode())
+        return Resolved(None, "converted", mapping.to.encode(), note=mapping.note)
 
 
 # Words so common in C/C++ that a scanner prefix they start with would stop the scanner at

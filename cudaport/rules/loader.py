@@ -8,6 +8,7 @@ pays for YAML parsing only when a rule file changed.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import pickle
@@ -21,7 +22,7 @@ from .. import __version__
 from . import schema as S
 from .model import Entry, Fallback, HeaderEntry, Mapping, Table, TargetInfo, VariantGroup
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3
 _TEMPLATE_HEAD = re.compile(r"\s*[A-Za-z_][\w:]*\s*(?:<[^;{}]*>\s*)?\(")
 _PLACEHOLDER = re.compile(r"\$(\d+|\*)")
 
@@ -122,13 +123,15 @@ def build_table(files: list[Path], contents: list[bytes], digest: str) -> Table:
     identifiers: dict[str, Entry] = {}
     headers: dict[str, HeaderEntry] = {}
     calls: list[tuple[str, str, str | None, S.Where]] = []
+    notes: list[tuple[str, str, str, S.Where]] = []
     for path, data in zip(files[1:], contents[1:]):
-        _read_pack(path, data, info, identifiers, headers, calls)
+        _read_pack(path, data, info, identifiers, headers, calls, notes)
     for name, template, note, at in calls:
         entry = identifiers.get(name)
         if entry is None:
             raise at.error(f"calls: {name!r} is not an identifier of any rule pack")
         identifiers[name] = _replace(entry, template=template, note=note or entry.note)
+    _apply_notes(identifiers, info, notes)
     _check_idempotent(identifiers, info)
     return Table(info, identifiers, headers, tuple(str(p) for p in files), digest)
 
@@ -225,10 +228,10 @@ def _mapping_reader(info: TargetInfo, check_name) -> object:
             return Mapping(check_name(path, node, what))
         d = S.fields(path, node, what, {
             "to": check_name, "to_since": S.version, "to_deprecated": S.version,
-            "to_removed": S.version, "experimental": S.boolean,
+            "to_removed": S.version, "experimental": S.boolean, "note": S.text,
         })
         return Mapping(d.get("to"), d.get("to_since"), d.get("to_deprecated"),
-                       d.get("to_removed"), d.get("experimental", False))
+                       d.get("to_removed"), d.get("experimental", False), d.get("note"))
 
     return read
 
@@ -251,19 +254,25 @@ def _variants_reader(info: TargetInfo, library: str, check_name):
 
 def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, Entry],
                headers: dict[str, HeaderEntry],
-               calls: list[tuple[str, str, str | None, S.Where]]) -> None:
+               calls: list[tuple[str, str, str | None, S.Where]],
+               notes: list[tuple[str, str, str, S.Where]] | None = None) -> None:
     p = str(path)
     node = S.compose(path, _decode(path, data))
     if node is None:
         return
     top = dict((k, (v, at)) for k, v, at in S.mapping(p, node, "rule pack"))
-    allowed = {"library", "title", "source", "generated", "identifiers", "headers", "calls"}
+    allowed = {"library", "title", "source", "generated", "identifiers", "headers", "calls",
+               "present_in_cuda", "notes"}
     for key, (_, at) in top.items():
         if key not in allowed:
             raise at.error(f"rule pack: unknown key {key!r} (allowed: {', '.join(sorted(allowed))})")
     if "library" not in top:
         raise S.where(p, node).error("rule pack: missing required key 'library'")
     library = S.identifier(p, top["library"][0], "library")
+    # The CUDA version whose headers the pack's names were enumerated from (first version
+    # unknown): shown by `rules explain` and in findings instead of "CUDA X+".
+    present = S.version(p, top["present_in_cuda"][0], "present_in_cuda") \
+        if "present_in_cuda" in top else None
     stem = path.stem
     if "identifiers" in top:
         variant = _variants_reader(info, library, S.target_name)
@@ -296,8 +305,9 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
                 variants=d.get("variants", {}),
                 cuda_since=d.get("cuda_since"), cuda_deprecated=d.get("cuda_deprecated"),
                 cuda_changed=d.get("cuda_changed"), cuda_removed=d.get("cuda_removed"),
-                status=d.get("status"), note=d.get("note"), template=d.get("template"),
-                fallback=d.get("fallback"), rule_id=f"{info.name}/{stem}:{name}", source=f"{p}:{at.line}",
+                cuda_present=present, status=d.get("status"), note=d.get("note"),
+                template=d.get("template"), fallback=d.get("fallback"),
+                rule_id=f"{info.name}/{stem}:{name}", source=f"{p}:{at.line}",
             )
     if "headers" in top:
         variant = _variants_reader(info, library, S.header)
@@ -324,6 +334,40 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
             d = S.fields(p, value, f"calls.{name}", {"template": _template, "note": S.text},
                          required=("template",))
             calls.append((name, d["template"], d.get("note"), at))
+    if "notes" in top and notes is not None and not S.is_null(top["notes"][0]):
+        for name, value, at in S.mapping(p, top["notes"][0], "notes"):
+            for choice, text, where_ in S.mapping(p, value, f"notes.{name}"):
+                notes.append((name, choice, S.text(p, text, f"notes.{name}.{choice}"), where_))
+
+
+def _apply_notes(identifiers: dict[str, Entry], info: TargetInfo,
+                 notes: list[tuple[str, str, str, S.Where]]) -> None:
+    """``notes: {name: {column: text}}`` attaches a note to one target column of an
+    identifier defined in any pack: a variant choice (``rocblas``), the library group's
+    default (``miopen``), or ``main`` for libraries without variants."""
+    for name, choice, text, at in notes:
+        entry = identifiers.get(name)
+        if entry is None:
+            raise at.error(f"notes: {name!r} is not an identifier of any rule pack")
+        group = next((g for g in info.variant_groups.values() if entry.library in g.libraries),
+                     None)
+        allowed = set(group.choices) if group else {"main"}
+        if choice not in allowed:
+            raise at.error(f"notes.{name}: unknown column {choice!r} "
+                           f"(allowed: {', '.join(sorted(allowed))})")
+        if choice == "main" or (group and choice == group.default):
+            mapping = entry.main
+            if mapping.to is None:
+                raise at.error(f"notes.{name}.{choice}: {name} has no equivalent to annotate")
+            identifiers[name] = _replace(entry, main=dataclasses.replace(mapping, note=text))
+        else:
+            mapping = entry.variants.get(choice)
+            if mapping is None or mapping.to is None:
+                raise at.error(f"notes.{name}.{choice}: {name} has no {choice} equivalent "
+                               "to annotate")
+            variants = dict(entry.variants)
+            variants[choice] = dataclasses.replace(mapping, note=text)
+            identifiers[name] = _replace(entry, variants=variants)
 
 
 def _fallback(path: str, node: yaml.Node, what: str) -> Fallback:

@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 
 
 def version_tuple(text: str | None) -> tuple[int, ...] | None:
-    """``"5.2"`` → ``(5, 2, 0)``: padded, so that 5.2 and 5.2.0 compare equal."""
+    """``"6.1.0"`` -> ``(6, 1)``: trailing zeros dropped, so 6.1 and 6.1.0 compare equal."""
     if not text:
         return None
     parts = [int(part) for part in text.split(".")]
-    return tuple(parts + [0] * (3 - len(parts)))
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +25,7 @@ class Mapping:
     deprecated: str | None = None
     removed: str | None = None
     experimental: bool = False
+    note: str | None = None  # a difference specific to this target name (argument order ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,7 @@ class Entry:
     cuda_deprecated: str | None = None
     cuda_changed: str | None = None
     cuda_removed: str | None = None
+    cuda_present: str | None = None  # "13": found in the CUDA 13 headers (pack-level fact)
     status: str | None = None  # explicit status from the file; derived when None
     note: str | None = None
     template: str | None = None
