@@ -64,3 +64,15 @@ def test_hip_version_5_2_includes_names_added_in_5_2_0():
     assert "hipAccessPolicyWindow w;" in out
     out = tr("#include <cuda_runtime.h>\ncudaAccessPolicyWindow w;\n", target_version="5.1")
     assert "cudaAccessPolicyWindow w;" in out
+
+
+def test_typed_pointer_allocations_get_the_cast_hip_needs():
+    # CUDA has T** overloads of these; HIP 5.2 only void** ones.
+    src = ("#include <cuda_runtime.h>\nvoid f(int** in, float* p, float** d) {\n"
+           "  cudaHostAlloc(&in[0], 64, cudaHostAllocDefault);\n"
+           "  cudaHostGetDevicePointer(d, p, 0);\n  size_t pitch; cudaMallocPitch(d, &pitch, 4, 4);\n}\n")
+    out = tr(src)
+    assert "hipHostAlloc(reinterpret_cast<void**>(&in[0]), 64, hipHostMallocDefault)" in out
+    assert "hipHostGetDevicePointer(reinterpret_cast<void**>(d), p, 0)" in out
+    assert "hipMallocPitch(reinterpret_cast<void**>(d), &pitch, 4, 4)" in out
+    assert tr(out) == out
