@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from . import lexer
 from .context import LineIndex
 from .files import read_input
 from .findings import Finding
 from .linemap import PositionMap
 from .options import Options
+from .ptx import PTX_MESSAGE, inline_ptx
 from .rules.compiled import get_compiled
 from .scan import scan
 from .translate import InputError, translate_bytes
@@ -63,11 +63,6 @@ MISSING_HEADER_HINTS = {
 CUDA_SUFFIXES = (".cu", ".hip")
 CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".c")
 HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc")
-_PTX = re.compile(
-    rb"%%(?:laneid|warpid|smid|clock|tid|ntid|ctaid|lanemask)"
-    rb"|\.(?:[usbf](?:8|16|32|64)|f16x2|bf16x2|pred|reg|global|shared|local|param|sync|"
-    rb"aligned|approx|ftz|sat|rn|rz|rm|rp|relaxed|acquire|release|gpu|cta|sys)\b"
-    rb"|\b(?:mov|ld|st|cvt|shfl|bar|vote|prmt|lop3|mma|ldmatrix|cp\.async)\.")
 _DIAG = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
                    r"(?P<sev>fatal error|error|warning): (?P<msg>.*)$")
 _INCLUDED = re.compile(r"^(?:In file included from|\s+from) (?P<path>[^:\s][^:]*):(?P<line>\d+):")
@@ -294,38 +289,13 @@ def compiler_flags(ws: Workspace, flags: list[str]) -> list[str]:
     return out
 
 
-def inline_ptx(src: bytes) -> list[int]:
-    """Offsets of ``asm(...)`` statements whose template looks like PTX."""
-    if b"asm" not in src:
-        return []
-    found = []
-    tokens = [t for t in lexer.tokenize(src) if t.kind not in lexer.TRIVIA]
-    for i, tok in enumerate(tokens):
-        if tok.kind != "ident" or tok.text not in (b"asm", b"__asm__", b"__asm"):
-            continue
-        j = i + 1
-        while j < len(tokens) and tokens[j].text in (b"volatile", b"__volatile__", b"goto", b"inline"):
-            j += 1
-        if j >= len(tokens) or tokens[j].text != b"(":
-            continue
-        j += 1
-        text = b""
-        while j < len(tokens) and tokens[j].kind == "string":
-            text += tokens[j].text
-            j += 1
-        if _PTX.search(text):
-            found.append(tok.start)
-    return found
-
-
 def _ptx_findings(data: bytes, display: str) -> list[Finding]:
     lines = LineIndex(data)
     out = []
     for offset in inline_ptx(data):
         line, col = lines.linecol(offset)
-        out.append(Finding("CP503", "inline PTX assembly: AMD GPUs cannot assemble it; rewrite "
-                           "it with HIP intrinsics or portable C++", display, line, col,
-                           engine="verify", offset=offset))
+        out.append(Finding("CP503", PTX_MESSAGE, display, line, col, engine="verify",
+                           offset=offset))
     return out
 
 

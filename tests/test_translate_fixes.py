@@ -76,3 +76,12 @@ def test_typed_pointer_allocations_get_the_cast_hip_needs():
     assert "hipHostGetDevicePointer(reinterpret_cast<void**>(d), p, 0)" in out
     assert "hipMallocPitch(reinterpret_cast<void**>(d), &pitch, 4, 4)" in out
     assert tr(out) == out
+
+
+def test_translation_report_flags_inline_ptx():
+    src = ('__device__ unsigned lane() { unsigned r;\n'
+           '  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }\n'
+           '// asm("mov.u32 %0, %%laneid;") in a comment is not code\n')
+    result = translate_bytes(src.encode(), Options())
+    assert [(f.code, f.line, f.col) for f in result.findings if f.code == "CP503"] == [
+        ("CP503", 2, 3)]

@@ -14,7 +14,8 @@ import pytest
 from cudaport import Options, translate_bytes
 from cudaport.compile_db import CompileDbError, load, preprocessor_flags
 from cudaport.linemap import PositionMap
-from cudaport.verify import find_compiler, hip_version, inline_ptx
+from cudaport.ptx import inline_ptx
+from cudaport.verify import find_compiler, hip_version
 from conftest import EXAMPLES, ROOT
 
 COMPILER = find_compiler()
