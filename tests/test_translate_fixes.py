@@ -85,3 +85,9 @@ def test_translation_report_flags_inline_ptx():
     result = translate_bytes(src.encode(), Options())
     assert [(f.code, f.line, f.col) for f in result.findings if f.code == "CP503"] == [
         ("CP503", 2, 3)]
+
+
+def test_optional_cooperative_groups_headers_are_reported_unmapped():
+    src = "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+    result = translate_bytes(src.encode(), Options())
+    assert [(f.code, f.line) for f in result.findings] == [("CP106", 2)]
