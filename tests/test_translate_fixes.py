@@ -91,3 +91,14 @@ def test_optional_cooperative_groups_headers_are_reported_unmapped():
     src = "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
     result = translate_bytes(src.encode(), Options())
     assert [(f.code, f.line) for f in result.findings] == [("CP106", 2)]
+
+
+def test_spaced_launch_chevrons_are_closed_up():
+    # nvcc accepts `<< <` / `>> >` (rodinia's particlefilter uses it); clang does not.
+    src = ("__global__ void k(int);\nvoid f(int n) {\n"
+           "  k << < n / 2, 64 >> > (n);\n  int s = n << 2; bool b = n >> 1 > 0;\n}\n")
+    out = tr(src)
+    assert "  k <<<n / 2, 64 >>>(n);\n" not in out  # spacing inside is kept
+    assert "  k <<< n / 2, 64 >>> (n);\n" in out
+    assert "n << 2" in out and "n >> 1 > 0" in out
+    assert tr(out) == out
