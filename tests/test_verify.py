@@ -65,10 +65,11 @@ def test_preprocessor_flags_keep_includes_macros_and_standard_only(tmp_path):
     flags = preprocessor_flags(
         ["-Iinc", "-I", "/abs", "-isystem", "third", "-DA=1", "-D", "B", "-UC", "-O3",
          "--std=c++17", "-gencode", "arch=compute_80,code=sm_80", "--expt-extended-lambda",
-         "--include-path=more", "-include", "pre.h", "-o", "x.o", "-c", "a.cu"], tmp_path)
+         "--include-path=more", "-include", "pre.h", "-isystem=/sys/inc", "-o", "x.o", "-c",
+         "a.cu"], tmp_path)
     assert flags == [f"-I{tmp_path / 'inc'}", "-I/abs", "-isystem", str(tmp_path / "third"),
                      "-DA=1", "-DB", "-UC", "-std=c++17", f"-I{tmp_path / 'more'}",
-                     "-include", str(tmp_path / "pre.h")]
+                     "-include", str(tmp_path / "pre.h"), "-isystem", "/sys/inc"]
 
 
 def test_compile_db_reads_command_and_arguments_forms(tmp_path):
@@ -228,3 +229,13 @@ def test_translation_targets_the_detected_hip_version(tmp_path):
     if version < (6, 2):
         assert proc.returncode == 0, proc.stdout
         assert f"HIP {COMPILER.hip_version} detected" in proc.stderr
+
+
+def test_compile_db_reads_nvcc_options_files_as_cmake_writes_them(tmp_path):
+    (tmp_path / "CMakeFiles").mkdir()
+    (tmp_path / "CMakeFiles" / "includes_CUDA.rsp").write_text('-I"/src/Common" -DFROM_RSP\n')
+    (tmp_path / "more.rsp").write_text("-Iinc2\n")
+    flags = preprocessor_flags(
+        ["--options-file", "CMakeFiles/includes_CUDA.rsp", "@more.rsp", "-std=c++17",
+         "-x", "cu", "-rdc=true", "-c", "a.cu"], tmp_path)
+    assert flags == ["-I/src/Common", "-DFROM_RSP", f"-I{tmp_path / 'inc2'}", "-std=c++17"]
