@@ -172,8 +172,9 @@ def test_flags_come_from_compile_commands(tmp_path):
         '#include "cfg.h"\n__global__ void k(float* p) { p[0] = SCALE * VALUE; }\n')
     db = [{"directory": str(tmp_path), "file": "a.cu",
            "command": "nvcc -Iinc -DVALUE=3 -O2 -arch=sm_80 -c a.cu -o a.o"}]
-    (tmp_path / "compile_commands.json").write_text(json.dumps(db))
-    assert run("a.cu", "-p", ".", cwd=tmp_path).returncode == 0
+    (tmp_path / "db").mkdir()
+    (tmp_path / "db" / "compile_commands.json").write_text(json.dumps(db))
+    assert run("a.cu", "-p", "db", cwd=tmp_path).returncode == 0
     without = run("a.cu", cwd=tmp_path)
     assert without.returncode == 1 and "CP504" in without.stdout  # cfg.h not found
 
@@ -239,3 +240,16 @@ def test_compile_db_reads_nvcc_options_files_as_cmake_writes_them(tmp_path):
         ["--options-file", "CMakeFiles/includes_CUDA.rsp", "@more.rsp", "-std=c++17",
          "-x", "cu", "-rdc=true", "-c", "a.cu"], tmp_path)
     assert flags == ["-I/src/Common", "-DFROM_RSP", f"-I{tmp_path / 'inc2'}", "-std=c++17"]
+
+
+@needs_hip
+def test_compile_commands_in_the_build_folder_is_found(tmp_path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "cfg.h").write_text("#define SCALE 2.0f\n")
+    (tmp_path / "a.cu").write_text('#include "cfg.h"\n__global__ void k(float* p) { p[0] = SCALE; }\n')
+    (tmp_path / "build").mkdir()
+    db = [{"directory": str(tmp_path / "build"), "file": "../a.cu",
+           "arguments": ["nvcc", "-I../inc", "-c", "../a.cu"]}]
+    (tmp_path / "build" / "compile_commands.json").write_text(json.dumps(db))
+    proc = run("a.cu", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -25,7 +25,8 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, Outcome, VerifyError, collect,
 @click.option("-I", "includes", multiple=True, metavar="DIR", help="Include folder (repeatable).")
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Macro (repeatable).")
 @click.option("-p", "--compile-commands", "compile_commands", type=click.Path(path_type=Path),
-              help="compile_commands.json (or its folder): -I/-D/-std flags per file.")
+              help="compile_commands.json (or its folder): -I/-D/-std flags per file. "
+                   "Default: ./compile_commands.json or ./build/compile_commands.json.")
 @click.option("--translated", is_flag=True,
               help="The inputs are already translated: compile them as they are.")
 @click.option("--compiler", metavar="PATH", help="HIP compiler (hipcc or clang++); default: "
@@ -77,6 +78,10 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
         raise UsageError("no CUDA sources found in " + ", ".join(map(str, paths)))
     common = [f"-I{d}" for d in includes] + [f"-D{d}" for d in defines]
     database: dict[str, list[str]] = {}
+    if compile_commands is None:  # a build folder next to the sources, as clang tools do
+        compile_commands = next((p for p in (Path("compile_commands.json"),
+                                             Path("build", "compile_commands.json"))
+                                 if p.is_file()), None)
     if compile_commands is not None:
         try:
             database = load(compile_commands)
