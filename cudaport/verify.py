@@ -137,8 +137,13 @@ def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH) -> Comp
         rocm = _rocm_path(path)
         if rocm is None:
             continue
-        return Compiler((path, "-x", "hip", f"--offload-arch={arch}", f"--rocm-path={rocm}",
-                         "-nogpulib") + mode, (), hip_version(rocm))
+        version = hip_version(rocm)
+        # clang 15 reads the HIP version only from bin/.hipVersion, which Debian does not
+        # ship; it then assumes HIP 3.5 and skips its HIP wrapper header (no __managed__,
+        # no device math overloads). Telling it the version from hip_version.h fixes that.
+        pinned = (f"--hip-version={version}.0",) if version else ()
+        return Compiler((path, "-x", "hip", f"--offload-arch={arch}", f"--rocm-path={rocm}")
+                        + pinned + ("-nogpulib",) + mode, (), version)
     return None
 
 
