@@ -123,8 +123,10 @@ int main() {
 @needs_hip
 def test_compile_error_is_reported_on_the_cuda_line(tmp_path):
     (tmp_path / "broken.cu").write_text(BROKEN)
-    proc = run("broken.cu", "--launch", "hip", cwd=tmp_path)
+    proc = run("broken.cu", "--launch", "hip", "--keep-dir", "ws", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
+    kept = tmp_path / "ws" / str(tmp_path / "broken.cu").lstrip("/")
+    assert b"hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0, p)" in kept.read_bytes()
     # Line 10 of the CUDA file, although the translation inserted an #include above it.
     assert "broken.cu:10:3: CP501 error: use of undeclared identifier 'not_declared_anywhere'" \
         in proc.stdout
