@@ -93,6 +93,34 @@ register("CP902", "binary-file", "error", "file is not text", """
 What: the input contains NUL bytes or a UTF-16/32 byte-order mark, so it is not C/C++ text.
 Fix: pass source files only; binary files are skipped.
 """)
+# CP150-CP169: targets as data and user rules (issue 8). User check-only rules report under
+# the user's own code from the YAML, which may never start with "CP" (see rules/README.md).
+register("CP150", "experimental-target", "warning", "the target's rule tables are experimental", """
+What: the selected target (for example `--target maca`) ships only the names that could be
+verified in public sources; every other CUDA name is reported as unmapped or unknown.
+Why: the translation is partial by design, and the verified names come from vendor samples
+rather than a complete API table.
+Fix: review the output, add the names you know with `--rules FILE.yaml`, and prefer a
+complete target (hip, musa) where one exists.
+""")
+
+# CP910-CP929: configuration and suppression problems (cudaport check).
+register("CP910", "unused-suppression", "warning", "suppression comment matched no finding", """
+What: a `// cudaport: ignore[...]` comment names codes (or all codes) but no finding on
+its line, or on the line after it when the comment stands alone, was suppressed.
+Why: a stale suppression hides nothing today and would silently hide a real problem
+added to that line later.
+Fix: delete the comment, or narrow it to the codes that still fire there. Reported only
+with `--warn-unused-ignores`.
+""")
+register("CP911", "bad-suppression", "warning", "suppression comment names an unknown code", """
+What: a `// cudaport: ignore[...]` comment lists something that is not a cudaport code
+or code prefix (for example a typo such as `CP1O1`).
+Why: the comment suppresses nothing for that entry, so the finding it meant to hide is
+still reported, and readers are misled.
+Fix: use codes shown by `cudaport check` or `cudaport explain`, for example
+`// cudaport: ignore[CP101]`.
+""")
 
 
 # CP501-CP519: `cudaport verify` (the HIP compiler's verdict on translated code).

@@ -14,6 +14,15 @@ def test_macros_the_file_defines_are_not_unknown_cuda_api():
     assert unknown == ["cudaFooBar"]
 
 
+def test_bf16_header_and_type_follow_the_hip_version():
+    src = "#include <cuda_bf16.h>\n__nv_bfloat16 x;\n"
+    # HIP 5.7+ declares __hip_bfloat16 in hip/hip_bf16.h; older HIP only hip_bfloat16.
+    assert "#include <hip/hip_bf16.h>\n__hip_bfloat16 x;\n" in tr(src)
+    old = tr(src, target_version="5.2")
+    assert "#include <hip/hip_bfloat16.h>\nhip_bfloat16 x;\n" in old
+    assert tr(old, target_version="5.2") == old
+
+
 def test_main_header_goes_before_a_target_header_translated_ahead_of_it():
     # HIP 5.2's hip_cooperative_groups.h compiles only after hip_runtime.h.
     src = ("#include <cooperative_groups.h>\n#include <cuda_runtime.h>\n"

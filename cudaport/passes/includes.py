@@ -7,6 +7,7 @@ import re
 from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
+from ..rules.compiled import RUNTIME_LIBRARIES
 from . import register
 
 _LEADING_COMMENTS = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?://[^\n]*|/\*[\s\S]*?\*/)?[ \t]*\r?\n)*")
@@ -47,7 +48,8 @@ def includes(ctx: FileContext) -> None:
         seen.append((effective, inc.branch))
         if effective in ctx.compiled.main_headers:
             has_main = True
-        elif translated and not has_main and early is None and not inc.branch:
+        elif (translated and not has_main and early is None and not inc.branch
+              and r.entry.library in RUNTIME_LIBRARIES):
             early = inc
     wants_main = ctx.uses_runtime or bool(ctx.scan.launches)
     if has_main and early is not None and ctx.options.insert_main_header:

@@ -14,7 +14,7 @@ from pathlib import Path
 from .. import lexer
 from ..options import Options
 from .loader import default_rules_root, load_table
-from .model import Entry, HeaderEntry, Mapping, Table, version_tuple
+from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, version_tuple
 
 # Libraries whose use means the file needs the target's main runtime header.
 RUNTIME_LIBRARIES = frozenset({"runtime", "driver", "device", "complex"})
@@ -60,6 +60,7 @@ class Compiled:
         self.options = options
         info = table.target
         self.target = info
+        _check_target_options(info, options)
         chosen = {}
         for group in info.variant_groups.values():
             choice = options.variant(group.name) or group.default
@@ -78,6 +79,8 @@ class Compiled:
         self.headers: dict[bytes, ResolvedHeader] = {}
         for name, hentry in table.headers.items():
             r = self._resolve_mapping(hentry.library, hentry.main, hentry.variants, tv)
+            if r.status in ("version", "unsupported") and hentry.fallback:
+                r = Resolved(None, "converted", hentry.fallback.encode())
             if r.status == "converted" and r.replacement == b"":
                 status = "drop"
             elif r.status == "converted" and r.replacement == name.encode():
@@ -95,7 +98,8 @@ class Compiled:
         # plus the keywords and built-ins whose presence marks CUDA device code.
         wanted = [name for name, r in self.identifiers.items()
                   if r.status != "same" or r.entry is not None and (
-                      r.note or r.entry.kind in ("keyword", "variable"))]
+                      r.note or r.entry.kind in ("keyword", "variable")
+                      or r.entry.check is not None)]
         wanted += _literal_prefixes(info.unknown_patterns)
         self.scanner = lexer.scanner(candidate_prefixes(wanted))
         self.namespace_names = {name for name, r in self.identifiers.items()
@@ -158,6 +162,17 @@ def candidate_prefixes(names: list[bytes]) -> list[bytes]:
         out.add(name[:n])
     # A prefix that another prefix already covers is redundant.
     return sorted(p for p in out if not any(p != q and p.startswith(q) for q in out))
+
+
+def _check_target_options(info: TargetInfo, options: Options) -> None:
+    """Options that the selected target cannot honour are usage errors, not silent no-ops."""
+    for group_name, choice in options.variants:
+        if group_name not in info.variant_groups:
+            raise ValueError(f"--{group_name} {choice}: target {info.name} has no "
+                             f"{group_name} library variants")
+    if options.launch != "cuda" and not info.launch_function:
+        raise ValueError(f"--launch {options.launch}: target {info.name} has no launch "
+                         "function; it keeps the <<<...>>> syntax (use --launch cuda)")
 
 
 def _literal_prefixes(patterns: tuple[str, ...]) -> list[bytes]:

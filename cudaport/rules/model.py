@@ -29,6 +29,20 @@ class Mapping:
 
 
 @dataclass(frozen=True, slots=True)
+class Check:
+    """A check-only rule: report ``code`` wherever the name is used, change nothing.
+
+    Codes come from the user's YAML and may never start with ``CP`` (cudaport's own
+    namespace), so a user code can never be mistaken for a built-in one.
+    """
+
+    code: str
+    severity: str  # error, warning, info
+    message: str
+    source: str = ""  # "path:line" of the rule
+
+
+@dataclass(frozen=True, slots=True)
 class Fallback:
     """What to emit when the target equivalent is unavailable (too new, or absent)."""
 
@@ -57,6 +71,7 @@ class Entry:
     fallback: Fallback | None = None
     rule_id: str = ""
     source: str = ""  # "path:line" of the entry, for `rules explain`
+    check: Check | None = None  # a user check-only rule attached to this name
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +84,7 @@ class HeaderEntry:
     note: str | None = None
     rule_id: str = ""
     source: str = ""
+    fallback: str | None = None  # the header to use when ``main`` is too new or absent
 
 
 @dataclass(frozen=True, slots=True)
