@@ -38,5 +38,5 @@ def passes(fragment: bool = False) -> list[tuple[str, Pass]]:
 
 
 def _load() -> None:
-    from . import identifiers, includes, launches  # noqa: F401  (registration side effect)
+    from . import identifiers, includes, inline_ptx, launches, spaced_launch  # noqa: F401
     from . import rule_checks  # noqa: F401
