@@ -25,16 +25,14 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, Outcome, VerifyError, collect,
 @click.option("-I", "includes", multiple=True, metavar="DIR", help="Include folder (repeatable).")
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Macro (repeatable).")
 @click.option("-p", "--compile-commands", "compile_commands", type=click.Path(path_type=Path),
-              help="compile_commands.json (or its folder): -I/-D/-std flags per file.")
+              help="compile_commands.json (or its folder): -I/-D/-std flags per file. "
+                   "Default: ./compile_commands.json or ./build/compile_commands.json.")
 @click.option("--translated", is_flag=True,
               help="The inputs are already translated: compile them as they are.")
 @click.option("--compiler", metavar="PATH", help="HIP compiler (hipcc or clang++); default: "
               "hipcc on PATH, else the newest clang++ with a ROCm/HIP include folder.")
 @click.option("--offload-arch", default=DEFAULT_ARCH, show_default=True,
               help="GPU architecture to check device code for.")
-@click.option("--codegen", is_flag=True,
-              help="Also generate device code (slower; needs lld), so the compiler itself "
-                   "rejects inline assembly.")
 @click.option("-j", "--jobs", type=click.IntRange(1), help="Parallel compilations "
               "(default: number of CPUs).")
 @click.option("--keep-dir", type=click.Path(file_okay=False, path_type=Path),
@@ -49,7 +47,7 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, Outcome, VerifyError, collect,
 @translation_options
 def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[str, ...],
             compile_commands: Path | None, translated: bool, compiler: str | None,
-            offload_arch: str, codegen: bool, jobs: int | None, keep_dir: Path | None,
+            offload_arch: str, jobs: int | None, keep_dir: Path | None,
             report_file: Path | None, fail_on: str, verbose: bool, quiet: bool,
             **kwargs: object) -> None:
     """Translate PATHs and compile them with a real HIP compiler.
@@ -62,7 +60,7 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
     file fails (or a finding at --fail-on remains), 2 on usage errors or without a compiler.
     """
     options = build_options(dict(kwargs))
-    hip = find_compiler(compiler, offload_arch, codegen)
+    hip = find_compiler(compiler, offload_arch)
     if hip is None:
         where = f"{compiler!r} is not a usable HIP compiler" if compiler else \
             "no HIP compiler found (hipcc, or clang++ with HIP headers)"
@@ -80,6 +78,10 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
         raise UsageError("no CUDA sources found in " + ", ".join(map(str, paths)))
     common = [f"-I{d}" for d in includes] + [f"-D{d}" for d in defines]
     database: dict[str, list[str]] = {}
+    if compile_commands is None:  # a build folder next to the sources, as clang tools do
+        compile_commands = next((p for p in (Path("compile_commands.json"),
+                                             Path("build", "compile_commands.json"))
+                                 if p.is_file()), None)
     if compile_commands is not None:
         try:
             database = load(compile_commands)
