@@ -39,7 +39,8 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
     try:
         the_plan = driver.plan(inputs, out_dir, in_place=in_place, copy_all=copy_all,
                                rename=suffixes, exclude=exclude, include=include,
-                               extra_excludes=extra_excludes, is_excluded=is_excluded)
+                               extra_excludes=extra_excludes, is_excluded=is_excluded,
+                               python_side=options.framework is not None)
     except driver.PlanError as exc:
         _fail(str(exc))
     jobs_list = the_plan.jobs

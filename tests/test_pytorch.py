@@ -253,3 +253,22 @@ def test_pyproject_musa_needs_torch_musa_in_build_requires():
     assert not port(src, "pyproject.toml", "hip").findings
     ok = b'[build-system]\nrequires = ["torch", "torch_musa"]\n'
     assert not port(ok, "pyproject.toml", "musa").findings
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_tree_translation_includes_python_side(tmp_path, target):
+    """A folder with --framework: Python files and setup.py go through the Python side
+    (written for MUSA; for HIP only reported, since ROCm PyTorch needs no change)."""
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["translate", str(FIXTURE / "src"), "-t", target,
+                                    "--framework", "pytorch", "--out-dir", str(out),
+                                    "--fail-on", "never"])
+    assert res.exit_code == 0, res.output
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    expected = [str(rel) for rel in SOURCES
+                if target == "musa" or not str(rel).endswith(".py")]
+    assert written == sorted(expected)
+    for rel in written:
+        assert (out / rel).read_bytes() == (FIXTURE / "expected" / target / rel).read_bytes()
+    if target == "hip":
+        assert "CP603" in res.output and "CP602" in res.output
