@@ -27,6 +27,7 @@ from .translate import InputError, Result, check_text
 CPP_EXTENSION = "torch.utils.cpp_extension"
 MUSA_EXTENSION = "torch_musa.utils.musa_extension"
 BUILDERS = {"CUDAExtension", "BuildExtension"}
+IMPORT_RULE = "musa/pytorch/import"  # shared with python_side: one torch_musa import suffices
 
 # nvcc-only flag (prefix) -> clang/hipcc equivalent, or None when there is none.
 # Equivalents: clang's HIP options (clang.llvm.org/docs/ClangCommandLineReference.html,
@@ -163,7 +164,7 @@ def _rewrite_import(src: bytes, node: ast.ImportFrom, at, end, edits: list[Edit]
     if names <= BUILDERS and all(a.asname is None for a in node.names):
         wanted = ["MUSAExtension" if a.name == "CUDAExtension" else a.name for a in node.names]
         text = f"from {MUSA_EXTENSION} import {', '.join(wanted)}"
-        edits.append(Edit(at(node), end(node), text.encode(), "musa/pytorch/setup"))
+        edits.append(Edit(at(node), end(node), text.encode(), IMPORT_RULE))
         return
     # Other names (CUDA_HOME, CppExtension) still come from PyTorch: import torch_musa's
     # builders on the next line, so they shadow PyTorch's.
@@ -173,7 +174,7 @@ def _rewrite_import(src: bytes, node: ast.ImportFrom, at, end, edits: list[Edit]
     indent = b" " * node.col_offset
     prefix = eol if line_end < 0 else b""
     text = f"from {MUSA_EXTENSION} import MUSAExtension, BuildExtension".encode()
-    edits.append(Edit(pos, pos, prefix + indent + text + eol, "musa/pytorch/setup"))
+    edits.append(Edit(pos, pos, prefix + indent + text + eol, IMPORT_RULE))
     if "CUDA_HOME" in names:
         find("CP605", node, "CUDA_HOME is not set for MUSA builds; check how it is used",
              "CUDA_HOME")

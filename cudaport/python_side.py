@@ -16,6 +16,7 @@ import io
 import re
 import tokenize
 
+from .build_scripts import IMPORT_RULE
 from .context import LineIndex
 from .edits import Edit, apply, resolve
 from .findings import Finding
@@ -90,7 +91,7 @@ def translate_python(src: bytes, options: Options | None = None,
         line = b"import torch_musa" + _eol(src)
         if insert == len(src) and src and not src.endswith(b"\n"):
             line = _eol(src) + line  # the import of torch ends the file without a newline
-        edits.append(Edit(insert, insert, line, RULE))
+        edits.append(Edit(insert, insert, line, IMPORT_RULE))
     kept = resolve(edits)
     findings.sort(key=lambda f: (f.offset, f.code))
     return Result(apply(src, kept), kept, findings, path, index)
@@ -142,6 +143,15 @@ def translate_python_file(src: bytes, options: Options | None = None,
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     if name == "pyproject.toml":
         return translate_pyproject(src, options, path)
-    if name == "setup.py" and is_extension_build_script(src):
-        return translate_build_script(src, options, path)
-    return translate_python(src, options, path)
+    python = translate_python(src, options, path)
+    if name != "setup.py" or not is_extension_build_script(src):
+        return python
+    build = translate_build_script(src, options, path)
+    # Both sets of edits are on ``src``. torch_musa's builder import already imports
+    # torch_musa, so the plain ``import torch_musa`` is not added next to it.
+    extra = [e for e in python.edits
+             if not (e.rule_id == IMPORT_RULE and any(b.rule_id == IMPORT_RULE
+                                                        for b in build.edits))]
+    kept = resolve(build.edits + extra)
+    findings = sorted(build.findings + python.findings, key=lambda f: (f.offset, f.code))
+    return Result(apply(src, kept), kept, findings, path, build.lines)

@@ -272,3 +272,17 @@ def test_tree_translation_includes_python_side(tmp_path, target):
         assert (out / rel).read_bytes() == (FIXTURE / "expected" / target / rel).read_bytes()
     if target == "hip":
         assert "CP603" in res.output and "CP602" in res.output
+
+
+def test_setup_musa_python_side_and_builder_together():
+    src = (b"import torch\n"
+           b"from torch.utils.cpp_extension import CUDAExtension, BuildExtension\n"
+           b"if torch.cuda.is_available():\n"
+           b"    ext = CUDAExtension('m', ['k.cpp'], extra_compile_args={'nvcc': ['-O3']})\n")
+    result = port(src, "setup.py", "musa")
+    assert result.output == (
+        b"import torch\n"
+        b"from torch_musa.utils.musa_extension import MUSAExtension, BuildExtension\n"
+        b"if torch.musa.is_available():\n"
+        b"    ext = MUSAExtension('m', ['k.cpp'], extra_compile_args={'mcc': ['-O3']})\n")
+    assert port(result.output, "setup.py", "musa").output == result.output
