@@ -286,3 +286,12 @@ def test_setup_musa_python_side_and_builder_together():
         b"if torch.musa.is_available():\n"
         b"    ext = MUSAExtension('m', ['k.cpp'], extra_compile_args={'mcc': ['-O3']})\n")
     assert port(result.output, "setup.py", "musa").output == result.output
+
+
+def test_musa_cuda_device_checks_are_reported():
+    src = b"bool f(const at::Tensor& t) { return t.is_cuda() && t.device().type() == at::kCUDA; }\n"
+    result = translate_bytes(src, Options(target="musa", framework="pytorch"))
+    assert result.output == src
+    assert [(f.code, f.identifier) for f in result.findings] == [
+        ("CP101", "is_cuda"), ("CP101", "kCUDA")]
+    assert not translate_bytes(src, Options(target="musa")).findings
