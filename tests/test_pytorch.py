@@ -81,6 +81,7 @@ def test_musa_framework_renames_pytorch_namespace_and_names():
     ("ATen/native/transformers/cuda/sdp_utils.h", "ATen/native/transformers/hip/sdp_utils.h"),
     ("c10/cuda/CUDAGuard.h", "c10/hip/HIPGuard.h"),
     ("c10/cuda/impl/cuda_cmake_macros.h", "c10/hip/impl/hip_cmake_macros.h"),
+    ("c10/cuda/driver_api.h", "c10/hip/driver_api.h"),
     ("ATen/ATen.h", "ATen/ATen.h"),
     ("my/cuda/CUDAThing.h", "my/cuda/CUDAThing.h"),
 ])
