@@ -241,6 +241,7 @@ def run_job(job: Job, request: Request, cached_hash: bytes | None = None) -> Out
         data = job.source.read_bytes()
     except OSError as exc:
         outcome.status = "failed"
+        outcome.message = f"{job.shown}: cannot read: {exc.strerror or exc}"
         outcome.findings.append(Finding("CP901", f"cannot read: {exc.strerror or exc}",
                                         job.shown))
         return outcome

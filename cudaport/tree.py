@@ -78,6 +78,8 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
         errors += _write_report(report_file, outcomes, options)
     if not quiet:
         for f in findings:
+            if f.code == "CP901":
+                continue  # already printed as an error above
             where = f"{f.path}:{f.line}:{f.col}" if f.line else f.path
             click.echo(f"{where}: {f.code} {f.message}", err=True)
         from .report.summary import render_text

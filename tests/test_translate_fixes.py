@@ -111,3 +111,11 @@ def test_spaced_launch_chevrons_are_closed_up():
     assert "  k <<< n / 2, 64 >>> (n);\n" in out
     assert "n << 2" in out and "n >> 1 > 0" in out
     assert tr(out) == out
+
+
+def test_cuda_names_only_hips_nvidia_layer_declares_are_not_kept():
+    # HIP's nvidia_detail headers wrap CUDA itself; on AMD these names do not exist.
+    from cudaport import translate_source
+
+    r = translate_source("#include <cuda_runtime.h>\n#if CUDART_VERSION >= 11000\n#endif\n")
+    assert [(f.code, f.identifier) for f in r.findings] == [("CP101", "CUDART_VERSION")]
