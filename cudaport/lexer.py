@@ -104,6 +104,19 @@ def starts_logical_line(src: bytes, pos: int) -> bool:
     return j == 0 or src[j - 1] != 0x5C  # "\\"
 
 
+_LITERALS = re.compile(b"|".join([
+    LINE_COMMENT, BLOCK_COMMENT,
+    RAW_STRING.replace(b"(?P<delim>", b"(").replace(b"(?P=delim)", b"\\1"),
+    STRING, CHAR_START + CHAR[1:],
+]))
+
+
+def literal_spans(src: bytes) -> list[tuple[int, int]]:
+    """(start, end) of every comment, string and character literal, in order; a fast way
+    to tell whether an offset found by a plain regex is code."""
+    return [m.span() for m in _LITERALS.finditer(src)]
+
+
 def contains_directive(src: bytes, start: int, end: int) -> bool:
     """Whether a preprocessor directive begins inside ``src[start:end]``; a rewrite that
     spans one (a call or launch cut by ``#if``/``#include``) would move it."""

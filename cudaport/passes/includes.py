@@ -19,7 +19,7 @@ def includes(ctx: FileContext) -> None:
         return  # a piece of a call or launch has no includes of its own to manage
     src = ctx.src
     headers = ctx.compiled.headers
-    seen: list[tuple[bytes, tuple[int, ...]]] = []  # effective header, branch path
+    seen_in: dict[bytes, list[tuple[int, ...]]] = {}  # effective header -> branch paths
     has_main = False
     # A target header translated before the main one: some need the main header first
     # (HIP 5.2's hip_cooperative_groups.h uses macros only hip_runtime.h defines).
@@ -41,13 +41,14 @@ def includes(ctx: FileContext) -> None:
                 ctx.find("CP106", inc.name_start,
                          f"{inc.name.decode()} has no {ctx.compiled.target.title} equivalent",
                          inc.name.decode(), entry.library)
-        duplicate = any(h == effective and inc.branch[:len(b)] == b for h, b in seen)
+        duplicate = translated and any(inc.branch[:len(b)] == b
+                                       for b in seen_in.get(effective, ()))
         if translated and duplicate:
             ctx.edits.append(Edit(*_line_span(src, inc.start, inc.end), b"", r.entry.rule_id))
             continue
         if translated:
             ctx.edits.append(Edit(inc.name_start, inc.name_end, effective, r.entry.rule_id))
-        seen.append((effective, inc.branch))
+        seen_in.setdefault(effective, []).append(inc.branch)
         if effective in ctx.compiled.main_headers:
             has_main = True
         elif (translated and not has_main and early is None and not inc.branch
