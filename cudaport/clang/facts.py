@@ -1,0 +1,216 @@
+"""What clang knows about one file, reduced to plain data the passes consult.
+
+Offsets are byte offsets in the file as given (libclang parses the same bytes from memory).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass, field
+
+from .environment import cindex
+
+BALLOTS = frozenset({"__ballot_sync", "__activemask", "__ballot", "__ballot_sync_64"})
+LAUNCH_CONFIG = frozenset({"__cudaPushCallConfiguration", "cudaConfigureCall"})
+
+
+@dataclass(frozen=True)
+class Launch:
+    """A kernel launch as clang sees it: ``start``/``end`` span the whole launch expression
+    (for a launch written in a macro body: the macro's use); ``lt`` is the ``<<<`` offset
+    when it is in the file's own text, else -1."""
+
+    start: int
+    end: int
+    lt: int
+    kernel: str
+    pointer: bool  # the kernel is a function pointer, not a named kernel
+    in_macro: bool
+    in_device_code: bool
+
+
+@dataclass
+class Facts:
+    mode: str = ""  # header mode used: toolkit, wheels, stub
+    ok: bool = False  # parsed with no error in the file or its includes
+    failure: str = ""  # why clang did not run at all
+    errors: list[tuple[str, int, int, str]] = field(default_factory=list)  # first errors
+    fatal: bool = False  # an include was not found or the error limit was hit
+    inactive: list[tuple[int, int]] = field(default_factory=list)  # skipped #if ranges
+    shadowed: dict[int, str] = field(default_factory=dict)  # offset -> "where declared"
+    resolved: set[int] = field(default_factory=set)  # offsets that resolve to CUDA declarations
+    launches: list[Launch] = field(default_factory=list)
+    ballot_narrow: list[tuple[int, str, str]] = field(default_factory=list)  # offset, var, type
+    member_refs: list[tuple[int, str, str]] = field(default_factory=list)  # offset, record, field
+    seconds: float = 0.0
+
+    @property
+    def parsed(self) -> bool:
+        return not self.failure
+
+    def inactive_at(self, offset: int) -> tuple[int, int] | None:
+        for start, end in self.inactive:
+            if start <= offset < end:
+                return start, end
+        return None
+
+
+_RANGE_LIST = []
+
+
+def _range_list_type(ci):
+    if not _RANGE_LIST:
+        class RangeList(ctypes.Structure):
+            _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
+        _RANGE_LIST.append(RangeList)
+    return _RANGE_LIST[0]
+
+
+def skipped_ranges(tu, main_file) -> list[tuple[int, int]]:
+    """Inactive preprocessor ranges of the main file (clang_getSkippedRanges)."""
+    ci = cindex()
+    lib = ci.conf.lib
+    fn = lib.clang_getSkippedRanges
+    fn.restype = ctypes.POINTER(_range_list_type(ci))
+    fn.argtypes = [ci.TranslationUnit, ci.File]
+    ptr = fn(tu, main_file)
+    out = []
+    if ptr:
+        for i in range(ptr.contents.count):
+            r = ptr.contents.ranges[i]
+            out.append((r.start.offset, r.end.offset))
+        lib.clang_disposeSourceRangeList(ptr)
+    return out
+
+
+def _branch_body(src: bytes, start: int, end: int) -> tuple[int, int]:
+    """clang's skipped range spans the opening and closing directives; keep the lines
+    between them (the directives themselves are active preprocessor code)."""
+    first = src.find(b"\n", start, end)
+    last = src.rfind(b"\n", start, end)
+    if first < 0 or last <= first:
+        return end, end
+    return first + 1, last + 1
+
+
+def extract(tu, path: str, src: bytes, idents: list[tuple[int, int, bytes, str]],
+            is_cuda_file, facts: Facts) -> None:
+    """Fill ``facts`` from a parsed translation unit."""
+    ci = cindex()
+    main = tu.get_file(path)
+    facts.inactive = [r for r in (_branch_body(src, a, b) for a, b in skipped_ranges(tu, main))
+                      if r[0] < r[1]]
+    _resolve_names(ci, tu, main, path, idents, is_cuda_file, facts)
+    _walk(ci, tu, path, src, facts)
+
+
+def _resolve_names(ci, tu, main, path, idents, is_cuda_file, facts: Facts) -> None:
+    """Which CUDA-named identifiers clang resolves to CUDA, and which to the user's own code."""
+    Cursor, SourceLocation = ci.Cursor, ci.SourceLocation
+    for start, end, name, context in idents:
+        if context != "code" or facts.inactive_at(start):
+            continue
+        cursor = Cursor.from_location(tu, SourceLocation.from_offset(tu, main, start))
+        if cursor is None or cursor.kind.is_invalid():
+            continue
+        text = name.decode()
+        decl = None
+        if cursor.kind.is_declaration() and cursor.spelling == text and \
+                cursor.location.file is not None and cursor.location.file.name == path and \
+                cursor.location.offset == start:
+            decl = cursor
+        else:
+            ref = cursor.referenced
+            if ref is not None and ref.spelling == text:
+                decl = ref
+        if decl is None or decl.location.file is None:
+            continue
+        ext = decl.extent
+        if ext.end.offset - ext.start.offset <= len(text):
+            continue  # an implicit declaration (a builtin declared at its first use)
+        where = decl.location.file.name
+        if is_cuda_file(where) or decl.location.is_in_system_header:
+            facts.resolved.add(start)
+        else:
+            facts.shadowed[start] = (f"line {decl.location.line}" if where == path
+                                     else f"{where}:{decl.location.line}")
+
+
+def _walk(ci, tu, path: str, src: bytes, facts: Facts) -> None:
+    """One walk over the file's own declarations: launches, narrow ballots, member uses."""
+    K = ci.CursorKind
+    device_attrs = {K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR}
+    host_attr = K.CUDAHOST_ATTR
+    functions = {K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.LAMBDA_EXPR}
+    integer_kinds = {ci.TypeKind.INT, ci.TypeKind.UINT, ci.TypeKind.LONG, ci.TypeKind.ULONG,
+                     ci.TypeKind.SHORT, ci.TypeKind.USHORT}
+
+    def visit(cursor, parents: list, device: bool) -> None:
+        for child in cursor.get_children():
+            kind = child.kind
+            if kind in functions:
+                attrs = {c.kind for c in child.get_children()
+                         if c.kind in device_attrs or c.kind == host_attr}
+                child_device = bool(attrs & device_attrs) and host_attr not in attrs
+                visit(child, parents + [child], child_device)
+                continue
+            if kind == K.CALL_EXPR:
+                name = child.spelling
+                if name in LAUNCH_CONFIG and parents and parents[-1].kind == K.CALL_EXPR:
+                    _launch(parents[-1], child, src, device, facts)
+                elif name in BALLOTS:
+                    _ballot(child, parents, integer_kinds, facts)
+            elif kind == K.MEMBER_REF_EXPR:
+                ref = child.referenced
+                if ref is not None and ref.semantic_parent is not None:
+                    record = ref.semantic_parent.spelling
+                    if record in ("cudaDeviceProp", "cudaDeviceProp_t"):
+                        loc = child.extent.end
+                        off = loc.offset - len(child.spelling)
+                        if src[off:loc.offset].decode(errors="replace") == child.spelling:
+                            facts.member_refs.append((off, record, child.spelling))
+            visit(child, parents + [child], device)
+
+    lib = ci.conf.lib
+    location_of = lib.clang_getCursorLocation
+    from_main = lib.clang_Location_isFromMainFile
+    from_main.argtypes = [ci.SourceLocation]
+    from_main.restype = ctypes.c_int
+    for top in tu.cursor.get_children():  # includes every header declaration: keep it cheap
+        if not from_main(location_of(top)):
+            continue
+        if top.kind in functions:
+            attrs = {c.kind for c in top.get_children()}
+            device = bool(attrs & device_attrs) and host_attr not in attrs
+            visit(top, [top], device)
+        else:
+            visit(top, [top], False)
+
+
+def _launch(call, config, src: bytes, device: bool, facts: Facts) -> None:
+    ext = call.extent
+    start, end = ext.start.offset, ext.end.offset
+    cfg = config.extent.start.offset
+    in_macro = src[cfg:cfg + 3] != b"<<<"
+    callee = next(iter(call.get_children()), None)
+    pointer = False
+    kernel = call.spelling
+    if callee is not None:
+        ref = callee.referenced
+        pointer = ref is None or ref.kind.name not in ("FUNCTION_DECL", "FUNCTION_TEMPLATE",
+                                                         "CXX_METHOD")
+    facts.launches.append(Launch(start, end, -1 if in_macro else cfg, kernel, pointer,
+                                 in_macro, device))
+
+
+def _ballot(call, parents: list, integer_kinds, facts: Facts) -> None:
+    """A ballot whose result initialises a variable narrower than 64 bits."""
+    for p in reversed(parents):
+        kind = p.kind.name
+        if kind == "VAR_DECL":
+            t = p.type.get_canonical()
+            if t.kind in integer_kinds and t.get_size() == 4:
+                facts.ballot_narrow.append((call.extent.start.offset, p.spelling, p.type.spelling))
+            return
+        if kind.endswith("_STMT") or kind == "COMPOUND_STMT":
+            return
