@@ -6,6 +6,7 @@ Offsets are byte offsets in the file as given (libclang parses the same bytes fr
 from __future__ import annotations
 
 import ctypes
+import re
 from dataclasses import dataclass, field
 
 from .environment import cindex
@@ -159,7 +160,7 @@ def _walk(ci, tu, path: str, src: bytes, facts: Facts) -> None:
                 if name in LAUNCH_CONFIG and parents and parents[-1].kind == K.CALL_EXPR:
                     _launch(parents[-1], child, src, device, facts)
                 elif name in BALLOTS:
-                    _ballot(child, parents, integer_kinds, facts)
+                    _ballot(child, parents, integer_kinds, src, facts)
             elif kind == K.MEMBER_REF_EXPR:
                 ref = child.referenced
                 if ref is not None and ref.semantic_parent is not None:
@@ -203,11 +204,15 @@ def _launch(call, config, src: bytes, device: bool, facts: Facts) -> None:
                                  in_macro, device))
 
 
-def _ballot(call, parents: list, integer_kinds, facts: Facts) -> None:
-    """A ballot whose result initialises a variable narrower than 64 bits."""
+def _ballot(call, parents: list, integer_kinds, src: bytes, facts: Facts) -> None:
+    """A ballot whose result initialises a variable narrower than 64 bits (not ``auto``:
+    that takes the target's 64-bit return type after translation)."""
     for p in reversed(parents):
         kind = p.kind.name
         if kind == "VAR_DECL":
+            written = src[p.extent.start.offset:call.extent.start.offset]
+            if re.search(rb"\bauto\b", written):
+                return
             t = p.type.get_canonical()
             if t.kind in integer_kinds and t.get_size() == 4:
                 facts.ballot_narrow.append((call.extent.start.offset, p.spelling, p.type.spelling))

@@ -30,4 +30,4 @@ def passes(fragment: bool = False) -> list[tuple[str, Pass]]:
 
 
 def _load() -> None:
-    from . import identifiers, includes, launches  # noqa: F401  (registration side effect)
+    from . import hazards, identifiers, includes, launches  # noqa: F401  (registration side effect)

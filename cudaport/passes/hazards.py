@@ -1,0 +1,243 @@
+"""Portability hazards (CP2xx): code that translates cleanly but behaves differently, or does
+not build, on the target.
+
+Text patterns run on a copy of the file with comments and literals blanked, so they see
+every ``#if`` branch; where clang parsed the file its facts add what text cannot see (a
+ballot stored through a typedef, a launch inside device code, a ``cudaDeviceProp`` field
+reached through any expression). Warp-width hazards fire only when the target's warp is
+wider than 32 (``warp_size`` in target.yaml, ``--warp-size``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import lexer
+from ..context import FileContext
+from ..findings import Finding
+from . import register
+
+# Cheap pre-check on the raw bytes: files with none of these skip the pass.
+_TRIGGER = re.compile(
+    rb"asm|__ballot|__activemask|_sync\b|31|32|>>\s*5|__shfl|texture|surface|<<<|cooperative"
+    rb"|cudaDeviceProp|__CUDA|CUDA_VERSION|CUDART_VERSION")
+_BLANK = re.compile(lexer.LINE_COMMENT + b"|" + lexer.BLOCK_COMMENT + b"|"
+                    + lexer.RAW_STRING + b"|" + lexer.STRING + b"|" + lexer.CHAR)
+
+_ASM = re.compile(rb"\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
+_BALLOT_32 = re.compile(
+    rb"\b(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|uint32_t|int32_t|uint|std::uint32_t))"
+    rb"\s+(\w+)\s*=\s*(__ballot_sync|__activemask|__ballot)\s*\(")
+_FULL_MASK_ARG = re.compile(rb"\b(__\w+_sync)\s*\(\s*(0[xX][fF]{8}[uU]?)(?![\w.])")
+_FULL_MASK_DEFINE = re.compile(rb"#[ \t]*define[ \t]+(\w*MASK\w*)[ \t]+\(?(0[xX][fF]{8}[uU]?)\)?"
+                               rb"[ \t]*(?:$|/)", re.M | re.I)
+_LANE_MATH = re.compile(
+    rb"(threadIdx\s*\.\s*[xyz]|\b\w*(?:[tT]id|TID|[lL]ane|LANE|[tT]hread|[iI]dx)\w*)\s*"
+    rb"(&\s*31|%\s*32|>>\s*5|/\s*32)(?![\w.])")
+_SHARED_32 = re.compile(rb"__shared__[^;{}()]*?\b(\w+)\s*\[\s*32\s*\]")
+_WARP_32 = re.compile(
+    rb"#[ \t]*define[ \t]+(\w*WARP_?SIZE\w*)[ \t]+\(?32\)?(?![\w.])"
+    rb"|\b(?:constexpr|const)\s+(?:static\s+)?(?:unsigned\s+|signed\s+)?\w+\s+(\w*[wW]arp_?[sS]ize\w*)"
+    rb"\s*=\s*32(?![\w.])"
+    rb"|\b(warpSize)\s*==\s*32(?![\w.])|\b32\s*==\s*(warpSize)\b", re.I)
+_SHUFFLE = re.compile(rb"\b(__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")
+_LOOP_16 = re.compile(
+    rb"\bfor\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*16"
+    rb"\s*;[^;]*;\s*\1\s*(?:/=\s*2|>>=\s*1)\s*\)")
+_TEXREF = re.compile(rb"\b(texture|surface)\s*<")
+_CG_USE = re.compile(
+    rb"\b(?:cg|cooperative_groups)\s*::\s*(this_cluster|cluster_group|reduce|inclusive_scan|"
+    rb"exclusive_scan|memcpy_async|wait_prior|wait|labeled_partition|binary_partition|"
+    rb"invoke_one_broadcast|invoke_one|block_tile_memory)\b"
+    rb"|\.\s*(meta_group_rank|meta_group_size|num_threads|dim_threads|block_rank|barrier_arrive|"
+    rb"barrier_wait|match_any|match_all)\s*\(")
+_ARCH_MACRO = re.compile(
+    rb"\b(__CUDA_ARCH__|__CUDACC_VER_MAJOR__|__CUDACC_VER_MINOR__|__CUDACC_VER_BUILD__|"
+    rb"CUDART_VERSION|CUDA_VERSION|__CUDA_ARCH_LIST__)\b")
+
+# cudaDeviceProp members that hipDeviceProp_t lacks: CUDA 13.0 driver_types.h compared with
+# HIP 5.2.3 hip_runtime_api.h as shipped by Debian (libamdhip64-dev). HIP 6 added several.
+DEVICE_PROP_MISSING = frozenset("""
+accessPolicyMaxWindowSize asyncEngineCount canUseHostPointerForRegisteredMem clusterLaunch
+computePreemptionSupported deferredMappingCudaArraySupported deviceNumaConfig deviceNumaId
+globalL1CacheSupported gpuDirectRDMAFlushWritesOptions gpuDirectRDMASupported
+gpuDirectRDMAWritesOrdering gpuPciDeviceID gpuPciSubsystemID hostNativeAtomicSupported
+hostNumaId hostNumaMultinodeIpcSupported hostRegisterReadOnlySupported hostRegisterSupported
+ipcEventSupported localL1CacheSupported luid luidDeviceNodeMask maxBlocksPerMultiProcessor
+maxSurface1D maxSurface1DLayered maxSurface2D maxSurface2DLayered maxSurface3D
+maxSurfaceCubemap maxSurfaceCubemapLayered maxTexture1DLayered maxTexture1DMipmap
+maxTexture2DGather maxTexture2DLayered maxTexture2DLinear maxTexture2DMipmap maxTexture3DAlt
+maxTextureCubemap maxTextureCubemapLayered memoryPoolSupportedHandleTypes memoryPoolsSupported
+mpsEnabled multiGpuBoardGroupID persistingL2CacheMaxSize regsPerMultiprocessor
+reservedSharedMemPerBlock sharedMemPerBlockOptin sharedMemPerMultiprocessor
+sparseCudaArraySupported streamPrioritiesSupported surfaceAlignment
+timelineSemaphoreInteropSupported unifiedAddressing unifiedFunctionPointers uuid
+""".split())
+_PROP_FIELD = re.compile(rb"(?:\.|->)\s*(" + b"|".join(
+    sorted((n.encode() for n in DEVICE_PROP_MISSING), key=len, reverse=True)) + rb")\b")
+_DEVICE_SIGNATURE = re.compile(rb"\b(?:__global__|__device__)\b")
+_HOST_SIGNATURE = re.compile(rb"\b__host__\b")
+
+
+def blank_comments_and_literals(src: bytes) -> bytes:
+    """Same length as ``src``; comments and literals become spaces (newlines kept)."""
+    def blank(m: re.Match[bytes]) -> bytes:
+        text = m.group()
+        return re.sub(rb"[^\r\n]", b" ", text)
+    return _BLANK.sub(blank, src)
+
+
+class _Reporter:
+    def __init__(self, ctx: FileContext) -> None:
+        self.ctx = ctx
+        self.seen: set[tuple[str, int]] = set()
+
+    def __call__(self, code: str, offset: int, message: str, identifier: str = "",
+                 engine: str = "lexical") -> None:
+        if (code, offset) in self.seen:
+            return
+        self.seen.add((code, offset))
+        line, col = self.ctx.linecol(offset)
+        self.ctx.findings.append(Finding(code, message, self.ctx.path, line, col, "",
+                                         identifier, "", engine, offset))
+
+
+@register(40, "hazards")
+def hazards(ctx: FileContext) -> None:
+    if ctx.fragment or not _TRIGGER.search(ctx.src):
+        return
+    code = blank_comments_and_literals(ctx.src)
+    report = _Reporter(ctx)
+    facts = ctx.clang if ctx.clang is not None and not getattr(ctx.clang, "failure", "x") \
+        else None
+    warp = ctx.options.warp_size or ctx.compiled.target.warp_size
+    if facts is not None:
+        _clang_hazards(ctx, facts, report, warp)
+    if warp > 32:
+        _warp_width(ctx, code, report, warp)
+    for m in _ASM.finditer(code):
+        report("CP210", m.start(), "inline assembly (PTX) does not assemble for "
+               f"{ctx.compiled.target.title}; replace it with an intrinsic", "asm")
+    for m in _TEXREF.finditer(code):
+        report("CP211", m.start(), f"{m.group(1).decode()} reference: removed in CUDA 12 and "
+               "deprecated in HIP; use texture objects", m.group(1).decode())
+    if b"cooperative_groups" in code:
+        for m in _CG_USE.finditer(code):
+            name = (m.group(1) or m.group(2)).decode()
+            report("CP213", m.start(1) if m.group(1) else m.start(2),
+                   f"cooperative groups: {name} has no HIP counterpart", name)
+    if b"cudaDeviceProp" in code:
+        for m in _PROP_FIELD.finditer(code):
+            name = m.group(1).decode()
+            report("CP214", m.start(1), f"cudaDeviceProp::{name} has no counterpart in "
+                   "hipDeviceProp_t (HIP 5.2)", name)
+    if ctx.scan.launches:
+        known = {launch.lt for launch in facts.launches} if facts is not None else set()
+        _device_launches(ctx, code, report, known)
+    _arch_conditions(ctx, code, report)
+
+
+def _clang_hazards(ctx: FileContext, facts, report: _Reporter, warp: int) -> None:
+    if warp > 32:
+        for offset, var, type_name in facts.ballot_narrow:
+            report("CP201", offset, f"ballot stored in {type_name} {var}: a {warp}-lane "
+                   "wavefront needs 64 bits", var, "clang")
+    for launch in facts.launches:
+        if launch.in_device_code:
+            report("CP212", launch.start, f"{launch.kernel} is launched from device code "
+                   "(dynamic parallelism); the target cannot do that", launch.kernel, "clang")
+    for offset, _record, name in facts.member_refs:
+        if name in DEVICE_PROP_MISSING:
+            report("CP214", offset, f"cudaDeviceProp::{name} has no counterpart in "
+                   "hipDeviceProp_t (HIP 5.2)", name, "clang")
+
+
+def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:
+    for m in _BALLOT_32.finditer(code):
+        report("CP201", m.start(2), f"{m.group(2).decode()} result stored in a 32-bit "
+               f"integer ({m.group(1).decode()}); a {warp}-lane wavefront needs 64 bits",
+               m.group(1).decode())
+    for m in _FULL_MASK_ARG.finditer(code):
+        report("CP202", m.start(2), f"{m.group(1).decode()} with mask {m.group(2).decode()} "
+               f"covers 32 of {warp} lanes", m.group(1).decode())
+    for m in _FULL_MASK_DEFINE.finditer(code):
+        report("CP202", m.start(2), f"{m.group(1).decode()} = {m.group(2).decode()} covers "
+               f"32 of {warp} lanes when used as a warp mask", m.group(1).decode())
+    for m in _LANE_MATH.finditer(code):
+        op = re.sub(rb"\s+", b" ", m.group(2)).decode()
+        report("CP203", m.start(2), f"'{op}' on {m.group(1).decode()} assumes 32-lane warps "
+               f"(the target has {warp})", m.group(1).decode())
+    for m in _SHARED_32.finditer(code):
+        report("CP204", m.start(1), f"__shared__ {m.group(1).decode()}[32] is sized for 32 "
+               f"lanes or warps; the target's wavefront has {warp} lanes", m.group(1).decode())
+    for m in _WARP_32.finditer(code):
+        name = next(g for g in m.groups() if g).decode()
+        report("CP205", m.start(), f"{name} assumed to be 32; the target's wavefront has "
+               f"{warp} lanes", name)
+    _shuffle_widths(ctx, code, report, warp)
+
+
+def _shuffle_widths(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:
+    for m in _LOOP_16.finditer(code):
+        body_end = min(len(code), m.end() + 400)
+        if _SHUFFLE.search(code, m.end(), body_end):
+            report("CP206", m.start(), "shuffle reduction starting at offset 16 combines "
+                   f"32 lanes; start at warpSize/2 for {warp}-lane wavefronts", "for")
+    for m in _SHUFFLE.finditer(code):
+        parsed = lexer.split_arguments(code, m.end() - 1)
+        if parsed is None:
+            continue
+        args = [code[a:b].strip() for a, b in parsed[0]]
+        sync = m.group(1).endswith(b"_sync")
+        width = args[3] if sync and len(args) > 3 else args[2] if not sync and len(args) > 2 \
+            else None
+        offset = args[2] if sync and len(args) > 2 else args[1] if not sync and len(args) > 1 \
+            else None
+        name = m.group(1).decode()
+        if width == b"32":
+            report("CP206", m.start(), f"{name} with width 32 shuffles within 32 lanes of a "
+                   f"{warp}-lane wavefront", name)
+        elif offset == b"16" and b"down" in m.group(1) or offset == b"16" and b"xor" in m.group(1):
+            report("CP206", m.start(), f"{name} by 16 as the first reduction step covers 32 "
+                   f"lanes; start at warpSize/2 for {warp}-lane wavefronts", name)
+
+
+def _device_launches(ctx: FileContext, code: bytes, report: _Reporter, known: set[int]) -> None:
+    """Launches whose enclosing function is __global__/__device__ (text-only estimate for
+    launches clang did not see: inactive branches, or no clang)."""
+    stack: list[bool] = []
+    launches = iter(sorted(lt for lt in ctx.scan.launches if lt not in known))
+    nxt = next(launches, None)
+    last_stop = 0
+    for m in re.finditer(rb"[{};]", code):
+        while nxt is not None and nxt < m.start():
+            if any(stack):
+                report("CP212", nxt, "kernel launched from device code (dynamic "
+                       "parallelism); the target cannot do that", "<<<")
+            nxt = next(launches, None)
+        ch = m.group()
+        if ch == b"{":
+            signature = code[last_stop:m.start()]
+            stack.append(bool(_DEVICE_SIGNATURE.search(signature))
+                         and not _HOST_SIGNATURE.search(signature))
+        elif ch == b"}" and stack:
+            stack.pop()
+        last_stop = m.end()
+        if nxt is None:
+            break
+
+
+def _arch_conditions(ctx: FileContext, code: bytes, report: _Reporter) -> None:
+    for offset, word in ctx.scan.directives:
+        if word in (b"else", b"endif"):
+            continue
+        end = code.find(b"\n", offset)
+        while end > 0 and code[end - 1:end] == b"\\":
+            end = code.find(b"\n", end + 1)
+        line = code[offset:end if end >= 0 else len(code)]
+        m = _ARCH_MACRO.search(line)
+        if m:
+            name = m.group(1).decode()
+            report("CP215", offset + m.start(1), f"#{word.decode()} on {name}: "
+                   f"{ctx.compiled.target.title} does not define it, so this condition takes "
+                   "another branch there", name)
