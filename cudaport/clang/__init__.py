@@ -61,7 +61,8 @@ def _analyze(src, path, options, compiled, idents, facts: Facts) -> None:
         if len(facts.errors) < MAX_ERRORS:
             loc = d.location
             where = loc.file.name if loc.file is not None else full_path
-            facts.errors.append((_relative(where), loc.line, loc.column, d.spelling))
+            shown = path if where == full_path else _relative(where)
+            facts.errors.append((shown, loc.line, loc.column, d.spelling))
     facts.ok = not facts.errors
     roots = tuple(os.path.realpath(p) + os.sep for p in
                   (headers.resource_dir, str(support), headers.cuda_include) if p)
