@@ -19,7 +19,7 @@ from . import register
 
 # Cheap pre-check on the raw bytes: files with none of these skip the pass.
 _TRIGGER = re.compile(
-    rb"asm|__ballot|__activemask|_sync\b|31|32|>>\s*5|__shfl|texture|surface|<<<|cooperative"
+    rb"asm|__ballot|__activemask|_sync\b|31|32|>>\s*5|0[xX][fF]{8}|__shfl|texture|surface|<<<|cooperative"
     rb"|cudaDeviceProp|__CUDA|CUDA_VERSION|CUDART_VERSION")
 _BLANK = re.compile(lexer.LINE_COMMENT + b"|" + lexer.BLOCK_COMMENT + b"|"
                     + lexer.RAW_STRING + b"|" + lexer.STRING + b"|" + lexer.CHAR)
