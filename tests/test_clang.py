@@ -150,7 +150,8 @@ def test_launch_ranges_from_clang():
 
     options = Options(clang=True, header_mode="stub")
     compiled = get_compiled(options)
-    facts = analyze(LAUNCHES, "launches.cu", options, compiled, scan(LAUNCHES, compiled).idents)
+    scanned = scan(LAUNCHES, compiled)
+    facts = analyze(LAUNCHES, "launches.cu", options, compiled, scanned.idents, scanned.launches)
     assert facts.ok, facts.errors
     got = [(LAUNCHES[l.start:l.end].decode(), l.kernel, l.pointer, l.in_macro)
            for l in facts.launches]

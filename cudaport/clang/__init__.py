@@ -13,7 +13,7 @@ from ..options import Options
 from ..rules.compiled import Compiled
 from .environment import ClangUnavailable, HeaderSet, header_set
 from .facts import Facts, Launch, extract
-from .flags import base_args, prelude, std_of, user_args
+from .flags import base_args, groups_for, include_dirs_of, prelude, std_of, user_args
 
 __all__ = ["Facts", "Launch", "analyze", "ClangUnavailable", "headers_for"]
 
@@ -25,12 +25,12 @@ def headers_for(options: Options) -> HeaderSet:
 
 
 def analyze(src: bytes, path: str, options: Options, compiled: Compiled,
-            idents: list[tuple[int, int, bytes, str]]) -> Facts:
+            idents: list[tuple[int, int, bytes, str]], launches: list[int] = ()) -> Facts:
     """Parse ``src`` (the contents of ``path``) and extract facts; never raises."""
     started = time.perf_counter()
     facts = Facts()
     try:
-        _analyze(src, path, options, compiled, idents, facts)
+        _analyze(src, path, options, compiled, idents, list(launches), facts)
     except ClangUnavailable as exc:
         facts.failure = str(exc)
     except ValueError as exc:  # unreadable compile_commands.json, bad header mode
@@ -41,7 +41,7 @@ def analyze(src: bytes, path: str, options: Options, compiled: Compiled,
     return facts
 
 
-def _analyze(src, path, options, compiled, idents, facts: Facts) -> None:
+def _analyze(src, path, options, compiled, idents, launches, facts: Facts) -> None:
     from .parse import parse
     from .stub import support_dir
 
@@ -51,8 +51,9 @@ def _analyze(src, path, options, compiled, idents, facts: Facts) -> None:
     extra = user_args(options, path)
     args = base_args(headers, support, std_of(options, extra))
     full_path = os.path.abspath(path if path not in ("<stdin>", "-", "") else "cudaport-stdin.cu")
-    tu = parse(full_path, src, args + [a for a in extra if not a.startswith("-std=")],
-               headers, prelude(headers))
+    extra = [a for a in extra if not a.startswith("-std=")]
+    groups = groups_for(src, full_path, include_dirs_of(extra))
+    tu = parse(full_path, src, args + extra, headers, prelude(headers, groups))
     for d in tu.diagnostics:
         if d.severity < 3:
             continue
@@ -70,7 +71,7 @@ def _analyze(src, path, options, compiled, idents, facts: Facts) -> None:
     def is_cuda_file(name: str) -> bool:
         return os.path.realpath(name).startswith(roots)
 
-    extract(tu, full_path, src, idents, is_cuda_file, facts)
+    extract(tu, full_path, src, idents, launches, is_cuda_file, facts)
 
 
 def _relative(path: str) -> str:

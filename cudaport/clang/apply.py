@@ -18,7 +18,8 @@ MAPPING_CODES = frozenset({"CP101", "CP102", "CP103", "CP104", "CP105", "CP107",
 def before_passes(ctx: FileContext) -> None:
     if ctx.fragment:
         return
-    ctx.clang = analyze(ctx.src, ctx.path, ctx.options, ctx.compiled, ctx.scan.idents)
+    ctx.clang = analyze(ctx.src, ctx.path, ctx.options, ctx.compiled, ctx.scan.idents,
+                        ctx.scan.launches)
 
 
 def clang_finding(ctx: FileContext, code: str, offset: int, message: str,

@@ -5,6 +5,7 @@ Offsets are byte offsets in the file as given (libclang parses the same bytes fr
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import re
 from dataclasses import dataclass, field
@@ -95,14 +96,14 @@ def _branch_body(src: bytes, start: int, end: int) -> tuple[int, int]:
 
 
 def extract(tu, path: str, src: bytes, idents: list[tuple[int, int, bytes, str]],
-            is_cuda_file, facts: Facts) -> None:
+            launches: list[int], is_cuda_file, facts: Facts) -> None:
     """Fill ``facts`` from a parsed translation unit."""
     ci = cindex()
     main = tu.get_file(path)
     facts.inactive = [r for r in (_branch_body(src, a, b) for a, b in skipped_ranges(tu, main))
                       if r[0] < r[1]]
     _resolve_names(ci, tu, main, path, idents, is_cuda_file, facts)
-    _walk(ci, tu, path, src, facts)
+    _walk(ci, tu, path, src, candidates(src, launches), facts)
 
 
 def _resolve_names(ci, tu, main, path, idents, is_cuda_file, facts: Facts) -> None:
@@ -137,8 +138,52 @@ def _resolve_names(ci, tu, main, path, idents, is_cuda_file, facts: Facts) -> No
                                      else f"{where}:{decl.location.line}")
 
 
-def _walk(ci, tu, path: str, src: bytes, facts: Facts) -> None:
-    """One walk over the file's own declarations: launches, narrow ballots, member uses."""
+_BALLOT_USE = re.compile(rb"\b(?:__ballot_sync|__activemask|__ballot)\s*\(")
+_LAUNCH_MACRO = re.compile(rb"#[ \t]*define[ \t]+(\w+)(?:\([^)]*\))?(?:[^\n]|\\\n)*?<<<")
+
+
+def candidates(src: bytes, launches: list[int]) -> list[int]:
+    """Offsets the AST walk must reach: launches (also uses of macros that launch), ballots,
+    member accesses of cudaDeviceProp fields the target lacks. Subtrees holding none of
+    these are not visited, which keeps the walk to a few hundred cursors per file."""
+    from ..passes.hazards import _PROP_FIELD
+
+    out = list(launches)
+    for m in _LAUNCH_MACRO.finditer(src):
+        out += [u.start() for u in re.finditer(rb"\b" + re.escape(m.group(1)) + rb"\b", src)
+                if u.start() != m.start(1)]
+    out += [m.start() for m in _BALLOT_USE.finditer(src)]
+    if b"cudaDeviceProp" in src:
+        out += [m.start(1) for m in _PROP_FIELD.finditer(src)]
+    return sorted(set(out))
+
+
+def _main_file_children(ci, tu) -> list:
+    """Top-level cursors written in the main file. The translation unit's children include
+    every declaration of the precompiled headers, so the filter runs in a bare ctypes
+    callback instead of building a Python Cursor for each."""
+    lib = ci.conf.lib
+    location_of = lib.clang_getCursorLocation
+    from_main = lib.clang_Location_isFromMainFile
+    from_main.argtypes = [ci.SourceLocation]
+    from_main.restype = ctypes.c_int
+    out = []
+
+    def visitor(cursor, _parent, _data):
+        if from_main(location_of(cursor)):
+            copy = ci.Cursor.from_buffer_copy(cursor)
+            copy._tu = tu
+            out.append(copy)
+        return 1  # CXChildVisit_Continue
+
+    lib.clang_visitChildren(tu.cursor, ci.callbacks["cursor_visit"](visitor), [])
+    return out
+
+
+def _walk(ci, tu, path: str, src: bytes, offsets: list[int], facts: Facts) -> None:
+    """Visit the parts of the file's own declarations that hold a candidate offset."""
+    if not offsets:
+        return
     K = ci.CursorKind
     device_attrs = {K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR}
     host_attr = K.CUDAHOST_ATTR
@@ -146,14 +191,22 @@ def _walk(ci, tu, path: str, src: bytes, facts: Facts) -> None:
     integer_kinds = {ci.TypeKind.INT, ci.TypeKind.UINT, ci.TypeKind.LONG, ci.TypeKind.ULONG,
                      ci.TypeKind.SHORT, ci.TypeKind.USHORT}
 
+    def holds(cursor) -> bool:
+        ext = cursor.extent
+        i = bisect.bisect_left(offsets, ext.start.offset)
+        return i < len(offsets) and offsets[i] <= ext.end.offset
+
+    def is_device(fn) -> bool:
+        attrs = {c.kind for c in fn.get_children() if c.kind in device_attrs or c.kind == host_attr}
+        return bool(attrs & device_attrs) and host_attr not in attrs
+
     def visit(cursor, parents: list, device: bool) -> None:
         for child in cursor.get_children():
+            if not holds(child):
+                continue
             kind = child.kind
             if kind in functions:
-                attrs = {c.kind for c in child.get_children()
-                         if c.kind in device_attrs or c.kind == host_attr}
-                child_device = bool(attrs & device_attrs) and host_attr not in attrs
-                visit(child, parents + [child], child_device)
+                visit(child, parents + [child], is_device(child))
                 continue
             if kind == K.CALL_EXPR:
                 name = child.spelling
@@ -166,26 +219,15 @@ def _walk(ci, tu, path: str, src: bytes, facts: Facts) -> None:
                 if ref is not None and ref.semantic_parent is not None:
                     record = ref.semantic_parent.spelling
                     if record in ("cudaDeviceProp", "cudaDeviceProp_t"):
-                        loc = child.extent.end
-                        off = loc.offset - len(child.spelling)
-                        if src[off:loc.offset].decode(errors="replace") == child.spelling:
+                        end = child.extent.end.offset
+                        off = end - len(child.spelling)
+                        if src[off:end] == child.spelling.encode():
                             facts.member_refs.append((off, record, child.spelling))
             visit(child, parents + [child], device)
 
-    lib = ci.conf.lib
-    location_of = lib.clang_getCursorLocation
-    from_main = lib.clang_Location_isFromMainFile
-    from_main.argtypes = [ci.SourceLocation]
-    from_main.restype = ctypes.c_int
-    for top in tu.cursor.get_children():  # includes every header declaration: keep it cheap
-        if not from_main(location_of(top)):
-            continue
-        if top.kind in functions:
-            attrs = {c.kind for c in top.get_children()}
-            device = bool(attrs & device_attrs) and host_attr not in attrs
-            visit(top, [top], device)
-        else:
-            visit(top, [top], False)
+    for top in _main_file_children(ci, tu):
+        if holds(top):
+            visit(top, [top], top.kind in functions and is_device(top))
 
 
 def _launch(call, config, src: bytes, device: bool, facts: Facts) -> None:

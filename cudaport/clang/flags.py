@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 from functools import lru_cache
 from pathlib import Path
@@ -39,22 +40,76 @@ def base_args(headers: HeaderSet, support: Path, std: str | None) -> list[str]:
     return args
 
 
-# Headers that are slow to parse and common in CUDA code; precompiled with the runtime so a
-# file that includes them costs milliseconds (cooperative_groups.h alone is ~1 s).
-PRECOMPILED_HEADERS = ("cooperative_groups.h", "cooperative_groups/reduce.h", "cuda_fp16.h",
-                       "cuda_bf16.h", "curand_kernel.h")
-PRECOMPILED_STD = ("cstdio", "cstdlib", "cstring", "cmath", "cfloat", "cassert", "cstdint",
-                   "type_traits", "vector", "string", "algorithm", "memory")
+# What the precompiled header holds. Loading a PCH costs time in proportion to what it
+# must deserialize eagerly, so the base holds only cheap, common headers; two heavy groups
+# (~1 s each to parse, ~0.06 s each to load) are added only for files that use them.
+BASE_HEADERS = ("cstdio", "cstdlib", "cstring", "cmath", "math.h", "ctime", "cfloat", "cassert",
+                "cstdint",
+                "cuda_fp16.h", "cuda_bf16.h", "curand_kernel.h")
+GROUPS = {
+    "cg": ("cooperative_groups.h", "cooperative_groups/reduce.h"),
+    "stl": ("type_traits", "vector", "string", "algorithm", "memory", "utility", "limits"),
+}
+_GROUP_TRIGGERS = {
+    "cg": re.compile(rb"#[ \t]*include[ \t]*<cooperative_groups"),
+    "stl": re.compile(rb"#[ \t]*include[ \t]*<(?:vector|string|algorithm|memory|map|"
+                      rb"unordered_map|functional|iostream|sstream|tuple|array|utility|"
+                      rb"type_traits|limits|numeric|random|chrono|thread|mutex|set)>"),
+}
+_LOCAL_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*"([^"\r\n]+)"')
 
 
-def prelude(headers: HeaderSet) -> str:
+def groups_for(src: bytes, path: str, include_dirs: list[str]) -> tuple[str, ...]:
+    """Heavy header groups the file uses, looking through its own quoted includes too."""
+    texts = [src]
+    seen: set[str] = set()
+    queue = [(src, os.path.dirname(os.path.abspath(path)), 0)]
+    while queue:
+        text, folder, depth = queue.pop()
+        if depth >= 4:
+            continue
+        for m in _LOCAL_INCLUDE.finditer(text):
+            name = m.group(1).decode("utf-8", "replace")
+            for base in [folder, *include_dirs]:
+                cand = os.path.normpath(os.path.join(base, name))
+                if os.path.isfile(cand):
+                    if cand not in seen and len(seen) < 64:
+                        seen.add(cand)
+                        data = _read(cand)
+                        texts.append(data)
+                        queue.append((data, os.path.dirname(cand), depth + 1))
+                    break
+    return tuple(g for g, pattern in _GROUP_TRIGGERS.items()
+                 if any(pattern.search(t) for t in texts))
+
+
+@lru_cache(maxsize=512)
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(1 << 20)
+    except OSError:
+        return b""
+
+
+def include_dirs_of(args: list[str]) -> list[str]:
+    out = []
+    for i, a in enumerate(args):
+        if a in ("-I", "-isystem", "-iquote") and i + 1 < len(args):
+            out.append(args[i + 1])
+        elif a.startswith("-I") and len(a) > 2:
+            out.append(a[2:])
+    return out
+
+
+def prelude(headers: HeaderSet, groups: tuple[str, ...] = ()) -> str:
     """What the precompiled header (or -include) provides before the user's file."""
     if headers.mode == "stub":
         return "#include <__cudaport_cuda_stub.h>\n"
+    names = list(BASE_HEADERS) + [h for g in groups for h in GROUPS[g]]
     lines = ["#include <__clang_cuda_runtime_wrapper.h>"]
-    lines += [f"#include <{h}>" for h in PRECOMPILED_STD]
-    lines += [f"#include <{h}>" for h in PRECOMPILED_HEADERS
-              if os.path.isfile(os.path.join(headers.cuda_include, h))]
+    lines += [f"#include <{h}>" for h in names
+              if "." not in h or os.path.isfile(os.path.join(headers.cuda_include, h))]
     return "\n".join(lines) + "\n"
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..rules.compiled import RUNTIME_LIBRARIES, Compiled
 from .environment import cache_dir
 
-STUB_VERSION = "6"  # bump when the generated text changes
+STUB_VERSION = "7"  # bump when the generated text changes
 MAIN_STUB = "__cudaport_cuda_stub.h"
 COMMON_STUB = "__cudaport_stub_common.h"
 
@@ -36,6 +36,17 @@ template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElem
 struct texture { int __cudaport_texture_reference; };
 #endif
 #include_next <__clang_cuda_texture_intrinsics.h>
+/* Cache-hint loads and stores that clang < 16 does not declare (CUDA's sm_32 header is
+   skipped by clang's wrapper); generic forms so calls resolve. */
+template <class T> __device__ T __ldcs(const T *);
+template <class T> __device__ T __ldcg(const T *);
+template <class T> __device__ T __ldca(const T *);
+template <class T> __device__ T __ldlu(const T *);
+template <class T> __device__ T __ldcv(const T *);
+template <class T> __device__ void __stcs(T *, T);
+template <class T> __device__ void __stcg(T *, T);
+template <class T> __device__ void __stwb(T *, T);
+template <class T> __device__ void __stwt(T *, T);
 """,
 }
 
