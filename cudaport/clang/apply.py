@@ -64,11 +64,15 @@ def _withdraw_shadowed(ctx: FileContext, facts: Facts) -> None:
     if not facts.shadowed:
         return
     shadowed = facts.shadowed
+    changed = {e.start for e in ctx.edits if e.start in shadowed}
+    changed |= {f.offset for f in ctx.findings if f.offset in shadowed and f.code in MAPPING_CODES}
     ctx.edits = [e for e in ctx.edits if e.start not in shadowed]
     ctx.references = [r for r in ctx.references if r.offset not in shadowed]
     ctx.findings = [f for f in ctx.findings
                     if not (f.offset in shadowed and f.code in MAPPING_CODES)]
     for offset, where in sorted(shadowed.items()):
+        if offset not in changed:
+            continue  # the name maps to itself: nothing withdrawn, nothing to say
         name = _ident_at(ctx, offset)
         clang_finding(ctx, "CP906", offset, f"{name} refers to the project's own declaration "
                       f"({where}), not CUDA's; left unchanged", name)
@@ -77,9 +81,8 @@ def _withdraw_shadowed(ctx: FileContext, facts: Facts) -> None:
 def _inactive(ctx: FileContext, facts: Facts) -> None:
     keep = ctx.options.inactive_branches == "keep"
     for start, end in facts.inactive:
-        refs = [r for r in ctx.references if start <= r.offset < end and r.context == "code"]
         edits = [e for e in ctx.edits if start <= e.start < end]
-        if not refs and not edits:
+        if not edits:
             continue
         first, _ = ctx.linecol(start)
         last, _ = ctx.linecol(max(start, end - 1))

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..rules.compiled import RUNTIME_LIBRARIES, Compiled
 from .environment import cache_dir
 
-STUB_VERSION = "7"  # bump when the generated text changes
+STUB_VERSION = "9"  # bump when the generated text changes
 MAIN_STUB = "__cudaport_cuda_stub.h"
 COMMON_STUB = "__cudaport_stub_common.h"
 
@@ -74,17 +74,26 @@ _KEYWORDS = {
 }
 
 
+_HANDLE = re.compile(r"(?:Handle|Stream|Event|Descriptor|Descr|Desc|Graph|GraphExec|Node|Context|"
+                     r"Info|Module|Function|Array|Generator|Preference|Layout|Kernel|Library|"
+                     r"Pool|Plan|Ctx|Texref|Surfref|Resource|Semaphore|Memory)(?:_st)?_t$")
+_STRING_FUNCTION = re.compile(r"Get(?:Error|Status)?(?:String|Name)$|GetErrorString|ErrorName")
+
+
 def classify(name: str, kind: str) -> str:
-    """``function``, ``struct``, ``type`` (an int typedef), ``constant`` or ``skip``."""
+    """``function``, ``string_function``, ``struct``, ``handle`` (an opaque pointer),
+    ``type`` (an int typedef), ``constant`` or ``skip``."""
     if name in _PREDEFINED or kind in ("keyword", "namespace", "macro"):
         return "skip"
     if not re.fullmatch(r"[A-Za-z_]\w*", name):
         return "skip"
     if kind == "function":
-        return "function"
+        return "string_function" if _STRING_FUNCTION.search(name) else "function"
     if kind == "variable":
         return "constant"
     if kind == "type":
+        if _HANDLE.search(name) and name != "cufftHandle_t":
+            return "handle"
         if name.endswith(("_t", "_st")) or name.isidentifier() and name[:1].isupper() and \
                 re.fullmatch(r"CU[a-z]\w*", name):
             return "type"
@@ -107,7 +116,7 @@ def library_text(compiled: Compiled, library: str, own: bool = True) -> str:
     prefix (safe next to a real toolkit), else the rest (shared CUDA types; stub mode only)."""
     table = compiled.table
     prefix = LIBRARY_PREFIXES.get(library)
-    types, structs, constants, functions = [], [], [], []
+    types, structs, constants, functions, strings, handles = [], [], [], [], [], []
     for name, entry in table.identifiers.items():
         if entry.library != library:
             continue
@@ -122,19 +131,26 @@ def library_text(compiled: Compiled, library: str, own: bool = True) -> str:
             constants.append(name)
         elif what == "function":
             functions.append(name)
+        elif what == "string_function":
+            strings.append(name)
+        elif what == "handle":
+            handles.append(name)
     status = STATUS_TYPES.get(library)
     if status not in table.identifiers or not own:
         status = None
     guard = f"__CUDAPORT_STUB_{library.upper()}{'' if own else '_EXTRA'}"
     out = [f"#ifndef {guard}", f"#define {guard}", f'#include "{COMMON_STUB}"']
     out += [f"typedef int {n};" for n in sorted(types)]
+    out += [f"typedef struct __cudaport_{n} *{n};" for n in sorted(handles)]
     out += [f"struct {n} {{ __cudaport_any __cudaport_field; }};" for n in sorted(structs)]
     if constants:
-        out.append("enum : int {")
+        out.append(f"enum __cudaport_{library}{'' if own else '_extra'}_constants : int {{")
         out += [f"  {n}," for n in sorted(constants)]
         out.append("};")
     ret = (status if own else None) or ("double" if library == "device" else "__cudaport_any")
     out += [f"template <class... A> __cudaport_hd {ret} {n}(A&&...);" for n in sorted(functions)]
+    out += [f"template <class... A> __cudaport_hd const char *{n}(A&&...);"
+            for n in sorted(strings)]
     out.append(f"#endif /* {guard} */")
     return "\n".join(out) + "\n"
 
