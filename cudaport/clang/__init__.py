@@ -13,7 +13,8 @@ from ..options import Options
 from ..rules.compiled import Compiled
 from .environment import ClangUnavailable, HeaderSet, header_set
 from .facts import Facts, Launch, extract
-from .flags import base_args, groups_for, include_dirs_of, prelude, std_of, user_args
+from .flags import base_args, include_dirs_of, prelude, std_of, user_args
+from .includes import plan
 
 __all__ = ["Facts", "Launch", "analyze", "ClangUnavailable", "headers_for"]
 
@@ -52,8 +53,11 @@ def _analyze(src, path, options, compiled, idents, launches, facts: Facts) -> No
     args = base_args(headers, support, std_of(options, extra))
     full_path = os.path.abspath(path if path not in ("<stdin>", "-", "") else "cudaport-stdin.cu")
     extra = [a for a in extra if not a.startswith("-std=")]
-    groups = groups_for(src, full_path, include_dirs_of(extra))
-    tu = parse(full_path, src, args + extra, headers, prelude(headers, groups))
+    wanted = plan(src, full_path, include_dirs_of(extra))
+    preludes = [prelude(headers, wanted.groups)]
+    if wanted.anchor:  # with the project's headers first; without them if that PCH fails
+        preludes.insert(0, prelude(headers, wanted.groups, wanted.anchor, wanted.stamp))
+    tu = parse(full_path, src, args + extra, headers, preludes)
     for d in tu.diagnostics:
         if d.severity < 3:
             continue

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 from functools import lru_cache
 from pathlib import Path
@@ -24,7 +23,9 @@ def base_args(headers: HeaderSet, support: Path, std: str | None) -> list[str]:
     """Flags every parse of this header set shares (the precompiled header is built with them)."""
     args = ["-x", "cuda", "--cuda-host-only", "-nocudalib", "-nocudainc",
             "-Wno-unknown-cuda-version", "-Wno-everything", "-ferror-limit=50",
-            "-resource-dir", headers.resource_dir, f"-std={std or 'c++17'}"]
+            "-resource-dir", headers.resource_dir, f"-std={std or 'c++17'}",
+            # instantiate the headers' pending templates once, in the PCH, not in every file
+            "-fpch-instantiate-templates"]
     if headers.mode == "stub":
         args += ["-isystem", str(support / "stub")]
     else:
@@ -50,48 +51,6 @@ GROUPS = {
     "cg": ("cooperative_groups.h", "cooperative_groups/reduce.h"),
     "stl": ("type_traits", "vector", "string", "algorithm", "memory", "utility", "limits"),
 }
-_GROUP_TRIGGERS = {
-    "cg": re.compile(rb"#[ \t]*include[ \t]*<cooperative_groups"),
-    "stl": re.compile(rb"#[ \t]*include[ \t]*<(?:vector|string|algorithm|memory|map|"
-                      rb"unordered_map|functional|iostream|sstream|tuple|array|utility|"
-                      rb"type_traits|limits|numeric|random|chrono|thread|mutex|set)>"),
-}
-_LOCAL_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*"([^"\r\n]+)"')
-
-
-def groups_for(src: bytes, path: str, include_dirs: list[str]) -> tuple[str, ...]:
-    """Heavy header groups the file uses, looking through its own quoted includes too."""
-    texts = [src]
-    seen: set[str] = set()
-    queue = [(src, os.path.dirname(os.path.abspath(path)), 0)]
-    while queue:
-        text, folder, depth = queue.pop()
-        if depth >= 4:
-            continue
-        for m in _LOCAL_INCLUDE.finditer(text):
-            name = m.group(1).decode("utf-8", "replace")
-            for base in [folder, *include_dirs]:
-                cand = os.path.normpath(os.path.join(base, name))
-                if os.path.isfile(cand):
-                    if cand not in seen and len(seen) < 64:
-                        seen.add(cand)
-                        data = _read(cand)
-                        texts.append(data)
-                        queue.append((data, os.path.dirname(cand), depth + 1))
-                    break
-    return tuple(g for g, pattern in _GROUP_TRIGGERS.items()
-                 if any(pattern.search(t) for t in texts))
-
-
-@lru_cache(maxsize=512)
-def _read(path: str) -> bytes:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(1 << 20)
-    except OSError:
-        return b""
-
-
 def include_dirs_of(args: list[str]) -> list[str]:
     out = []
     for i, a in enumerate(args):
@@ -102,14 +61,19 @@ def include_dirs_of(args: list[str]) -> list[str]:
     return out
 
 
-def prelude(headers: HeaderSet, groups: tuple[str, ...] = ()) -> str:
-    """What the precompiled header (or -include) provides before the user's file."""
+def prelude(headers: HeaderSet, groups: tuple[str, ...] = (), anchor: str | None = None,
+            stamp: str = "") -> str:
+    """What the precompiled header (or -include) provides before the user's file: the CUDA
+    runtime, common headers, the heavy groups the file uses and its project anchor."""
     if headers.mode == "stub":
-        return "#include <__cudaport_cuda_stub.h>\n"
-    names = list(BASE_HEADERS) + [h for g in groups for h in GROUPS[g]]
-    lines = ["#include <__clang_cuda_runtime_wrapper.h>"]
-    lines += [f"#include <{h}>" for h in names
-              if "." not in h or os.path.isfile(os.path.join(headers.cuda_include, h))]
+        lines = ["#include <__cudaport_cuda_stub.h>"]
+    else:
+        names = list(BASE_HEADERS) + [h for g in groups for h in GROUPS[g]]
+        lines = ["#include <__clang_cuda_runtime_wrapper.h>"]
+        lines += [f"#include <{h}>" for h in names
+                  if "." not in h or os.path.isfile(os.path.join(headers.cuda_include, h))]
+    if anchor:
+        lines += [f"/* project headers {stamp} */", f'#include "{anchor}"']
     return "\n".join(lines) + "\n"
 
 

@@ -41,10 +41,18 @@ def pch_for(headers: HeaderSet, args: list[str], prelude: str) -> str | None:
         return _PCH[key]
     folder = cache_dir() / "pch"
     pch = folder / f"{key}.pch"
-    if not pch.is_file():
-        _PCH[key] = _build(folder, pch, args, prelude)
-    else:
+    failed = folder / f"{key}.failed"  # remembered so other files and runs do not retry
+    if pch.is_file():
         _PCH[key] = str(pch)
+    elif failed.is_file():
+        _PCH[key] = None
+    else:
+        _PCH[key] = _build(folder, pch, args, prelude)
+        if _PCH[key] is None:
+            try:
+                failed.write_text("clang reported errors building this header\n")
+            except OSError:
+                pass
     return _PCH[key]
 
 
@@ -77,23 +85,31 @@ def _build(folder: Path, pch: Path, args: list[str], prelude: str) -> str | None
         return None
 
 
-def parse(path: str, src: bytes, args: list[str], headers: HeaderSet, prelude: str,
+def parse(path: str, src: bytes, args: list[str], headers: HeaderSet, preludes: list[str],
           use_pch: bool = True):
     """The translation unit of ``src`` (named ``path``), parsed with the detailed
-    preprocessing record so macro expansions and skipped ranges are known."""
+    preprocessing record so macro expansions and skipped ranges are known.
+
+    ``preludes`` are tried in order: the first whose PCH builds is used; with none, the
+    last is included as plain text (slow, but the parse still happens)."""
     ci = cindex()
     # KeepGoing (0x200): a missing include must not end the parse
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | 0x200
-    pch = pch_for(headers, args, prelude) if use_pch else None
+    pch = None
+    if use_pch:
+        for text in preludes:
+            pch = pch_for(headers, args, text)
+            if pch:
+                break
     if pch:
         full = args + ["-include-pch", pch]
     else:
-        full = args + ["-include", _prelude_header(prelude)]
+        full = args + ["-include", _prelude_header(preludes[-1])]
     tu = index().parse(path, full, unsaved_files=[(path, src)], options=options)
     if pch and any("precompiled header" in d.spelling or "PCH" in d.spelling
                    for d in tu.diagnostics):
         forget_pch(pch)
-        return parse(path, src, args, headers, prelude, use_pch=False)
+        return parse(path, src, args, headers, preludes, use_pch=False)
     return tu
 
 
