@@ -290,3 +290,44 @@ def test_cli_clang_options(tmp_path):
     assert "CP906" in proc.stderr
     bad = _cli(["translate", str(src), "-p", str(tmp_path / "nowhere")], tmp_path)
     assert bad.returncode == 2 and "compile_commands.json" in bad.stderr
+
+
+def test_include_plan_picks_the_shared_project_header(tmp_path):
+    from cudaport.clang.includes import plan
+
+    (tmp_path / "common.cuh").write_text(
+        '#pragma once\n#include "base.h"\n#include "util.h"\n#include <vector>\n')
+    (tmp_path / "base.h").write_text("#ifndef BASE_H\n#define BASE_H\nint base();\n#endif\n")
+    (tmp_path / "util.h").write_text("#pragma once\nint util();\n")
+    (tmp_path / "rope.cuh").write_text('#pragma once\n#include "common.cuh"\n')  # thin wrapper
+    (tmp_path / "loose.h").write_text('#include "common.cuh"\n#include "base.h"\n')  # no guard
+    src = b'#include "rope.cuh"\n#include <cooperative_groups.h>\n__global__ void k() {}\n'
+    p = plan(src, str(tmp_path / "rope.cu"), [])
+    assert p.anchor == str(tmp_path / "common.cuh")
+    assert p.groups == ("cg", "stl") and p.stamp
+    assert plan(b'#include "loose.h"\n', str(tmp_path / "a.cu"), []).anchor == str(
+        tmp_path / "common.cuh")
+    assert plan(b'#define CONFIG 1\n#include "common.cuh"\n', str(tmp_path / "b.cu"),
+                []).anchor is None  # a macro before the include may change the header
+    assert plan(b'#include "util.h"\n', str(tmp_path / "base.h"), []).anchor == str(
+        tmp_path / "util.h")
+    # never a header that includes the file itself: util.h gets base.h, not common.cuh
+    assert plan(b'#include "common.cuh"\n', str(tmp_path / "util.h"), []).anchor == str(
+        tmp_path / "base.h")
+
+
+def test_project_header_is_precompiled_and_facts_still_come_from_the_file(tmp_path):
+    from cudaport.clang import parse as P
+
+    (tmp_path / "common.cuh").write_text(
+        '#pragma once\n#include <cuda_runtime.h>\nnamespace mine {\n'
+        "inline int cudaMalloc(void **p, size_t n) { *p = nullptr; return (int)n; }\n}\n")
+    src = tmp_path / "use.cu"
+    src.write_bytes(b'#include "common.cuh"\nvoid f(float *d) {\n'
+                    b"  mine::cudaMalloc((void **)&d, 4);\n  cudaMalloc((void **)&d, 4);\n}\n")
+    from cudaport.translate import translate_bytes
+
+    r = translate_bytes(src.read_bytes(), Options(clang=True, header_mode="stub"), str(src))
+    assert b"  mine::cudaMalloc((void **)&d, 4);\n  hipMalloc((void **)&d, 4);" in r.output
+    assert any(p and Path(p).is_file() and str(tmp_path) in Path(p).with_suffix(".h").read_text()
+               for p in P._PCH.values())

@@ -63,7 +63,7 @@ def plan(src: bytes, path: str, include_dirs: list[str]) -> IncludePlan:
         visited.add(anchor)
         size = len(_closure(anchor, dirs))
         inner = [h for h in candidates & _closure(anchor, dirs)
-                 if h not in visited and len(_closure(h, dirs)) >= size - 2]
+                 if h not in visited and len(_closure(h, dirs)) >= max(size - 2, 0.75 * size)]
         if not inner:
             break
         anchor = max(inner, key=lambda h: (len(_closure(h, dirs)), h))
