@@ -43,13 +43,14 @@ def base_args(headers: HeaderSet, support: Path, std: str | None) -> list[str]:
 
 # What the precompiled header holds. Loading a PCH costs time in proportion to what it
 # must deserialize eagerly, so the base holds only cheap, common headers; two heavy groups
-# (~1 s each to parse, ~0.06 s each to load) are added only for files that use them.
+# (~1 s each to parse) are added only for files that use them.
 BASE_HEADERS = ("cstdio", "cstdlib", "cstring", "cmath", "math.h", "ctime", "cfloat", "cassert",
                 "cstdint",
                 "cuda_fp16.h", "cuda_bf16.h", "curand_kernel.h")
 GROUPS = {
     "cg": ("cooperative_groups.h", "cooperative_groups/reduce.h"),
     "stl": ("type_traits", "vector", "string", "algorithm", "memory", "utility", "limits"),
+    "cub": ("cub/cub.cuh",),
 }
 def include_dirs_of(args: list[str]) -> list[str]:
     out = []
@@ -70,8 +71,8 @@ def prelude(headers: HeaderSet, groups: tuple[str, ...] = (), anchor: str | None
     else:
         names = list(BASE_HEADERS) + [h for g in groups for h in GROUPS[g]]
         lines = ["#include <__clang_cuda_runtime_wrapper.h>"]
-        lines += [f"#include <{h}>" for h in names
-                  if "." not in h or os.path.isfile(os.path.join(headers.cuda_include, h))]
+        lines += [f"#include <{h}>" for h in names if "." not in h or any(
+            os.path.isfile(os.path.join(headers.cuda_include, sub, h)) for sub in ("", "cccl"))]
     if anchor:
         lines += [f"/* project headers {stamp} */", f'#include "{anchor}"']
     return "\n".join(lines) + "\n"

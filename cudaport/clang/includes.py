@@ -2,7 +2,8 @@
 
 Two decisions, both about speed only:
 
-- heavy header groups (cooperative groups, C++ containers) the file or its own headers use;
+- heavy header groups (cooperative groups, C++ containers, CUB) the file or its own
+  headers use;
 - an *anchor*: the project header the file includes first that pulls in the most other
   project headers (ggml's ``common.cuh``, llm.c's ``common.h``). Precompiling it once per
   project makes each file that includes it parse in milliseconds; the file's own
@@ -27,6 +28,7 @@ GROUP_TRIGGERS = {
     "stl": re.compile(rb"#[ \t]*include[ \t]*<(?:vector|string|algorithm|memory|map|"
                       rb"unordered_map|functional|iostream|sstream|tuple|array|utility|"
                       rb"type_traits|limits|numeric|random|chrono|thread|mutex|set)>"),
+    "cub": re.compile(rb"#[ \t]*include[ \t]*<cub/"),
 }
 MAX_FILES = 200
 
