@@ -244,6 +244,14 @@ def test_clang_unavailable_is_reported_not_fatal():
     assert "/nonexistent" in f.message and f.engine == "clang"
 
 
+def test_translation_with_clang_is_idempotent():
+    once = translate_source(LAUNCHES, launch="hip", clang=True, header_mode="stub")
+    twice = translate_source(once.output, launch="hip", clang=True, header_mode="stub")
+    assert twice.output == once.output
+    shadow = translate_source(SHADOW, clang=True, header_mode="stub")
+    assert translate_source(shadow.output, clang=True, header_mode="stub").output == shadow.output
+
+
 def test_clang_off_leaves_the_lexical_path_alone():
     r = translate_source(SHADOW)
     assert not [f for f in r.findings if f.engine == "clang"]

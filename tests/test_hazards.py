@@ -99,6 +99,19 @@ def test_warp_hazards_follow_the_warp_size():
     assert not _codes(bad, warp_size=32)
 
 
+def test_cli_warp_size(tmp_path):
+    from click.testing import CliRunner
+
+    from cudaport.cli import main
+
+    src = tmp_path / "lane.cu"
+    src.write_text(KERNEL.format("  int lane = threadIdx.x & 31;"))
+    wide = CliRunner().invoke(main, ["translate", str(src), "-o", str(tmp_path / "a.hip")])
+    narrow = CliRunner().invoke(main, ["translate", str(src), "-o", str(tmp_path / "b.hip"),
+                                       "--warp-size", "32"])
+    assert "CP203" in wide.output and "CP203" not in narrow.output
+
+
 def test_hazard_location_and_message():
     (f,) = [f for f in translate_source(KERNEL.format('  asm("trap;");')).findings
             if f.code == "CP210"]

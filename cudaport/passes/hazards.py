@@ -108,8 +108,7 @@ def hazards(ctx: FileContext) -> None:
         return
     code = blank_comments_and_literals(ctx.src)
     report = _Reporter(ctx)
-    facts = ctx.clang if ctx.clang is not None and not getattr(ctx.clang, "failure", "x") \
-        else None
+    facts = ctx.clang if ctx.clang is not None and not ctx.clang.failure else None
     warp = ctx.options.warp_size or ctx.compiled.target.warp_size
     if facts is not None:
         _clang_hazards(ctx, facts, report, warp)
