@@ -124,7 +124,8 @@ def hazards(ctx: FileContext) -> None:
         for m in _CG_USE.finditer(code):
             name = (m.group(1) or m.group(2)).decode()
             report("CP213", m.start(1) if m.group(1) else m.start(2),
-                   f"cooperative groups: {name} has no HIP counterpart", name)
+                   f"cooperative groups: {name} has no counterpart in HIP 5.2's "
+                   "cooperative groups", name)
     if b"cudaDeviceProp" in code:
         for m in _PROP_FIELD.finditer(code):
             name = m.group(1).decode()
