@@ -128,7 +128,11 @@ def translation_options(fn):
     return fn
 
 
-def build_options(kwargs: dict) -> Options:
+def build_options(kwargs: dict, config=None) -> Options:
+    """Options from a command's keyword arguments; values from the project configuration
+    (``config``, else the one found from the command's paths) fill what the command line
+    did not set."""
+    _apply_config(kwargs, config)
     variants = tuple((g, kwargs.pop(f"variant_{g}")) for g in VARIANT_OPTIONS
                      if kwargs.get(f"variant_{g}"))
     for g in VARIANT_OPTIONS:
@@ -151,6 +155,28 @@ def build_options(kwargs: dict) -> Options:
     except (RuleError, ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     return options
+
+
+def _apply_config(kwargs: dict, config) -> None:
+    from .config import ConfigError, load_config
+
+    ctx = click.get_current_context(silent=True)
+    if config is None:
+        if ctx is None:  # called as a library: no command line, no implicit config
+            return
+        paths = ctx.params.get("inputs") or ctx.params.get("paths") or ()
+        try:
+            config = load_config(tuple(str(p) for p in paths))
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from None
+    for key, value in config.option_defaults().items():
+        if key not in kwargs:
+            continue
+        source = ctx.get_parameter_source(key) if ctx is not None else None
+        given = (source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")) \
+            or (source is None and kwargs[key] not in (None, False, ()))
+        if not given:
+            kwargs[key] = value
 
 
 def exit_code(results: list[Result], fail_on: str) -> int:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from .edits import Edit
-from .findings import Finding, Reference
+from .findings import Finding
 from .options import Options
 from .rules.compiled import Compiled
 from .scan import Scan
@@ -38,7 +38,9 @@ class FileContext:
     scan: Scan
     fragment: bool = False  # a piece of a larger file: edits only, no report entries
     edits: list[Edit] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)
+    # (offset, name, context, resolved rule or None for unknown names); turned into
+    # Reference objects only when someone reads them (see translate.Result).
+    references: list[tuple] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     lines: LineIndex | None = None
     uses_runtime: bool = False  # set by passes that see runtime/device use

@@ -93,6 +93,69 @@ register("CP902", "binary-file", "error", "file is not text", """
 What: the input contains NUL bytes or a UTF-16/32 byte-order mark, so it is not C/C++ text.
 Fix: pass source files only; binary files are skipped.
 """)
+# CP150-CP169: targets as data and user rules (issue 8). User check-only rules report under
+# the user's own code from the YAML, which may never start with "CP" (see rules/README.md).
+register("CP150", "experimental-target", "warning", "the target's rule tables are experimental", """
+What: the selected target (for example `--target maca`) ships only the names that could be
+verified in public sources; every other CUDA name is reported as unmapped or unknown.
+Why: the translation is partial by design, and the verified names come from vendor samples
+rather than a complete API table.
+Fix: review the output, add the names you know with `--rules FILE.yaml`, and prefer a
+complete target (hip, musa) where one exists.
+""")
+
+# CP910-CP929: configuration and suppression problems (cudaport check).
+register("CP910", "unused-suppression", "warning", "suppression comment matched no finding", """
+What: a `// cudaport: ignore[...]` comment names codes (or all codes) but no finding on
+its line, or on the line after it when the comment stands alone, was suppressed.
+Why: a stale suppression hides nothing today and would silently hide a real problem
+added to that line later.
+Fix: delete the comment, or narrow it to the codes that still fire there. Reported only
+with `--warn-unused-ignores`.
+""")
+register("CP911", "bad-suppression", "warning", "suppression comment names an unknown code", """
+What: a `// cudaport: ignore[...]` comment lists something that is not a cudaport code
+or code prefix (for example a typo such as `CP1O1`).
+Why: the comment suppresses nothing for that entry, so the finding it meant to hide is
+still reported, and readers are misled.
+Fix: use codes shown by `cudaport check` or `cudaport explain`, for example
+`// cudaport: ignore[CP101]`.
+""")
+
+
+# CP501-CP519: `cudaport verify` (the HIP compiler's verdict on translated code).
+register("CP501", "does-not-compile", "error", "translated code does not compile for the target", """
+What: the HIP compiler rejected the translated file; the message is the compiler's, the
+location is the line of the original CUDA file it came from.
+Why: a CUDA API left untranslated (see CP101/CP105), a construct HIP lacks, or a
+difference in a header's declarations.
+Fix: read the compiler's message; `cudaport verify -v` prints its full output with
+locations mapped to the CUDA sources.
+""")
+register("CP502", "compiler-warning", "warning", "the HIP compiler warns about translated code", """
+What: the HIP compiler accepted the translated file but printed a warning there.
+Why: warnings often point at behaviour that differs on the target (deprecated HIP API,
+implicit conversions of vector types).
+Fix: read the warning; silence it in the CUDA source if it does not apply.
+""")
+register("CP503", "inline-ptx", "error", "inline PTX assembly", """
+What: an `asm("...")` statement whose text is PTX, NVIDIA's virtual instruction set.
+Why: AMD GPUs cannot assemble PTX; a syntax check does not look inside the string, so the
+failure would only show when device code is generated.
+Fix: replace it with a HIP intrinsic (`__lane_id()`, `__clock64()`, `__shfl_*`) or portable
+C++, keeping the PTX under `#ifdef __CUDA_ARCH__` / `#if !defined(__HIP_PLATFORM_AMD__)`.
+""")
+register("CP504", "header-not-found", "error", "a header the translation includes is missing", """
+What: the HIP compiler could not find a header the translated file includes.
+Why: the target library is not installed (the message names the package when cudaport
+knows it), or a project include folder was not passed (`-I`, `-p compile_commands.json`).
+Fix: install the library, or pass the include folders.
+""")
+register("CP505", "compiler-failed", "error", "the HIP compiler failed without a diagnostic", """
+What: the compiler exited with an error but printed no error cudaport could map (a crash,
+a timeout, a bad flag).
+Fix: run `cudaport verify -v` to see its output and the command line.
+""")
 
 # Portability hazards (CP2xx) and clang tool problems (CP903-CP909): cudaport/passes/hazards.py
 # and cudaport/clang/. Warp-width codes fire only when the target's warp is wider than 32.

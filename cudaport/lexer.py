@@ -33,12 +33,16 @@ RAW_STRING = (
 STRING = rb'"(?:[^"\\\n]|' + _ESC + rb')*"?'
 CHAR = rb"'(?:[^'\\\n]|" + _ESC + rb")*'?"
 NUMBER = rb"(?<![\w$])\.?\d(?:[\w.]|'(?=\w)|[eEpP][+-])*"
-# A number with a C++14 digit separator; the scanner must consume these so that ``'``
-# is not taken for the start of a character literal.
-NUMBER_WITH_SEPARATOR = rb"\d(?<![\w.$].)[\w.]*'\w[\w.']*"
+# In the scanner, a quote starts a character literal only at the start of a token or
+# after an encoding prefix; after a digit or letter it is a C++14 digit separator
+# (1'000'000, 0xff'ff). The check sits after the literal quote (see ``scanner``).
+CHAR_START = (rb"'(?:(?<![\w$]')|(?<=[^\w$][uUL]')|(?<=^[uUL]')|(?<=[^\w$]u8')|(?<=^u8'))")
 INCLUDE = rb'#[ \t]*include(?:_next)?[ \t]*(?P<header><[^>\r\n]*>|"[^"\r\n]*")'
 CONDITIONAL = rb"#[ \t]*(?P<cond>ifdef|ifndef|if|elif|else|endif)\b"
-DIRECTIVE = rb"(?m:^[ \t]*#[ \t]*[A-Za-z_]\w*)"
+# A directive's '#' is the first token of a logical line: at a physical line start that
+# does not continue the previous line with a backslash.
+LOGICAL_LINE_START = rb"(?m:^)(?<!\\\n)(?<!\\\r\n)(?:(?<=\A)\xef\xbb\xbf)?[ \t]*"
+DIRECTIVE = LOGICAL_LINE_START + rb"#[ \t]*[A-Za-z_]\w*"
 IDENT = rb"[A-Za-z_$][\w$]*"
 PUNCT = (
     rb"<<<|>>>|->\*?|<<=|>>=|\.\.\.|::|\+\+|--|&&|\|\||<=>|##|[<>=!+\-*/%&|^]=|<<|>>|[^\s\w]"
@@ -47,15 +51,15 @@ PUNCT = (
 _TOKEN_RE = re.compile(
     b"|".join(
         [
+            rb"(?P<include>" + LOGICAL_LINE_START + INCLUDE.replace(b"(?P<header>", b"(?:", 1) + b")",
+            rb"(?P<directive>" + DIRECTIVE + b")",
             rb"(?P<newline>\r\n|\n|\r)",
             rb"(?P<ws>[ \t\f\v]+)",
             rb"(?P<continuation>\\\r?\n)",
             rb"(?P<comment>" + LINE_COMMENT + b"|" + BLOCK_COMMENT + b")",
             rb"(?P<string>(?:(?<![\w$])(?:u8|[uUL]))?(?:" + RAW_STRING + b"|" + STRING + b"))",
-            rb"(?P<char>(?:(?<![\w$])(?:u8|[uUL]))?" + CHAR + b")",
+            rb"(?P<char>(?:(?<![\w$])(?:u8|[uUL]))?" + CHAR_START + CHAR[1:] + b")",
             rb"(?P<number>" + NUMBER + b")",
-            rb"(?P<include>(?m:^[ \t]*)" + INCLUDE + b")",
-            rb"(?P<directive>" + DIRECTIVE + b")",
             rb"(?P<ident>" + IDENT + b")",
             rb"(?P<punct>" + PUNCT + b")",
             rb"(?P<other>[\s\S])",
@@ -81,6 +85,25 @@ def tokenize(src: bytes, pos: int = 0, endpos: int | None = None) -> Iterator[To
         yield Token(m.lastgroup or "other", m.start(), m.end(), m.group())
 
 
+BOM = b"\xef\xbb\xbf"
+
+
+def starts_logical_line(src: bytes, pos: int) -> bool:
+    """Whether only blanks precede ``pos`` on its logical line (so a '#' there is a
+    directive); a line continued by a trailing backslash does not start a new one."""
+    i = pos
+    while i > 0 and src[i - 1] in b" \t\f\v":
+        i -= 1
+    if i == 0 or i == 3 and src.startswith(BOM):
+        return True
+    if src[i - 1] != 0x0A:  # "\n"
+        return False
+    j = i - 1
+    if j > 0 and src[j - 1] == 0x0D:
+        j -= 1
+    return j == 0 or src[j - 1] != 0x5C  # "\\"
+
+
 def next_token(src: bytes, pos: int, skip_trivia: bool = True) -> Token | None:
     """The token starting at ``pos`` (after trivia when asked); None at end of input."""
     n = len(src)
@@ -94,8 +117,16 @@ def next_token(src: bytes, pos: int, skip_trivia: bool = True) -> Token | None:
     return None
 
 
-# Group numbers of the scanner regex (see :func:`scanner`).
-G_COMMENT, G_STRING, G_INCLUDE, G_COND, G_LAUNCH, G_IDENT = 1, 2, 4, 5, 6, 7
+# What a scanner match is, told by its first byte (see :func:`scanner`).
+K_SKIP, K_COMMENT, K_STRING, K_DIRECTIVE, K_LAUNCH, K_IDENT = range(6)
+SCAN_KIND = [K_IDENT] * 256
+for _byte, _kind in ((b"/", K_COMMENT), (b'"', K_STRING), (b"'", K_SKIP), (b"#", K_DIRECTIVE),
+                     (b"<", K_LAUNCH)):
+    SCAN_KIND[_byte[0]] = _kind
+# "R" starts either a raw string or an identifier: the caller checks for R" (an
+# identifier never contains a quote).
+G_HEADER, G_COND = 1, 2  # groups inside the directive alternative
+RAW_DELIM_GROUP = 3
 
 
 def scanner(candidate_prefixes: list[bytes]) -> re.Pattern[bytes]:
@@ -103,26 +134,31 @@ def scanner(candidate_prefixes: list[bytes]) -> re.Pattern[bytes]:
 
     ``candidate_prefixes`` are the leading bytes of identifiers worth a dict lookup; a
     candidate matched here is always a whole identifier, never the tail of a longer one.
-    The ``G_*`` constants name the groups: comment, string (raw or plain), include
-    header, conditional directive keyword, ``<<<`` and candidate identifier. Character
-    literals and numbers with digit separators match with no group, so they are skipped.
+
+    The pattern is one flat alternation whose branches all start with a literal byte and
+    carry no capturing group at their start: that is what lets the regex engine skip
+    uninteresting bytes in C (a capturing group or a leading lookbehind around a branch
+    makes it several times slower). So a match is classified by its first byte with
+    ``SCAN_KIND``: comment, string (plain or raw), skip (character literal), directive (``#include`` header in group ``G_HEADER``, conditional
+    keyword in ``G_COND``), ``<<<``, or candidate identifier.
     """
-    ordered = sorted(set(candidate_prefixes), key=lambda p: (-len(p), p))
-    width = {len(p) for p in ordered}
-    if len(width) != 1:
-        raise ValueError("candidate prefixes must all have the same length")
-    n = width.pop()
-    alternatives = b"|".join(re.escape(p) for p in ordered)
+    # Each prefix carries its own fixed-width lookbehind, after the literal, that rejects
+    # a prefix found in the middle of a longer identifier.
+    alternatives = b"|".join(
+        re.escape(p) + b"(?<![\\w$]" + b"." * len(p) + b")[\\w$]*"
+        for p in sorted(set(candidate_prefixes))
+    ) or b"(?!)"
     pattern = b"|".join(
         [
-            rb"(" + LINE_COMMENT + b"|" + BLOCK_COMMENT + b")",
-            rb"(" + RAW_STRING + b"|" + STRING + b")",  # the raw delimiter is group 3
-            CHAR,
-            NUMBER_WITH_SEPARATOR,
-            INCLUDE.replace(b"(?P<header>", b"(", 1),
-            CONDITIONAL.replace(b"(?P<cond>", b"(", 1),
-            rb"(<<<)",
-            rb"((?:" + alternatives + rb")(?<![\w$]" + b"." * n + rb")[\w$]*)",
+            LINE_COMMENT,
+            BLOCK_COMMENT,
+            rb'#[ \t]*(?:include(?:_next)?[ \t]*(<[^>\r\n]*>|"[^"\r\n]*")'
+            rb"|(ifdef|ifndef|if|elif|else|endif)\b)",
+            RAW_STRING.replace(b"(?P<delim>", b"(").replace(b"(?P=delim)", b"\\3"),
+            STRING,
+            CHAR_START + CHAR[1:],
+            rb"<<<",
+            alternatives,
         ]
     )
     return re.compile(pattern)

@@ -24,8 +24,10 @@ class Include:
 
 @dataclass(slots=True)
 class Scan:
-    idents: list[tuple[int, int, bytes, str]] = field(default_factory=list)  # start, end, name, context
-    unknown: list[tuple[int, int, bytes, str]] = field(default_factory=list)
+    # (start, name, context): the name object is the rule table's own key, shared by every
+    # occurrence, so a file with 100,000 references keeps one copy of each name.
+    idents: list[tuple[int, bytes, str]] = field(default_factory=list)
+    unknown: list[tuple[int, bytes, str]] = field(default_factory=list)
     includes: list[Include] = field(default_factory=list)
     launches: list[int] = field(default_factory=list)  # offsets of '<<<'
     directives: list[tuple[int, bytes]] = field(default_factory=list)  # conditional directives
@@ -36,35 +38,45 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
     result = Scan()
     idents = result.idents
     unknown = result.unknown
-    lookup = compiled.identifiers.get
+    canonical = compiled.names.get
     is_unknown = compiled.unknown.match
-    G_IDENT, G_COMMENT, G_STRING = lexer.G_IDENT, lexer.G_COMMENT, lexer.G_STRING
-    G_INCLUDE, G_COND, G_LAUNCH = lexer.G_INCLUDE, lexer.G_COND, lexer.G_LAUNCH
+    kind_of = lexer.SCAN_KIND
+    K_IDENT, K_SKIP, K_COMMENT = lexer.K_IDENT, lexer.K_SKIP, lexer.K_COMMENT
+    K_STRING, K_DIRECTIVE = lexer.K_STRING, lexer.K_DIRECTIVE
     # Conditional-branch path: a counter per nesting level, bumped at #elif/#else.
     branch: list[int] = []
     serial = 0
     for m in compiled.scanner.finditer(src):
-        group = m.lastindex
-        if group == G_IDENT:
-            name = m.group(G_IDENT)
-            if lookup(name) is not None:
-                idents.append((m.start(), m.end(), name, "code"))
-            elif is_unknown(name):
-                unknown.append((m.start(), m.end(), name, "code"))
-        elif group is None:
+        text = m.group()
+        kind = kind_of[text[0]]
+        if kind == K_IDENT:
+            if text[:2] == b'R"':
+                kind = K_STRING
+            else:
+                name = canonical(text)
+                if name is not None:
+                    idents.append((m.start(), name, "code"))
+                elif is_unknown(text):
+                    unknown.append((m.start(), text, "code"))
+                continue
+        if kind == K_SKIP:
             continue
-        elif group == G_COMMENT:
+        if kind == K_COMMENT:
             if comments:
                 _inner(src, m.start(), m.end(), compiled, idents, unknown, "comment")
-        elif group == G_STRING:
+        elif kind == K_STRING:
             if strings:
                 _inner(src, m.start(), m.end(), compiled, idents, unknown, "string")
-        elif group == G_INCLUDE:
-            hs, he = m.span(G_INCLUDE)
-            result.includes.append(
-                Include(m.start(), he, hs + 1, he - 1, src[hs + 1:he - 1], tuple(branch)))
-        elif group == G_COND:
-            word = m.group(G_COND)
+        elif kind == K_DIRECTIVE:
+            if not lexer.starts_logical_line(src, m.start()):
+                continue  # a '#' that does not begin its logical line is no directive
+            header = m.group(lexer.G_HEADER)
+            if header is not None:
+                hs, he = m.span(lexer.G_HEADER)
+                result.includes.append(
+                    Include(m.start(), he, hs + 1, he - 1, header[1:-1], tuple(branch)))
+                continue
+            word = m.group(lexer.G_COND)
             result.directives.append((m.start(), word))
             serial += 1
             if word.startswith(b"if"):
@@ -74,7 +86,7 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
                     branch.pop()
             elif branch:
                 branch[-1] = serial
-        elif group == G_LAUNCH:
+        else:
             result.launches.append(m.start())
     return result
 
@@ -82,10 +94,10 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
 def _inner(src: bytes, start: int, end: int, compiled: Compiled,
            idents: list, unknown: list, context: str) -> None:
     """Identifiers inside a comment or string literal (for --rewrite-comments/strings)."""
-    lookup = compiled.identifiers.get
+    canonical = compiled.names.get
     for m in lexer.IDENT_RE.finditer(src, start, end):
-        name = m.group()
-        if lookup(name) is not None:
-            idents.append((m.start(), m.end(), name, context))
-        elif compiled.unknown.match(name):
-            unknown.append((m.start(), m.end(), name, context))
+        name = canonical(m.group())
+        if name is not None:
+            idents.append((m.start(), name, context))
+        elif compiled.unknown.match(m.group()):
+            unknown.append((m.start(), m.group(), context))

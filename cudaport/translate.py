@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import edits as E
-from .context import FileContext
+from .context import FileContext, LineIndex
 from .findings import Finding, Reference
 from .options import Options
 from .passes import passes
 from .rules.compiled import Compiled, get_compiled
-from .scan import scan
+from .scan import Scan, scan
 
 
 class InputError(Exception):
@@ -21,9 +21,16 @@ class InputError(Exception):
 class Result:
     output: bytes
     edits: list[E.Edit] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     path: str = "<stdin>"
+    lines: LineIndex | None = field(default=None, repr=False)
+    # Raw material for ``references``, kept so they are built only when read: the scan's
+    # identifier hits (resolved through ``lookup``) and the passes' extra (offset, name,
+    # context, resolved) tuples.
+    scan: Scan | None = field(default=None, repr=False)
+    lookup: dict | None = field(default=None, repr=False)
+    extra_references: list[tuple] = field(default_factory=list, repr=False)
+    _references: list[Reference] | None = field(default=None, repr=False)
 
     @property
     def changed(self) -> bool:
@@ -33,6 +40,30 @@ class Result:
     def text(self) -> str:
         """The output decoded as UTF-8 (undecodable bytes kept as surrogate escapes)."""
         return self.output.decode("utf-8", "surrogateescape")
+
+    @property
+    def references(self) -> list[Reference]:
+        """Every CUDA name found, translated or not, in file order (built on first read)."""
+        if self._references is None:
+            raw = list(self.extra_references)
+            if self.scan is not None:
+                lookup = self.lookup or {}
+                raw += [(s, n, c, lookup.get(n)) for s, n, c in self.scan.idents]
+                raw += [(s, n, c, None) for s, n, c in self.scan.unknown]
+            raw.sort(key=lambda item: item[0])
+            self._references = [self._reference(*item) for item in raw]
+        return self._references
+
+    def _reference(self, offset: int, name: bytes, context: str, r) -> Reference:
+        line, col = self.lines.linecol(offset) if self.lines else (0, 0)
+        if r is None:
+            return Reference(name.decode(), "", "unknown", None, "", self.path, line, col,
+                             context, offset)
+        entry = r.entry
+        replaced = r.status in ("converted", "fallback") and r.replacement is not None
+        return Reference(name.decode(), entry.library, r.status,
+                         r.replacement.decode() if replaced else None, entry.rule_id,
+                         self.path, line, col, context, offset)
 
 
 def check_text(data: bytes, path: str) -> None:
@@ -63,7 +94,8 @@ def translate_bytes(src: bytes, options: Options | None = None, path: str = "<st
     kept = E.resolve(ctx.edits)
     output = E.apply(src, kept)
     ctx.findings.sort(key=lambda f: (f.offset, f.code))
-    return Result(output, kept, ctx.references, ctx.findings, path)
+    return Result(output, kept, ctx.findings, path, ctx.lines or LineIndex(src),
+                  ctx.scan, compiled.identifiers, ctx.references)
 
 
 def translate_fragment(parent: FileContext, start: int, end: int) -> bytes:
@@ -74,8 +106,10 @@ def translate_fragment(parent: FileContext, start: int, end: int) -> bytes:
     """
     piece = parent.src[start:end]
     compiled = parent.compiled
-    ctx = FileContext(piece, parent.path, compiled, parent.options,
-                      scan(piece, compiled), fragment=True)
+    options = parent.options
+    ctx = FileContext(piece, parent.path, compiled, options,
+                      scan(piece, compiled, options.rewrite_comments, options.rewrite_strings),
+                      fragment=True)
     for _name, run in passes(fragment=True):
         run(ctx)
     return E.apply(piece, E.resolve(ctx.edits))

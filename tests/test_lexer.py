@@ -85,7 +85,8 @@ SCAN = lexer.scanner([b"cu"])
 
 
 def scanned_idents(src):
-    return [m.group(lexer.G_IDENT) for m in SCAN.finditer(src) if m.lastindex == lexer.G_IDENT]
+    return [m.group() for m in SCAN.finditer(src)
+            if lexer.SCAN_KIND[m.group()[0]] == lexer.K_IDENT and not m.group().startswith(b'R"')]
 
 
 @pytest.mark.parametrize("src", CASES.values(), ids=CASES.keys())

@@ -6,6 +6,7 @@ export DEBIAN_FRONTEND=noninteractive
 PACKAGES=(clang-15 libamdhip64-dev libhiprand-dev libhipsparse-dev librocprim-dev
           librocrand-dev librocsparse-dev cmake git)
 missing=()
+PACKAGES+=(chromium)  # headless Chromium: the tests render the HTML report in it
 for pkg in "${PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done

@@ -31,3 +31,4 @@ def passes(fragment: bool = False) -> list[tuple[str, Pass]]:
 
 def _load() -> None:
     from . import hazards, identifiers, includes, launches  # noqa: F401  (registration side effect)
+    from . import rule_checks  # noqa: F401

@@ -6,9 +6,7 @@ import re
 
 from .. import lexer
 from ..context import FileContext
-from ..edits import Edit
-from ..findings import Reference
-from ..rules.compiled import RUNTIME_LIBRARIES
+from ..edits import Edit, new_edit
 from . import register
 
 _PLACEHOLDER = re.compile(rb"\$(\d+|\*)")
@@ -21,44 +19,44 @@ def identifiers(ctx: FileContext) -> None:
     namespaces = ctx.compiled.namespace_names
     src = ctx.src
     fragment = ctx.fragment
-    for start, end, name, context in ctx.scan.idents:
+    add_edit = ctx.edits.append
+    for start, name, context in ctx.scan.idents:
         r = lookup[name]
-        entry = r.entry
-        in_code = context == "code"
-        replacement = r.replacement if r.status in ("converted", "fallback") else None
-        if replacement is not None and name in namespaces and not _is_namespace_use(src, start, end):
-            replacement = None
-        edited = False
-        if replacement is not None and r.template is not None and in_code:
-            edit = _template_call(ctx, start, end, r.template, entry.rule_id)
-            if edit is not None:
-                ctx.edits.append(edit)
-                edited = True
-        if replacement is not None and not edited and replacement != name:
-            ctx.edits.append(Edit(start, end, replacement, entry.rule_id if entry else ""))
-        if fragment:
-            continue
-        if in_code and entry is not None and entry.library in RUNTIME_LIBRARIES:
-            ctx.uses_runtime = True
-        line, col = ctx.linecol(start)
-        ident = name.decode()
-        library = entry.library if entry else ""
-        ctx.references.append(Reference(
-            ident, library, r.status, replacement.decode() if replacement else None,
-            entry.rule_id if entry else "", ctx.path, line, col, context, start))
-        if not in_code or entry is None:
-            continue
-        _report(ctx, start, ident, r)
+        if r.renames:
+            end = start + len(name)
+            if r.template is None and name not in namespaces:
+                add_edit(new_edit(start, end, r.replacement, r.entry.rule_id))  # hot path
+            elif name not in namespaces or _is_namespace_use(src, start, end):
+                edit = None
+                if r.template is not None and context == "code":
+                    edit = _template_call(ctx, start, end, r.template, r.entry.rule_id)
+                if edit is None and r.replacement != name:
+                    edit = new_edit(start, end, r.replacement, r.entry.rule_id)
+                if edit is not None:
+                    add_edit(edit)
+        if context == "code" and not fragment:
+            if r.runtime:
+                ctx.uses_runtime = True
+            if r.reportable:
+                _report(ctx, start, name.decode(), r)
     if fragment:
         return
-    for start, end, name, context in ctx.scan.unknown:
-        line, col = ctx.linecol(start)
-        ident = name.decode()
-        ctx.references.append(Reference(ident, "", "unknown", None, "", ctx.path, line, col,
-                                        context, start))
+    if ctx.scan.unknown:  # the project's own CUDA_CHECK & co. are not CUDA API
+        own_macros = _defined_macros(src)
+        ctx.scan.unknown[:] = [u for u in ctx.scan.unknown if u[1] not in own_macros]
+    for start, name, context in ctx.scan.unknown:
         if context == "code":
+            ident = name.decode()
             ctx.find("CP105", start, f"{ident} looks like CUDA API but no rule knows it",
                      ident)
+
+
+_DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)")
+
+
+def _defined_macros(src: bytes) -> frozenset[bytes]:
+    """Names the file itself ``#define``s."""
+    return frozenset(m.group(1) for m in _DEFINE.finditer(src))
 
 
 def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
@@ -82,11 +80,10 @@ def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
         ctx.find("CP102", offset, f"{ident} is deprecated since CUDA {entry.cuda_deprecated}",
                  ident, entry.library)
     if r.status == "fallback":
-        note = entry.fallback.note if entry.fallback and entry.fallback.note else "check the call"
-        ctx.find("CP108", offset, f"{ident}: {r.reason}; used the fallback: {note}", ident,
-                 entry.library)
-    elif entry.note and r.status in ("converted", "same"):
-        ctx.find("CP108", offset, f"{ident}: {entry.note}", ident, entry.library)
+        ctx.find("CP108", offset, f"{ident}: {r.reason}; used the fallback: "
+                 f"{r.note or 'check the call'}", ident, entry.library)
+    elif r.note and r.status in ("converted", "same"):
+        ctx.find("CP108", offset, f"{ident}: {r.note}", ident, entry.library)
 
 
 def _is_namespace_use(src: bytes, start: int, end: int) -> bool:

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import re
 
+from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
-from ..findings import Reference
+from ..rules.compiled import RUNTIME_LIBRARIES
 from . import register
 
-_GUARD = re.compile(
-    rb"\A(?:\s|//[^\n]*\n|/\*[\s\S]*?\*/)*"
-    rb"[ \t]*#[ \t]*ifndef[ \t]+(\w+)[ \t]*(?://[^\n]*)?\r?\n"
-    rb"(?:\s|//[^\n]*\n|/\*[\s\S]*?\*/)*"
-    rb"[ \t]*#[ \t]*define[ \t]+(\w+)[^\n]*\n"
-)
-_PRAGMA_ONCE = re.compile(rb"(?m)^[ \t]*#[ \t]*pragma[ \t]+once\b[^\n]*\n?")
-_LEADING_COMMENTS = re.compile(rb"\A(?:[ \t]*(?://[^\n]*|/\*[\s\S]*?\*/)?[ \t]*\r?\n)*")
+_LEADING_COMMENTS = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?://[^\n]*|/\*[\s\S]*?\*/)?[ \t]*\r?\n)*")
 
 
 @register(20, "includes")
@@ -25,17 +19,16 @@ def includes(ctx: FileContext) -> None:
     headers = ctx.compiled.headers
     seen: list[tuple[bytes, tuple[int, ...]]] = []  # effective header, branch path
     has_main = False
+    # A target header translated before the main one: some need the main header first
+    # (HIP 5.2's hip_cooperative_groups.h uses macros only hip_runtime.h defines).
+    early = None
     for inc in ctx.scan.includes:
         r = headers.get(inc.name)
         effective = inc.name
         translated = False
         if r is not None:
-            line, col = ctx.linecol(inc.name_start)
+            ctx.references.append((inc.name_start, inc.name, "include", r))
             entry = r.entry
-            ctx.references.append(Reference(
-                inc.name.decode(), entry.library, r.status,
-                r.replacement.decode() if r.replacement is not None else None,
-                entry.rule_id, ctx.path, line, col, "include", inc.name_start))
             if r.status == "drop":
                 ctx.edits.append(Edit(*_line_span(src, inc.start, inc.end), b"", entry.rule_id))
                 continue
@@ -55,8 +48,16 @@ def includes(ctx: FileContext) -> None:
         seen.append((effective, inc.branch))
         if effective in ctx.compiled.main_headers:
             has_main = True
+        elif (translated and not has_main and early is None and not inc.branch
+              and r.entry.library in RUNTIME_LIBRARIES):
+            early = inc
     wants_main = ctx.uses_runtime or bool(ctx.scan.launches)
-    if wants_main and not has_main and ctx.options.insert_main_header:
+    if has_main and early is not None and ctx.options.insert_main_header:
+        pos = src.rfind(b"\n", 0, early.start) + 1
+        header = ctx.compiled.target.main_header.encode()
+        ctx.edits.append(Edit(pos, pos, b"#include <" + header + b">" + ctx.eol(),
+                              f"{ctx.compiled.target.name}/main-header"))
+    elif wants_main and not has_main and ctx.options.insert_main_header:
         _insert_main_header(ctx)
 
 
@@ -72,19 +73,17 @@ def _line_span(src: bytes, start: int, end: int) -> tuple[int, int]:
 
 
 def _insert_main_header(ctx: FileContext) -> None:
+    """Insert the target's main header after ``#pragma once`` or the include guard, else
+    before the first include, else after the leading comments. Directives are found with
+    the full tokenizer, so text inside comments or strings never counts."""
     src = ctx.src
     eol = ctx.eol()
     header = ctx.compiled.target.main_header.encode()
     line = b"#include <" + header + b">" + eol
     rule_id = f"{ctx.compiled.target.name}/main-header"
-    m = _PRAGMA_ONCE.search(src)
-    if m is None:
-        m = _GUARD.match(src)
-        if m is not None and m.group(1) != m.group(2):
-            m = None
-    if m is not None:
-        pos = m.end()
-        prefix = b"" if src[pos - 1:pos] == b"\n" else eol
+    pos = _after_guard_or_pragma(src)
+    if pos is not None:
+        prefix = b"" if pos == 0 or src[pos - 1:pos] == b"\n" else eol
         ctx.edits.append(Edit(pos, pos, prefix + line, rule_id))
     elif ctx.scan.includes:
         top_level = [inc for inc in ctx.scan.includes if not inc.branch]
@@ -94,3 +93,31 @@ def _insert_main_header(ctx: FileContext) -> None:
     else:
         pos = _LEADING_COMMENTS.match(src).end()
         ctx.edits.append(Edit(pos, pos, line, rule_id))
+
+
+def _after_guard_or_pragma(src: bytes) -> int | None:
+    """Offset of the line after ``#pragma once`` or after a leading ``#ifndef X`` /
+    ``#define X`` guard; None if the file has neither."""
+    code = [t for t in lexer.tokenize(src) if t.kind not in lexer.TRIVIA]
+    for i, tok in enumerate(code):
+        if tok.kind == "directive" and tok.text.split(b"#", 1)[1].strip() == b"pragma" \
+                and i + 1 < len(code) and code[i + 1].text == b"once":
+            return _next_line(src, code[i + 1].end)
+    if len(code) >= 4 and code[0].kind == "directive" and code[2].kind == "directive":
+        first = code[0].text.split(b"#", 1)[1].strip()
+        second = code[2].text.split(b"#", 1)[1].strip()
+        if first == b"ifndef" and second == b"define" and code[1].text == code[3].text:
+            return _next_line(src, code[3].end)
+    return None
+
+
+def _next_line(src: bytes, pos: int) -> int:
+    """Start of the line after the logical line containing ``pos``."""
+    while True:
+        nl = src.find(b"\n", pos)
+        if nl < 0:
+            return len(src)
+        if src[nl - 1:nl] == b"\\" or src[nl - 2:nl] == b"\\\r":
+            pos = nl + 1
+            continue
+        return nl + 1

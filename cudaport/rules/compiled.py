@@ -14,7 +14,7 @@ from pathlib import Path
 from .. import lexer
 from ..options import Options
 from .loader import default_rules_root, load_table
-from .model import Entry, HeaderEntry, Mapping, Table, version_tuple
+from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, version_tuple
 
 # Libraries whose use means the file needs the target's main runtime header.
 RUNTIME_LIBRARIES = frozenset({"runtime", "driver", "device", "complex"})
@@ -28,7 +28,23 @@ class Resolved:
     status: str  # converted, same, fallback, unsupported, experimental, version
     replacement: bytes | None
     reason: str = ""
+    note: str | None = None  # the entry's note and the chosen target column's, reported as CP108
     template: bytes | None = None  # argument template to apply at call sites
+    # Precomputed for the hot loop: does a use need an edit, and does it need a finding?
+    renames: bool = False
+    reportable: bool = False
+    runtime: bool = False  # its use means the file needs the target's main header
+
+    def __post_init__(self) -> None:
+        entry = self.entry
+        name = entry.name.encode() if entry else b""
+        renames = self.status in ("converted", "fallback") and (
+            self.template is not None or self.replacement != name)
+        reportable = self.status not in ("converted", "same") or entry is not None and bool(
+            entry.cuda_deprecated or entry.cuda_removed or self.note)
+        object.__setattr__(self, "renames", renames)
+        object.__setattr__(self, "reportable", reportable)
+        object.__setattr__(self, "runtime", entry is not None and entry.library in RUNTIME_LIBRARIES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +60,7 @@ class Compiled:
         self.options = options
         info = table.target
         self.target = info
+        _check_target_options(info, options)
         chosen = {}
         for group in info.variant_groups.values():
             choice = options.variant(group.name) or group.default
@@ -58,9 +75,12 @@ class Compiled:
         self.identifiers: dict[bytes, Resolved] = {}
         for name, entry in table.identifiers.items():
             self.identifiers[name.encode()] = self._resolve(entry, entry.main, entry.variants, tv)
+        self.names: dict[bytes, bytes] = {name: name for name in self.identifiers}
         self.headers: dict[bytes, ResolvedHeader] = {}
         for name, hentry in table.headers.items():
             r = self._resolve_mapping(hentry.library, hentry.main, hentry.variants, tv)
+            if r.status in ("version", "unsupported") and hentry.fallback:
+                r = Resolved(None, "converted", hentry.fallback.encode())
             if r.status == "converted" and r.replacement == b"":
                 status = "drop"
             elif r.status == "converted" and r.replacement == name.encode():
@@ -74,14 +94,14 @@ class Compiled:
         }
         self.unknown = re.compile(
             ("|".join(f"(?:{p})" for p in info.unknown_patterns) or r"(?!)").encode())
-        # Scanner candidates: two-byte prefixes of every name that may need an edit or a
-        # finding, plus names whose presence marks CUDA code (they may map to themselves).
-        prefixes = {name[:2] for name, r in self.identifiers.items()
-                    if r.status != "same" or r.entry and (r.entry.library in RUNTIME_LIBRARIES
-                                                          or r.entry.note)}
-        prefixes |= {p for p in (lit[:2] for lit in _literal_prefixes(info.unknown_patterns))}
-        prefixes = {p for p in prefixes if len(p) == 2}
-        self.scanner = lexer.scanner(sorted(prefixes))
+        # Scanner candidates: prefixes of every name that may need an edit or a finding,
+        # plus the keywords and built-ins whose presence marks CUDA device code.
+        wanted = [name for name, r in self.identifiers.items()
+                  if r.status != "same" or r.entry is not None and (
+                      r.note or r.entry.kind in ("keyword", "variable")
+                      or r.entry.check is not None)]
+        wanted += _literal_prefixes(info.unknown_patterns)
+        self.scanner = lexer.scanner(candidate_prefixes(wanted))
         self.namespace_names = {name for name, r in self.identifiers.items()
                                 if r.entry is not None and r.entry.kind == "namespace"}
 
@@ -93,11 +113,12 @@ class Compiled:
         fb = entry.fallback
         if r.status in ("version", "unsupported") and fb is not None:
             return Resolved(entry, "fallback", (fb.to or entry.name).encode(), r.reason,
-                            fb.template.encode() if fb.template else None)
+                            fb.note, fb.template.encode() if fb.template else None)
+        note = "; ".join(n for n in (entry.note, r.note) if n) or None
         template = entry.template.encode() if entry.template and r.status == "converted" else None
         if r.replacement == entry.name.encode() and template is None:
-            return Resolved(entry, "same", r.replacement, r.reason)
-        return Resolved(entry, r.status, r.replacement, r.reason, template)
+            return Resolved(entry, "same", r.replacement, r.reason, note)
+        return Resolved(entry, r.status, r.replacement, r.reason, note, template)
 
     def _resolve_mapping(self, library: str, main: Mapping, variants: dict[str, Mapping],
                          tv: tuple[int, ...] | None) -> Resolved:
@@ -116,7 +137,42 @@ class Compiled:
         if tv is not None and mapping.since and version_tuple(mapping.since) > tv:
             return Resolved(None, "version", None,
                             f"{mapping.to} needs {self.target.title} {mapping.since}")
-        return Resolved(None, "converted", mapping.to.encode())
+        return Resolved(None, "converted", mapping.to.encode(), note=mapping.note)
+
+
+# Words so common in C/C++ that a scanner prefix they start with would stop the scanner at
+# almost every identifier; prefixes are lengthened until no such word starts with them.
+COMMON_WORDS = tuple(w.encode() for w in """
+int float double char long short unsigned signed void auto bool const constexpr static
+struct class template typename namespace using return if for while do else switch case
+break continue default enum union true false nullptr new delete this public private
+protected virtual operator friend inline extern volatile sizeof typedef decltype noexcept
+static_assert register mutable explicit goto size_t std min max abs printf fprintf malloc
+memcpy memset free assert index input output result value data count offset size stride
+""".split())
+
+
+def candidate_prefixes(names: list[bytes]) -> list[bytes]:
+    """The shortest prefix (two bytes or more) of each name that no common word starts with."""
+    out = set()
+    for name in names:
+        n = 2
+        while n < len(name) and any(w.startswith(name[:n]) for w in COMMON_WORDS):
+            n += 1
+        out.add(name[:n])
+    # A prefix that another prefix already covers is redundant.
+    return sorted(p for p in out if not any(p != q and p.startswith(q) for q in out))
+
+
+def _check_target_options(info: TargetInfo, options: Options) -> None:
+    """Options that the selected target cannot honour are usage errors, not silent no-ops."""
+    for group_name, choice in options.variants:
+        if group_name not in info.variant_groups:
+            raise ValueError(f"--{group_name} {choice}: target {info.name} has no "
+                             f"{group_name} library variants")
+    if options.launch != "cuda" and not info.launch_function:
+        raise ValueError(f"--launch {options.launch}: target {info.name} has no launch "
+                         "function; it keeps the <<<...>>> syntax (use --launch cuda)")
 
 
 def _literal_prefixes(patterns: tuple[str, ...]) -> list[bytes]:

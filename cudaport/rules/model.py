@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 
 
 def version_tuple(text: str | None) -> tuple[int, ...] | None:
-    return tuple(int(part) for part in text.split(".")) if text else None
+    """``"6.1.0"`` -> ``(6, 1)``: trailing zeros dropped, so 6.1 and 6.1.0 compare equal."""
+    if not text:
+        return None
+    parts = [int(part) for part in text.split(".")]
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +25,21 @@ class Mapping:
     deprecated: str | None = None
     removed: str | None = None
     experimental: bool = False
+    note: str | None = None  # a difference specific to this target name (argument order ...)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A check-only rule: report ``code`` wherever the name is used, change nothing.
+
+    Codes come from the user's YAML and may never start with ``CP`` (cudaport's own
+    namespace), so a user code can never be mistaken for a built-in one.
+    """
+
+    code: str
+    severity: str  # error, warning, info
+    message: str
+    source: str = ""  # "path:line" of the rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +64,14 @@ class Entry:
     cuda_deprecated: str | None = None
     cuda_changed: str | None = None
     cuda_removed: str | None = None
+    cuda_present: str | None = None  # "13": found in the CUDA 13 headers (pack-level fact)
     status: str | None = None  # explicit status from the file; derived when None
     note: str | None = None
     template: str | None = None
     fallback: Fallback | None = None
     rule_id: str = ""
     source: str = ""  # "path:line" of the entry, for `rules explain`
+    check: Check | None = None  # a user check-only rule attached to this name
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +84,7 @@ class HeaderEntry:
     note: str | None = None
     rule_id: str = ""
     source: str = ""
+    fallback: str | None = None  # the header to use when ``main`` is too new or absent
 
 
 @dataclass(frozen=True, slots=True)

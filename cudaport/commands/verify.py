@@ -1,0 +1,131 @@
+"""``cudaport verify``: translate, compile with a real HIP compiler, report on CUDA lines."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from ..cli import FAIL_LEVELS, UsageError, build_options, translation_options
+from ..compile_db import CompileDbError, load
+from ..files import OutputError, write_atomic
+from ..findings import SEVERITY_RANK
+from ..verify import (DEFAULT_ARCH, INSTALL_HINT, Outcome, VerifyError, collect,
+                      find_compiler, verify_paths)
+
+
+@click.command("verify")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path),
+                metavar="PATH...")
+@click.option("-I", "includes", multiple=True, metavar="DIR", help="Include folder (repeatable).")
+@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Macro (repeatable).")
+@click.option("-p", "--compile-commands", "compile_commands", type=click.Path(path_type=Path),
+              help="compile_commands.json (or its folder): -I/-D/-std flags per file.")
+@click.option("--translated", is_flag=True,
+              help="The inputs are already translated: compile them as they are.")
+@click.option("--compiler", metavar="PATH", help="HIP compiler (hipcc or clang++); default: "
+              "hipcc on PATH, else the newest clang++ with a ROCm/HIP include folder.")
+@click.option("--offload-arch", default=DEFAULT_ARCH, show_default=True,
+              help="GPU architecture to check device code for.")
+@click.option("--codegen", is_flag=True,
+              help="Also generate device code (slower; needs lld), so the compiler itself "
+                   "rejects inline assembly.")
+@click.option("-j", "--jobs", type=click.IntRange(1), help="Parallel compilations "
+              "(default: number of CPUs).")
+@click.option("--keep-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write the translated files here (mirroring absolute paths) and keep them.")
+@click.option("--report", "report_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a JSON report of every file's result and findings.")
+@click.option("--fail-on", type=click.Choice(FAIL_LEVELS), default="error", show_default=True,
+              help="Exit 1 when a finding of this severity or above remains.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Print each compiler's output (locations mapped to the CUDA files).")
+@click.option("-q", "--quiet", is_flag=True, help="Print no summary.")
+@translation_options
+def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[str, ...],
+            compile_commands: Path | None, translated: bool, compiler: str | None,
+            offload_arch: str, codegen: bool, jobs: int | None, keep_dir: Path | None,
+            report_file: Path | None, fail_on: str, verbose: bool, quiet: bool,
+            **kwargs: object) -> None:
+    """Translate PATHs and compile them with a real HIP compiler.
+
+    Without --hip-version, translation targets the HIP version the compiler's headers
+    declare, so names that HIP version lacks get their fallbacks.
+
+    Errors are reported on the line of the original CUDA file. Folders are searched for
+    .cu/.hip files and C++ files that use CUDA. Exit 0 when everything compiles, 1 when a
+    file fails (or a finding at --fail-on remains), 2 on usage errors or without a compiler.
+    """
+    options = build_options(dict(kwargs))
+    hip = find_compiler(compiler, offload_arch, codegen)
+    if hip is None:
+        where = f"{compiler!r} is not a usable HIP compiler" if compiler else \
+            "no HIP compiler found (hipcc, or clang++ with HIP headers)"
+        raise UsageError(f"{where}; {INSTALL_HINT}")
+    detected = ""
+    if options.target_version is None and hip.hip_version:
+        # Translate for the HIP the compiler has, so version fallbacks apply.
+        options = dataclasses.replace(options, target_version=hip.hip_version)
+        detected = f"; HIP {hip.hip_version} detected"
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise UsageError(f"{missing[0]}: no such file or folder")
+    files = collect(paths)
+    if not files:
+        raise UsageError("no CUDA sources found in " + ", ".join(map(str, paths)))
+    common = [f"-I{d}" for d in includes] + [f"-D{d}" for d in defines]
+    database: dict[str, list[str]] = {}
+    if compile_commands is not None:
+        try:
+            database = load(compile_commands)
+        except CompileDbError as exc:
+            raise UsageError(str(exc)) from None
+
+    def flags_for(path: Path) -> list[str]:
+        return database.get(os.path.normpath(os.path.abspath(path)), []) + common
+
+    start = time.perf_counter()
+    try:
+        outcomes = verify_paths(files, options, hip, flags_for, translate=not translated,
+                                jobs=jobs, workdir=keep_dir.resolve() if keep_dir else None)
+    except VerifyError as exc:
+        raise UsageError(str(exc)) from None
+    elapsed = time.perf_counter() - start
+    for outcome in outcomes:
+        for f in outcome.findings:
+            click.echo(f"{f.path}:{f.line}:{f.col}: {f.code} {f.severity}: {f.message}")
+        if verbose and outcome.output.strip():
+            click.echo(f"--- {' '.join(outcome.command)}", err=True)
+            click.echo(outcome.output.rstrip(), err=True)
+    if report_file is not None:
+        try:
+            write_atomic(report_file, render_json(outcomes, hip.description).encode())
+        except OutputError as exc:
+            raise UsageError(str(exc)) from None
+    if not quiet:
+        failed = sum(not o.ok for o in outcomes)
+        click.echo(f"verify: {len(outcomes)} file(s), {len(outcomes) - failed} compiled, "
+                   f"{failed} failed in {elapsed:.1f} s ({hip.description}{detected})", err=True)
+    sys.exit(exit_code(outcomes, fail_on))
+
+
+def exit_code(outcomes: list[Outcome], fail_on: str) -> int:
+    if fail_on == "never":
+        return 0
+    level = SEVERITY_RANK[fail_on]
+    bad = any(not o.ok for o in outcomes)
+    return 1 if bad or any(SEVERITY_RANK[f.severity] >= level
+                           for o in outcomes for f in o.findings) else 0
+
+
+def render_json(outcomes: list[Outcome], compiler: str) -> str:
+    return json.dumps({
+        "compiler": compiler,
+        "files": [{"path": o.path, "ok": o.ok, "seconds": round(o.seconds, 3),
+                   "findings": [f.to_dict() for f in o.findings]} for o in outcomes],
+    }, indent=2) + "\n"

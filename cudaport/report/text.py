@@ -1,0 +1,52 @@
+"""Plain-text findings for people and editors: ``path:line:col: CODE message``.
+
+Stable order (path, line, column, code), colour only when asked (the command asks when
+stdout is a terminal), a summary line, and ``--statistics`` counts per code.
+"""
+
+from __future__ import annotations
+
+from ..check import CheckReport
+from .totals import Totals
+
+_COLOURS = {"error": "31", "warning": "33", "info": "36"}
+
+
+def _paint(text: str, code: str, colour: bool) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if colour else text
+
+
+def render(report: CheckReport, totals: Totals, colour: bool = False,
+           statistics: bool = False) -> str:
+    lines = []
+    for f in sorted(report.findings, key=lambda f: (f.path, f.line, f.col, f.code)):
+        where = _paint(f"{f.path}:{f.line}:{f.col}:", "1", colour)
+        lines.append(f"{where} {_paint(f.code, _COLOURS.get(f.severity, '0'), colour)} {f.message}")
+    if statistics and totals.codes:
+        if lines:
+            lines.append("")
+        width = max(len(str(c.count)) for c in totals.codes)
+        for c in totals.codes:
+            lines.append(f"{c.count:>{width}}  {c.code}  {c.severity:<7}  {c.name}: {c.title}")
+    lines.append(summary_line(totals))
+    return "\n".join(lines) + "\n"
+
+
+def summary_line(t: Totals) -> str:
+    """One sentence with everything CI logs need: counts, what was hidden, % ported."""
+    sev = t.by_severity
+    if t.findings:
+        head = (f"Found {t.findings} finding(s) ({sev['error']} error, {sev['warning']} warning, "
+                f"{sev['info']} info) in {t.files} file(s)")
+    else:
+        head = f"No findings in {t.files} file(s)"
+    hidden = []
+    if t.suppressed:
+        hidden.append(f"{t.suppressed} suppressed")
+    if t.baselined:
+        hidden.append(f"{t.baselined} in baseline")
+    if t.errors:
+        hidden.append(f"{len(t.errors)} input error(s)")
+    tail = f"; {', '.join(hidden)}" if hidden else ""
+    return (f"{head}{tail}. {t.ported}/{t.references} CUDA reference(s) ported to {t.target} "
+            f"({t.percent:.1f}%).")

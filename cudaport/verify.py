@@ -1,0 +1,466 @@
+"""Prove a translation compiles: run a real HIP compiler on translated files and report its
+diagnostics on the CUDA lines the user wrote.
+
+The CUDA inputs (and the project headers they include) are translated into a private
+workspace that mirrors their absolute paths, so ``#include "local.cuh"`` finds the
+translated header. Each translation unit is compiled in its own process (in parallel);
+every ``workspace/file:line:col`` in the compiler's output is mapped back through the
+translation's edits to ``original/file:line:col``.
+
+Compiler syntax checks never look inside ``asm("...")`` strings, so inline PTX (which no
+AMD GPU assembles) is found lexically and reported on its CUDA line as well.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from . import lexer
+from .context import LineIndex
+from .files import read_input
+from .findings import Finding
+from .linemap import PositionMap
+from .options import Options
+from .rules.compiled import get_compiled
+from .scan import scan
+from .translate import InputError, translate_bytes
+
+DEFAULT_ARCH = "gfx90a"
+DEFAULT_STD = "-std=c++17"  # nvcc's default dialect since CUDA 11; clang's HIP default is older
+COMPILE_TIMEOUT = 300
+INSTALL_HINT = (
+    "install ROCm (it provides hipcc), or on Debian 12 / Ubuntu: "
+    "`apt-get install clang-15 libamdhip64-dev` (add libhiprand-dev, libhipsparse-dev, "
+    "librocprim-dev, librocrand-dev, librocsparse-dev for the math libraries)"
+)
+# Headers whose library Debian does not package: a "file not found" names what to install.
+MISSING_HEADER_HINTS = {
+    "hipblas": "hipBLAS (ROCm package hipblas-dev; not in Debian)",
+    "rocblas": "rocBLAS (librocblas-dev; Debian 13 or ROCm)",
+    "hipfft": "hipFFT (ROCm package hipfft-dev; not in Debian)",
+    "rocfft": "rocFFT (librocfft-dev; Debian 13 or ROCm)",
+    "miopen": "MIOpen (ROCm package miopen-hip-dev; not in Debian)",
+    "hipcub": "hipCUB (ROCm package hipcub-dev; not in Debian)",
+    "thrust": "rocThrust (ROCm package rocthrust-dev; not in Debian)",
+    "rccl": "RCCL (ROCm package rccl-dev; not in Debian)",
+    "hipsolver": "hipSOLVER (ROCm package hipsolver-dev; not in Debian)",
+    "hiprand": "hipRAND (Debian package libhiprand-dev)",
+    "rocrand": "rocRAND (Debian package librocrand-dev)",
+    "hipsparse": "hipSPARSE (Debian package libhipsparse-dev)",
+    "rocsparse": "rocSPARSE (Debian package librocsparse-dev)",
+    "rocprim": "rocPRIM (Debian package librocprim-dev)",
+}
+SOURCE_SUFFIXES = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c++", ".c")
+HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc")
+_PTX = re.compile(
+    rb"%%(?:laneid|warpid|smid|clock|tid|ntid|ctaid|lanemask)"
+    rb"|\.(?:[usbf](?:8|16|32|64)|f16x2|bf16x2|pred|reg|global|shared|local|param|sync|"
+    rb"aligned|approx|ftz|sat|rn|rz|rm|rp|relaxed|acquire|release|gpu|cta|sys)\b"
+    rb"|\b(?:mov|ld|st|cvt|shfl|bar|vote|prmt|lop3|mma|ldmatrix|cp\.async)\.")
+_DIAG = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
+                   r"(?P<sev>fatal error|error|warning): (?P<msg>.*)$")
+_INCLUDED = re.compile(r"^(?:In file included from|\s+from) (?P<path>[^:\s][^:]*):(?P<line>\d+):")
+_NOT_FOUND = re.compile(r"'([^']+)' file not found")
+
+
+class VerifyError(Exception):
+    """A usage or input problem (no compiler, unreadable input): exit code 2."""
+
+
+@dataclass(frozen=True)
+class Compiler:
+    """How to run the HIP compiler: the command prefix and extra environment."""
+
+    argv: tuple[str, ...]
+    env: tuple[tuple[str, str], ...] = ()
+    hip_version: str | None = None  # "5.2", read from the HIP headers the compiler uses
+
+    @property
+    def description(self) -> str:
+        env = " ".join(f"{k}={v}" for k, v in self.env)
+        return (env + " " if env else "") + " ".join(self.argv)
+
+
+def _rocm_path(clang: str) -> str | None:
+    """The prefix holding include/hip/hip_runtime.h (ROCm or Debian's /usr)."""
+    candidates = [os.environ.get("ROCM_PATH", ""), "/opt/rocm", "/usr"]
+    return next((p for p in candidates
+                 if p and os.path.isfile(os.path.join(p, "include/hip/hip_runtime.h"))), None)
+
+
+def hip_version(prefix: str | None) -> str | None:
+    """MAJOR.MINOR from ``prefix``/include/hip/hip_version.h, if it is there."""
+    if not prefix:
+        return None
+    try:
+        text = Path(prefix, "include/hip/hip_version.h").read_text(errors="replace")
+    except OSError:
+        return None
+    major = re.search(r"#define\s+HIP_VERSION_MAJOR\s+(\d+)", text)
+    minor = re.search(r"#define\s+HIP_VERSION_MINOR\s+(\d+)", text)
+    return f"{major.group(1)}.{minor.group(1)}" if major and minor else None
+
+
+def _hipcc(path: str, arch: str, mode: tuple[str, ...]) -> Compiler:
+    env = (("HIP_PLATFORM", "amd"),) if shutil.which("nvcc") else ()
+    prefix = os.path.dirname(os.path.dirname(os.path.realpath(path)))
+    version = hip_version(prefix) or hip_version(_rocm_path(path))
+    return Compiler((path, "-x", "hip", f"--offload-arch={arch}") + mode, env, version)
+
+
+def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH,
+                  codegen: bool = False) -> Compiler | None:
+    """hipcc when present, else a clang++ that knows HIP with a ROCm path; None if neither.
+
+    ``codegen`` also generates and assembles device code (catches inline PTX, needs lld);
+    the default is a syntax and semantics check of host and device code.
+    """
+    mode = (("--cuda-device-only", "-c", "-o", os.devnull) if codegen else ("-fsyntax-only",))
+    names = [explicit] if explicit else None
+    if names is None:
+        hipcc = shutil.which("hipcc") or ("/opt/rocm/bin/hipcc"
+                                          if os.access("/opt/rocm/bin/hipcc", os.X_OK) else None)
+        if hipcc:
+            return _hipcc(hipcc, arch, mode)
+        names = [f"clang++-{v}" for v in range(20, 13, -1)] + ["clang++"]
+    for name in names:
+        path = name if os.path.sep in name and os.access(name, os.X_OK) else shutil.which(name)
+        if path is None:
+            continue
+        if os.path.basename(path).startswith("hipcc"):
+            return _hipcc(path, arch, mode)
+        rocm = _rocm_path(path)
+        if rocm is None:
+            continue
+        return Compiler((path, "-x", "hip", f"--offload-arch={arch}", f"--rocm-path={rocm}",
+                         "-nogpulib") + mode, (), hip_version(rocm))
+    return None
+
+
+@dataclass
+class _Mapped:
+    display: str  # the original path as shown to the user
+    positions: PositionMap | None  # None: the file was compiled as given
+
+
+@dataclass
+class Outcome:
+    """One translation unit: compiled or not, with findings on the original lines."""
+
+    path: str
+    ok: bool
+    findings: list[Finding] = field(default_factory=list)
+    output: str = ""  # the compiler's output, locations mapped to the original files
+    command: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+
+def _display(path: Path) -> str:
+    """Relative to the current folder when inside it, else absolute."""
+    cwd = os.getcwd()
+    absolute = os.path.abspath(path)
+    if absolute.startswith(cwd.rstrip(os.sep) + os.sep):
+        return os.path.relpath(absolute, cwd)
+    return absolute
+
+
+def _is_cuda_toolkit_dir(path: str) -> bool:
+    return os.path.isfile(os.path.join(path, "cuda_runtime.h"))
+
+
+class Workspace:
+    """Translated copies of the inputs and of the project headers they include."""
+
+    def __init__(self, root: Path, options: Options, translate: bool = True) -> None:
+        self.root = root
+        self.options = options
+        self.translate = translate
+        self.files: dict[str, _Mapped] = {}  # workspace path → original
+        self._done: dict[Path, Path] = {}
+        self._location = re.compile(re.escape(str(root)) + r"(/[^:\s]+):(\d+)(?::(\d+))?")
+
+    def mirror(self, path: Path) -> Path:
+        return self.root / str(path).lstrip(os.sep)
+
+    def add(self, path: Path, include_dirs: list[str], display: str | None = None) -> Path:
+        """Translate ``path`` (and, recursively, the local headers it includes)."""
+        path = Path(os.path.abspath(path))
+        if path in self._done:
+            return self._done[path]
+        try:
+            data = read_input(path)
+        except OSError as exc:
+            raise VerifyError(str(exc)) from None
+        target = self.mirror(path)
+        self._done[path] = target
+        shown = display or _display(path)
+        if self.translate:
+            try:
+                result = translate_bytes(data, self.options, shown)
+            except InputError as exc:
+                raise VerifyError(str(exc)) from None
+            output, positions = result.output, PositionMap(data, result.edits, result.output)
+        else:
+            output, positions = data, None
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(output)
+        self.files[str(target)] = _Mapped(shown, positions)
+        for header in self._local_includes(path, data, include_dirs):
+            self.add(header, include_dirs)
+        return target
+
+    def _local_includes(self, path: Path, data: bytes, include_dirs: list[str]) -> Iterable[Path]:
+        for inc in scan(data, get_compiled(self.options)).includes:
+            try:
+                name = inc.name.decode()
+            except UnicodeDecodeError:
+                continue
+            quoted = data[inc.name_start - 1:inc.name_start] == b'"'
+            dirs = ([str(path.parent)] if quoted else []) + include_dirs
+            for folder in dirs:
+                candidate = Path(folder) / name
+                if candidate.is_file():
+                    yield candidate
+                    break
+
+    def map_location(self, path: str, line: int, col: int) -> tuple[str, int, int] | None:
+        mapped = self.files.get(os.path.normpath(path))
+        if mapped is None:
+            return None
+        if mapped.positions is None:
+            return mapped.display, line, col
+        return (mapped.display, *mapped.positions.to_input(line, col))
+
+    def rewrite(self, text: str) -> str:
+        """Replace every workspace location in compiler output with the original one."""
+        def repl(m: re.Match) -> str:
+            ws = str(self.root) + m.group(1)
+            col = int(m.group(3)) if m.group(3) else 1
+            loc = self.map_location(ws, int(m.group(2)), col)
+            if loc is None:
+                return m.group(0)
+            return f"{loc[0]}:{loc[1]}" + (f":{loc[2]}" if m.group(3) else "")
+        return self._location.sub(repl, text)
+
+
+def include_dirs_of(flags: list[str]) -> list[str]:
+    """The project include folders named by ``-I``/``-iquote``/``-isystem`` flags."""
+    dirs = []
+    i = 0
+    while i < len(flags):
+        f = flags[i]
+        if f in ("-isystem", "-iquote", "-I") and i + 1 < len(flags):
+            dirs.append(flags[i + 1])
+            i += 2
+            continue
+        if f.startswith("-I") and len(f) > 2:
+            dirs.append(f[2:])
+        i += 1
+    return [d for d in dirs if not _is_cuda_toolkit_dir(d)]
+
+
+def compiler_flags(ws: Workspace, flags: list[str]) -> list[str]:
+    """``flags`` with each project include folder preceded by its translated mirror, and
+    CUDA toolkit include folders dropped (their headers would shadow HIP's)."""
+    out: list[str] = []
+    i = 0
+    while i < len(flags):
+        f = flags[i]
+        kind, value = None, None
+        if f in ("-isystem", "-iquote", "-I") and i + 1 < len(flags):
+            kind, value = f, flags[i + 1]
+            i += 2
+        elif f.startswith("-I") and len(f) > 2:
+            kind, value = "-I", f[2:]
+            i += 1
+        else:
+            out.append(f)
+            i += 1
+            continue
+        if _is_cuda_toolkit_dir(value):
+            continue
+        mirror = str(ws.mirror(Path(os.path.abspath(value))))
+        out += [kind, mirror, kind, value] if kind != "-I" else [f"-I{mirror}", f"-I{value}"]
+    return out
+
+
+def inline_ptx(src: bytes) -> list[int]:
+    """Offsets of ``asm(...)`` statements whose template looks like PTX."""
+    if b"asm" not in src:
+        return []
+    found = []
+    tokens = [t for t in lexer.tokenize(src) if t.kind not in lexer.TRIVIA]
+    for i, tok in enumerate(tokens):
+        if tok.kind != "ident" or tok.text not in (b"asm", b"__asm__", b"__asm"):
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j].text in (b"volatile", b"__volatile__", b"goto", b"inline"):
+            j += 1
+        if j >= len(tokens) or tokens[j].text != b"(":
+            continue
+        j += 1
+        text = b""
+        while j < len(tokens) and tokens[j].kind == "string":
+            text += tokens[j].text
+            j += 1
+        if _PTX.search(text):
+            found.append(tok.start)
+    return found
+
+
+def _ptx_findings(data: bytes, display: str) -> list[Finding]:
+    lines = LineIndex(data)
+    out = []
+    for offset in inline_ptx(data):
+        line, col = lines.linecol(offset)
+        out.append(Finding("CP503", "inline PTX assembly: AMD GPUs cannot assemble it; rewrite "
+                           "it with HIP intrinsics or portable C++", display, line, col,
+                           engine="verify", offset=offset))
+    return out
+
+
+def parse_diagnostics(ws: Workspace, text: str, unit: str) -> list[Finding]:
+    """Findings for the compiler's errors and warnings, on the original lines.
+
+    A diagnostic inside a header outside the workspace (a HIP header, say) is reported at
+    the innermost workspace file that includes it; if there is none, on the unit itself.
+    """
+    findings: list[Finding] = []
+    seen: set[tuple] = set()
+    chain: list[tuple[str, int]] = []
+    for raw in text.splitlines():
+        inc = _INCLUDED.match(raw)
+        if inc:
+            chain.append((inc.group("path"), int(inc.group("line"))))
+            continue
+        m = _DIAG.match(raw)
+        if not m:
+            if not raw.startswith(" "):
+                chain = [] if not raw.startswith("In file included") else chain
+            continue
+        line, col = int(m.group("line")), int(m.group("col"))
+        loc = ws.map_location(m.group("path"), line, col)
+        message = m.group("msg")
+        if loc is None and m.group("sev") == "warning":
+            chain = []  # a library header's own warning says nothing about the port
+            continue
+        if loc is None:
+            where = f"{m.group('path')}:{line}"
+            loc = next((ws.map_location(p, n, 1) for p, n in reversed(chain)
+                        if ws.map_location(p, n, 1)), None) or (unit, 0, 0)
+            message = f"{message} (in {where})"
+        chain = []
+        severity = "warning" if m.group("sev") == "warning" else "error"
+        code = "CP502" if severity == "warning" else "CP501"
+        missing = _NOT_FOUND.search(message)
+        if missing and severity == "error":
+            code = "CP504"
+            lib = missing.group(1).split("/")[0].split(".")[0].lower()
+            hint = MISSING_HEADER_HINTS.get(lib) or next(
+                (v for k, v in MISSING_HEADER_HINTS.items() if k in missing.group(1).lower()), None)
+            if hint:
+                message += f"; needs {hint}"
+        key = (loc, code, message)
+        if key in seen:  # host and device compilations report the same error twice
+            continue
+        seen.add(key)
+        findings.append(Finding(code, message, loc[0], loc[1], loc[2], engine="verify"))
+    return findings
+
+
+def _compile(compiler: Compiler, ws: Workspace, unit: Path, display: str,
+             flags: list[str]) -> Outcome:
+    command = compiler.argv + tuple(flags) + (str(unit),)
+    env = dict(os.environ, **dict(compiler.env)) if compiler.env else None
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, errors="replace",
+                              env=env, timeout=COMPILE_TIMEOUT, stdin=subprocess.DEVNULL)
+        output, rc = proc.stdout + proc.stderr, proc.returncode
+    except subprocess.TimeoutExpired:
+        output, rc = f"timed out after {COMPILE_TIMEOUT} s", -1
+    except OSError as exc:
+        output, rc = f"cannot run {command[0]}: {exc}", -1
+    seconds = time.perf_counter() - start
+    mapped = ws.rewrite(output)
+    findings = parse_diagnostics(ws, output, display)
+    if rc != 0 and not any(f.severity == "error" for f in findings):
+        last = (mapped.strip().splitlines() or ["no output"])[-1]
+        findings.append(Finding("CP505", f"the HIP compiler failed (exit {rc}): {last}",
+                                display, 0, 0, engine="verify"))
+    return Outcome(display, rc == 0, findings, mapped, command, seconds)
+
+
+def verify_paths(paths: list[Path], options: Options, compiler: Compiler,
+                 flags_for: Callable[[Path], list[str]] = lambda p: [],
+                 translate: bool = True, jobs: int | None = None,
+                 workdir: Path | None = None) -> list[Outcome]:
+    """Translate (unless ``translate`` is false) and compile each path; one Outcome each,
+    in input order. ``flags_for`` gives a file's -I/-D/-std flags."""
+    owned = workdir is None
+    root = Path(tempfile.mkdtemp(prefix="cudaport-verify-")) if owned else workdir
+    try:
+        ws = Workspace(root.resolve(), options, translate)
+        units = []
+        for path in paths:
+            flags = list(flags_for(path))
+            dirs = include_dirs_of(flags)
+            display = _display(Path(os.path.abspath(path)))
+            target = ws.add(path, dirs, display)
+            # HIP marks hipError_t [[nodiscard]]; CUDA code that ignores a status is not a
+            # porting problem, so that warning would only bury the real ones.
+            extra = ["-iquote", str(Path(os.path.abspath(path)).parent), "-Wno-unused-result"]
+            if not any(f.startswith(("-std=", "--std")) for f in flags):
+                extra.append(DEFAULT_STD)
+            if path.suffix in HEADER_SUFFIXES:
+                extra.append("-Wno-pragma-once-outside-header")
+            ptx = _ptx_findings(read_input(path), display)
+            units.append((target, display, compiler_flags(ws, flags) + extra, ptx))
+        workers = max(1, min(jobs or os.cpu_count() or 1, len(units) or 1))
+        with ThreadPoolExecutor(workers) as pool:
+            outcomes = list(pool.map(lambda u: _compile(compiler, ws, u[0], u[1], u[2]), units))
+        for outcome, unit in zip(outcomes, units):
+            if unit[3]:
+                outcome.findings[:0] = unit[3]
+                outcome.ok = False
+        return outcomes
+    finally:
+        if owned:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def collect(paths: Iterable[Path]) -> list[Path]:
+    """Files as given; folders are walked for translation units (headers are compiled
+    through the units that include them)."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            for dirpath, dirnames, filenames in os.walk(path):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                for name in sorted(filenames):
+                    candidate = Path(dirpath) / name
+                    if name.endswith((".cu", ".hip")) or _is_cuda_cpp(candidate):
+                        out.append(candidate)
+        else:
+            out.append(path)
+    return out
+
+
+def _is_cuda_cpp(path: Path) -> bool:
+    """A C++ source that uses CUDA (includes a CUDA header or launches a kernel)."""
+    if not path.name.endswith(SOURCE_SUFFIXES[2:]):
+        return False
+    try:
+        head = path.read_bytes()
+    except OSError:
+        return False
+    return bool(re.search(rb"#\s*include\s*[<\"](?:cuda|cu[a-z]+)[\w.]*\.h|<<<", head))

@@ -1,0 +1,37 @@
+// Warp-level helpers written with inline PTX, as older CUDA code often does. AMD GPUs
+// cannot assemble PTX: cudaport reports each asm statement on its line (CP503) and
+// `cudaport verify` fails here by design.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__device__ __forceinline__ unsigned lane_id() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(id));
+  return id;
+}
+
+__device__ __forceinline__ unsigned long long global_timer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__global__ void record_lanes(unsigned* lanes, unsigned long long* stamps) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  lanes[i] = lane_id();
+  stamps[i] = global_timer();
+}
+
+int main() {
+  unsigned* lanes;
+  unsigned long long* stamps;
+  cudaMalloc(&lanes, 64 * sizeof(unsigned));
+  cudaMalloc(&stamps, 64 * sizeof(unsigned long long));
+  record_lanes<<<1, 64>>>(lanes, stamps);
+  unsigned host[64];
+  cudaMemcpy(host, lanes, sizeof(host), cudaMemcpyDeviceToHost);
+  std::printf("lane of thread 40: %u\n", host[40]);
+  cudaFree(lanes);
+  cudaFree(stamps);
+  return 0;
+}

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+void clean(float* p) { cudaFree(p); }

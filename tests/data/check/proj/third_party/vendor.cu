@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+void vendor() { cudaArrayGetPlane(0, 0, 0); }

@@ -1,0 +1,114 @@
+"""Hostile and messy inputs: no crash, bytes preserved, clear diagnostics (issue 9)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from cudaport import InputError, Options, translate_bytes
+from cudaport.integrity import problems
+
+RUNTIME = b"#include <cuda_runtime.h>\n"
+
+
+def kept(src: bytes, **options) -> bytes:
+    """Translate, assert the promises hold, return the output."""
+    assert problems(src, Options(**options)) == []
+    return translate_bytes(src, Options(**options)).output
+
+
+@pytest.mark.parametrize("src", [
+    b"",
+    b"\n",
+    b"cudaFree(p);",  # no trailing newline
+    b"/* unterminated comment cudaFree(p);",
+    b'const char* s = "unterminated cudaFree(p);\ncudaFree(q);\n',
+    b'auto r = R"tag(unterminated raw cudaFree(p);\n',
+    b"char c = 'x",
+    b"k<<<1, 2>>>(a, (b;\n",
+    b"k<<<1, 2\n",
+    b"<<<>>>\n",
+    b">>> <<< >>>\n",
+    b"#include <cuda_runtime.h",
+    b"#include\n",
+    b"#if\n#else\n#else\n#endif\n#endif\n#endif\n",
+    b"\\\n\\\n\\",
+    b"'''''\"\"\"\"",
+], ids=lambda s: repr(s[:24]))
+def test_malformed_sources_do_not_crash(src):
+    kept(src)
+    kept(src, launch="hip")
+
+
+def test_encodings_survive_byte_for_byte():
+    latin1 = RUNTIME + b"// r\xe9sultat \xe0 v\xe9rifier\nvoid f(){ cudaFree(p); } // \xff\n"
+    gbk = RUNTIME + "// 释放显存\nvoid f(){ cudaFree(p); }\n".encode("gb18030")
+    bom = b"\xef\xbb\xbf" + RUNTIME + b"void f(){ cudaFree(p); }\n"
+    for src in (latin1, gbk, bom):
+        out = kept(src)
+        assert out == src.replace(b"cuda_runtime.h", b"hip/hip_runtime.h").replace(b"cudaFree", b"hipFree")
+
+
+def test_gbk_byte_that_looks_like_a_backslash_in_a_comment():
+    # 0x5C ('\\') can be the second byte of a GBK character; at the end of a // comment it
+    # reads as a line continuation, exactly as a compiler would read it.
+    src = RUNTIME + b"// \x81\x5c\nvoid f(){ cudaFree(p); }\n"
+    kept(src)
+
+
+def test_mixed_line_endings_preserved():
+    src = b"#include <cuda_runtime.h>\r\nint a;\nint b;\r\n\rvoid f(){ cudaFree(p); }\r\n"
+    assert kept(src) == src.replace(b"cuda_runtime.h", b"hip/hip_runtime.h").replace(b"cudaFree", b"hipFree")
+
+
+def test_long_macro_with_continuations():
+    body = b"".join(b"  cudaFree(p%d); \\\n" % i for i in range(10_000))
+    src = RUNTIME + b"#define FREE_ALL \\\n" + body + b"  0\n"
+    out = kept(src)
+    assert out.count(b"hipFree(") == 10_000 and b"cudaFree" not in out
+
+
+def test_one_megabyte_line():
+    src = RUNTIME + b"int x = " + b"cudaSuccess + " * 80_000 + b"0;\n"
+    out = kept(src)
+    assert out.count(b"hipSuccess") == 80_000
+
+
+def test_deeply_nested_templates_in_launch():
+    depth = 200
+    kernel = b"k" + b"<A" * depth + b">" * depth
+    src = RUNTIME + b"void f(){ " + kernel + b"<<<g, b>>>(x); }\n"
+    out = kept(src, launch="hip")
+    assert b"hipLaunchKernelGGL(HIP_KERNEL_NAME(" + kernel + b"), dim3(g), dim3(b), 0, 0, x)" in out
+
+
+def test_launch_in_comment_string_and_macro():
+    src = (RUNTIME + b"// k<<<1,1>>>();\nconst char* s = \"k<<<1,1>>>()\";\n"
+           b"#define L(k) k<<<1, 1>>>()\n")
+    out = kept(src, launch="hip")
+    assert b"// k<<<1,1>>>();" in out and b'"k<<<1,1>>>()"' in out
+    assert b"#define L(k) hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0)" in out
+
+
+def test_large_generated_file_is_linear():
+    chunk = b"__global__ void k(float* p) { p[threadIdx.x] = 1; }\nvoid h(){ cudaFree(0); }\n" * 100
+    small = chunk * 10
+    big = chunk * 100  # ~7 MB
+    t0 = time.process_time()
+    translate_bytes(small)
+    t_small = time.process_time() - t0
+    t0 = time.process_time()
+    out = translate_bytes(big).output
+    t_big = time.process_time() - t0
+    assert out.count(b"hipFree(0)") == 100 * 100
+    assert t_big < 40 * max(t_small, 0.01)  # 10x the input must not cost 40x the time
+
+
+@pytest.mark.parametrize("data,message", [
+    (b"int x;\n\x00\x00", "binary file (NUL byte at offset 7)"),
+    (b"\xff\xfei\x00n\x00t\x00", "UTF-16/32 text is not supported"),
+])
+def test_binary_and_utf16_are_refused_with_a_message(data, message):
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        translate_bytes(data, path="x.cu")

@@ -1,0 +1,67 @@
+"""Translator fixes found while building the examples gallery and verifying real code."""
+
+from __future__ import annotations
+
+from cudaport import Options, translate_bytes
+from conftest import tr
+
+
+def test_macros_the_file_defines_are_not_unknown_cuda_api():
+    src = ("#include <cuda_runtime.h>\n#define CUDA_CHECK(x) do { (void)(x); } while (0)\n"
+           "void f(void* p) { CUDA_CHECK(cudaFree(p)); cudaFooBar(); }\n")
+    result = translate_bytes(src.encode(), Options())
+    unknown = [f.identifier for f in result.findings if f.code == "CP105"]
+    assert unknown == ["cudaFooBar"]
+
+
+def test_bf16_header_and_type_follow_the_hip_version():
+    src = "#include <cuda_bf16.h>\n__nv_bfloat16 x;\n"
+    # HIP 5.7+ declares __hip_bfloat16 in hip/hip_bf16.h; older HIP only hip_bfloat16.
+    assert "#include <hip/hip_bf16.h>\n__hip_bfloat16 x;\n" in tr(src)
+    old = tr(src, target_version="5.2")
+    assert "#include <hip/hip_bfloat16.h>\nhip_bfloat16 x;\n" in old
+    assert tr(old, target_version="5.2") == old
+
+
+def test_main_header_goes_before_a_target_header_translated_ahead_of_it():
+    # HIP 5.2's hip_cooperative_groups.h compiles only after hip_runtime.h.
+    src = ("#include <cooperative_groups.h>\n#include <cuda_runtime.h>\n"
+           "__global__ void k() {}\n")
+    out = tr(src)
+    assert out.index("#include <hip/hip_runtime.h>") < out.index("hip_cooperative_groups.h")
+    assert tr(out) == out
+
+
+def test_no_main_header_added_for_a_lone_library_header():
+    src = "#include <cuda_fp16.h>\nint x;\n"
+    assert tr(src) == "#include <hip/hip_fp16.h>\nint x;\n"
+
+
+def test_cub_namespace_becomes_hipcub_only_where_used_as_a_namespace():
+    src = ("#include <cub/cub.cuh>\nvoid f(int* cub) { cub::DeviceScan::ExclusiveSum(0, n, a, b, 4);"
+           " using namespace cub; }\n")
+    out = tr(src)
+    assert "hipcub::DeviceScan::ExclusiveSum(" in out and "using namespace hipcub;" in out
+    assert "int* cub)" in out
+
+
+def test_own_macros_are_not_listed_as_unknown_references_either():
+    src = "#define CUDA_CHECK(x) (x)\nvoid f() { CUDA_CHECK(0); }\n"
+    assert not [r for r in translate_bytes(src.encode(), Options()).references
+                if r.status == "unknown"]
+
+
+def test_cuda_header_guard_macros_become_the_hip_headers_guards():
+    # cuda-samples' helper_cuda.h defines checkCudaErrors only `#ifdef __DRIVER_TYPES_H__`.
+    src = ("#include <cuda_runtime.h>\n#ifdef __DRIVER_TYPES_H__\nint a;\n#endif\n"
+           "#if defined(__CUDA_RUNTIME_H__)\nint b;\n#endif\n")
+    out = tr(src)
+    assert "#ifdef HIP_INCLUDE_HIP_DRIVER_TYPES_H\n" in out
+    assert "#if defined(HIP_INCLUDE_HIP_HIP_RUNTIME_H)\n" in out
+    # The guards are the ones the installed HIP headers define.
+    from pathlib import Path
+
+    hip = Path("/usr/include/hip")
+    if hip.is_dir():
+        assert "#define HIP_INCLUDE_HIP_DRIVER_TYPES_H" in (hip / "driver_types.h").read_text()
+        assert "#define HIP_INCLUDE_HIP_HIP_RUNTIME_H" in (hip / "hip_runtime.h").read_text()

@@ -1,0 +1,229 @@
+"""`cudaport verify`: position mapping, compile_commands.json flags, and the real HIP
+compiler's verdict reported on the CUDA lines (no stub compiler anywhere)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cudaport import Options, translate_bytes
+from cudaport.compile_db import CompileDbError, load, preprocessor_flags
+from cudaport.linemap import PositionMap
+from cudaport.verify import find_compiler, hip_version, inline_ptx
+from conftest import EXAMPLES, ROOT
+
+COMPILER = find_compiler()
+needs_hip = pytest.mark.skipif(
+    COMPILER is None and os.environ.get("CUDAPORT_SKIP_HIP") == "1",
+    reason="no HIP compiler and CUDAPORT_SKIP_HIP=1")
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "cudaport", "verify", *args], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=300)
+
+
+# --- mapping translated positions back to the CUDA source ---------------------------------
+
+def test_position_map_skips_an_inserted_include_line():
+    src = b"// top\n#include <cstdio>\nvoid f() { cudaDeviceSynchronize(); }\nint x = bad;\n"
+    result = translate_bytes(src, Options())
+    out = result.output
+    assert out.count(b"\n") == src.count(b"\n") + 1  # hip_runtime.h was inserted
+    pm = PositionMap(src, result.edits, out)
+    out_line = out.splitlines().index(b"int x = bad;") + 1
+    assert pm.to_input(out_line, 9) == (4, 9)
+    # The inserted line itself maps to the line it was inserted before.
+    assert pm.to_input(2, 1) == (2, 1)
+
+
+def test_position_map_inside_a_replacement_maps_to_its_start_and_after_it_exactly():
+    src = b"#include <cuda_runtime.h>\nvoid f() { cudaMemcpyToSymbol(c, h, 4); int y = z; }\n"
+    result = translate_bytes(src, Options())
+    pm = PositionMap(src, result.edits, result.output)
+    line2 = result.output.splitlines()[1]
+    assert pm.to_input(2, line2.index(b"HIP_SYMBOL") + 1) == (2, src.splitlines()[1].index(b"cuda") + 1)
+    assert pm.to_input(2, line2.index(b"z;") + 1) == (2, src.splitlines()[1].index(b"z;") + 1)
+
+
+def test_position_map_of_an_unchanged_file_is_the_identity():
+    src = b"int a;\r\nint b;\r\n"
+    pm = PositionMap(src, [], src)
+    assert pm.to_input(2, 5) == (2, 5)
+
+
+# --- compile_commands.json -----------------------------------------------------------------
+
+def test_preprocessor_flags_keep_includes_macros_and_standard_only(tmp_path):
+    flags = preprocessor_flags(
+        ["-Iinc", "-I", "/abs", "-isystem", "third", "-DA=1", "-D", "B", "-UC", "-O3",
+         "--std=c++17", "-gencode", "arch=compute_80,code=sm_80", "--expt-extended-lambda",
+         "--include-path=more", "-include", "pre.h", "-o", "x.o", "-c", "a.cu"], tmp_path)
+    assert flags == [f"-I{tmp_path / 'inc'}", "-I/abs", "-isystem", str(tmp_path / "third"),
+                     "-DA=1", "-DB", "-UC", "-std=c++17", f"-I{tmp_path / 'more'}",
+                     "-include", str(tmp_path / "pre.h")]
+
+
+def test_compile_db_reads_command_and_arguments_forms(tmp_path):
+    db = [{"directory": str(tmp_path), "file": "a.cu", "command": "nvcc -Iinc -DX -c a.cu"},
+          {"directory": str(tmp_path), "file": str(tmp_path / "b.cu"),
+           "arguments": ["clang++", "-std=c++20", "b.cu"]}]
+    (tmp_path / "compile_commands.json").write_text(json.dumps(db))
+    flags = load(tmp_path)
+    assert flags[str(tmp_path / "a.cu")] == [f"-I{tmp_path / 'inc'}", "-DX"]
+    assert flags[str(tmp_path / "b.cu")] == ["-std=c++20"]
+
+
+def test_compile_db_errors_name_the_file_and_line(tmp_path):
+    bad = tmp_path / "compile_commands.json"
+    bad.write_text('[\n{"file": "a.cu",\n')
+    with pytest.raises(CompileDbError, match=r"compile_commands.json:3: not valid JSON"):
+        load(bad)
+    with pytest.raises(CompileDbError, match="no such file"):
+        load(tmp_path / "missing")
+
+
+# --- inline PTX ------------------------------------------------------------------------------
+
+def test_inline_ptx_found_in_code_only():
+    src = (b'// asm("mov.u32 %0, %%laneid;")\n'
+           b'const char* s = "asm(\\"mov.u32\\")";\n'
+           b'__device__ int f() { int r; asm volatile ("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }\n'
+           b'void host() { __asm__ __volatile__("nop"); }\n'
+           b'__device__ void g() { asm("{\\n\\t.reg .pred p;\\n\\t"\n "setp.ne.b32 p, %0, 0;\\n}" :: "r"(1)); }\n')
+    lines = [src.count(b"\n", 0, offset) + 1 for offset in inline_ptx(src)]
+    assert lines == [3, 5]
+
+
+# --- the command, with the real compiler ---------------------------------------------------
+
+BROKEN = """// A kernel file with one error the HIP compiler must see.
+#include <cstdio>
+
+__global__ void k(float* p) { p[threadIdx.x] = 1.0f; }
+
+int main() {
+  float* p = nullptr;
+  cudaMalloc(&p, 4);
+  k<<<1, 1>>>(p);
+  not_declared_anywhere(p);
+  cudaFree(p);
+}
+"""
+
+
+@needs_hip
+def test_compile_error_is_reported_on_the_cuda_line(tmp_path):
+    (tmp_path / "broken.cu").write_text(BROKEN)
+    proc = run("broken.cu", "--launch", "hip", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    # Line 10 of the CUDA file, although the translation inserted an #include above it.
+    assert "broken.cu:10:3: CP501 error: use of undeclared identifier 'not_declared_anywhere'" \
+        in proc.stdout
+    assert "1 failed" in proc.stderr
+
+
+@needs_hip
+def test_verbose_output_maps_compiler_locations_and_json_report(tmp_path):
+    (tmp_path / "broken.cu").write_text(BROKEN)
+    proc = run("broken.cu", "-v", "--report", "r.json", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "broken.cu:10:3: error:" in proc.stderr
+    compiler_lines = [ln for ln in proc.stderr.splitlines() if not ln.startswith("--- ")]
+    assert not [ln for ln in compiler_lines if "cudaport-verify-" in ln]  # all mapped back
+    report = json.loads((tmp_path / "r.json").read_text())
+    (entry,) = report["files"]
+    assert entry["ok"] is False and entry["findings"][0]["line"] == 10
+
+
+@needs_hip
+def test_project_headers_are_translated_and_errors_map_into_them(tmp_path):
+    project = tmp_path / "proj"
+    (project / "include").mkdir(parents=True)
+    (project / "src").mkdir()
+    (project / "include" / "util.cuh").write_text(
+        "#pragma once\n#include <cuda_runtime.h>\n"
+        "inline void sync_all() { cudaDeviceSynchronize(); }\n"
+        "#ifdef BREAK_IT\ninline int broken() { return missing_symbol; }\n#endif\n")
+    (project / "src" / "main.cu").write_text(
+        '#include "util.cuh"\n__global__ void k() {}\nint main() { k<<<1, 1>>>(); sync_all(); }\n')
+    ok = run("src", "-I", "include", cwd=project)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "1 compiled, 0 failed" in ok.stderr
+    bad = run("src/main.cu", "-I", "include", "-D", "BREAK_IT", "-j", "2", cwd=project)
+    assert bad.returncode == 1
+    assert "include/util.cuh:5:30: CP501 error: use of undeclared identifier 'missing_symbol'" \
+        in bad.stdout
+
+
+@needs_hip
+def test_flags_come_from_compile_commands(tmp_path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "cfg.h").write_text("#define SCALE 2.0f\n")
+    (tmp_path / "a.cu").write_text(
+        '#include "cfg.h"\n__global__ void k(float* p) { p[0] = SCALE * VALUE; }\n')
+    db = [{"directory": str(tmp_path), "file": "a.cu",
+           "command": "nvcc -Iinc -DVALUE=3 -O2 -arch=sm_80 -c a.cu -o a.o"}]
+    (tmp_path / "compile_commands.json").write_text(json.dumps(db))
+    assert run("a.cu", "-p", ".", cwd=tmp_path).returncode == 0
+    without = run("a.cu", cwd=tmp_path)
+    assert without.returncode == 1 and "CP504" in without.stdout  # cfg.h not found
+
+
+@needs_hip
+def test_missing_library_header_names_the_package(tmp_path):
+    (tmp_path / "blas.cu").write_text(
+        "#include <cublas_v2.h>\nvoid f(cublasHandle_t h) { cublasDestroy(h); }\n")
+    proc = run("blas.cu", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "blas.cu:1:10: CP504 error: 'hipblas.h' file not found; needs hipBLAS" in proc.stdout
+
+
+@needs_hip
+def test_already_translated_files_and_an_example_tree(tmp_path):
+    hip = EXAMPLES / "vector_add" / "expected" / "hip" / "vector_add.cu"
+    assert run(str(hip), "--translated").returncode == 0
+    tree = run(str(EXAMPLES / "multi_file" / "src"), "-I",
+               str(EXAMPLES / "multi_file" / "include"))
+    assert tree.returncode == 0 and "2 compiled, 0 failed" in tree.stderr
+
+
+def test_without_a_compiler_it_says_what_to_install(tmp_path):
+    (tmp_path / "a.cu").write_text("__global__ void k() {}\n")
+    proc = run("a.cu", "--compiler", str(tmp_path / "no-such-hipcc"), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "not a usable HIP compiler" in proc.stderr
+    assert "clang-15 libamdhip64-dev" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert run("missing.cu", cwd=tmp_path).returncode == 2
+    (tmp_path / "a.cu").write_text("__global__ void k() {}\n")
+    bad_db = run("a.cu", "-p", "nowhere", cwd=tmp_path)
+    assert bad_db.returncode == 2 and "nowhere" in bad_db.stderr
+
+
+def test_hip_version_is_read_from_the_headers(tmp_path):
+    (tmp_path / "include" / "hip").mkdir(parents=True)
+    (tmp_path / "include" / "hip" / "hip_version.h").write_text(
+        "#define HIP_VERSION_MAJOR 6\n#define HIP_VERSION_MINOR 1\n")
+    assert hip_version(str(tmp_path)) == "6.1"
+    assert hip_version(str(tmp_path / "nowhere")) is None
+
+
+@needs_hip
+def test_translation_targets_the_detected_hip_version(tmp_path):
+    # Debian's HIP 5.2 lacks __shfl_down_sync: verify translates with its fallback.
+    (tmp_path / "warp.cu").write_text(
+        "__global__ void k(float* p) { p[0] = __shfl_down_sync(0xffffffffu, p[0], 1); }\n")
+    proc = run("warp.cu", cwd=tmp_path)
+    version = tuple(int(x) for x in (COMPILER.hip_version or "99").split("."))
+    if version < (6, 2):
+        assert proc.returncode == 0, proc.stdout
+        assert f"HIP {COMPILER.hip_version} detected" in proc.stderr
