@@ -26,7 +26,7 @@ def headers_for(options: Options) -> HeaderSet:
 
 
 def analyze(src: bytes, path: str, options: Options, compiled: Compiled,
-            idents: list[tuple[int, int, bytes, str]], launches: list[int] = ()) -> Facts:
+            idents: list[tuple[int, bytes, str]], launches: list[int] = ()) -> Facts:
     """Parse ``src`` (the contents of ``path``) and extract facts; never raises."""
     started = time.perf_counter()
     facts = Facts()

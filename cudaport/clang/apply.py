@@ -67,7 +67,9 @@ def _withdraw_shadowed(ctx: FileContext, facts: Facts) -> None:
     changed = {e.start for e in ctx.edits if e.start in shadowed}
     changed |= {f.offset for f in ctx.findings if f.offset in shadowed and f.code in MAPPING_CODES}
     ctx.edits = [e for e in ctx.edits if e.start not in shadowed]
-    ctx.references = [r for r in ctx.references if r.offset not in shadowed]
+    # references are built later from the scan's hits and the passes' extra tuples
+    ctx.scan.idents = [hit for hit in ctx.scan.idents if hit[0] not in shadowed]
+    ctx.references = [item for item in ctx.references if item[0] not in shadowed]
     ctx.findings = [f for f in ctx.findings
                     if not (f.offset in shadowed and f.code in MAPPING_CODES)]
     for offset, where in sorted(shadowed.items()):
@@ -96,7 +98,7 @@ def _inactive(ctx: FileContext, facts: Facts) -> None:
 
 
 def _ident_at(ctx: FileContext, offset: int) -> str:
-    for start, end, name, _context in ctx.scan.idents:
+    for start, name, _context in ctx.scan.idents:
         if start == offset:
             return name.decode()
     return "name"

@@ -95,7 +95,7 @@ def _branch_body(src: bytes, start: int, end: int) -> tuple[int, int]:
     return first + 1, last + 1
 
 
-def extract(tu, path: str, src: bytes, idents: list[tuple[int, int, bytes, str]],
+def extract(tu, path: str, src: bytes, idents: list[tuple[int, bytes, str]],
             launches: list[int], is_cuda_file, facts: Facts) -> None:
     """Fill ``facts`` from a parsed translation unit."""
     ci = cindex()
@@ -109,7 +109,7 @@ def extract(tu, path: str, src: bytes, idents: list[tuple[int, int, bytes, str]]
 def _resolve_names(ci, tu, main, path, idents, is_cuda_file, facts: Facts) -> None:
     """Which CUDA-named identifiers clang resolves to CUDA, and which to the user's own code."""
     Cursor, SourceLocation = ci.Cursor, ci.SourceLocation
-    for start, end, name, context in idents:
+    for start, name, context in idents:
         if context != "code" or facts.inactive_at(start):
             continue
         cursor = Cursor.from_location(tu, SourceLocation.from_offset(tu, main, start))
