@@ -37,7 +37,7 @@ def resolve(edits: list[tuple]) -> list[Edit]:
                 if prev[4] and edit[1] <= prev[1]:
                     continue  # nested in a compound edit that already translated it
                 if edit[4] and edit[0] == prev[0]:
-                    while kept and kept[-1][0] == edit[0] and kept[-1][1] <= edit[1]:
+                    while (kept and kept[-1][0] == edit[0] < kept[-1][1] <= edit[1]):
                         kept.pop()  # shorter edits at the compound edit's start
                     if kept and kept[-1][1] > edit[0]:
                         raise OverlapError(f"overlapping edits: {kept[-1]} and {edit}")

@@ -104,6 +104,17 @@ def starts_logical_line(src: bytes, pos: int) -> bool:
     return j == 0 or src[j - 1] != 0x5C  # "\\"
 
 
+def contains_directive(src: bytes, start: int, end: int) -> bool:
+    """Whether a preprocessor directive begins inside ``src[start:end]``; a rewrite that
+    spans one (a call or launch cut by ``#if``/``#include``) would move it."""
+    i = src.find(b"#", start, end)
+    while i >= 0:
+        if starts_logical_line(src, i):
+            return True
+        i = src.find(b"#", i + 1, end)
+    return False
+
+
 def next_token(src: bytes, pos: int, skip_trivia: bool = True) -> Token | None:
     """The token starting at ``pos`` (after trivia when asked); None at end of input."""
     n = len(src)

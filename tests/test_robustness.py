@@ -112,3 +112,16 @@ def test_large_generated_file_is_linear():
 def test_binary_and_utf16_are_refused_with_a_message(data, message):
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
         translate_bytes(data, path="x.cu")
+
+
+@pytest.mark.parametrize("src", [
+    b"cudaMalloc<<<#define M(x) x<<<1,1>>>()\n",
+    b"#include <cuda_runtime.h>\n<<<#define M(x) x<<<1,1>>>()\n",
+    b"cudaMalloc<<<#include <cuda_runtime.h>\n#include <cuda_runtime.h>\n#define M(x) x<<<1,1>>>()\n",
+    b"#define M(x) x<<<1,1>>>()<<<1,1>>>()\n",
+], ids=["launch-into-macro", "kernel-name-in-directive", "launch-across-directives",
+        "launch-of-launch"])
+def test_fuzz_found_launch_cases(src):
+    # Found by bench/fuzz.py: a rewrite must never swallow a directive, cross out of
+    # one, or overlap another rewrite.
+    kept(src, launch="hip")

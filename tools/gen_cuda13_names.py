@@ -269,11 +269,10 @@ def write_outputs(found: dict[str, dict[str, str]], out_dir: Path, wheel_version
     for old in out_dir.glob("cuda13-*.yaml"):
         old.unlink()
     known = set(load_table("hip", [out_dir.parent], use_cache=False).identifiers)
-    standard = standard_names()
     same = hip_names()
     for library in sorted(found):
         new = {n: k for n, k in found[library].items()
-               if n not in known and OWNED.match(n) and n not in standard and k != "standard"}
+               if n not in known and OWNED.match(n) and k != "standard"}
         if not new:
             continue
         body = [

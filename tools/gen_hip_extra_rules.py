@@ -37,7 +37,10 @@ FP8_HEADER = "hipamd/include/hip/amd_detail/amd_hip_fp8.h"
 BF16_SINCE = "rocm-5.7.0"
 FP8_FIRST = "rocm-6.2.0"  # FNUZ types, conversion helpers, interpretation/saturation enums
 FP8_OCP_VERSION = "6.3.0"
-BF16_FALLBACKS = {"__nv_bfloat16": "hip_bfloat16"}  # HIPIFY device table: hip_bfloat16, HIP 3.5  # OCP structs: in ROCm/clr after rocm-6.2.2
+# Before 5.7, HIP's only bfloat16 is rocBLAS's hip_bfloat16 (hip/hip_bfloat16.h, in the
+# Debian HIP 5.2.3 headers): same storage, but none of CUDA's bf16 intrinsics.
+BF16_FALLBACK = ("HIP before 5.7 has only hip_bfloat16 (hip/hip_bfloat16.h): it converts "
+                 "from and to float, but CUDA's bf16 intrinsics do not take it")  # OCP structs: in ROCm/clr after rocm-6.2.2
 
 
 def git_show(git_dir: Path, rev: str, path: str) -> str:
@@ -101,19 +104,17 @@ def lowp_pack(clr: Path) -> str:
         f'source: "ROCm/clr amd_hip_bf16.h@{BF16_SINCE}, amd_hip_fp8.h@{FP8_FIRST} and @{commit[:12]}"',
         "generated: true",
         "headers:",
-        # Before HIP 5.7 the bfloat16 type was hip_bfloat16 from hip/hip_bfloat16.h
-        # (HIPIFY's device table; present in Debian's HIP 5.2.3 headers).
         '  cuda_bf16.h: {to: "hip/hip_bf16.h", to_since: "5.7.0", fallback: "hip/hip_bfloat16.h"}',
-        '  cuda_fp8.h: {to: "hip/hip_fp8.h"}',
+        '  cuda_fp8.h: {to: "hip/hip_fp8.h", to_since: "6.2.0"}',
         "identifiers:",
     ]
     for name, kind in cuda_names("device").items():
-        hip = re.sub(r"\A__nv_", "__hip_", re.sub(r"\A__NV_", "__HIP_", name))
+        # cuda_bf16.h: `typedef __nv_bfloat16 nv_bfloat16;` (and nv_bfloat162).
+        alias = "__" + name if name in ("nv_bfloat16", "nv_bfloat162") else name
+        hip = re.sub(r"\A__nv_", "__hip_", re.sub(r"\A__NV_", "__HIP_", alias))
         if re.search(r"bfloat16|bf16", name, re.IGNORECASE) and hip in bf16:
-            fallback = BF16_FALLBACKS.get(name)
-            extra = (f', fallback: {{to: {fallback}, note: "HIP before 5.7 has only the '
-                     f'{fallback} class (hip/hip_bfloat16.h), without the bf16 intrinsics"}}'
-                     if fallback else "")
+            extra = f", fallback: {{to: hip_bfloat16, note: \"{BF16_FALLBACK}\"}}" \
+                if alias == "__nv_bfloat16" else ""
             lines.append(f'  {name}: {{kind: {kind}, to: {hip}, to_since: "5.7.0"{extra}}}')
         elif re.search(r"fp8|E4M3|E5M2|saturation|SATFINITE|NOSAT", name) and hip != name:
             if hip in fp8_first:

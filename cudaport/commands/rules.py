@@ -13,8 +13,7 @@ from pathlib import Path
 
 import click
 
-from ..cli import VARIANT_OPTIONS, UsageError
-from ..options import Options
+from ..cli import UsageError, build_options, translation_options
 from ..rules import RuleError, get_compiled, load_table
 from ..rules.compiled import Compiled
 from ..rules.describe import (LIST_STATUSES, coverage, cuda_history, equivalent_counts,
@@ -22,45 +21,10 @@ from ..rules.describe import (LIST_STATUSES, coverage, cuda_history, equivalent_
 from ..rules.loader import default_rules_root, resolve_target_dir
 
 
-def table_options(fn):
-    """The options that change what a name resolves to (no output options)."""
-    decorators = [
-        click.option("--target", "-t", default="hip", show_default=True, help="Target back end."),
-        click.option("--experimental", is_flag=True,
-                     help="Resolve as if --experimental were given."),
-        click.option("--hip-version", "target_version", metavar="X.Y",
-                     help="Resolve as if this target version were selected."),
-        click.option("--rules", "rule_files", multiple=True,
-                     type=click.Path(dir_okay=False, path_type=Path),
-                     help="Extra rule pack layered over the target's rules."),
-        click.option("--rules-dir", "rules_dirs", multiple=True,
-                     type=click.Path(file_okay=False, path_type=Path),
-                     help="Extra folder of targets, searched before the built-in one."),
-    ] + [
-        click.option(f"--{group}", f"variant_{group}", type=click.Choice(choices),
-                     help=f"{group} library variant (default {choices[0]}).")
-        for group, choices in VARIANT_OPTIONS.items()
-    ]
-    for deco in reversed(decorators):
-        fn = deco(fn)
-    return fn
-
-
 def compiled_for(kwargs: dict) -> Compiled:
-    version = kwargs.get("target_version")
-    if version and not all(part.isdigit() for part in version.split(".")):
-        raise UsageError(f"--hip-version {version!r}: expected a version like 5.2 or 6.1.0")
-    options = Options(
-        target=kwargs["target"], experimental=kwargs["experimental"], target_version=version,
-        variants=tuple((g, kwargs[f"variant_{g}"]) for g in VARIANT_OPTIONS
-                       if kwargs.get(f"variant_{g}")),
-        rule_files=tuple(str(p) for p in kwargs["rule_files"]),
-        rules_dirs=tuple(str(p) for p in kwargs["rules_dirs"]),
-    )
-    try:
-        return get_compiled(options)
-    except (RuleError, ValueError, FileNotFoundError) as exc:
-        raise UsageError(str(exc)) from None
+    """The compiled table a ``translate`` with the same options would use."""
+    options = build_options({k: v for k, v in kwargs.items()})
+    return get_compiled(options)
 
 
 @click.group("rules")
@@ -75,7 +39,7 @@ def command() -> None:
 @click.option("--kind", help="Only this kind (function, type, constant, macro ...).")
 @click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text",
               show_default=True)
-@table_options
+@translation_options
 def list_rules(library: tuple[str, ...], status: str | None, kind: str | None, fmt: str,
                **kwargs: object) -> None:
     """List CUDA names with their status and target name, one per line."""
@@ -109,7 +73,7 @@ def list_rules(library: tuple[str, ...], status: str | None, kind: str | None, f
 
 @command.command("explain")
 @click.argument("names", nargs=-1, required=True, metavar="NAME...")
-@table_options
+@translation_options
 def explain(names: tuple[str, ...], **kwargs: object) -> None:
     """Everything the table knows about identifiers or headers: status, versions,
     target and variant names, notes, templates and where the rule is written.
@@ -128,7 +92,7 @@ def explain(names: tuple[str, ...], **kwargs: object) -> None:
             missing += 1
             looks = compiled.unknown.fullmatch(name.encode()) is not None
             lines = [f"{name}: not in the {compiled.target.title} rule table"
-                     + ("; it looks like CUDA API but is not a public name of the CUDA 13 "
+                     + ("; it has a CUDA-like name but is not a public name of the CUDA 13 "
                         "headers (a project's own name, or a newer API: add a rule with --rules)"
                         if looks else "; cudaport leaves it unchanged")]
         click.echo("\n".join(lines))
@@ -167,15 +131,15 @@ def _check_one(path: Path, target: str, roots: list[Path]) -> None:
     except RuleError:
         folder = None
     if path.name == "target.yaml" or (folder and path.resolve().parent == folder.resolve()):
-        load_table(path.resolve().parent.name, [path.resolve().parent.parent], use_cache=False)
+        load_table(path.resolve().parent.name, [path.resolve().parent.parent])
     else:
-        load_table(target, roots, [path], use_cache=False)
+        load_table(target, roots, [path])  # a valid result is cached by content, as usual
 
 
 @command.command("stats")
 @click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text",
               show_default=True)
-@table_options
+@translation_options
 def stats(fmt: str, **kwargs: object) -> None:
     """Coverage per library: names known, ported, unsupported, experimental, ..."""
     compiled = compiled_for(kwargs)

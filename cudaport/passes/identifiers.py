@@ -47,7 +47,8 @@ def identifiers(ctx: FileContext) -> None:
     for start, name, context in ctx.scan.unknown:
         if context == "code":
             ident = name.decode()
-            ctx.find("CP105", start, f"{ident} looks like CUDA API but no rule knows it",
+            ctx.find("CP105", start, f"{ident} has a CUDA-like name but is not CUDA API (no public "
+                     "name of the CUDA 13 headers): left unchanged",
                      ident)
 
 
@@ -106,6 +107,8 @@ def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
     if parsed is None:
         return None
     args, close = parsed
+    if lexer.contains_directive(src, start, close):
+        return None  # the plain rename still applies
     if len(args) == 1 and args[0][0] == args[0][1]:
         args = []
     numbered = [int(m.group(1)) for m in _PLACEHOLDER.finditer(template) if m.group(1) != b"*"]

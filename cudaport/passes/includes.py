@@ -15,6 +15,8 @@ _LEADING_COMMENTS = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?://[^\n]*|/\*[\s
 
 @register(20, "includes")
 def includes(ctx: FileContext) -> None:
+    if ctx.fragment:
+        return  # a piece of a call or launch has no includes of its own to manage
     src = ctx.src
     headers = ctx.compiled.headers
     seen: list[tuple[bytes, tuple[int, ...]]] = []  # effective header, branch path

@@ -3,6 +3,8 @@ function when ``--launch=hip`` asks for it (HIP's compiler accepts ``<<<>>>`` as
 
 from __future__ import annotations
 
+import re
+
 from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
@@ -20,13 +22,17 @@ def launches(ctx: FileContext) -> None:
     function = info.launch_function
     if not function:
         return
+    last_end = -1
     for lt in ctx.scan.launches:
+        if lt < last_end:
+            continue  # inside a launch already rewritten (its pieces were translated)
         edit = _rewrite(ctx, lt, function.encode(),
                         (info.launch_template_wrapper or "").encode())
-        if edit is None:
+        if edit is None or edit.start < last_end:
             ctx.find("CP109", lt, "kernel launch could not be parsed; left as <<<...>>>")
         else:
             ctx.edits.append(edit)
+            last_end = edit.end
 
 
 def _skip_space_back(src: bytes, i: int) -> int:
@@ -63,6 +69,10 @@ def kernel_start(src: bytes, lt: int) -> int | None:
         j = _skip_space_back(src, k)
     if j > 0 and src[j - 1] == ord(")"):
         k = _match_back(src, j, ord(")"), ord("("))
+        if k is not None:
+            before = _skip_space_back(src, k)
+            if before > 0 and src[before - 1] in _IDENT_BYTES:
+                return None  # a call's result as the kernel: left as written (CP109)
         return k
     while True:
         end = j
@@ -83,6 +93,16 @@ def kernel_start(src: bytes, lt: int) -> int | None:
         return j
 
 
+_LINE_END = re.compile(rb"(?<!\\)\r?\n")
+
+
+def _leaves_directive(src: bytes, start: int, lt: int) -> bool:
+    """A kernel expression that starts on a directive line (after its '#') and runs on
+    past that line's end is no kernel: the text belongs to the directive."""
+    line_start = src.rfind(b"\n", 0, start) + 1
+    return b"#" in src[line_start:start] and _LINE_END.search(src, start, lt) is not None
+
+
 def _rewrite(ctx: FileContext, lt: int, function: bytes, wrapper: bytes) -> Edit | None:
     from ..translate import translate_fragment
 
@@ -92,7 +112,7 @@ def _rewrite(ctx: FileContext, lt: int, function: bytes, wrapper: bytes) -> Edit
         from ..clang.apply import launch_start
 
         start = launch_start(ctx, lt) or start
-    if start is None:
+    if start is None or _leaves_directive(src, start, lt):
         return None
     config = lexer.split_arguments(src, lt, end_token=b">>>")
     if config is None:
@@ -107,6 +127,8 @@ def _rewrite(ctx: FileContext, lt: int, function: bytes, wrapper: bytes) -> Edit
     if parsed is None:
         return None
     args, close = parsed
+    if lexer.contains_directive(src, start, close):
+        return None
     if len(args) == 1 and args[0][0] == args[0][1]:
         args = []
     kernel = translate_fragment(ctx, start, _skip_space_back(src, lt))

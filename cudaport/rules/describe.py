@@ -36,22 +36,18 @@ def _column_label(choice: str | None, default: str | None, target: str) -> str:
     return target if hip_api else "ROCm"
 
 
+def _facts(pairs: list[tuple[str, str | None]]) -> list[str]:
+    """``[("since HIP", "6.0"), ("removed in", None)]`` -> ``["since HIP 6.0"]``."""
+    return [f"{label} {value}" for label, value in pairs if value]
+
+
 def _mapping_text(mapping: Mapping, target: str) -> str:
     if mapping.to is None:
         return "no equivalent"
-    parts = [mapping.to]
-    facts = []
-    if mapping.since:
-        facts.append(f"since {target} {mapping.since}")
-    if mapping.deprecated:
-        facts.append(f"deprecated in {mapping.deprecated}")
-    if mapping.removed:
-        facts.append(f"removed in {mapping.removed}")
-    if mapping.experimental:
-        facts.append("experimental")
-    if facts:
-        parts.append(f"({', '.join(facts)})")
-    return " ".join(parts)
+    facts = _facts([(f"since {target}", mapping.since), ("deprecated in", mapping.deprecated),
+                    ("removed in", mapping.removed)])
+    facts += ["experimental"] if mapping.experimental else []
+    return f"{mapping.to} ({', '.join(facts)})" if facts else mapping.to
 
 
 # The tables give cuDNN's own release numbers for cuDNN names, CUDA's for the rest.
@@ -59,18 +55,12 @@ VERSIONED_BY = {"cudnn": "cuDNN"}
 
 
 def cuda_history(entry: Entry) -> str:
-    facts = []
     product = VERSIONED_BY.get(entry.library, "CUDA")
-    if entry.cuda_since:
-        facts.append(f"since {product} {entry.cuda_since}")
+    facts = _facts([(f"since {product}", entry.cuda_since)])
     if entry.cuda_present and not entry.cuda_since:
         facts.append(f"in the CUDA {entry.cuda_present} headers (first version not tabled)")
-    if entry.cuda_changed:
-        facts.append(f"changed in {entry.cuda_changed}")
-    if entry.cuda_deprecated:
-        facts.append(f"deprecated in {entry.cuda_deprecated}")
-    if entry.cuda_removed:
-        facts.append(f"removed in {entry.cuda_removed}")
+    facts += _facts([("changed in", entry.cuda_changed), ("deprecated in", entry.cuda_deprecated),
+                     ("removed in", entry.cuda_removed)])
     return ", ".join(facts) or "no version facts"
 
 
@@ -87,9 +77,17 @@ def explain_identifier(compiled: Compiled, name: str) -> list[str]:
         "unsupported": f"not renamed, reported (CP101): {resolved.reason or 'no equivalent'}",
         "experimental": f"not renamed without --experimental (CP104): {resolved.reason}",
         "version": f"not renamed (CP107): {resolved.reason}",
-    }[resolved.status]
+        "fallback": f"{resolved.reason}: falls back to "
+                    f"{(resolved.template or resolved.replacement or b'').decode()}",
+    }.get(resolved.status, resolved.status)
     if resolved.status == "converted" and entry.template:
         outcome += f"; calls are rewritten as {entry.template}"
+    if entry.fallback is not None:
+        fb = entry.fallback
+        lines_fallback = [f"  fallback: {fb.template or fb.to} when the target name is "
+                          "unavailable" + (f" ({fb.note})" if fb.note else "")]
+    else:
+        lines_fallback = []
     lines.append(f"  result:   {outcome}")
     product = VERSIONED_BY.get(entry.library, "CUDA")
     if entry.cuda_removed:
@@ -113,6 +111,7 @@ def explain_identifier(compiled: Compiled, name: str) -> list[str]:
                                      ("selected", choice == chosen)) if on]
             flag = f"--{group.name} {choice}"
             lines.append(f"  {flag + ':':20} {text}" + (f"  [{', '.join(marks)}]" if marks else ""))
+    lines += lines_fallback
     if entry.note:
         lines.append(f"  note:     {entry.note}")
     columns = [("main", entry.main)] if group is None else [
@@ -146,6 +145,9 @@ def explain_header(compiled: Compiled, name: str) -> list[str]:
     if entry.is_main:
         lines.append(f"  main:     yes (provides the library; counts as including {target}'s "
                      "runtime)")
+    if entry.fallback is not None:
+        lines.append(f"  fallback: <{entry.fallback}> when --hip-version predates "
+                     f"{entry.main.to}")
     if entry.note:
         lines.append(f"  note:     {entry.note}")
     lines.append(f"  rule:     {entry.rule_id} ({entry.source})")

@@ -6,6 +6,20 @@ import re
 from dataclasses import dataclass, field
 
 
+def fast_pickle(cls):
+    """Pickle as ``cls(*fields)``: a table holds tens of thousands of these, and the
+    default slots-dataclass state protocol makes loading the cached table several times
+    slower. (Entries are not frozen for the same reason, construction cost; treat them as
+    immutable all the same.)"""
+    names = cls.__slots__
+
+    def __reduce__(self):
+        return cls, tuple(getattr(self, name) for name in names)
+
+    cls.__reduce__ = __reduce__
+    return cls
+
+
 def version_tuple(text: str | None) -> tuple[int, ...] | None:
     """``"6.1.0"`` -> ``(6, 1)``: trailing zeros dropped, so 6.1 and 6.1.0 compare equal."""
     if not text:
@@ -16,7 +30,8 @@ def version_tuple(text: str | None) -> tuple[int, ...] | None:
     return tuple(parts)
 
 
-@dataclass(frozen=True, slots=True)
+@fast_pickle
+@dataclass(slots=True)
 class Mapping:
     """A target-side name with its metadata (the main column or one library variant)."""
 
@@ -28,7 +43,8 @@ class Mapping:
     note: str | None = None  # a difference specific to this target name (argument order ...)
 
 
-@dataclass(frozen=True, slots=True)
+@fast_pickle
+@dataclass(slots=True)
 class Check:
     """A check-only rule: report ``code`` wherever the name is used, change nothing.
 
@@ -42,7 +58,8 @@ class Check:
     source: str = ""  # "path:line" of the rule
 
 
-@dataclass(frozen=True, slots=True)
+@fast_pickle
+@dataclass(slots=True)
 class Fallback:
     """What to emit when the target equivalent is unavailable (too new, or absent)."""
 
@@ -51,7 +68,8 @@ class Fallback:
     note: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@fast_pickle
+@dataclass(slots=True)
 class Entry:
     """One CUDA identifier and what it becomes on the target."""
 
@@ -74,7 +92,8 @@ class Entry:
     check: Check | None = None  # a user check-only rule attached to this name
 
 
-@dataclass(frozen=True, slots=True)
+@fast_pickle
+@dataclass(slots=True)
 class HeaderEntry:
     name: str
     library: str

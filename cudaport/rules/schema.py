@@ -8,9 +8,8 @@ version, not a float.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import yaml
 
@@ -43,8 +42,9 @@ STATUSES = frozenset({"supported", "unsupported", "deprecated", "removed", "expe
 SEVERITIES = frozenset({"error", "warning", "info"})
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(NamedTuple):
+    """A file and line (a tuple: tens of thousands are made per table build)."""
+
     path: str
     line: int
 

@@ -1,0 +1,92 @@
+"""The generated packs are reproducible from their facts.
+
+tools/gen_hip_rules.py needs only ../shared/reference (beside the checkout, as in CI);
+the other generators need large inputs (CUDA toolkit, nvidia-* wheels, git snapshots of
+ROCm projects) and are checked here only when those are present.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HIP_RULES = ROOT / "rules" / "hip"
+
+
+def _tool(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gen_hip_rules_is_reproducible(tmp_path):
+    gen = _tool("gen_hip_rules")
+    reference = gen._default_reference()
+    if not (reference / "hipify-tables").is_dir():
+        pytest.skip(f"{reference} not found")
+    out = tmp_path / "hip"
+    out.mkdir()
+    for path in HIP_RULES.iterdir():
+        derived = path.suffix == ".yaml" and path.read_text().startswith(gen.DERIVED_PACKS)
+        if not derived:
+            shutil.copy(path, out / path.name)
+    written = gen.generate(reference, out)
+    assert len(written) == len(gen.LIBRARIES)
+    for path in written:
+        assert path.read_bytes() == (HIP_RULES / path.name).read_bytes(), path.name
+
+
+def test_hand_written_and_other_generated_packs_win_over_the_tables():
+    gen = _tool("gen_hip_rules")
+    names = gen._hand_written_names(HIP_RULES)
+    assert {"ncclAllReduce", "__nv_bfloat16", "threadIdx"} <= names
+    assert "cudaMalloc" not in names  # defined by the tables' own runtime.yaml
+
+
+def test_signature_comparison():
+    gen = _tool("gen_signature_notes")
+    protos = gen.prototypes([
+        "/* c */ int CUDNNWINAPI f(int a, const float *b, int c[]);\n"
+        "#define X(y) y\nint g(void);\nint h(int (*cb)(int));\n"])
+    assert protos["f"] == ["int a", "const float *b", "int c[]"]
+    assert protos["g"] == [] and "h" not in protos
+    assert gen.split_param("const float *b") == ("const float *", "b")
+    assert gen.split_param("int c[]") == ("int *", "c")
+    same = lambda w: w  # noqa: E731
+    assert gen.compare(["int a", "float* b"], ["rocblas_int a", "float *b"], same) is None
+    assert gen.compare(["int a", "float* b"], ["float *b", "int a"], same) == "order"
+    assert gen.compare(["int a"], ["int a", "int b"], same) == "count"
+
+
+def test_gen_cuda13_public_name_filter():
+    gen = _tool("gen_cuda13_names")
+    std = {"sin", "malloc", "__expf"}
+    assert gen.is_public("cudaMalloc", "function", std)
+    assert gen.is_public("__shfl_sync", "function", std)
+    assert gen.is_public("__expf", "function", std)  # glibc's internal, CUDA's intrinsic
+    assert not gen.is_public("sin", "function", std)
+    assert not gen.is_public("__iAtomicAdd", "function", std)  # helper behind atomicAdd
+    assert not gen.is_public("__CUDA_RUNTIME_H__", "macro", std)
+    assert not gen.is_public("CUDNN_ADV_H_", "macro", std)
+    assert not gen.is_public("_CUB_HELPER", "macro", std)
+
+
+MIRRORS = Path("/work/.mirror")
+
+
+@pytest.mark.skipif(not (MIRRORS / "ROCm+rccl" / "repo").is_dir()
+                    or not (MIRRORS / "ROCm+clr" / "repo").is_dir(),
+                    reason="git snapshots of ROCm/rccl and ROCm/clr are not on this machine")
+def test_gen_hip_extra_rules_is_reproducible(tmp_path):
+    gen = _tool("gen_hip_extra_rules")
+    assert gen.main(["--rccl", str(MIRRORS / "ROCm+rccl" / "repo"), "--clr",
+                     str(MIRRORS / "ROCm+clr" / "repo"), "--out", str(tmp_path)]) == 0
+    for name in ("nccl.yaml", "lowp.yaml"):
+        assert (tmp_path / name).read_bytes() == (HIP_RULES / name).read_bytes(), name
