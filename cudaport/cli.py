@@ -45,12 +45,12 @@ CLANG_OPTIONS = [
                  help="Parse with clang to confirm CUDA references, find exact launches, "
                       "inactive branches and more hazards (on when -p, --cuda-path or "
                       "--header-mode is given)."),
-    click.option("-p", "compile_commands", type=click.Path(path_type=Path),
-                 help="Folder with compile_commands.json (or the file) for clang's flags."),
-    click.option("-I", "include_dirs", multiple=True, metavar="DIR",
-                 help="Include folder for clang (repeatable)."),
+    click.option("-p", "--compile-commands", "compile_commands", type=click.Path(path_type=Path),
+                 help="compile_commands.json (or its folder): -I/-D/-std flags per file."),
+    click.option("-I", "includes", multiple=True, metavar="DIR",
+                 help="Include folder (repeatable)."),
     click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
-                 help="Macro definition for clang (repeatable)."),
+                 help="Macro (repeatable)."),
     click.option("--std", metavar="STD", help="C++ standard for clang (default c++17)."),
     click.option("--clang-arg", "clang_args", multiple=True, metavar="ARG",
                  help="Extra clang argument (repeatable)."),
@@ -72,7 +72,7 @@ def _clang_fields(kwargs: dict) -> dict:
     clang = kwargs.pop("clang", None)
     fields = {
         "compile_commands": kwargs.pop("compile_commands", None),
-        "include_dirs": tuple(kwargs.pop("include_dirs", ()) or ()),
+        "include_dirs": tuple(str(d) for d in kwargs.pop("includes", ()) or ()),
         "defines": tuple(kwargs.pop("defines", ()) or ()),
         "std": kwargs.pop("std", None),
         "clang_args": tuple(kwargs.pop("clang_args", ()) or ()),
