@@ -244,6 +244,19 @@ def test_clang_unavailable_is_reported_not_fatal():
     assert "/nonexistent" in f.message and f.engine == "clang"
 
 
+def test_project_names_that_look_like_cuda_are_not_unknown_api():
+    src = (b"#include <cuda_runtime.h>\n#include <cstdio>\n"
+           b"static void cudaCheck(cudaError_t e) { if (e) printf(\"%d\\n\", (int)e); }\n"
+           b"int main() { cudaCheck(cudaDeviceSynchronize()); cudaFancyNewThing(); }\n")
+    lexical = [f.code for f in translate_source(src).findings if f.code == "CP105"]
+    assert lexical == ["CP105", "CP105", "CP105"]
+    r = translate_source(src, clang=True, header_mode="stub")
+    (left,) = [f for f in r.findings if f.code == "CP105"]
+    assert left.identifier == "cudaFancyNewThing"  # undeclared: still reported
+    assert not [x for x in r.references if x.identifier == "cudaCheck"]
+    assert not [f for f in r.findings if f.code == "CP906"]
+
+
 def test_translation_with_clang_is_idempotent():
     once = translate_source(LAUNCHES, launch="hip", clang=True, header_mode="stub")
     twice = translate_source(once.output, launch="hip", clang=True, header_mode="stub")

@@ -18,8 +18,9 @@ MAPPING_CODES = frozenset({"CP101", "CP102", "CP103", "CP104", "CP105", "CP107",
 def before_passes(ctx: FileContext) -> None:
     if ctx.fragment:
         return
-    ctx.clang = analyze(ctx.src, ctx.path, ctx.options, ctx.compiled, ctx.scan.idents,
-                        ctx.scan.launches)
+    # unknown CUDA-looking names too: clang can tell a project's own cudaCheck from API
+    ctx.clang = analyze(ctx.src, ctx.path, ctx.options, ctx.compiled,
+                        ctx.scan.idents + ctx.scan.unknown, ctx.scan.launches)
 
 
 def clang_finding(ctx: FileContext, code: str, offset: int, message: str,
@@ -65,16 +66,18 @@ def _withdraw_shadowed(ctx: FileContext, facts: Facts) -> None:
         return
     shadowed = facts.shadowed
     changed = {e.start for e in ctx.edits if e.start in shadowed}
-    changed |= {f.offset for f in ctx.findings if f.offset in shadowed and f.code in MAPPING_CODES}
+    changed |= {f.offset for f in ctx.findings
+                if f.offset in shadowed and f.code in MAPPING_CODES and f.code != "CP105"}
     ctx.edits = [e for e in ctx.edits if e.start not in shadowed]
     # references are built later from the scan's hits and the passes' extra tuples
     ctx.scan.idents = [hit for hit in ctx.scan.idents if hit[0] not in shadowed]
+    ctx.scan.unknown = [hit for hit in ctx.scan.unknown if hit[0] not in shadowed]
     ctx.references = [item for item in ctx.references if item[0] not in shadowed]
     ctx.findings = [f for f in ctx.findings
                     if not (f.offset in shadowed and f.code in MAPPING_CODES)]
     for offset, where in sorted(shadowed.items()):
         if offset not in changed:
-            continue  # the name maps to itself: nothing withdrawn, nothing to say
+            continue  # maps to itself, or an unknown name now known to be the project's
         name = _ident_at(ctx, offset)
         clang_finding(ctx, "CP906", offset, f"{name} refers to the project's own declaration "
                       f"({where}), not CUDA's; left unchanged", name)
