@@ -19,28 +19,34 @@ from . import register
 
 # Cheap pre-check on the raw bytes: files with none of these skip the pass.
 _TRIGGER = re.compile(
-    rb"asm|__ballot|__activemask|_sync\b|31|32|>>\s*5|0[xX][fF]{8}|__shfl|texture|surface|<<<|cooperative"
-    rb"|cudaDeviceProp|__CUDA|CUDA_VERSION|CUDART_VERSION")
+    rb"asm|__ballot|__activemask|_sync\b|0[xX][fF]{8}|__shfl|texture|surface|<<<|cooperative"
+    rb"|cudaDeviceProp|__CUDA|CUDA_VERSION|CUDART_VERSION|threadIdx|__shared__|[wW]arp|WARP")
+_BLANK_BYTES = bytes(c if c in b"\r\n" else 32 for c in range(256))
 _BLANK = re.compile(lexer.LINE_COMMENT + b"|" + lexer.BLOCK_COMMENT + b"|"
                     + lexer.RAW_STRING + b"|" + lexer.STRING + b"|" + lexer.CHAR)
 
 _ASM = re.compile(rb"\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
-_BALLOT_32 = re.compile(
-    rb"\b(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|uint32_t|int32_t|uint|std::uint32_t))"
-    rb"\s+(\w+)\s*=\s*(__ballot_sync|__activemask|__ballot)\s*\(")
-_FULL_MASK_ARG = re.compile(rb"\b(__\w+_sync)\s*\(\s*(0[xX][fF]{8}[uU]?)(?![\w.])")
+# Ballots and masks: find the rare name or literal first, then check the text before it.
+_BALLOT = re.compile(rb"(__ballot_sync|__activemask|__ballot)\s*\(")
+_NARROW_DECL = re.compile(
+    rb"\b((?:const\s+)?(?:unsigned\s+int|unsigned|int|uint32_t|int32_t|uint|std::uint32_t))"
+    rb"\s+(\w+)\s*=\s*\Z")
+_MASK_LITERAL = re.compile(rb"0[xX][fF]{8}[uU]?(?![\w.])")
+_SYNC_CALL_OPEN = re.compile(rb"\b(__\w+_sync)\s*\(\s*\Z")
 _FULL_MASK_DEFINE = re.compile(rb"#[ \t]*define[ \t]+(\w*MASK\w*)[ \t]+\(?(0[xX][fF]{8}[uU]?)\)?"
                                rb"[ \t]*(?:$|/)", re.M | re.I)
-_LANE_MATH = re.compile(
-    rb"(threadIdx\s*\.\s*[xyz]|\b\w*(?:[tT]id|TID|[lL]ane|LANE|[tT]hread|[iI]dx)\w*)\s*"
-    rb"(&\s*31|%\s*32|>>\s*5|/\s*32)(?![\w.])")
+# Lane math: find the rare operator first, then look at the operand just before it.
+_LANE_OP = re.compile(rb"(?:&\s*31|%\s*32|>>\s*5|/\s*32)(?![\w.])")
+_LANE_OPERAND = re.compile(
+    rb"(threadIdx\s*\.\s*[xyz]|\b\w*(?:[tT]id|TID|[lL]ane|LANE|[tT]hread|[iI]dx)\w*)\s*\Z")
 _SHARED_32 = re.compile(rb"__shared__[^;{}()]*?\b(\w+)\s*\[\s*32\s*\]")
 _WARP_32 = re.compile(
-    rb"#[ \t]*define[ \t]+(\w*WARP_?SIZE\w*)[ \t]+\(?32\)?(?![\w.])"
-    rb"|\b(?:constexpr|const)\s+(?:static\s+)?(?:unsigned\s+|signed\s+)?\w+\s+(\w*[wW]arp_?[sS]ize\w*)"
-    rb"\s*=\s*32(?![\w.])"
-    rb"|\b(warpSize)\s*==\s*32(?![\w.])|\b32\s*==\s*(warpSize)\b", re.I)
-_SHUFFLE = re.compile(rb"\b(__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")
+    rb"#[ \t]*define[ \t]+((?i:\w*WARP_?SIZE\w*))[ \t]+\(?32\)?(?![\w.])"
+    rb"|(warpSize)\s*==\s*32(?![\w.])|32\s*==\s*(warpSize)\b")
+_ASSIGN_32 = re.compile(rb"=\s*32(?![\w.])")
+_CONST_WARP = re.compile(rb"\b(?:constexpr|const)\s+(?:static\s+)?(?:unsigned\s+|signed\s+)?\w+\s+"
+                         rb"((?i:\w*warp_?size\w*))\s*\Z")
+_SHUFFLE = re.compile(rb"(__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")
 _LOOP_16 = re.compile(
     rb"\bfor\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*16"
     rb"\s*;[^;]*;\s*\1\s*(?:/=\s*2|>>=\s*1)\s*\)")
@@ -75,16 +81,14 @@ timelineSemaphoreInteropSupported unifiedAddressing unifiedFunctionPointers uuid
 """.split())
 _PROP_FIELD = re.compile(rb"(?:\.|->)\s*(" + b"|".join(
     sorted((n.encode() for n in DEVICE_PROP_MISSING), key=len, reverse=True)) + rb")\b")
+_BRACE = re.compile(rb"[{}]")
 _DEVICE_SIGNATURE = re.compile(rb"\b(?:__global__|__device__)\b")
 _HOST_SIGNATURE = re.compile(rb"\b__host__\b")
 
 
 def blank_comments_and_literals(src: bytes) -> bytes:
     """Same length as ``src``; comments and literals become spaces (newlines kept)."""
-    def blank(m: re.Match[bytes]) -> bytes:
-        text = m.group()
-        return re.sub(rb"[^\r\n]", b" ", text)
-    return _BLANK.sub(blank, src)
+    return _BLANK.sub(lambda m: m.group().translate(_BLANK_BYTES), src)
 
 
 class _Reporter:
@@ -114,10 +118,10 @@ def hazards(ctx: FileContext) -> None:
         _clang_hazards(ctx, facts, report, warp)
     if warp > 32:
         _warp_width(ctx, code, report, warp)
-    for m in _ASM.finditer(code):
+    for m in _ASM.finditer(code) if b"asm" in code else ():
         report("CP210", m.start(), "inline assembly (PTX) does not assemble for "
                f"{ctx.compiled.target.title}; replace it with an intrinsic", "asm")
-    for m in _TEXREF.finditer(code):
+    for m in _TEXREF.finditer(code) if b"texture" in code or b"surface" in code else ():
         report("CP211", m.start(), f"{m.group(1).decode()} reference: removed in CUDA 12 and "
                "deprecated in HIP; use texture objects", m.group(1).decode())
     if b"cooperative_groups" in code:
@@ -153,20 +157,28 @@ def _clang_hazards(ctx: FileContext, facts, report: _Reporter, warp: int) -> Non
 
 
 def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:
-    for m in _BALLOT_32.finditer(code):
-        report("CP201", m.start(2), f"{m.group(2).decode()} result stored in a 32-bit "
-               f"integer ({m.group(1).decode()}); a {warp}-lane wavefront needs 64 bits",
-               m.group(1).decode())
-    for m in _FULL_MASK_ARG.finditer(code):
-        report("CP202", m.start(2), f"{m.group(1).decode()} with mask {m.group(2).decode()} "
-               f"covers 32 of {warp} lanes", m.group(1).decode())
+    for m in _BALLOT.finditer(code) if b"__ballot" in code or b"__activemask" in code \
+            else ():
+        decl = _NARROW_DECL.search(code, max(0, m.start() - 120), m.start())
+        if decl is not None:
+            report("CP201", m.start(), f"{m.group(1).decode()} result stored in a 32-bit "
+                   f"integer ({decl.group(1).decode()}); a {warp}-lane wavefront needs 64 bits",
+                   decl.group(1).decode())
+    for m in _MASK_LITERAL.finditer(code) if b"_sync" in code else ():
+        call = _SYNC_CALL_OPEN.search(code, max(0, m.start() - 80), m.start())
+        if call is not None:
+            report("CP202", m.start(), f"{call.group(1).decode()} with mask "
+                   f"{m.group().decode()} covers 32 of {warp} lanes", call.group(1).decode())
     for m in _FULL_MASK_DEFINE.finditer(code):
         report("CP202", m.start(2), f"{m.group(1).decode()} = {m.group(2).decode()} covers "
                f"32 of {warp} lanes when used as a warp mask", m.group(1).decode())
-    for m in _LANE_MATH.finditer(code):
-        op = re.sub(rb"\s+", b" ", m.group(2)).decode()
-        report("CP203", m.start(2), f"'{op}' on {m.group(1).decode()} assumes 32-lane warps "
-               f"(the target has {warp})", m.group(1).decode())
+    for m in _LANE_OP.finditer(code):
+        operand = _LANE_OPERAND.search(code, max(0, m.start() - 80), m.start())
+        if operand is None:
+            continue
+        op = re.sub(rb"\s+", b" ", m.group()).decode()
+        report("CP203", m.start(), f"'{op}' on {operand.group(1).decode()} assumes 32-lane "
+               f"warps (the target has {warp})", operand.group(1).decode())
     for m in _SHARED_32.finditer(code):
         report("CP204", m.start(1), f"__shared__ {m.group(1).decode()}[32] is sized for 32 "
                f"lanes or warps; the target's wavefront has {warp} lanes", m.group(1).decode())
@@ -174,10 +186,18 @@ def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> 
         name = next(g for g in m.groups() if g).decode()
         report("CP205", m.start(), f"{name} assumed to be 32; the target's wavefront has "
                f"{warp} lanes", name)
+    for m in _ASSIGN_32.finditer(code):
+        const = _CONST_WARP.search(code, max(0, m.start() - 120), m.start())
+        if const is not None:
+            name = const.group(1).decode()
+            report("CP205", const.start(), f"{name} assumed to be 32; the target's wavefront "
+                   f"has {warp} lanes", name)
     _shuffle_widths(ctx, code, report, warp)
 
 
 def _shuffle_widths(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:
+    if b"__shfl" not in code:
+        return
     for m in _LOOP_16.finditer(code):
         body_end = min(len(code), m.end() + 400)
         if _SHUFFLE.search(code, m.end(), body_end):
@@ -208,23 +228,23 @@ def _device_launches(ctx: FileContext, code: bytes, report: _Reporter, known: se
     stack: list[bool] = []
     launches = iter(sorted(lt for lt in ctx.scan.launches if lt not in known))
     nxt = next(launches, None)
-    last_stop = 0
-    for m in re.finditer(rb"[{};]", code):
+    last_brace = 0
+    for m in _BRACE.finditer(code):
+        if nxt is None:
+            break
         while nxt is not None and nxt < m.start():
             if any(stack):
                 report("CP212", nxt, "kernel launched from device code (dynamic "
                        "parallelism); the target cannot do that", "<<<")
             nxt = next(launches, None)
-        ch = m.group()
-        if ch == b"{":
-            signature = code[last_stop:m.start()]
+        if m.group() == b"{":
+            stop = max(code.rfind(b";", last_brace, m.start()) + 1, last_brace)
+            signature = code[stop:m.start()]
             stack.append(bool(_DEVICE_SIGNATURE.search(signature))
                          and not _HOST_SIGNATURE.search(signature))
-        elif ch == b"}" and stack:
+        elif stack:
             stack.pop()
-        last_stop = m.end()
-        if nxt is None:
-            break
+        last_brace = m.end()
 
 
 def _arch_conditions(ctx: FileContext, code: bytes, report: _Reporter) -> None:
