@@ -42,6 +42,8 @@ CASES = [
         "  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(~0ull, v, o);")),
     ("CP206", KERNEL.format("  v += __shfl_xor_sync(~0ull, v, 1, 32);"),
      KERNEL.format("  v += __shfl_xor_sync(~0ull, v, 1);")),
+    ("CP206", KERNEL.format("  v += __shfl_xor_sync(~0ull, fmaxf(v, x[(1, 2)]), 1, 32);"),
+     KERNEL.format("  v += __shfl_xor_sync(~0ull, fmaxf(v, x[(1, 2)]), 1);")),
     ("CP210", KERNEL.format('  asm volatile("membar.gl;");'),
      KERNEL.format('  __threadfence(); // asm("membar.gl;") in a comment')),
     ("CP210", KERNEL.format('  unsigned r; asm("mov.u32 %0, %%laneid;" : "=r"(r));'),

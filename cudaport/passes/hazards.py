@@ -47,6 +47,25 @@ _ASSIGN_32 = re.compile(rb"=\s*32(?![\w.])")
 _CONST_WARP = re.compile(rb"\b(?:constexpr|const)\s+(?:static\s+)?(?:unsigned\s+|signed\s+)?\w+\s+"
                          rb"((?i:\w*warp_?size\w*))\s*\Z")
 _SHUFFLE = re.compile(rb"(__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")
+# A shuffle call's arguments, with at most one level of nested parentheses.
+_SHUFFLE_ARGS = re.compile(rb"\s*((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)")
+_PAREN_OR_COMMA = re.compile(rb"[(),\[\]]")
+
+
+def _split_top(text: bytes) -> list[bytes]:
+    """Split call arguments at commas outside brackets."""
+    out, depth, start = [], 0, 0
+    for m in _PAREN_OR_COMMA.finditer(text):
+        ch = m.group()
+        if ch in b"([":
+            depth += 1
+        elif ch in b")]":
+            depth -= 1
+        elif depth == 0:
+            out.append(text[start:m.start()].strip())
+            start = m.end()
+    out.append(text[start:].strip())
+    return out
 _LOOP_16 = re.compile(
     rb"\bfor\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*16"
     rb"\s*;[^;]*;\s*\1\s*(?:/=\s*2|>>=\s*1)\s*\)")
@@ -82,8 +101,6 @@ timelineSemaphoreInteropSupported unifiedAddressing unifiedFunctionPointers uuid
 _PROP_FIELD = re.compile(rb"(?:\.|->)\s*(" + b"|".join(
     sorted((n.encode() for n in DEVICE_PROP_MISSING), key=len, reverse=True)) + rb")\b")
 _BRACE = re.compile(rb"[{}]")
-_DEVICE_SIGNATURE = re.compile(rb"\b(?:__global__|__device__)\b")
-_HOST_SIGNATURE = re.compile(rb"\b__host__\b")
 
 
 def blank_comments_and_literals(src: bytes) -> bytes:
@@ -204,10 +221,10 @@ def _shuffle_widths(ctx: FileContext, code: bytes, report: _Reporter, warp: int)
             report("CP206", m.start(), "shuffle reduction starting at offset 16 combines "
                    f"32 lanes; start at warpSize/2 for {warp}-lane wavefronts", "for")
     for m in _SHUFFLE.finditer(code):
-        parsed = lexer.split_arguments(code, m.end() - 1)
+        parsed = _SHUFFLE_ARGS.match(code, m.end())
         if parsed is None:
             continue
-        args = [code[a:b].strip() for a, b in parsed[0]]
+        args = _split_top(parsed.group(1))
         sync = m.group(1).endswith(b"_sync")
         width = args[3] if sync and len(args) > 3 else args[2] if not sync and len(args) > 2 \
             else None
@@ -233,15 +250,19 @@ def _device_launches(ctx: FileContext, code: bytes, report: _Reporter, known: se
         if nxt is None:
             break
         while nxt is not None and nxt < m.start():
-            if any(stack):
+            if stack and stack[-1]:
                 report("CP212", nxt, "kernel launched from device code (dynamic "
                        "parallelism); the target cannot do that", "<<<")
             nxt = next(launches, None)
         if m.group() == b"{":
-            stop = max(code.rfind(b";", last_brace, m.start()) + 1, last_brace)
-            signature = code[stop:m.start()]
-            stack.append(bool(_DEVICE_SIGNATURE.search(signature))
-                         and not _HOST_SIGNATURE.search(signature))
+            start = m.start()
+            if stack and stack[-1]:
+                stack.append(True)  # everything inside device code is device code
+            else:
+                stop = max(code.rfind(b";", last_brace, start) + 1, last_brace)
+                device = (code.find(b"__global__", stop, start) >= 0
+                          or code.find(b"__device__", stop, start) >= 0)
+                stack.append(device and code.find(b"__host__", stop, start) < 0)
         elif stack:
             stack.pop()
         last_brace = m.end()
