@@ -46,7 +46,8 @@ CLANG_OPTIONS = [
                       "inactive branches and more hazards (on when -p, --cuda-path or "
                       "--header-mode is given)."),
     click.option("-p", "--compile-commands", "compile_commands", type=click.Path(path_type=Path),
-                 help="compile_commands.json (or its folder): -I/-D/-std flags per file."),
+                 help="compile_commands.json (or its folder): -I/-D/-std flags per file "
+                      "(verify defaults to ./compile_commands.json or ./build/...)."),
     click.option("-I", "includes", multiple=True, metavar="DIR",
                  help="Include folder (repeatable)."),
     click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
@@ -195,7 +196,29 @@ def exit_code(results: list[Result], fail_on: str) -> int:
               help="Output file (one input only; '-' for stdout).")
 @click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write translated files below this folder, mirroring their paths.")
-@click.option("--in-place", is_flag=True, help="Overwrite the inputs with their translation.")
+@click.option("--in-place", is_flag=True,
+              help="Overwrite the inputs. In a folder, only files without uncommitted "
+                   "git changes, unless --backup or --backup-dir.")
+@click.option("--check", is_flag=True,
+              help="Write nothing; exit 1 if translating would change a file (or, with "
+                   "--out-dir, if the mirror there is missing or stale).")
+@click.option("--diff", is_flag=True,
+              help="Write nothing; print a unified diff of what would change.")
+@click.option("--copy-all", is_flag=True,
+              help="With --out-dir, also copy the files that are not translated.")
+@click.option("--rename", is_flag=True,
+              help="Give translated files the target's extensions (.cu -> .hip) and fix "
+                   "local #include paths and CMake source lists.")
+@click.option("--include", "include", multiple=True, metavar="GLOB",
+              help="Only files matching this pattern (gitignore syntax); repeatable.")
+@click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
+              help="Skip files and folders matching this pattern (gitignore syntax).")
+@click.option("--backup", is_flag=True, help="With --in-place, keep each original as NAME.orig.")
+@click.option("--backup-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="With --in-place, keep the originals below this folder.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: number of cores).")
+@click.option("--no-cache", is_flag=True, help="Ignore and do not update the incremental cache.")
 @click.option("--report", "report_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a JSON report of every CUDA reference and finding.")
 @click.option("--fail-on", type=click.Choice(FAIL_LEVELS), default="error", show_default=True,
@@ -203,19 +226,47 @@ def exit_code(results: list[Result], fail_on: str) -> int:
 @click.option("-q", "--quiet", is_flag=True, help="Print no summary.")
 @translation_options
 def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None,
-              in_place: bool, report_file: Path | None, fail_on: str, quiet: bool,
-              **kwargs: object) -> None:
-    """Translate CUDA sources. With one input and no -o/--out-dir, print to stdout."""
+              in_place: bool, check: bool, diff: bool, copy_all: bool, rename: bool,
+              include: tuple[str, ...], exclude: tuple[str, ...], backup: bool,
+              backup_dir: Path | None, jobs: int | None, no_cache: bool,
+              report_file: Path | None, fail_on: str, quiet: bool, **kwargs: object) -> None:
+    """Translate CUDA sources or whole folders.
+
+    With one file and no -o/--out-dir, print to stdout. A folder is walked (respecting
+    .gitignore, --include and --exclude) and needs --out-dir, --in-place, --check or --diff.
+    """
     modes = sum(x is not None and x is not False for x in (output, out_dir, in_place or None))
     if modes > 1:
         raise UsageError("choose one of -o, --out-dir and --in-place")
+    if check and diff:
+        raise UsageError("choose one of --check and --diff")
+    if (check or diff) and (output is not None or in_place):
+        raise UsageError("--check and --diff write nothing; use them alone or with --out-dir")
     if output is not None and len(inputs) != 1:
         raise UsageError("-o takes exactly one input; use --out-dir for several")
-    if modes == 0 and len(inputs) != 1:
+    if (backup or backup_dir) and not in_place:
+        raise UsageError("--backup and --backup-dir only go with --in-place")
+    if copy_all and out_dir is None:
+        raise UsageError("--copy-all needs --out-dir")
+    if "-" in inputs and (in_place or check or diff or len(inputs) > 1 or rename):
+        raise UsageError("standard input can only be translated alone, to stdout, -o or --out-dir")
+    folders = [name for name in inputs if name != "-" and Path(name).is_dir()]
+    if folders and (output is not None or modes == 0) and not (check or diff):
+        raise UsageError(f"{folders[0]}: is a directory; translating a folder needs "
+                         "--out-dir, --in-place, --check or --diff")
+    if modes == 0 and len(inputs) != 1 and not (check or diff):
         raise UsageError("several inputs need --out-dir or --in-place")
-    if in_place and "-" in inputs:
-        raise UsageError("--in-place cannot be used with standard input")
     options = build_options(dict(kwargs))
+    if "-" not in inputs and (out_dir is not None or in_place or check or diff):
+        from .tree import translate_tree
+
+        translate_tree(
+            [Path(name) for name in inputs], options, out_dir=out_dir, in_place=in_place,
+            check=check, diff=diff, copy_all=copy_all, rename=rename, include=include,
+            exclude=exclude, backup=backup, backup_dir=backup_dir, jobs=jobs,
+            use_cache=not no_cache, report_file=report_file, fail_on=fail_on, quiet=quiet,
+            guard_in_place=bool(folders), is_excluded=_config_excludes(inputs))
+        return
     results: list[Result] = []
     errors = 0
     base = Path.cwd()
@@ -255,6 +306,17 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
         title = get_compiled(options).target.title
         click.echo(render_text(summarize(results), title), err=True)
     sys.exit(2 if errors else exit_code(results, fail_on))
+
+
+def _config_excludes(inputs: tuple[str, ...]):
+    """The project configuration's ``exclude`` globs as a predicate (None when unset)."""
+    from .config import ConfigError, load_config
+
+    try:
+        config = load_config(inputs)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    return config.is_excluded if config.exclude else None
 
 
 def _emit(result: Result, data: bytes, name: str, path: Path, output: Path | None,

@@ -68,8 +68,35 @@ def load(path: Path) -> dict[str, list[str]]:
     return result
 
 
+def _expand_response_files(argv: list[str], directory: Path, depth: int = 0) -> list[str]:
+    """Inline ``--options-file FILE`` (nvcc; CMake puts include flags there) and ``@FILE``."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        name = None
+        if arg in ("--options-file", "-optf") and i < len(argv):
+            name = argv[i]
+            i += 1
+        elif arg.startswith("--options-file="):
+            name = arg.split("=", 1)[1]
+        elif arg.startswith("@") and len(arg) > 1:
+            name = arg[1:]
+        if name is None or depth > 4:
+            out.append(arg)
+            continue
+        try:
+            text = (directory / name).read_text(encoding="utf-8", errors="replace")
+            out += _expand_response_files(shlex.split(text), directory, depth + 1)
+        except (OSError, ValueError):
+            pass  # an unreadable response file only loses its flags
+    return out
+
+
 def preprocessor_flags(argv: list[str], directory: Path) -> list[str]:
     """The include, macro and standard flags of one command line, paths made absolute."""
+    argv = _expand_response_files(argv, directory)
     flags: list[str] = []
     i = 0
     while i < len(argv):
@@ -83,7 +110,8 @@ def preprocessor_flags(argv: list[str], directory: Path) -> list[str]:
         else:
             for short in ("-isystem", "-iquote", "-include", "-I", "-D", "-U"):
                 if arg.startswith(short) and arg != short:
-                    name, value = short, arg[len(short):]
+                    # nvcc also spells these `-isystem=/path`
+                    name, value = short, arg[len(short):].removeprefix("=")
                     break
         spec = _WITH_VALUE.get(name)
         if spec is None:

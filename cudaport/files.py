@@ -30,9 +30,12 @@ def read_input(path: Path) -> bytes:
         raise OSError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
-def write_atomic(path: Path, data: bytes, mode_from: Path | None = None) -> None:
+def write_atomic(path: Path, data: bytes, mode_from: Path | None = None,
+                 durable: bool = True) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename,
-    so a reader (or an interrupted run) never sees a partial file."""
+    so a reader (or an interrupted run) never sees a partial file. ``durable=False`` skips
+    the fsync (a regenerable mirror need not survive a power cut; thousands of fsyncs
+    dominate a tree translation)."""
     folder = path.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -42,8 +45,9 @@ def write_atomic(path: Path, data: bytes, mode_from: Path | None = None) -> None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         if mode_from is not None:
             try:
                 os.chmod(tmp, stat.S_IMODE(mode_from.stat().st_mode))

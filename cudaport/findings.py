@@ -123,6 +123,61 @@ Fix: use codes shown by `cudaport check` or `cudaport explain`, for example
 """)
 
 
+# Build files (CP300-CP399) and tree/file-system notes (CP930-CP949): issue 6.
+register("CP301", "cmake-no-equivalent", "error", "CMake construct with no equivalent on the target", """
+What: a CMake command, package, imported target or variable is CUDA-specific and the target
+has no equivalent (for example FindCUDA's `cuda_add_executable`, or `CUDA::nvjpeg`).
+Why: the translated build still asks for CUDA and will fail to configure or link.
+Fix: rewrite that part by hand: plain `add_executable` with `.hip` sources (or
+`LANGUAGE HIP`), and the target library's own package.
+""")
+register("CP302", "cmake-needs-review", "warning", "CMake setting left as written; check it", """
+What: a CUDA build setting such as `CUDA_SEPARABLE_COMPILATION` or
+`CUDA_RESOLVE_DEVICE_SYMBOLS` has no one-to-one HIP counterpart, so it was kept and reported.
+Why: the setting changes how device code is compiled or linked; HIP does it differently
+(for example relocatable device code with `-fgpu-rdc`).
+Fix: read the message and port the setting by hand.
+""")
+register("CP303", "cmake-unknown-cuda-name", "warning", "CUDA-looking CMake name no rule knows", """
+What: a name such as `CMAKE_CUDA_...`, `CUDA::...` or `CUDAToolkit_...` appears in a build
+file but no CMake rule knows it.
+Why: it is probably CUDA-specific and will not mean anything when building for the target.
+Fix: port it by hand, or add a rule to the CMake rule file.
+""")
+register("CP304", "cmake-added-package", "info", "CMake file needs an extra find_package", """
+What: an imported target was mapped to a target library (for example `CUDA::cublas` to
+`roc::hipblas`) that comes from its own CMake package, and this file has no
+`find_package(CUDAToolkit)` where cudaport could add it.
+Why: the target library is not found unless its package is looked up somewhere.
+Fix: add `find_package(NAME REQUIRED)` where the project finds its dependencies.
+""")
+register("CP305", "cmake-parse-error", "error", "build file could not be parsed", """
+What: the CMake file has an unterminated command, string or bracket argument.
+Why: cudaport cannot tell code from text, so the file is left unchanged.
+Fix: check that the file configures with CMake; report a bug if it does.
+""")
+register("CP930", "skipped-binary", "info", "binary file with a source extension skipped", """
+What: a file named like C/C++/CUDA source contains NUL bytes or a UTF-16/32 byte-order mark.
+Why: it is not text, so it is not translated (with `--copy-all` it is copied unchanged).
+Fix: nothing to do, unless the file is source in another encoding: convert it to UTF-8.
+""")
+register("CP931", "symlink-outside-root", "warning", "symbolic link leaving the tree not followed", """
+What: a symbolic link below the translated folder points outside it (or is broken).
+Why: following it could translate, or write next to, files that are not part of the tree.
+Fix: translate the link's target separately if it is yours.
+""")
+register("CP932", "symlinked-folder", "info", "symbolic link to a folder not followed", """
+What: a symbolic link to a folder inside the tree was not descended into.
+Why: the folder is translated through its real path; following links could visit files
+twice or loop.
+Fix: nothing to do.
+""")
+register("CP933", "stale-mirror", "error", "translated mirror is out of date", """
+What: the committed translation of a source file is missing or differs from what cudaport
+produces now.
+Why: the HIP mirror no longer matches its CUDA source.
+Fix: rerun `cudaport translate SRC --out-dir MIRROR` and commit the result.
+""")
 # CP501-CP519: `cudaport verify` (the HIP compiler's verdict on translated code).
 register("CP501", "does-not-compile", "error", "translated code does not compile for the target", """
 What: the HIP compiler rejected the translated file; the message is the compiler's, the

@@ -106,6 +106,8 @@ def translate_fragment(parent: FileContext, start: int, end: int) -> bytes:
     """
     piece = parent.src[start:end]
     compiled = parent.compiled
+    if compiled.scanner.search(piece) is None:
+        return piece  # most arguments (a variable, a number) hold nothing to translate
     options = parent.options
     ctx = FileContext(piece, parent.path, compiled, options,
                       scan(piece, compiled, options.rewrite_comments, options.rewrite_strings),

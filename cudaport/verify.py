@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from . import lexer
 from .context import LineIndex
 from .files import read_input
 from .findings import Finding
 from .linemap import PositionMap
 from .options import Options
+from .ptx import PTX_MESSAGE, inline_ptx
 from .rules.compiled import get_compiled
 from .scan import scan
 from .translate import InputError, translate_bytes
@@ -58,14 +58,11 @@ MISSING_HEADER_HINTS = {
     "hipsparse": "hipSPARSE (Debian package libhipsparse-dev)",
     "rocsparse": "rocSPARSE (Debian package librocsparse-dev)",
     "rocprim": "rocPRIM (Debian package librocprim-dev)",
+    "omp": "OpenMP (Debian package libomp-15-dev, and -fopenmp)",
 }
-SOURCE_SUFFIXES = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c++", ".c")
+CUDA_SUFFIXES = (".cu", ".hip")
+CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".c")
 HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc")
-_PTX = re.compile(
-    rb"%%(?:laneid|warpid|smid|clock|tid|ntid|ctaid|lanemask)"
-    rb"|\.(?:[usbf](?:8|16|32|64)|f16x2|bf16x2|pred|reg|global|shared|local|param|sync|"
-    rb"aligned|approx|ftz|sat|rn|rz|rm|rp|relaxed|acquire|release|gpu|cta|sys)\b"
-    rb"|\b(?:mov|ld|st|cvt|shfl|bar|vote|prmt|lop3|mma|ldmatrix|cp\.async)\.")
 _DIAG = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
                    r"(?P<sev>fatal error|error|warning): (?P<msg>.*)$")
 _INCLUDED = re.compile(r"^(?:In file included from|\s+from) (?P<path>[^:\s][^:]*):(?P<line>\d+):")
@@ -117,14 +114,13 @@ def _hipcc(path: str, arch: str, mode: tuple[str, ...]) -> Compiler:
     return Compiler((path, "-x", "hip", f"--offload-arch={arch}") + mode, env, version)
 
 
-def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH,
-                  codegen: bool = False) -> Compiler | None:
+def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH) -> Compiler | None:
     """hipcc when present, else a clang++ that knows HIP with a ROCm path; None if neither.
 
-    ``codegen`` also generates and assembles device code (catches inline PTX, needs lld);
-    the default is a syntax and semantics check of host and device code.
+    The check is ``-fsyntax-only`` on host and device code: full semantic analysis
+    without code generation, which on Debian would need device libraries it lacks.
     """
-    mode = (("--cuda-device-only", "-c", "-o", os.devnull) if codegen else ("-fsyntax-only",))
+    mode = ("-fsyntax-only",)
     names = [explicit] if explicit else None
     if names is None:
         hipcc = shutil.which("hipcc") or ("/opt/rocm/bin/hipcc"
@@ -141,8 +137,13 @@ def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH,
         rocm = _rocm_path(path)
         if rocm is None:
             continue
-        return Compiler((path, "-x", "hip", f"--offload-arch={arch}", f"--rocm-path={rocm}",
-                         "-nogpulib") + mode, (), hip_version(rocm))
+        version = hip_version(rocm)
+        # clang 15 reads the HIP version only from bin/.hipVersion, which Debian does not
+        # ship; it then assumes HIP 3.5 and skips its HIP wrapper header (no __managed__,
+        # no device math overloads). Telling it the version from hip_version.h fixes that.
+        pinned = (f"--hip-version={version}.0",) if version else ()
+        return Compiler((path, "-x", "hip", f"--offload-arch={arch}", f"--rocm-path={rocm}")
+                        + pinned + ("-nogpulib",) + mode, (), version)
     return None
 
 
@@ -293,38 +294,13 @@ def compiler_flags(ws: Workspace, flags: list[str]) -> list[str]:
     return out
 
 
-def inline_ptx(src: bytes) -> list[int]:
-    """Offsets of ``asm(...)`` statements whose template looks like PTX."""
-    if b"asm" not in src:
-        return []
-    found = []
-    tokens = [t for t in lexer.tokenize(src) if t.kind not in lexer.TRIVIA]
-    for i, tok in enumerate(tokens):
-        if tok.kind != "ident" or tok.text not in (b"asm", b"__asm__", b"__asm"):
-            continue
-        j = i + 1
-        while j < len(tokens) and tokens[j].text in (b"volatile", b"__volatile__", b"goto", b"inline"):
-            j += 1
-        if j >= len(tokens) or tokens[j].text != b"(":
-            continue
-        j += 1
-        text = b""
-        while j < len(tokens) and tokens[j].kind == "string":
-            text += tokens[j].text
-            j += 1
-        if _PTX.search(text):
-            found.append(tok.start)
-    return found
-
-
 def _ptx_findings(data: bytes, display: str) -> list[Finding]:
     lines = LineIndex(data)
     out = []
     for offset in inline_ptx(data):
         line, col = lines.linecol(offset)
-        out.append(Finding("CP503", "inline PTX assembly: AMD GPUs cannot assemble it; rewrite "
-                           "it with HIP intrinsics or portable C++", display, line, col,
-                           engine="verify", offset=offset))
+        out.append(Finding("CP503", PTX_MESSAGE, display, line, col, engine="verify",
+                           offset=offset))
     return out
 
 
@@ -448,7 +424,7 @@ def collect(paths: Iterable[Path]) -> list[Path]:
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
                 for name in sorted(filenames):
                     candidate = Path(dirpath) / name
-                    if name.endswith((".cu", ".hip")) or _is_cuda_cpp(candidate):
+                    if name.endswith(CUDA_SUFFIXES) or _is_cuda_cpp(candidate):
                         out.append(candidate)
         else:
             out.append(path)
@@ -457,7 +433,7 @@ def collect(paths: Iterable[Path]) -> list[Path]:
 
 def _is_cuda_cpp(path: Path) -> bool:
     """A C++ source that uses CUDA (includes a CUDA header or launches a kernel)."""
-    if not path.name.endswith(SOURCE_SUFFIXES[2:]):
+    if not path.name.endswith(CPP_SUFFIXES):
         return False
     try:
         head = path.read_bytes()

@@ -65,3 +65,57 @@ def test_cuda_header_guard_macros_become_the_hip_headers_guards():
     if hip.is_dir():
         assert "#define HIP_INCLUDE_HIP_DRIVER_TYPES_H" in (hip / "driver_types.h").read_text()
         assert "#define HIP_INCLUDE_HIP_HIP_RUNTIME_H" in (hip / "hip_runtime.h").read_text()
+
+
+def test_hip_version_5_2_includes_names_added_in_5_2_0():
+    # cudaAccessPolicyWindow -> hipAccessPolicyWindow, to_since "5.2.0": HIP 5.2 has it.
+    out = tr("#include <cuda_runtime.h>\ncudaAccessPolicyWindow w;\n", target_version="5.2")
+    assert "hipAccessPolicyWindow w;" in out
+    out = tr("#include <cuda_runtime.h>\ncudaAccessPolicyWindow w;\n", target_version="5.1")
+    assert "cudaAccessPolicyWindow w;" in out
+
+
+def test_typed_pointer_allocations_get_the_cast_hip_needs():
+    # CUDA has T** overloads of these; HIP 5.2 only void** ones.
+    src = ("#include <cuda_runtime.h>\nvoid f(int** in, float* p, float** d) {\n"
+           "  cudaHostAlloc(&in[0], 64, cudaHostAllocDefault);\n"
+           "  cudaHostGetDevicePointer(d, p, 0);\n  size_t pitch; cudaMallocPitch(d, &pitch, 4, 4);\n}\n")
+    out = tr(src)
+    assert "hipHostAlloc(reinterpret_cast<void**>(&in[0]), 64, hipHostMallocDefault)" in out
+    assert "hipHostGetDevicePointer(reinterpret_cast<void**>(d), p, 0)" in out
+    assert "hipMallocPitch(reinterpret_cast<void**>(d), &pitch, 4, 4)" in out
+    assert tr(out) == out
+
+
+def test_translation_report_flags_inline_ptx():
+    src = ('__device__ unsigned lane() { unsigned r;\n'
+           '  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }\n'
+           '// asm("mov.u32 %0, %%laneid;") in a comment is not code\n')
+    result = translate_bytes(src.encode(), Options())
+    assert [(f.code, f.line, f.col) for f in result.findings if f.code == "CP210"] == [
+        ("CP210", 2, 3)]  # the translation's PTX code; verify reports CP503
+
+
+def test_optional_cooperative_groups_headers_are_reported_unmapped():
+    src = "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+    result = translate_bytes(src.encode(), Options())
+    assert [(f.code, f.line) for f in result.findings] == [("CP106", 2)]
+
+
+def test_spaced_launch_chevrons_are_closed_up():
+    # nvcc accepts `<< <` / `>> >` (rodinia's particlefilter uses it); clang does not.
+    src = ("__global__ void k(int);\nvoid f(int n) {\n"
+           "  k << < n / 2, 64 >> > (n);\n  int s = n << 2; bool b = n >> 1 > 0;\n}\n")
+    out = tr(src)
+    assert "  k <<<n / 2, 64 >>>(n);\n" not in out  # spacing inside is kept
+    assert "  k <<< n / 2, 64 >>> (n);\n" in out
+    assert "n << 2" in out and "n >> 1 > 0" in out
+    assert tr(out) == out
+
+
+def test_cuda_names_only_hips_nvidia_layer_declares_are_not_kept():
+    # HIP's nvidia_detail headers wrap CUDA itself; on AMD these names do not exist.
+    from cudaport import translate_source
+
+    r = translate_source("#include <cuda_runtime.h>\n#if CUDART_VERSION >= 11000\n#endif\n")
+    assert [(f.code, f.identifier) for f in r.findings] == [("CP101", "CUDART_VERSION")]

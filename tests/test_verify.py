@@ -14,7 +14,8 @@ import pytest
 from cudaport import Options, translate_bytes
 from cudaport.compile_db import CompileDbError, load, preprocessor_flags
 from cudaport.linemap import PositionMap
-from cudaport.verify import find_compiler, hip_version, inline_ptx
+from cudaport.ptx import inline_ptx
+from cudaport.verify import find_compiler, hip_version
 from conftest import EXAMPLES, ROOT
 
 COMPILER = find_compiler()
@@ -64,10 +65,11 @@ def test_preprocessor_flags_keep_includes_macros_and_standard_only(tmp_path):
     flags = preprocessor_flags(
         ["-Iinc", "-I", "/abs", "-isystem", "third", "-DA=1", "-D", "B", "-UC", "-O3",
          "--std=c++17", "-gencode", "arch=compute_80,code=sm_80", "--expt-extended-lambda",
-         "--include-path=more", "-include", "pre.h", "-o", "x.o", "-c", "a.cu"], tmp_path)
+         "--include-path=more", "-include", "pre.h", "-isystem=/sys/inc", "-o", "x.o", "-c",
+         "a.cu"], tmp_path)
     assert flags == [f"-I{tmp_path / 'inc'}", "-I/abs", "-isystem", str(tmp_path / "third"),
                      "-DA=1", "-DB", "-UC", "-std=c++17", f"-I{tmp_path / 'more'}",
-                     "-include", str(tmp_path / "pre.h")]
+                     "-include", str(tmp_path / "pre.h"), "-isystem", "/sys/inc"]
 
 
 def test_compile_db_reads_command_and_arguments_forms(tmp_path):
@@ -121,8 +123,10 @@ int main() {
 @needs_hip
 def test_compile_error_is_reported_on_the_cuda_line(tmp_path):
     (tmp_path / "broken.cu").write_text(BROKEN)
-    proc = run("broken.cu", "--launch", "hip", cwd=tmp_path)
+    proc = run("broken.cu", "--launch", "hip", "--keep-dir", "ws", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
+    kept = tmp_path / "ws" / str(tmp_path / "broken.cu").lstrip("/")
+    assert b"hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0, p)" in kept.read_bytes()
     # Line 10 of the CUDA file, although the translation inserted an #include above it.
     assert "broken.cu:10:3: CP501 error: use of undeclared identifier 'not_declared_anywhere'" \
         in proc.stdout
@@ -170,8 +174,9 @@ def test_flags_come_from_compile_commands(tmp_path):
         '#include "cfg.h"\n__global__ void k(float* p) { p[0] = SCALE * VALUE; }\n')
     db = [{"directory": str(tmp_path), "file": "a.cu",
            "command": "nvcc -Iinc -DVALUE=3 -O2 -arch=sm_80 -c a.cu -o a.o"}]
-    (tmp_path / "compile_commands.json").write_text(json.dumps(db))
-    assert run("a.cu", "-p", ".", cwd=tmp_path).returncode == 0
+    (tmp_path / "db").mkdir()
+    (tmp_path / "db" / "compile_commands.json").write_text(json.dumps(db))
+    assert run("a.cu", "-p", "db", cwd=tmp_path).returncode == 0
     without = run("a.cu", cwd=tmp_path)
     assert without.returncode == 1 and "CP504" in without.stdout  # cfg.h not found
 
@@ -227,3 +232,26 @@ def test_translation_targets_the_detected_hip_version(tmp_path):
     if version < (6, 2):
         assert proc.returncode == 0, proc.stdout
         assert f"HIP {COMPILER.hip_version} detected" in proc.stderr
+
+
+def test_compile_db_reads_nvcc_options_files_as_cmake_writes_them(tmp_path):
+    (tmp_path / "CMakeFiles").mkdir()
+    (tmp_path / "CMakeFiles" / "includes_CUDA.rsp").write_text('-I"/src/Common" -DFROM_RSP\n')
+    (tmp_path / "more.rsp").write_text("-Iinc2\n")
+    flags = preprocessor_flags(
+        ["--options-file", "CMakeFiles/includes_CUDA.rsp", "@more.rsp", "-std=c++17",
+         "-x", "cu", "-rdc=true", "-c", "a.cu"], tmp_path)
+    assert flags == ["-I/src/Common", "-DFROM_RSP", f"-I{tmp_path / 'inc2'}", "-std=c++17"]
+
+
+@needs_hip
+def test_compile_commands_in_the_build_folder_is_found(tmp_path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "cfg.h").write_text("#define SCALE 2.0f\n")
+    (tmp_path / "a.cu").write_text('#include "cfg.h"\n__global__ void k(float* p) { p[0] = SCALE; }\n')
+    (tmp_path / "build").mkdir()
+    db = [{"directory": str(tmp_path / "build"), "file": "../a.cu",
+           "arguments": ["nvcc", "-I../inc", "-c", "../a.cu"]}]
+    (tmp_path / "build" / "compile_commands.json").write_text(json.dumps(db))
+    proc = run("a.cu", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -249,9 +249,14 @@ def enumerate_all(cuda_include: Path, wheel_include: Path) -> dict[str, dict[str
 
 
 def hip_names() -> set[str]:
-    """Identifiers that appear in Debian's HIP 5.2 headers (for same-name equivalents)."""
+    """Identifiers that appear in Debian's HIP 5.2 headers (for same-name equivalents).
+
+    The nvidia_detail/nvcc_detail headers are HIP's layer over CUDA itself: a CUDA name
+    found there (CUDART_VERSION, CUDART_CB) is not available on AMD."""
     names: set[str] = set()
     for path in sorted(HIP_INCLUDE.rglob("*.h*")):
+        if {"nvidia_detail", "nvcc_detail"} & set(path.parts):
+            continue
         names.update(re.findall(r"[A-Za-z_]\w*", path.read_text(encoding="latin-1")))
     return names
 

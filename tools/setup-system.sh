@@ -4,7 +4,10 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 PACKAGES=(clang-15 libamdhip64-dev libhiprand-dev libhipsparse-dev librocprim-dev
-          librocrand-dev librocsparse-dev cmake git)
+          librocrand-dev librocsparse-dev cmake git
+          # CMake's HIP language support needs these (tests/test_cmake.py configures a
+          # translated project): hip-lang-config finds AMDDeviceLibs, hip-config hipcc.
+          rocm-device-libs hipcc)
 missing=()
 PACKAGES+=(chromium)  # headless Chromium: the tests render the HTML report in it
 for pkg in "${PACKAGES[@]}"; do

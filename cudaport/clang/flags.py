@@ -4,20 +4,12 @@ extra arguments after ``--``)."""
 
 from __future__ import annotations
 
-import json
 import os
-import shlex
 from functools import lru_cache
 from pathlib import Path
 
 from ..options import Options
 from .environment import HeaderSet
-
-# Flags from a build's compile command that matter for parsing; everything else (nvcc's
-# -arch, -Xcompiler, optimisation, output files) is dropped.
-_KEEP_JOINED = ("-I", "-D", "-U", "-std=", "-isystem", "-iquote", "-idirafter")
-_KEEP_SEPARATE = ("-I", "-D", "-U", "-isystem", "-iquote", "-idirafter", "-include")
-
 
 def base_args(headers: HeaderSet, support: Path, std: str | None) -> list[str]:
     """Flags every parse of this header set shares (the precompiled header is built with them)."""
@@ -99,56 +91,16 @@ def std_of(options: Options, extra: list[str]) -> str | None:
 
 
 def _from_compile_commands(where: str, path: str) -> list[str]:
+    """The preprocessor flags compile_commands.json gives ``path`` (none if not listed)."""
     db = _load_db(os.path.abspath(where))
-    entry = db.get(os.path.realpath(path))
-    if entry is None:
-        return []
-    directory, argv = entry
-    out: list[str] = []
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        nxt = argv[i + 1] if i + 1 < len(argv) else None
-        if a in _KEEP_SEPARATE and nxt is not None:
-            out += [a, _absolute(a, nxt, directory)]
-            i += 2
-            continue
-        if a.startswith("-std="):
-            out.append(a)
-        else:
-            for prefix in _KEEP_JOINED:
-                if a.startswith(prefix) and len(a) > len(prefix):
-                    value = a[len(prefix):]
-                    out.append(prefix + _absolute(prefix, value, directory))
-                    break
-        i += 1
-    return out
-
-
-def _absolute(flag: str, value: str, directory: str) -> str:
-    if flag.rstrip("=") in ("-I", "-isystem", "-iquote", "-idirafter", "-include") and \
-            not os.path.isabs(value):
-        return os.path.normpath(os.path.join(directory, value))
-    return value
+    return list(db.get(os.path.normpath(path)) or db.get(os.path.realpath(path)) or [])
 
 
 @lru_cache(maxsize=8)
-def _load_db(where: str) -> dict[str, tuple[str, list[str]]]:
-    """compile_commands.json (in ``where`` or ``where`` itself) → realpath → (dir, argv)."""
-    db_path = where if where.endswith(".json") else os.path.join(where, "compile_commands.json")
+def _load_db(where: str) -> dict[str, list[str]]:
+    from ..compile_db import CompileDbError, load
+
     try:
-        with open(db_path, encoding="utf-8") as fh:
-            entries = json.load(fh)
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{db_path}: cannot read compile commands: {exc}") from None
-    if not isinstance(entries, list):
-        raise ValueError(f"{db_path}: expected a JSON list of compile commands")
-    out: dict[str, tuple[str, list[str]]] = {}
-    for n, e in enumerate(entries):
-        if not isinstance(e, dict) or "file" not in e or "directory" not in e:
-            raise ValueError(f"{db_path}: entry {n} lacks 'file' or 'directory'")
-        argv = e.get("arguments") or shlex.split(e.get("command", ""))
-        directory = e["directory"]
-        file = os.path.realpath(os.path.join(directory, e["file"]))
-        out[file] = (directory, [str(a) for a in argv[1:]])
-    return out
+        return load(Path(where))
+    except CompileDbError as exc:
+        raise ValueError(str(exc)) from None

@@ -29,9 +29,6 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, Outcome, VerifyError, collect,
               "hipcc on PATH, else the newest clang++ with a ROCm/HIP include folder.")
 @click.option("--offload-arch", default=DEFAULT_ARCH, show_default=True,
               help="GPU architecture to check device code for.")
-@click.option("--codegen", is_flag=True,
-              help="Also generate device code (slower; needs lld), so the compiler itself "
-                   "rejects inline assembly.")
 @click.option("-j", "--jobs", type=click.IntRange(1), help="Parallel compilations "
               "(default: number of CPUs).")
 @click.option("--keep-dir", type=click.Path(file_okay=False, path_type=Path),
@@ -46,7 +43,7 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, Outcome, VerifyError, collect,
 @translation_options
 def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[str, ...],
             compile_commands: Path | None, translated: bool, compiler: str | None,
-            offload_arch: str, codegen: bool, jobs: int | None, keep_dir: Path | None,
+            offload_arch: str, jobs: int | None, keep_dir: Path | None,
             report_file: Path | None, fail_on: str, verbose: bool, quiet: bool,
             **kwargs: object) -> None:
     """Translate PATHs and compile them with a real HIP compiler.
@@ -59,7 +56,7 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
     file fails (or a finding at --fail-on remains), 2 on usage errors or without a compiler.
     """
     options = build_options(dict(kwargs))
-    hip = find_compiler(compiler, offload_arch, codegen)
+    hip = find_compiler(compiler, offload_arch)
     if hip is None:
         where = f"{compiler!r} is not a usable HIP compiler" if compiler else \
             "no HIP compiler found (hipcc, or clang++ with HIP headers)"
@@ -77,6 +74,10 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
         raise UsageError("no CUDA sources found in " + ", ".join(map(str, paths)))
     common = [f"-I{d}" for d in includes] + [f"-D{d}" for d in defines]
     database: dict[str, list[str]] = {}
+    if compile_commands is None:  # a build folder next to the sources, as clang tools do
+        compile_commands = next((p for p in (Path("compile_commands.json"),
+                                             Path("build", "compile_commands.json"))
+                                 if p.is_file()), None)
     if compile_commands is not None:
         try:
             database = load(compile_commands)

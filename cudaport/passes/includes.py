@@ -100,11 +100,20 @@ def _insert_main_header(ctx: FileContext) -> None:
 def _after_guard_or_pragma(src: bytes) -> int | None:
     """Offset of the line after ``#pragma once`` or after a leading ``#ifndef X`` /
     ``#define X`` guard; None if the file has neither."""
-    code = [t for t in lexer.tokenize(src) if t.kind not in lexer.TRIVIA]
-    for i, tok in enumerate(code):
-        if tok.kind == "directive" and tok.text.split(b"#", 1)[1].strip() == b"pragma" \
-                and i + 1 < len(code) and code[i + 1].text == b"once":
-            return _next_line(src, code[i + 1].end)
+    # Tokens are made lazily: the walk stops at `#pragma once` (usually near the top), or
+    # after four code tokens when the text has no "pragma" and "once" at all. Tokenizing
+    # every file whole made this pass most of the translation time on real trees.
+    may_have_pragma = b"pragma" in src and b"once" in src
+    code: list[lexer.Token] = []
+    for tok in lexer.tokenize(src):
+        if tok.kind in lexer.TRIVIA:
+            continue
+        if code and tok.text == b"once" and code[-1].kind == "directive" \
+                and code[-1].text.split(b"#", 1)[1].strip() == b"pragma":
+            return _next_line(src, tok.end)
+        code.append(tok)
+        if len(code) >= 4 and not may_have_pragma:
+            break
     if len(code) >= 4 and code[0].kind == "directive" and code[2].kind == "directive":
         first = code[0].text.split(b"#", 1)[1].strip()
         second = code[2].text.split(b"#", 1)[1].strip()

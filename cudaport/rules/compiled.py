@@ -171,12 +171,17 @@ memcpy memset free assert index input output result value data count offset size
 """.split())
 
 
+# Every prefix of every common word: a set lookup instead of a scan of the words per
+# name (that scan was a third of the start-up of every run).
+_COMMON_PREFIXES = frozenset(w[:k] for w in COMMON_WORDS for k in range(1, len(w) + 1))
+
+
 def candidate_prefixes(names: list[bytes]) -> list[bytes]:
     """The shortest prefix (two bytes or more) of each name that no common word starts with."""
     out = set()
     for name in names:
         n = 2
-        while n < len(name) and any(w.startswith(name[:n]) for w in COMMON_WORDS):
+        while n < len(name) and name[:n] in _COMMON_PREFIXES:
             n += 1
         out.add(name[:n])
     # A prefix that another prefix already covers is redundant.

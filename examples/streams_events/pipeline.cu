@@ -27,8 +27,7 @@ int main() {
   float* host_in = nullptr;
   float* host_out = nullptr;
   CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_in), kTotal * sizeof(float)));
-  CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_out), kTotal * sizeof(float),
-                      cudaHostAllocDefault));
+  CHECK(cudaHostAlloc(&host_out, kTotal * sizeof(float), cudaHostAllocDefault));
   for (int i = 0; i < kTotal; ++i) host_in[i] = static_cast<float>(i);
 
   float* dev = nullptr;

@@ -27,8 +27,7 @@ int main() {
   float* host_in = nullptr;
   float* host_out = nullptr;
   CHECK(hipHostMalloc(reinterpret_cast<void**>(&host_in), kTotal * sizeof(float)));
-  CHECK(hipHostAlloc(reinterpret_cast<void**>(&host_out), kTotal * sizeof(float),
-                      hipHostMallocDefault));
+  CHECK(hipHostAlloc(reinterpret_cast<void**>(&host_out), kTotal * sizeof(float), hipHostMallocDefault));
   for (int i = 0; i < kTotal; ++i) host_in[i] = static_cast<float>(i);
 
   float* dev = nullptr;

@@ -1,0 +1,132 @@
+"""pre-commit hooks (see .pre-commit-hooks.yaml), run as ``python -m cudaport.hooks``.
+
+``check FILE...``: fail when a file uses CUDA that cannot be ported (findings at or above
+``--fail-on``, default error), exactly as ``cudaport translate`` would report them.
+
+``translate-check --source SRC --mirror OUT FILE...``: fail when the committed translation
+below OUT of a changed file below SRC is missing or stale.
+
+Kept free of click and other heavy imports: a commit touching one file should cost about
+the interpreter's start-up plus one translation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from .options import Options
+
+
+def _options(ns: argparse.Namespace) -> Options:
+    variants = tuple(tuple(v.split("=", 1)) for v in ns.variant)
+    return Options(target=ns.target, launch=ns.launch, variants=variants,  # type: ignore[arg-type]
+                   target_version=ns.hip_version)
+
+
+def check(files: list[str], options: Options, fail_on: str) -> int:
+    from .findings import SEVERITY_RANK
+    from .translate import InputError, translate_bytes
+
+    level = SEVERITY_RANK.get(fail_on, 99)
+    status = 0
+    for name in files:
+        try:
+            data = Path(name).read_bytes()
+            result = translate_bytes(data, options, name)
+        except InputError:
+            continue  # binary: nothing to check
+        except OSError as exc:
+            print(f"{name}: CP901 cannot read: {exc.strerror or exc}", file=sys.stderr)
+            status = 2
+            continue
+        for f in result.findings:
+            if SEVERITY_RANK[f.severity] >= level:
+                print(f"{f.path}:{f.line}:{f.col}: {f.code} [{f.severity}] {f.message}")
+                status = max(status, 1)
+    return status
+
+
+def translate_check(files: list[str], options: Options, source: Path, mirror: Path,
+                    rename: bool) -> int:
+    from . import driver
+
+    real_source = source.resolve()
+    jobs = []
+    suffixes: dict[str, str] = {}
+    renamed: frozenset[str] = frozenset()
+    if rename:
+        from .rules import get_compiled
+        from .walk import list_tree
+        from .ignore import PatternList
+
+        suffixes = {k: v for k, v in get_compiled(options).target.extensions.items() if k != v}
+        listing = list_tree(source, PatternList([]))
+        renamed = frozenset(r for r in listing.files if driver.renamed_rel(r, suffixes) != r)
+    for name in files:
+        path = Path(name)
+        try:
+            rel = path.resolve().relative_to(real_source).as_posix()
+        except ValueError:
+            continue  # not part of the translated tree
+        kind = driver.kind_of(path.name)
+        if kind == "copy":
+            continue
+        target = mirror / driver.renamed_rel(rel, suffixes)
+        jobs.append(driver.Job(path, name, rel, kind, target))
+    request = driver.Request(options, "check", rename=tuple(sorted(suffixes.items())),
+                             renamed=renamed)
+    status = 0
+    for job in jobs:
+        outcome = driver.run_job(job, request)
+        if outcome.status == "failed":
+            print(f"{job.shown}: error: {outcome.message or 'cannot read'}", file=sys.stderr)
+            status = 2
+        elif outcome.status == "stale":
+            what = "missing" if not job.target or not job.target.exists() else "out of date"
+            print(f"{job.shown}: CP933 translated mirror {job.target} is {what}; run "
+                  f"cudaport translate {source} --out-dir {mirror}"
+                  + (" --rename" if rename else ""))
+            status = max(status, 1)
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cudaport.hooks")
+    sub = parser.add_subparsers(dest="hook", required=True)
+    for name in ("check", "translate-check"):
+        p = sub.add_parser(name)
+        p.add_argument("--target", default="hip")
+        p.add_argument("--launch", default="cuda", choices=("cuda", "hip"))
+        p.add_argument("--hip-version", default=None)
+        p.add_argument("--variant", action="append", default=[], metavar="GROUP=CHOICE",
+                       help="library variant, e.g. blas=rocblas")
+        p.add_argument("files", nargs="*")
+        if name == "check":
+            p.add_argument("--fail-on", default="error",
+                           choices=("error", "warning", "info", "never"))
+        else:
+            p.add_argument("--source", required=True, type=Path,
+                           help="the CUDA tree that is translated")
+            p.add_argument("--mirror", required=True, type=Path,
+                           help="where its committed translation lives")
+            p.add_argument("--rename", action="store_true")
+    ns = parser.parse_args(argv)
+    try:
+        options = _options(ns)
+        if ns.hook == "check":
+            return check(ns.files, options, ns.fail_on)
+        return translate_check(ns.files, options, ns.source, ns.mirror, ns.rename)
+    except Exception as exc:  # configuration problems: a message, not a traceback
+        from .rules import RuleError
+
+        if isinstance(exc, (RuleError, ValueError, FileNotFoundError)):
+            print(f"cudaport: error: {exc}", file=sys.stderr)
+            return 2
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""``cudaport translate`` on folders and in the writing modes (--out-dir, --in-place,
+--check, --diff): the click layer calls :func:`translate_tree`, which plans with the
+driver, runs it, prints status to stderr (diffs to stdout) and exits with the code."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from . import driver
+from .options import Options
+
+
+def _fail(message: str) -> None:
+    from .cli import UsageError
+
+    raise UsageError(message)
+
+
+def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None,
+                   in_place: bool, check: bool, diff: bool, copy_all: bool, rename: bool,
+                   include: tuple[str, ...], exclude: tuple[str, ...], backup: bool,
+                   backup_dir: Path | None, jobs: int | None, use_cache: bool,
+                   report_file: Path | None, fail_on: str, quiet: bool,
+                   extra_excludes: tuple[str, ...] = (), guard_in_place: bool = True,
+                   is_excluded=None) -> None:
+    """Run a tree translation and exit. ``guard_in_place``: refuse --in-place on files with
+    uncommitted changes (or outside git) unless backed up; the CLI asks it for folders,
+    files named one by one are overwritten as asked. ``is_excluded``: the project
+    configuration's excludes ([tool.cudaport] exclude), a predicate on paths."""
+    from .files import OutputError
+    from .rules import get_compiled
+
+    compiled = get_compiled(options)
+    suffixes = dict(compiled.target.extensions) if rename else {}
+    suffixes = {k: v for k, v in suffixes.items() if k != v}
+    try:
+        the_plan = driver.plan(inputs, out_dir, in_place=in_place, copy_all=copy_all,
+                               rename=suffixes, exclude=exclude, include=include,
+                               extra_excludes=extra_excludes, is_excluded=is_excluded)
+    except driver.PlanError as exc:
+        _fail(str(exc))
+    jobs_list = the_plan.jobs
+    mode = "check" if check else "diff" if diff else "in-place" if in_place else "write"
+    if mode == "in-place" and guard_in_place and backup_dir is None and not backup:
+        _require_clean_git(jobs_list)
+    renamed = frozenset(j.rel for j in jobs_list
+                        if j.kind == "source" and driver.renamed_rel(j.rel, suffixes) != j.rel)
+    request = driver.Request(options, mode, copy_all, tuple(sorted(suffixes.items())), renamed,
+                             keep_references=report_file is not None, backup_dir=backup_dir,
+                             backup_beside=backup)
+    scope = repr(([str(p.resolve()) for p in inputs], str(out_dir.resolve()) if out_dir else ""))
+    try:
+        outcomes = driver.run(jobs_list, request, jobs, scope if use_cache else None)
+    except KeyboardInterrupt:
+        click.echo("cudaport: interrupted; every file written is complete", err=True)
+        sys.exit(130)
+    errors = 0
+    stale = 0
+    out = sys.stdout.buffer
+    for outcome in outcomes:
+        if outcome.status == "failed":
+            errors += 1
+            if outcome.message:
+                click.echo(f"cudaport: error: {outcome.message}", err=True)
+        if outcome.status == "stale":
+            stale += 1
+            if mode == "check" and not quiet:
+                click.echo(f"would translate {outcome.shown}", err=True)
+        if outcome.diff:
+            out.write(outcome.diff)
+    out.flush()
+    findings = [f for f in the_plan.notes] + [f for o in outcomes for f in o.findings]
+    if report_file is not None:
+        errors += _write_report(report_file, outcomes, options)
+    if not quiet:
+        for f in findings:
+            where = f"{f.path}:{f.line}:{f.col}" if f.line else f.path
+            click.echo(f"{where}: {f.code} {f.message}", err=True)
+        from .report.summary import render_text
+
+        click.echo(render_text(driver.summary_of(outcomes), compiled.target.title), err=True)
+        written = sum(o.status == "written" for o in outcomes)
+        if mode in ("write", "in-place"):
+            click.echo(f"{written} file(s) written, {len(outcomes) - written} unchanged or "
+                       "not needed", err=True)
+        elif mode == "check":
+            click.echo(f"{stale} file(s) would be translated" if stale
+                       else "all files up to date", err=True)
+    from .findings import SEVERITY_RANK
+
+    level = SEVERITY_RANK.get(fail_on)
+    failing = level is not None and any(SEVERITY_RANK[f.severity] >= level for f in findings)
+    if errors:
+        sys.exit(2)
+    sys.exit(1 if failing or (mode == "check" and stale) else 0)
+
+
+def _require_clean_git(jobs: list[driver.Job]) -> None:
+    dirty = driver.dirty_files([j.source for j in jobs])
+    if dirty is None:
+        _fail("--in-place outside a git work tree needs --backup or --backup-dir "
+              "(the originals would be lost)")
+    if dirty:
+        shown = ", ".join(dirty[:5]) + (" ..." if len(dirty) > 5 else "")
+        _fail(f"--in-place: {len(dirty)} file(s) have uncommitted changes ({shown}); commit "
+              "or stash them, or pass --backup")
+
+
+def _write_report(path: Path, outcomes: list[driver.Outcome], options: Options) -> int:
+    from .files import OutputError, write_atomic
+    from .report.json_report import render
+    from .translate import Result
+
+    results = [Result(b"", o.edits, o.findings, o.shown, _references=o.references or [])
+               for o in outcomes if o.kind != "copy"]
+    try:
+        write_atomic(path, render(results, options).encode())
+    except OutputError as exc:
+        click.echo(f"cudaport: error: {exc}", err=True)
+        return 1
+    return 0

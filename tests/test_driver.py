@@ -1,0 +1,374 @@
+"""Tree translation through the real CLI: walking, mirroring, refusals, renames, check/diff,
+in-place safety, the incremental cache and the process pool."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cudaport import driver
+from cudaport.cli import main
+from cudaport.options import Options
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNEL = b"#include <cuda_runtime.h>\n__global__ void k(float* x) { x[0] = 1; }\n" \
+         b"void run(float* p) { cudaMalloc(&p, 4); k<<<1, 1>>>(p); cudaFree(p); }\n"
+HEADER = b"#pragma once\n#include <cuda_runtime.h>\ninline void sync() { cudaDeviceSynchronize(); }\n"
+PLAIN = b"int add(int a, int b) { return a + b; }\n"
+
+
+def make_tree(root: Path, files: dict[str, bytes]) -> Path:
+    for rel, data in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return root
+
+
+def cli(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
+    runner = CliRunner(mix_stderr=False) if "mix_stderr" in CliRunner.__init__.__code__.co_varnames \
+        else CliRunner()
+    old = os.getcwd()
+    try:
+        if cwd:
+            os.chdir(cwd)
+        r = runner.invoke(main, list(args), catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return r.exit_code, r.stdout, r.stderr
+
+
+def files_below(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *args], cwd=cwd,
+                   check=True, capture_output=True)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    return make_tree(tmp_path / "src", {
+        "a.cu": KERNEL, "inc/common.cuh": HEADER, "util/plain.cpp": PLAIN,
+        "README.md": b"# demo\n", "CMakeLists.txt":
+        b"project(demo LANGUAGES CXX CUDA)\nadd_executable(demo a.cu)\n",
+    })
+
+
+def test_mirror_translates_cuda_files_only(tree: Path, tmp_path: Path):
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"), "-j", "1")
+    assert code == 0, err
+    out = files_below(tmp_path / "out")
+    assert set(out) == {"a.cu", "inc/common.cuh", "CMakeLists.txt"}
+    assert b"hipMalloc" in out["a.cu"] and b"hip/hip_runtime.h" in out["inc/common.cuh"]
+    assert b"LANGUAGES CXX HIP" in out["CMakeLists.txt"]
+    assert files_below(tree)["a.cu"] == KERNEL  # the input is untouched
+
+
+def test_copy_all_copies_the_rest_unchanged(tree: Path, tmp_path: Path):
+    code, _, _ = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"), "--copy-all")
+    assert code == 0
+    out = files_below(tmp_path / "out")
+    assert out["README.md"] == b"# demo\n" and out["util/plain.cpp"] == PLAIN
+
+
+def test_gitignore_include_and_exclude_without_git(tree: Path, tmp_path: Path):
+    make_tree(tree, {".gitignore": b"ignored/\n*.gen.cu\n!keep.gen.cu\n",
+                     "ignored/x.cu": KERNEL, "y.gen.cu": KERNEL, "keep.gen.cu": KERNEL,
+                     "third_party/z.cu": KERNEL})
+    code, _, _ = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"),
+                     "--exclude", "third_party/")
+    assert code == 0
+    out = files_below(tmp_path / "out")
+    assert "keep.gen.cu" in out and "a.cu" in out
+    assert not {"ignored/x.cu", "y.gen.cu", "third_party/z.cu"} & set(out)
+    code, _, _ = cli("translate", str(tree), "--out-dir", str(tmp_path / "only"),
+                     "--include", "*.cuh")
+    assert set(files_below(tmp_path / "only")) == {"inc/common.cuh"}
+
+
+def test_gitignore_through_git(tree: Path, tmp_path: Path):
+    make_tree(tree, {".gitignore": b"gen/\n", "gen/x.cu": KERNEL})
+    git(tree, "init", "-q")
+    listing = driver.plan([tree], tmp_path / "out")
+    rels = {j.rel for j in listing.jobs}
+    assert "a.cu" in rels and "gen/x.cu" not in rels
+
+
+def test_binary_source_is_skipped_with_a_note(tree: Path, tmp_path: Path):
+    (tree / "blob.cu").write_bytes(b"\x00\x01binary")
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"))
+    assert code == 0
+    assert "CP930" in err and "blob.cu" in err
+    assert not (tmp_path / "out" / "blob.cu").exists()
+
+
+def test_symlinks_out_of_the_tree_are_not_followed(tree: Path, tmp_path: Path):
+    outside = make_tree(tmp_path / "elsewhere", {"secret.cu": KERNEL})
+    os.symlink(outside / "secret.cu", tree / "link.cu")
+    os.symlink(outside, tree / "linkdir")
+    os.symlink(tree / "inc", tree / "inc_alias")
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"))
+    assert code == 0
+    out = files_below(tmp_path / "out")
+    assert not any(k.startswith(("link", "inc_alias")) for k in out)
+    assert err.count("CP931") == 2 and "CP932" in err
+
+
+def test_out_dir_inside_the_tree_is_refused_unless_excluded(tree: Path):
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tree / "hip"))
+    assert code == 2 and "inside the input folder" in err
+    assert not (tree / "hip").exists()
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tree / "hip"), "--exclude", "hip/")
+    assert code == 0, err
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tree / "hip"), "--exclude", "hip/")
+    assert not (tree / "hip" / "hip").exists()  # a second run does not translate its output
+    assert cli("translate", str(tree), "--out-dir", str(tree))[0] == 2
+
+
+def test_two_inputs_on_one_output_is_an_error(tree: Path, tmp_path: Path):
+    (tree / "a.hip").write_bytes(b"// already ported\n")
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"), "--rename")
+    assert code == 2 and "a.cu" in err and "a.hip" in err and "both" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_llama_cpp_vendor_headers_keep_their_names(tmp_path: Path):
+    # PyTorch's hipify turns vendors/cuda.h into vendors/hip.h and loses one of the two.
+    src = make_tree(tmp_path / "ggml", {"vendors/cuda.h": HEADER,
+                                        "vendors/hip.h": b"#pragma once\n#include <hip/hip_runtime.h>\n"})
+    code, _, _ = cli("translate", str(src), "--out-dir", str(tmp_path / "out"), "--rename",
+                     "--copy-all")
+    assert code == 0
+    out = files_below(tmp_path / "out")
+    assert set(out) == {"vendors/cuda.h", "vendors/hip.h"}
+    assert b"hip_runtime.h" in out["vendors/cuda.h"] and out["vendors/hip.h"].startswith(b"#pragma")
+
+
+def test_rename_fixes_includes_and_cmake(tmp_path: Path):
+    src = make_tree(tmp_path / "src", {
+        "kernels/k.cu": KERNEL, "main.cu": b'#include "kernels/k.cu"\n#include "kernels/k.cuh"\n'
+        b'// #include "kernels/k.cu"\nint main() { cudaDeviceSynchronize(); }\n',
+        "kernels/k.cuh": HEADER,
+        "CMakeLists.txt": b"project(p LANGUAGES CXX CUDA)\nadd_executable(p main.cu kernels/k.cu)\n"})
+    code, _, err = cli("translate", str(src), "--out-dir", str(tmp_path / "out"), "--rename")
+    assert code == 0, err
+    out = files_below(tmp_path / "out")
+    assert set(out) == {"kernels/k.hip", "main.hip", "kernels/k.cuh", "CMakeLists.txt"}
+    assert b'#include "kernels/k.hip"\n#include "kernels/k.cuh"\n// #include "kernels/k.cu"\n' \
+        in out["main.hip"]
+    assert b"add_executable(p main.hip kernels/k.hip)" in out["CMakeLists.txt"]
+
+
+def test_check_and_diff_write_nothing(tree: Path, tmp_path: Path):
+    before = files_below(tree)
+    code, _, err = cli("translate", str(tree), "--check")
+    assert code == 1 and "would translate" in err and "a.cu" in err
+    code, out, _ = cli("translate", str(tree), "--diff")
+    assert "-#include <cuda_runtime.h>" in out and "+#include <hip/hip_runtime.h>" in out
+    assert files_below(tree) == before
+    # --check against a mirror: missing, then fresh, then stale again after an edit.
+    mirror = tmp_path / "hip"
+    assert cli("translate", str(tree), "--check", "--out-dir", str(mirror))[0] == 1
+    assert cli("translate", str(tree), "--out-dir", str(mirror))[0] == 0
+    code, _, err = cli("translate", str(tree), "--check", "--out-dir", str(mirror))
+    assert code == 0, err
+    (tree / "a.cu").write_bytes(KERNEL + b"void more() { cudaDeviceReset(); }\n")
+    code, _, err = cli("translate", str(tree), "--check", "--out-dir", str(mirror))
+    assert code == 1 and "a.cu" in err
+    assert not mirror.joinpath("a.cu").read_bytes().endswith(b"hipDeviceReset(); }\n")
+
+
+def test_in_place_needs_git_or_backup(tree: Path, tmp_path: Path):
+    code, _, err = cli("translate", str(tree), "--in-place")
+    assert code == 2 and "--backup" in err
+    assert files_below(tree)["a.cu"] == KERNEL
+    code, _, err = cli("translate", str(tree), "--in-place", "--backup")
+    assert code == 0, err
+    assert (tree / "a.cu.orig").read_bytes() == KERNEL
+    assert b"hipMalloc" in (tree / "a.cu").read_bytes()
+    assert (tree / "util/plain.cpp").read_bytes() == PLAIN
+    assert not (tree / "util/plain.cpp.orig").exists()  # unchanged files are not touched
+
+
+def test_in_place_on_git_refuses_dirty_files(tree: Path):
+    git(tree, "init", "-q")
+    git(tree, "add", ".")
+    git(tree, "commit", "-qm", "x")
+    (tree / "a.cu").write_bytes(KERNEL + b"// local edit\n")
+    code, _, err = cli("translate", str(tree), "--in-place")
+    assert code == 2 and "uncommitted" in err and "a.cu" in err
+    git(tree, "commit", "-qam", "edit")
+    code, _, err = cli("translate", str(tree), "--in-place", "--rename")
+    assert code == 0, err
+    assert not (tree / "a.cu").exists() and b"hipFree" in (tree / "a.hip").read_bytes()
+    assert b"add_executable(demo a.hip)" in (tree / "CMakeLists.txt").read_bytes()
+
+
+def test_backup_dir_keeps_originals(tree: Path, tmp_path: Path):
+    code, _, _ = cli("translate", str(tree), "--in-place", "--backup-dir", str(tmp_path / "bak"))
+    assert code == 0
+    assert (tmp_path / "bak" / "a.cu").read_bytes() == KERNEL
+
+
+def test_incremental_cache_skips_unchanged_files(tree: Path, tmp_path: Path, monkeypatch):
+    calls = []
+    real = driver.run_job
+    monkeypatch.setattr(driver, "run_job", lambda job, req, *a: calls.append(job.rel) or real(job, req))
+    out = tmp_path / "out"
+    request = driver.Request(Options())
+    jobs = driver.plan([tree], out).jobs
+    first = driver.run(jobs, request, workers=1, cache_scope="t")
+    assert sorted(calls) == sorted(j.rel for j in jobs)
+    calls.clear()
+    second = driver.run(jobs, request, workers=1, cache_scope="t")
+    assert calls == []
+    assert [o.findings for o in second] == [o.findings for o in first]
+    # a touched but identical input is still a hit (keyed by content); an edited one is not
+    os.utime(tree / "a.cu", ns=(1, 1))
+    (tree / "inc/common.cuh").write_bytes(HEADER + b"// more\n")
+    driver.run(jobs, request, workers=1, cache_scope="t")
+    assert calls == ["inc/common.cuh"]
+    calls.clear()
+    (out / "a.cu").write_bytes(b"clobbered")  # a damaged output is redone
+    driver.run(jobs, request, workers=1, cache_scope="t")
+    assert calls == ["a.cu"] and b"hipMalloc" in (out / "a.cu").read_bytes()
+    calls.clear()
+    driver.run(jobs, driver.Request(Options(launch="hip")), workers=1, cache_scope="t")
+    assert len(calls) == len(jobs)  # other options, other cache
+
+
+def test_pool_gives_the_same_result_as_one_process(tmp_path: Path):
+    files = {f"d{i % 7}/f{i}.cu": KERNEL + f"// {i}\n".encode() for i in range(60)}
+    src = make_tree(tmp_path / "src", files)
+    assert cli("translate", str(src), "--out-dir", str(tmp_path / "one"), "-j", "1",
+               "--no-cache")[0] == 0
+    assert cli("translate", str(src), "--out-dir", str(tmp_path / "two"), "-j", "2",
+               "--no-cache")[0] == 0
+    assert files_below(tmp_path / "one") == files_below(tmp_path / "two")
+    assert len(files_below(tmp_path / "two")) == 60
+
+
+def test_missing_input_is_an_error_naming_it(tmp_path: Path):
+    code, _, err = cli("translate", str(tmp_path / "nope.cu"), "--out-dir", str(tmp_path / "o"))
+    assert code == 2 and "nope.cu" in err and "no such file" in err
+
+
+def test_unreadable_input_is_an_error_naming_the_file(tree: Path, tmp_path: Path):
+    if os.geteuid() == 0:
+        pytest.skip("root reads every file")
+    (tree / "a.cu").chmod(0)
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"))
+    assert code == 2 and "a.cu" in err
+
+
+def test_progress_only_on_a_terminal(tmp_path: Path):
+    src = make_tree(tmp_path / "src", {f"f{i}.cu": KERNEL for i in range(30)})
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "cudaport", "translate", str(src),
+                           "--out-dir", str(tmp_path / "out"), "-q"],
+                          capture_output=True, env=env)
+    assert proc.returncode == 0 and b"\r" not in proc.stderr
+    # On a real terminal (a pseudo-terminal as stderr) the counter shows, ending cleared.
+    import pty
+
+    leader, follower = pty.openpty()
+    env.pop("CI", None)
+    proc = subprocess.run([sys.executable, "-m", "cudaport", "translate", str(src),
+                           "--out-dir", str(tmp_path / "tty"), "-q", "--no-cache"],
+                          stdout=subprocess.PIPE, stderr=follower, env=env)
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert proc.returncode == 0 and b"\rcudaport: 30/30 files" in shown
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_interrupt_leaves_no_partial_files(tmp_path: Path, workers: str):
+    """SIGINT in the middle of a real run: every output present is complete, no temp files."""
+    import signal
+    import time
+
+    body = KERNEL * 400  # ~60 KB per file
+    src = make_tree(tmp_path / "src", {f"d{i % 20}/f{i}.cu": body for i in range(400)})
+    expected = Options()
+    from cudaport import translate_bytes
+
+    translated = translate_bytes(body, expected, "x.cu").output
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "cudaport", "translate", str(src),
+                             "--out-dir", str(out), "-j", workers, "-q", "--no-cache"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(out.rglob("*.cu"))) < 20:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    written = list(out.rglob("*.cu"))
+    assert proc.returncode in (130, 0), err
+    if proc.returncode == 130:
+        assert b"interrupted" in err and len(written) < 400
+    assert written and all(p.read_bytes() == translated for p in written)
+    assert not [p for p in out.rglob("*") if p.name.endswith(".cudaport-tmp")]
+
+
+def test_single_file_modes_still_work(tmp_path: Path):
+    src = make_tree(tmp_path, {"k.cu": KERNEL})
+    code, out, _ = cli("translate", str(src / "k.cu"))
+    assert code == 0 and "hipMalloc" in out
+    code, _, _ = cli("translate", "k.cu", "--out-dir", "o", cwd=tmp_path)
+    assert code == 0 and b"hipMalloc" in (tmp_path / "o" / "k.cu").read_bytes()
+    code, _, err = cli("translate", str(tmp_path), "-o", str(tmp_path / "x.hip"))
+    assert code == 2 and "folder" in err
+
+
+def test_report_for_a_tree(tree: Path, tmp_path: Path):
+    import json
+
+    report = tmp_path / "r.json"
+    code, _, _ = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"), "--report",
+                     str(report), "-q")
+    assert code == 0
+    data = json.loads(report.read_text())
+    files = {Path(f["path"]).name: f for f in data["files"]}
+    assert files["a.cu"]["changed"] and files["a.cu"]["edits"] > 0
+    assert {r["identifier"] for r in files["a.cu"]["references"]} >= {"cudaMalloc", "cudaFree"}
+    assert data["summary"]["files"] == len(data["files"])
+
+
+def test_named_binary_file_is_an_error_walked_one_a_note(tmp_path: Path):
+    src = make_tree(tmp_path / "src", {"blob.cu": b"\x00\x01", "k.cu": KERNEL})
+    code, _, err = cli("translate", str(src / "blob.cu"), "--out-dir", str(tmp_path / "o"))
+    assert code == 2 and "blob.cu" in err and "binary" in err
+    code, _, err = cli("translate", str(src), "--out-dir", str(tmp_path / "o2"))
+    assert code == 0 and "CP930" in err
+
+
+def test_config_seams_exclude_paths(tree: Path, tmp_path: Path):
+    jobs = driver.plan([tree], tmp_path / "out", extra_excludes=("inc/",),
+                       is_excluded=lambda p: p.name == "a.cu").jobs
+    assert {j.rel for j in jobs} == {"CMakeLists.txt", "util/plain.cpp"}
+
+
+def test_project_config_excludes_apply_to_trees(tree: Path):
+    make_tree(tree, {".cudaport.toml": b'exclude = ["inc/", "hip"]\n'})
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tree / "hip"))
+    assert code == 0, err  # the output folder inside the tree is excluded by the config
+    out = files_below(tree / "hip")
+    assert "a.cu" in out and not any(k.startswith("inc/") for k in out)
