@@ -70,7 +70,7 @@ CASES = [
      "  return p.multiProcessorCount; }\n"),
     ("CP215", "#if __CUDA_ARCH__ >= 700\nint x;\n#endif\n",
      "#if defined(__HIP_DEVICE_COMPILE__)\nint x;\n#endif\n"),
-    ("CP215", "#if CUDART_VERSION >= 11000\nint x;\n#endif\n",
+    ("CP215", "#if __CUDACC_VER_MAJOR__ >= 11\nint x;\n#endif\n",
      "#if HIP_VERSION >= 50200000\nint x;\n#endif\n"),
 ]
 
