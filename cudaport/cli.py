@@ -16,6 +16,7 @@ from . import __version__
 from .files import OutputError, mirror_path, read_input, write_atomic
 from .findings import SEVERITY_RANK
 from .options import LAUNCH_STYLES, Options
+from .frameworks import FRAMEWORKS
 from .rules import RuleError, get_compiled
 from .translate import InputError, Result, translate_bytes
 
@@ -116,6 +117,9 @@ def translation_options(fn):
         click.option("--rules", "rule_files", multiple=True,
                      type=click.Path(dir_okay=False, path_type=Path),
                      help="Extra rule pack (YAML), layered over the target's rules."),
+        click.option("--framework", type=click.Choice(FRAMEWORKS),
+                     help="Framework the code is written against (pytorch: ROCm PyTorch or "
+                          "torch_musa names, headers and, for musa, Python files)."),
         click.option("--rules-dir", "rules_dirs", multiple=True,
                      type=click.Path(file_okay=False, path_type=Path),
                      help="Extra folder of targets, searched before the built-in one."),
@@ -149,6 +153,7 @@ def build_options(kwargs: dict, config=None) -> Options:
         variants=variants,
         rule_files=tuple(str(p) for p in kwargs.pop("rule_files")),
         rules_dirs=tuple(str(p) for p in kwargs.pop("rules_dirs")),
+        framework=kwargs.pop("framework", None),
         **_clang_fields(kwargs),
     )
     try:

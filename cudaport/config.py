@@ -53,12 +53,13 @@ class Config:
     per_path_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     fail_on: str | None = None
     warn_unused_ignores: bool | None = None
+    framework: str | None = None
 
     def option_defaults(self) -> dict[str, object]:
         """Values for the translation options, keyed like ``cli.build_options``'s kwargs."""
         out: dict[str, object] = {}
         for key in ("target", "launch", "rewrite_comments", "rewrite_strings",
-                    "experimental", "target_version"):
+                    "experimental", "target_version", "framework"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -190,6 +191,7 @@ _KEYS = {
     "experimental": bool, "hip-version": str, "target-version": str, "variants": dict,
     "rules": list, "rules-dir": list, "select": list, "ignore": list, "exclude": list,
     "per-path-ignores": dict, "fail-on": str, "warn-unused-ignores": bool,
+    "framework": str,
 }
 _TYPE_NAMES = {str: "a string", bool: "true or false", dict: "a table", list: "a list"}
 
@@ -263,7 +265,16 @@ def _build(path: Path, table: dict, prefix: str) -> Config:
         ignore=codes("ignore", strings("ignore")), exclude=strings("exclude"),
         per_path_ignores=tuple(per_path), fail_on=choice("fail-on", FAIL_LEVELS),
         warn_unused_ignores=get("warn-unused-ignores"),
+        framework=_framework(get("framework"), fail),
     )
+
+
+def _framework(value: str | None, fail) -> str | None:
+    from .frameworks import FRAMEWORKS
+
+    if value is not None and value not in FRAMEWORKS:
+        raise fail("framework", f"{value!r} is not one of {', '.join(FRAMEWORKS)}")
+    return value
 
 
 def _line_of(path: Path, key: str) -> int:

@@ -44,6 +44,12 @@ def is_cmake(name: str) -> bool:
     return name == "CMakeLists.txt" or name.endswith(".cmake")
 
 
+def is_python_side(name: str) -> bool:
+    """Python files and ``pyproject.toml``: translated with ``--framework`` (see
+    :mod:`cudaport.python_side`), else copied like any other file."""
+    return name.endswith(".py") or name == "pyproject.toml"
+
+
 def kind_of(name: str) -> str:
     if is_cmake(name):
         return "cmake"
@@ -105,7 +111,8 @@ def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
          copy_all: bool = False, rename: dict[str, str] | None = None,
          exclude: tuple[str, ...] = (), include: tuple[str, ...] = (),
          extra_excludes: tuple[str, ...] = (), base: Path | None = None,
-         is_excluded: Callable[[Path], bool] | None = None) -> Plan:
+         is_excluded: Callable[[Path], bool] | None = None,
+         python_side: bool = False) -> Plan:
     """Decide every job and refuse unsafe requests (:class:`PlanError`).
 
     Seams for configuration files: ``extra_excludes`` (gitignore-syntax patterns relative
@@ -136,7 +143,8 @@ def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
                     continue
                 full = f"{prefix}/{rel}" if prefix else rel
                 kind = kind_of(rel.rsplit("/", 1)[-1])
-                if kind == "copy" and not copy_all:
+                if kind == "copy" and not copy_all and not (
+                        python_side and is_python_side(rel.rsplit("/", 1)[-1])):
                     continue
                 result.jobs.append(Job(given / rel, f"{str(given).rstrip('/')}/{rel}", full,
                                        kind, None))
@@ -233,6 +241,7 @@ def run_job(job: Job, request: Request, cached_hash: bytes | None = None) -> Out
         data = job.source.read_bytes()
     except OSError as exc:
         outcome.status = "failed"
+        outcome.message = f"{job.shown}: cannot read: {exc.strerror or exc}"
         outcome.findings.append(Finding("CP901", f"cannot read: {exc.strerror or exc}",
                                         job.shown))
         return outcome
@@ -254,6 +263,8 @@ def _translate(job: Job, data: bytes, request: Request, outcome: Outcome) -> byt
     from .translate import InputError, translate_bytes
 
     if job.kind == "copy":
+        if request.options.framework and is_python_side(job.source.name):
+            return _translate_python_side(job, data, request, outcome)
         outcome.wanted = request.copy_all or job.named
         return data
     if job.kind == "cmake":
@@ -288,6 +299,24 @@ def _translate(job: Job, data: bytes, request: Request, outcome: Outcome) -> byt
     outcome.wanted = (outcome.changed or bool(outcome.tally) or request.copy_all or job.named
                       or os.path.splitext(job.source.name)[1] in ALWAYS_WRITTEN)
     return output
+
+
+def _translate_python_side(job: Job, data: bytes, request: Request, outcome: Outcome) -> bytes:
+    """A ``.py`` file, ``setup.py`` or ``pyproject.toml`` under ``--framework``; a file that
+    does not parse is copied as it is, with the reason."""
+    from .python_side import translate_python_file
+    from .translate import InputError
+
+    try:
+        result = translate_python_file(data, request.options, job.shown)
+    except InputError as exc:
+        outcome.message = str(exc)
+        outcome.wanted = request.copy_all or job.named
+        return data
+    outcome.findings.extend(result.findings)
+    outcome.changed = result.output != data
+    outcome.wanted = outcome.changed or request.copy_all or job.named
+    return result.output
 
 
 def _tally(result, tally: Counter) -> None:

@@ -212,6 +212,52 @@ a timeout, a bad flag).
 Fix: run `cudaport verify -v` to see its output and the command line.
 """)
 
+register("CP600", "framework-header-unmapped", "error",
+         "framework CUDA header with no known equivalent on the target", """
+What: the file includes one of PyTorch's own CUDA headers (`ATen/cuda/...`, `c10/cuda/...`)
+and cudaport knows no header of the target's PyTorch port that replaces it.
+Why: the include will not resolve when building against the target's PyTorch.
+Fix: include the matching header of the port (for torch_musa, below `torch_musa/csrc/`),
+or add a `headers:` rule with `--rules`.
+""")
+register("CP601", "cudnn-backend-flag", "warning", "torch.backends.cudnn is CUDA-only", """
+What: the Python code reads or sets `torch.backends.cudnn` settings.
+Why: on the target these settings have no effect (torch_musa uses muDNN), so code that
+relies on them (determinism, benchmark mode) may behave differently.
+Fix: check what the setting was for and use the target's equivalent, if any.
+""")
+register("CP602", "extension-builds-as-is", "info",
+         "ROCm PyTorch builds this CUDA extension as written", """
+What: the build script uses `torch.utils.cpp_extension.CUDAExtension`/`BuildExtension`.
+Why: ROCm builds of PyTorch hipify the extension's sources while building it, so the
+build script needs no change; only compiler flags meant for nvcc may need attention.
+Fix: nothing, unless another finding names a flag.
+""")
+register("CP603", "nvcc-flag-equivalent", "warning", "nvcc-only flag with a HIP equivalent", """
+What: `extra_compile_args['nvcc']` holds a flag only nvcc understands; the message names
+what to use with the HIP compiler instead.
+Why: on ROCm these flags reach hipcc/clang, which rejects or ignores them.
+Fix: use the named equivalent (for example under `if torch.version.hip:`).
+""")
+register("CP604", "nvcc-flag-unmapped", "warning", "nvcc-only flag with no HIP equivalent", """
+What: `extra_compile_args['nvcc']` holds a flag only nvcc understands and the HIP compiler
+has no equivalent for.
+Why: the flag is rejected or ignored on the target.
+Fix: drop the flag for the target build, and check what it was tuning.
+""")
+register("CP605", "extension-build-review", "warning", "build script needs a manual change", """
+What: a part of the extension's build script that cudaport did not rewrite for the target
+(a compiler-argument key, source file names, a CUDA-only helper).
+Why: the build would still ask for CUDA tools or files.
+Fix: change it as the message says.
+""")
+register("CP606", "python-cuda-only", "warning", "CUDA-only Python API left as written", """
+What: a `torch` Python attribute that exists for CUDA only (such as `Tensor.is_cuda`) or a
+CUDA name cudaport does not rewrite in Python.
+Why: on the target it reports or does something CUDA-specific.
+Fix: use the target's equivalent (torch_musa: `is_musa`, `torch.musa`).
+""")
+
 # Portability hazards (CP2xx) and clang tool problems (CP903-CP909): cudaport/passes/hazards.py
 # and cudaport/clang/. Warp-width codes fire only when the target's warp is wider than 32.
 register("CP201", "ballot-in-32-bits", "warning", "warp ballot stored in a 32-bit integer", """

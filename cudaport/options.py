@@ -19,6 +19,7 @@ class Options:
     insert_main_header: bool = True
     rules_dirs: tuple[str, ...] = ()  # extra rule roots searched before the built-in one
     rule_files: tuple[str, ...] = ()  # user rule packs layered on the target's
+    framework: str | None = None  # e.g. "pytorch": layer rules/<target>/frameworks/<name>/
     extra: tuple[tuple[str, object], ...] = field(default=())  # options added by later passes
     # clang semantic layer (cudaport/clang): off unless asked for
     clang: bool = False

@@ -39,7 +39,8 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
     try:
         the_plan = driver.plan(inputs, out_dir, in_place=in_place, copy_all=copy_all,
                                rename=suffixes, exclude=exclude, include=include,
-                               extra_excludes=extra_excludes, is_excluded=is_excluded)
+                               extra_excludes=extra_excludes, is_excluded=is_excluded,
+                               python_side=options.framework is not None)
     except driver.PlanError as exc:
         _fail(str(exc))
     jobs_list = the_plan.jobs
@@ -77,6 +78,8 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
         errors += _write_report(report_file, outcomes, options)
     if not quiet:
         for f in findings:
+            if f.code == "CP901":
+                continue  # already printed as an error above
             where = f"{f.path}:{f.line}:{f.col}" if f.line else f.path
             click.echo(f"{where}: {f.code} {f.message}", err=True)
         from .report.summary import render_text

@@ -7,6 +7,7 @@ import re
 from .. import lexer
 from ..context import FileContext
 from ..edits import Edit, new_edit
+from ..frameworks import FRAMEWORK_LIBRARY, is_framework_qualified
 from . import register
 
 _PLACEHOLDER = re.compile(rb"\$(\d+|\*)")
@@ -22,6 +23,9 @@ def identifiers(ctx: FileContext) -> None:
     add_edit = ctx.edits.append
     for start, name, context in ctx.scan.idents:
         r = lookup[name]
+        if src[start - 2:start] == b"::" and r.entry is not None \
+                and r.entry.library != FRAMEWORK_LIBRARY and is_framework_qualified(src, start):
+            continue  # at::cuda::X, c10::cuda::X: PyTorch's names, not CUDA API
         if r.renames:
             end = start + len(name)
             if r.template is None and name not in namespaces:

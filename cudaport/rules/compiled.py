@@ -14,8 +14,9 @@ from pathlib import Path
 
 from .. import lexer
 from ..options import Options
-from .loader import (default_rules_root, gc_paused, load_table, read_cache, table_digest,
-                     write_cache)
+from ..frameworks import framework_packs
+from .loader import (default_rules_root, gc_paused, load_table, read_cache,
+                     resolve_target_dir, table_digest, write_cache)
 from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, version_tuple
 
 # Libraries whose use means the file needs the target's main runtime header.
@@ -222,7 +223,9 @@ def get_compiled(options: Options) -> Compiled:
     files' hash and the options that change resolution, so a fresh process with a warm
     cache reads one pickle and resolves nothing."""
     roots = [Path(p) for p in options.rules_dirs] + [default_rules_root()]
-    extra = [Path(p) for p in options.rule_files]
+    # Framework packs go under the user's files, so ``--rules`` still overrides them.
+    framework = framework_packs(resolve_target_dir(options.target, roots), options.framework)
+    extra = framework + [Path(p) for p in options.rule_files]
     digest = table_digest(options.target, roots, extra)
     key = hashlib.sha256(repr((digest, Resolved.__slots__, options.target_version,
                                options.experimental, options.launch,

@@ -404,6 +404,8 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
         if "present_in_cuda" in top else None
     stem = path.stem
     prefix = "user" if user else info.name
+    if user and path.parent.parent.name == "frameworks":  # rules/<target>/frameworks/<fw>/
+        prefix = f"{info.name}/{path.parent.name}"
     here: dict[str, int] = {}  # names defined in this file -> line
 
     def define(name: str, at: S.Where, section: str) -> Entry | None:

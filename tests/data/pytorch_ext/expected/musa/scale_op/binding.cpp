@@ -1,0 +1,17 @@
+#include <torch/extension.h>
+#include <torch_musa/csrc/core/MUSAStream.h>
+
+void scale_cuda(const at::Tensor& x, at::Tensor& y, float alpha);
+
+at::Tensor scale(const at::Tensor& x, double alpha) {
+  TORCH_CHECK(x.is_cuda(), "x must be a CUDA tensor");
+  auto y = at::empty_like(x);
+  c10::musa::MUSAStream stream = c10::musa::getCurrentMUSAStream();
+  (void)stream;
+  scale_cuda(x.contiguous(), y, static_cast<float>(alpha));
+  return y;
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("scale", &scale, "y = alpha * x (CUDA)");
+}
