@@ -41,6 +41,63 @@ def main() -> None:
     """Port CUDA C++ to other GPU back ends (HIP first)."""
 
 
+CLANG_OPTIONS = [
+    click.option("--clang/--no-clang", "clang", default=None,
+                 help="Parse with clang to confirm CUDA references, find exact launches, "
+                      "inactive branches and more hazards (on when -p, --cuda-path or "
+                      "--header-mode is given)."),
+    click.option("-p", "--compile-commands", "compile_commands", type=click.Path(path_type=Path),
+                 help="compile_commands.json (or its folder): -I/-D/-std flags per file "
+                      "(verify defaults to ./compile_commands.json or ./build/...)."),
+    click.option("-I", "includes", multiple=True, metavar="DIR",
+                 help="Include folder (repeatable)."),
+    click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
+                 help="Macro (repeatable)."),
+    click.option("--std", metavar="STD", help="C++ standard for clang (default c++17)."),
+    click.option("--clang-arg", "clang_args", multiple=True, metavar="ARG",
+                 help="Extra clang argument (repeatable)."),
+    click.option("--cuda-path", type=click.Path(file_okay=False, path_type=Path),
+                 help="CUDA toolkit whose headers clang uses."),
+    click.option("--header-mode", type=click.Choice(("auto", "toolkit", "wheels", "stub")),
+                 default=None, help="CUDA headers for clang: installed toolkit, PyPI wheels, or "
+                                    "a stub generated from the rules (default auto)."),
+    click.option("--inactive-branches", type=click.Choice(("translate", "keep")),
+                 default="translate", show_default=True,
+                 help="With clang: translate code in inactive #if branches too, or keep it."),
+    click.option("--warp-size", type=click.IntRange(1, 1024), default=None,
+                 help="Threads per warp on the target (default from the target: 64 for HIP)."),
+]
+
+
+def _clang_fields(kwargs: dict) -> dict:
+    """Options fields of the clang layer, taken out of ``kwargs``."""
+    clang = kwargs.pop("clang", None)
+    fields = {
+        "compile_commands": kwargs.pop("compile_commands", None),
+        "include_dirs": tuple(str(d) for d in kwargs.pop("includes", ()) or ()),
+        "defines": tuple(kwargs.pop("defines", ()) or ()),
+        "std": kwargs.pop("std", None),
+        "clang_args": tuple(kwargs.pop("clang_args", ()) or ()),
+        "cuda_path": kwargs.pop("cuda_path", None),
+        "header_mode": kwargs.pop("header_mode", None),
+        "inactive_branches": kwargs.pop("inactive_branches", None) or "translate",
+        "warp_size": kwargs.pop("warp_size", None),
+    }
+    if clang is None:
+        clang = bool(fields["compile_commands"] or fields["cuda_path"] or fields["header_mode"])
+    fields["clang"] = clang
+    fields["header_mode"] = fields["header_mode"] or "auto"
+    for key in ("compile_commands", "cuda_path"):
+        if fields[key] is not None:
+            fields[key] = str(fields[key])
+    if fields["compile_commands"]:
+        where = Path(fields["compile_commands"])
+        db = where if where.suffix == ".json" else where / "compile_commands.json"
+        if not db.is_file():
+            raise UsageError(f"-p {where}: no compile_commands.json there")
+    return fields
+
+
 def translation_options(fn):
     """Options shared by every command that translates or checks code."""
     decorators = [
@@ -66,7 +123,7 @@ def translation_options(fn):
         click.option("--rules-dir", "rules_dirs", multiple=True,
                      type=click.Path(file_okay=False, path_type=Path),
                      help="Extra folder of targets, searched before the built-in one."),
-    ] + [
+    ] + CLANG_OPTIONS + [
         click.option(f"--{group}", f"variant_{group}", type=click.Choice(choices),
                      help=f"{group} library variant (default {choices[0]}).")
         for group, choices in VARIANT_OPTIONS.items()
@@ -97,6 +154,7 @@ def build_options(kwargs: dict, config=None) -> Options:
         rule_files=tuple(str(p) for p in kwargs.pop("rule_files")),
         rules_dirs=tuple(str(p) for p in kwargs.pop("rules_dirs")),
         framework=kwargs.pop("framework", None),
+        **_clang_fields(kwargs),
     )
     try:
         get_compiled(options)

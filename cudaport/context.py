@@ -44,6 +44,7 @@ class FileContext:
     findings: list[Finding] = field(default_factory=list)
     lines: LineIndex | None = None
     uses_runtime: bool = False  # set by passes that see runtime/device use
+    clang: object | None = None  # cudaport.clang.Facts when --clang parsed the file
 
     def linecol(self, offset: int) -> tuple[int, int]:
         if self.lines is None:

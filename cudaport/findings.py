@@ -258,6 +258,119 @@ Why: on the target it reports or does something CUDA-specific.
 Fix: use the target's equivalent (torch_musa: `is_musa`, `torch.musa`).
 """)
 
+# Portability hazards (CP2xx) and clang tool problems (CP903-CP909): cudaport/passes/hazards.py
+# and cudaport/clang/. Warp-width codes fire only when the target's warp is wider than 32.
+register("CP201", "ballot-in-32-bits", "warning", "warp ballot stored in a 32-bit integer", """
+What: the result of `__ballot_sync`/`__activemask` is kept in a 32-bit integer.
+Why: on a 64-wide wavefront (AMD CDNA) the ballot has 64 bits; the upper 32 lanes are lost.
+Fix: use a 64-bit type. Bad: `unsigned m = __ballot_sync(FULL, p);`
+Good: `unsigned long long m = __ballot_sync(FULL, p);` (or `auto`).
+""")
+register("CP202", "full-mask-32", "warning", "32-bit full-warp mask in a *_sync intrinsic", """
+What: a `*_sync` warp intrinsic gets the mask `0xffffffff`.
+Why: HIP's `*_sync` intrinsics take a 64-bit mask; `0xffffffff` names only lanes 0-31 of a
+64-wide wavefront, so half the lanes do not take part.
+Fix: use a full mask of the right width. Bad: `__shfl_down_sync(0xffffffff, v, 1)`
+Good: `__shfl_down_sync(~0ull, v, 1)` or a `FULL_MASK` macro defined per platform.
+""")
+register("CP203", "lane-math-32", "warning", "lane or warp index computed for 32-wide warps", """
+What: a thread index is split into lane and warp with `& 31`, `% 32`, `>> 5` or `/ 32`.
+Why: with 64-wide wavefronts the lane is `& 63` / `% 64` and the warp `>> 6` / `/ 64`; the
+32-based arithmetic puts two wavefront halves in one "warp".
+Fix: derive it from `warpSize`. Bad: `int lane = threadIdx.x & 31;`
+Good: `int lane = threadIdx.x % warpSize;`
+""")
+register("CP204", "per-warp-array-32", "warning", "array sized for 32 lanes or 32 warps", """
+What: a `__shared__` array is sized `[32]`, one slot per lane or per warp.
+Why: a block of 1024 threads has 16 wavefronts of 64 on AMD, but a per-lane buffer needs 64
+slots; code indexing it by lane overflows.
+Fix: size it from the target's warp width. Bad: `__shared__ float partial[32];`
+Good: `__shared__ float partial[WARP_SLOTS];` with `WARP_SLOTS` chosen per platform.
+""")
+register("CP205", "warp-size-assumed", "warning", "warp size assumed to be 32", """
+What: the code fixes the warp size at 32 (`#define WARP_SIZE 32`, `warpSize == 32`, a
+`constexpr` 32).
+Why: AMD CDNA wavefronts have 64 lanes; every computation built on the constant is wrong.
+Fix: use `warpSize` (device code) or `hipDeviceProp_t::warpSize` (host), or define the
+constant per platform. Bad: `#define WARP_SIZE 32` Good: `#define WARP_SIZE warpSize`.
+""")
+register("CP206", "shuffle-reduction-32", "warning", "shuffle reduction that covers 32 lanes", """
+What: a shuffle reduction starts at offset 16 (or uses a width of 32), so it combines 32 lanes.
+Why: on a 64-wide wavefront lanes 32-63 are never combined with lanes 0-31; the result is
+a partial sum.
+Fix: start at `warpSize / 2`. Bad: `for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(m, v, o);`
+Good: `for (int o = warpSize / 2; o > 0; o /= 2) ...`.
+""")
+register("CP210", "inline-ptx", "error", "inline PTX assembly", """
+What: an `asm(...)` statement; in CUDA code this is NVIDIA PTX.
+Why: PTX does not assemble for other GPUs; the target compiler rejects it or the host
+compiler misreads it.
+Fix: replace it with a portable intrinsic (most PTX snippets have one: `__shfl_sync`,
+`__ldg`, `atomicAdd`, `clock64`), or guard it with `#if defined(__CUDA_ARCH__)` and provide
+a target version. Bad: `asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));`
+Good: `int lane = __lane_id();` (HIP) or `threadIdx.x % warpSize`.
+""")
+register("CP211", "texture-reference", "error", "texture or surface reference", """
+What: a `texture<...>` or `surface<...>` reference (the legacy texture API).
+Why: CUDA 12 removed texture and surface references; HIP keeps them only as deprecated.
+Fix: use texture objects (`cudaTextureObject_t` with `cudaCreateTextureObject`), which
+map to `hipTextureObject_t`. Bad: `texture<float, 1> tex;` Good: `cudaTextureObject_t tex;`
+""")
+register("CP212", "dynamic-parallelism", "error", "kernel launched from device code", """
+What: a kernel launch (`<<<...>>>`) inside a `__global__` or `__device__` function.
+Why: dynamic parallelism is CUDA-only; HIP cannot launch kernels from the device.
+Fix: launch the child work from the host, or fold it into the parent kernel.
+Bad: `__global__ void parent() { child<<<1, 32>>>(); }` Good: launch `child` from the host.
+""")
+register("CP213", "cooperative-groups-gap", "error", "cooperative-groups feature HIP lacks", """
+What: a cooperative-groups type or function that HIP's cooperative groups do not provide
+(clusters, `cg::reduce`/`scan`, `memcpy_async`, `labeled_partition`, `meta_group_rank`...).
+Why: the translated code will not compile against HIP 5.2's `hip_cooperative_groups.h`.
+Fix: write the operation with shuffles and `__syncthreads`, or use rocPRIM/hipCUB.
+Bad: `cg::reduce(tile, v, cg::plus<float>())` Good: a shuffle reduction over `warpSize` lanes.
+""")
+register("CP214", "device-prop-field", "error", "cudaDeviceProp field with no HIP counterpart", """
+What: a `cudaDeviceProp` member that `hipDeviceProp_t` (HIP 5.2) lacks.
+Why: the translated code will not compile; some fields exist only from HIP 6.
+Fix: query the attribute with `hipDeviceGetAttribute` where one exists, or drop the use.
+Bad: `prop.persistingL2CacheMaxSize` Good: a platform-guarded query.
+""")
+register("CP215", "arch-condition", "warning", "preprocessor condition on CUDA arch or version", """
+What: `#if`/`#ifdef` on `__CUDA_ARCH__`, `__CUDACC__`, `__CUDACC_VER_MAJOR__`,
+`CUDART_VERSION` or `CUDA_VERSION`.
+Why: the target compiler defines none of these (HIP has `__HIP_DEVICE_COMPILE__`,
+`__HIP_PLATFORM_AMD__`, `HIP_VERSION`), so the guarded code silently takes the other branch.
+Fix: check which branch the target needs and add the target's macro to the condition.
+Bad: `#if __CUDA_ARCH__ >= 700` Good: `#if __CUDA_ARCH__ >= 700 || defined(__HIP_DEVICE_COMPILE__)`.
+""")
+register("CP903", "clang-parse-errors", "warning", "clang reported errors parsing the file", """
+What: clang parsed the file with errors (first errors are in the message, file:line).
+Why: a missing include path or define, a header version clang does not know, or code only
+nvcc accepts. Facts clang could not establish fall back to the text-based translation; the
+translated output is still written.
+Fix: pass the project's flags (`-p build/`, `-I`, `-D`, `--std`), or `--header-mode`.
+""")
+register("CP904", "clang-unavailable", "warning", "clang could not be used", """
+What: `--clang` was asked for but libclang, clang's resource headers or the requested CUDA
+headers are missing.
+Why: cudaport then translates by text only, as without `--clang`.
+Fix: install what the message names (`pip install libclang`, `apt-get install clang-15`,
+the CUDA header wheels) or choose another `--header-mode`.
+""")
+register("CP905", "inactive-branch", "info", "code in an inactive preprocessor branch", """
+What: these lines are in an `#if` branch that is inactive for the given flags.
+Why: clang does not see them, so their translation is text-only (default), or they are left
+as written with `--inactive-branches keep`.
+Fix: nothing, unless the branch matters on the target: then check it by hand.
+""")
+register("CP906", "cuda-name-shadowed", "info", "CUDA name that refers to the project's own code", """
+What: the identifier has a CUDA API's name, but clang resolves it to a declaration in the
+project (for example a wrapper `mine::cudaMalloc`).
+Why: renaming it would break the project's own code, so cudaport leaves it unchanged.
+Fix: nothing; rename your function if the clash is confusing.
+""")
+
+
 @dataclass(frozen=True)
 class Finding:
     code: str

@@ -21,6 +21,17 @@ class Options:
     rule_files: tuple[str, ...] = ()  # user rule packs layered on the target's
     framework: str | None = None  # e.g. "pytorch": layer rules/<target>/frameworks/<name>/
     extra: tuple[tuple[str, object], ...] = field(default=())  # options added by later passes
+    # clang semantic layer (cudaport/clang): off unless asked for
+    clang: bool = False
+    header_mode: str = "auto"  # auto, toolkit, wheels, stub
+    cuda_path: str | None = None
+    compile_commands: str | None = None  # folder with compile_commands.json (-p)
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    std: str | None = None
+    clang_args: tuple[str, ...] = ()  # extra clang arguments (after --)
+    inactive_branches: str = "translate"  # translate or keep code clang found inactive
+    warp_size: int | None = None  # None: the target's warp_size
 
     def variant(self, group: str) -> str | None:
         return dict(self.variants).get(group)

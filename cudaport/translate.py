@@ -83,8 +83,14 @@ def translate_bytes(src: bytes, options: Options | None = None, path: str = "<st
     compiled = compiled or get_compiled(options)
     ctx = FileContext(src, path, compiled, options,
                       scan(src, compiled, options.rewrite_comments, options.rewrite_strings))
+    if options.clang:
+        from .clang.apply import after_passes, before_passes
+
+        before_passes(ctx)
     for _name, run in passes():
         run(ctx)
+    if ctx.clang is not None:
+        after_passes(ctx)
     kept = E.resolve(ctx.edits)
     output = E.apply(src, kept)
     ctx.findings.sort(key=lambda f: (f.offset, f.code))

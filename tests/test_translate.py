@@ -197,12 +197,12 @@ WARP = ("__global__ void k(float* x) { float v = x[0];\n"
 def test_warp_sync_kept_for_new_hip():
     r = translate_source(WARP)
     assert "__shfl_down_sync(0xffffffff, v, 16, 32)" in r.text
-    assert not [f for f in r.findings if f.code != "CP108"]
+    assert not [f for f in r.findings if f.code.startswith("CP1") and f.code != "CP108"]
 
 
 def test_warp_sync_fallback_for_old_hip():
     r = translate_source(WARP, target_version="5.2")
     assert "v += __shfl_down(v, 16, 32);" in r.text
     assert "if (__all(v > 0)) __threadfence_block(); }" in r.text
-    assert {f.code for f in r.findings} == {"CP108"}
+    assert {f.code for f in r.findings if f.code.startswith("CP1")} == {"CP108"}
     assert translate_source(r.text, target_version="5.2").text == r.text

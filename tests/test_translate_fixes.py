@@ -92,8 +92,8 @@ def test_translation_report_flags_inline_ptx():
            '  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }\n'
            '// asm("mov.u32 %0, %%laneid;") in a comment is not code\n')
     result = translate_bytes(src.encode(), Options())
-    assert [(f.code, f.line, f.col) for f in result.findings if f.code == "CP503"] == [
-        ("CP503", 2, 3)]
+    assert [(f.code, f.line, f.col) for f in result.findings if f.code == "CP210"] == [
+        ("CP210", 2, 3)]  # the translation's PTX code; verify reports CP503
 
 
 def test_optional_cooperative_groups_headers_are_reported_unmapped():

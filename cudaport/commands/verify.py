@@ -22,11 +22,7 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, Outcome, VerifyError, collect,
 @click.command("verify")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path),
                 metavar="PATH...")
-@click.option("-I", "includes", multiple=True, metavar="DIR", help="Include folder (repeatable).")
-@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Macro (repeatable).")
-@click.option("-p", "--compile-commands", "compile_commands", type=click.Path(path_type=Path),
-              help="compile_commands.json (or its folder): -I/-D/-std flags per file. "
-                   "Default: ./compile_commands.json or ./build/compile_commands.json.")
+# -I, -D and -p come from the shared translation_options (they also feed --clang).
 @click.option("--translated", is_flag=True,
               help="The inputs are already translated: compile them as they are.")
 @click.option("--compiler", metavar="PATH", help="HIP compiler (hipcc or clang++); default: "

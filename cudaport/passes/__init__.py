@@ -38,6 +38,7 @@ def passes(fragment: bool = False) -> list[tuple[str, Pass]]:
 
 
 def _load() -> None:
-    from . import identifiers, includes, inline_ptx, launches, spaced_launch  # noqa: F401
+    # inline PTX in a translation is the hazard pass's CP210 (verify keeps CP503)
+    from . import hazards, identifiers, includes, launches, spaced_launch  # noqa: F401
     from . import rule_checks  # noqa: F401
     from . import framework_includes  # noqa: F401

@@ -10,7 +10,9 @@ from ..edits import Edit
 from ..rules.compiled import RUNTIME_LIBRARIES
 from . import register
 
-_LEADING_COMMENTS = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?://[^\n]*|/\*[\s\S]*?\*/)?[ \t]*\r?\n)*")
+# (a line comment may continue over a backslash-newline: lexer.LINE_COMMENT knows that)
+_LEADING_COMMENTS = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?:" + lexer.LINE_COMMENT
+                               + rb"|/\*[\s\S]*?\*/)?[ \t]*\r?\n)*")
 
 
 @register(20, "includes")

@@ -108,6 +108,10 @@ def _rewrite(ctx: FileContext, lt: int, function: bytes, wrapper: bytes) -> Edit
 
     src = ctx.src
     start = kernel_start(src, lt)
+    if ctx.clang is not None:  # clang's exact launch range wins where it has one
+        from ..clang.apply import launch_start
+
+        start = launch_start(ctx, lt) or start
     if start is None or _leaves_directive(src, start, lt):
         return None
     config = lexer.split_arguments(src, lt, end_token=b">>>")

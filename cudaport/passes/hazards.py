@@ -1,0 +1,287 @@
+"""Portability hazards (CP2xx): code that translates cleanly but behaves differently, or does
+not build, on the target.
+
+Text patterns run on a copy of the file with comments and literals blanked, so they see
+every ``#if`` branch; where clang parsed the file its facts add what text cannot see (a
+ballot stored through a typedef, a launch inside device code, a ``cudaDeviceProp`` field
+reached through any expression). Warp-width hazards fire only when the target's warp is
+wider than 32 (``warp_size`` in target.yaml, ``--warp-size``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import lexer
+from ..context import FileContext
+from ..findings import Finding
+from . import register
+
+# Cheap pre-check on the raw bytes: files with none of these skip the pass.
+_TRIGGER = re.compile(
+    rb"asm|__ballot|__activemask|_sync\b|0[xX][fF]{8}|__shfl|texture|surface|<<<|cooperative"
+    rb"|cudaDeviceProp|__CUDA|CUDA_VERSION|CUDART_VERSION|threadIdx|__shared__|[wW]arp|WARP")
+_BLANK_BYTES = bytes(c if c in b"\r\n" else 32 for c in range(256))
+_BLANK = re.compile(lexer.LINE_COMMENT + b"|" + lexer.BLOCK_COMMENT + b"|"
+                    + lexer.RAW_STRING + b"|" + lexer.STRING + b"|" + lexer.CHAR)
+
+_ASM = re.compile(rb"\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
+# Ballots and masks: find the rare name or literal first, then check the text before it.
+_BALLOT = re.compile(rb"(__ballot_sync|__activemask|__ballot)\s*\(")
+_NARROW_DECL = re.compile(
+    rb"\b((?:const\s+)?(?:unsigned\s+int|unsigned|int|uint32_t|int32_t|uint|std::uint32_t))"
+    rb"\s+(\w+)\s*=\s*\Z")
+_MASK_LITERAL = re.compile(rb"0[xX][fF]{8}[uU]?(?![\w.])")
+_SYNC_CALL_OPEN = re.compile(rb"\b(__\w+_sync)\s*\(\s*\Z")
+_FULL_MASK_DEFINE = re.compile(rb"#[ \t]*define[ \t]+(\w*MASK\w*)[ \t]+\(?(0[xX][fF]{8}[uU]?)\)?"
+                               rb"[ \t]*(?:$|/)", re.M | re.I)
+# Lane math: find the rare operator first, then look at the operand just before it.
+_LANE_OP = re.compile(rb"(?:&\s*31|%\s*32|>>\s*5|/\s*32)(?![\w.])")
+_LANE_OPERAND = re.compile(
+    rb"(threadIdx\s*\.\s*[xyz]|\b\w*(?:[tT]id|TID|[lL]ane|LANE|[tT]hread|[iI]dx)\w*)\s*\Z")
+_SHARED_32 = re.compile(rb"__shared__[^;{}()]*?\b(\w+)\s*\[\s*32\s*\]")
+_WARP_32 = re.compile(
+    rb"#[ \t]*define[ \t]+((?i:\w*WARP_?SIZE\w*))[ \t]+\(?32\)?(?![\w.])"
+    rb"|(warpSize)\s*==\s*32(?![\w.])|32\s*==\s*(warpSize)\b")
+_ASSIGN_32 = re.compile(rb"=\s*32(?![\w.])")
+_CONST_WARP = re.compile(rb"\b(?:constexpr|const)\s+(?:static\s+)?(?:unsigned\s+|signed\s+)?\w+\s+"
+                         rb"((?i:\w*warp_?size\w*))\s*\Z")
+_SHUFFLE = re.compile(rb"(__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")
+# A shuffle call's arguments, with at most one level of nested parentheses.
+_SHUFFLE_ARGS = re.compile(rb"\s*((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)")
+_PAREN_OR_COMMA = re.compile(rb"[(),\[\]]")
+
+
+def _split_top(text: bytes) -> list[bytes]:
+    """Split call arguments at commas outside brackets."""
+    out, depth, start = [], 0, 0
+    for m in _PAREN_OR_COMMA.finditer(text):
+        ch = m.group()
+        if ch in b"([":
+            depth += 1
+        elif ch in b")]":
+            depth -= 1
+        elif depth == 0:
+            out.append(text[start:m.start()].strip())
+            start = m.end()
+    out.append(text[start:].strip())
+    return out
+_LOOP_16 = re.compile(
+    rb"\bfor\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*16"
+    rb"\s*;[^;]*;\s*\1\s*(?:/=\s*2|>>=\s*1)\s*\)")
+_TEXREF = re.compile(rb"\b(texture|surface)\s*<")
+_CG_USE = re.compile(
+    rb"\b(?:cg|cooperative_groups)\s*::\s*(this_cluster|cluster_group|reduce|inclusive_scan|"
+    rb"exclusive_scan|memcpy_async|wait_prior|wait|labeled_partition|binary_partition|"
+    rb"invoke_one_broadcast|invoke_one|block_tile_memory)\b"
+    rb"|\.\s*(meta_group_rank|meta_group_size|num_threads|dim_threads|block_rank|barrier_arrive|"
+    rb"barrier_wait|match_any|match_all)\s*\(")
+_ARCH_MACRO = re.compile(
+    rb"\b(__CUDA_ARCH__|__CUDACC_VER_MAJOR__|__CUDACC_VER_MINOR__|__CUDACC_VER_BUILD__|"
+    rb"CUDART_VERSION|CUDA_VERSION|__CUDA_ARCH_LIST__)\b")
+
+# cudaDeviceProp members that hipDeviceProp_t lacks: CUDA 13.0 driver_types.h compared with
+# HIP 5.2.3 hip_runtime_api.h as shipped by Debian (libamdhip64-dev). HIP 6 added several.
+DEVICE_PROP_MISSING = frozenset("""
+accessPolicyMaxWindowSize asyncEngineCount canUseHostPointerForRegisteredMem clusterLaunch
+computePreemptionSupported deferredMappingCudaArraySupported deviceNumaConfig deviceNumaId
+globalL1CacheSupported gpuDirectRDMAFlushWritesOptions gpuDirectRDMASupported
+gpuDirectRDMAWritesOrdering gpuPciDeviceID gpuPciSubsystemID hostNativeAtomicSupported
+hostNumaId hostNumaMultinodeIpcSupported hostRegisterReadOnlySupported hostRegisterSupported
+ipcEventSupported localL1CacheSupported luid luidDeviceNodeMask maxBlocksPerMultiProcessor
+maxSurface1D maxSurface1DLayered maxSurface2D maxSurface2DLayered maxSurface3D
+maxSurfaceCubemap maxSurfaceCubemapLayered maxTexture1DLayered maxTexture1DMipmap
+maxTexture2DGather maxTexture2DLayered maxTexture2DLinear maxTexture2DMipmap maxTexture3DAlt
+maxTextureCubemap maxTextureCubemapLayered memoryPoolSupportedHandleTypes memoryPoolsSupported
+mpsEnabled multiGpuBoardGroupID persistingL2CacheMaxSize regsPerMultiprocessor
+reservedSharedMemPerBlock sharedMemPerBlockOptin sharedMemPerMultiprocessor
+sparseCudaArraySupported streamPrioritiesSupported surfaceAlignment
+timelineSemaphoreInteropSupported unifiedAddressing unifiedFunctionPointers uuid
+""".split())
+_PROP_FIELD = re.compile(rb"(?:\.|->)\s*(" + b"|".join(
+    sorted((n.encode() for n in DEVICE_PROP_MISSING), key=len, reverse=True)) + rb")\b")
+_BRACE = re.compile(rb"[{}]")
+
+
+def blank_comments_and_literals(src: bytes) -> bytes:
+    """Same length as ``src``; comments and literals become spaces (newlines kept)."""
+    return _BLANK.sub(lambda m: m.group().translate(_BLANK_BYTES), src)
+
+
+class _Reporter:
+    def __init__(self, ctx: FileContext) -> None:
+        self.ctx = ctx
+        self.seen: set[tuple[str, int]] = set()
+
+    def __call__(self, code: str, offset: int, message: str, identifier: str = "",
+                 engine: str = "lexical") -> None:
+        if (code, offset) in self.seen:
+            return
+        self.seen.add((code, offset))
+        line, col = self.ctx.linecol(offset)
+        self.ctx.findings.append(Finding(code, message, self.ctx.path, line, col, "",
+                                         identifier, "", engine, offset))
+
+
+@register(40, "hazards")
+def hazards(ctx: FileContext) -> None:
+    if ctx.fragment or not _TRIGGER.search(ctx.src):
+        return
+    code = blank_comments_and_literals(ctx.src)
+    report = _Reporter(ctx)
+    facts = ctx.clang if ctx.clang is not None and not ctx.clang.failure else None
+    warp = ctx.options.warp_size or ctx.compiled.target.warp_size
+    if facts is not None:
+        _clang_hazards(ctx, facts, report, warp)
+    if warp > 32:
+        _warp_width(ctx, code, report, warp)
+    for m in _ASM.finditer(code) if b"asm" in code else ():
+        report("CP210", m.start(), "inline assembly (PTX) does not assemble for "
+               f"{ctx.compiled.target.title}; replace it with an intrinsic", "asm")
+    for m in _TEXREF.finditer(code) if b"texture" in code or b"surface" in code else ():
+        report("CP211", m.start(), f"{m.group(1).decode()} reference: removed in CUDA 12 and "
+               "deprecated in HIP; use texture objects", m.group(1).decode())
+    if b"cooperative_groups" in code:
+        for m in _CG_USE.finditer(code):
+            name = (m.group(1) or m.group(2)).decode()
+            report("CP213", m.start(1) if m.group(1) else m.start(2),
+                   f"cooperative groups: {name} has no counterpart in HIP 5.2's "
+                   "cooperative groups", name)
+    if b"cudaDeviceProp" in code:
+        for m in _PROP_FIELD.finditer(code):
+            name = m.group(1).decode()
+            report("CP214", m.start(1), f"cudaDeviceProp::{name} has no counterpart in "
+                   "hipDeviceProp_t (HIP 5.2)", name)
+    if ctx.scan.launches:
+        known = {launch.lt for launch in facts.launches} if facts is not None else set()
+        _device_launches(ctx, code, report, known)
+    _arch_conditions(ctx, code, report)
+
+
+def _clang_hazards(ctx: FileContext, facts, report: _Reporter, warp: int) -> None:
+    if warp > 32:
+        for offset, var, type_name in facts.ballot_narrow:
+            report("CP201", offset, f"ballot stored in {type_name} {var}: a {warp}-lane "
+                   "wavefront needs 64 bits", var, "clang")
+    for launch in facts.launches:
+        if launch.in_device_code:
+            report("CP212", launch.start, f"{launch.kernel} is launched from device code "
+                   "(dynamic parallelism); the target cannot do that", launch.kernel, "clang")
+    for offset, _record, name in facts.member_refs:
+        if name in DEVICE_PROP_MISSING:
+            report("CP214", offset, f"cudaDeviceProp::{name} has no counterpart in "
+                   "hipDeviceProp_t (HIP 5.2)", name, "clang")
+
+
+def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:
+    for m in _BALLOT.finditer(code) if b"__ballot" in code or b"__activemask" in code \
+            else ():
+        decl = _NARROW_DECL.search(code, max(0, m.start() - 120), m.start())
+        if decl is not None:
+            report("CP201", m.start(), f"{m.group(1).decode()} result stored in a 32-bit "
+                   f"integer ({decl.group(1).decode()}); a {warp}-lane wavefront needs 64 bits",
+                   decl.group(1).decode())
+    for m in _MASK_LITERAL.finditer(code) if b"_sync" in code else ():
+        call = _SYNC_CALL_OPEN.search(code, max(0, m.start() - 80), m.start())
+        if call is not None:
+            report("CP202", m.start(), f"{call.group(1).decode()} with mask "
+                   f"{m.group().decode()} covers 32 of {warp} lanes", call.group(1).decode())
+    for m in _FULL_MASK_DEFINE.finditer(code):
+        report("CP202", m.start(2), f"{m.group(1).decode()} = {m.group(2).decode()} covers "
+               f"32 of {warp} lanes when used as a warp mask", m.group(1).decode())
+    for m in _LANE_OP.finditer(code):
+        operand = _LANE_OPERAND.search(code, max(0, m.start() - 80), m.start())
+        if operand is None:
+            continue
+        op = re.sub(rb"\s+", b" ", m.group()).decode()
+        report("CP203", m.start(), f"'{op}' on {operand.group(1).decode()} assumes 32-lane "
+               f"warps (the target has {warp})", operand.group(1).decode())
+    for m in _SHARED_32.finditer(code):
+        report("CP204", m.start(1), f"__shared__ {m.group(1).decode()}[32] is sized for 32 "
+               f"lanes or warps; the target's wavefront has {warp} lanes", m.group(1).decode())
+    for m in _WARP_32.finditer(code):
+        name = next(g for g in m.groups() if g).decode()
+        report("CP205", m.start(), f"{name} assumed to be 32; the target's wavefront has "
+               f"{warp} lanes", name)
+    for m in _ASSIGN_32.finditer(code):
+        const = _CONST_WARP.search(code, max(0, m.start() - 120), m.start())
+        if const is not None:
+            name = const.group(1).decode()
+            report("CP205", const.start(), f"{name} assumed to be 32; the target's wavefront "
+                   f"has {warp} lanes", name)
+    _shuffle_widths(ctx, code, report, warp)
+
+
+def _shuffle_widths(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:
+    if b"__shfl" not in code:
+        return
+    for m in _LOOP_16.finditer(code):
+        body_end = min(len(code), m.end() + 400)
+        if _SHUFFLE.search(code, m.end(), body_end):
+            report("CP206", m.start(), "shuffle reduction starting at offset 16 combines "
+                   f"32 lanes; start at warpSize/2 for {warp}-lane wavefronts", "for")
+    for m in _SHUFFLE.finditer(code):
+        parsed = _SHUFFLE_ARGS.match(code, m.end())
+        if parsed is None:
+            continue
+        args = _split_top(parsed.group(1))
+        sync = m.group(1).endswith(b"_sync")
+        width = args[3] if sync and len(args) > 3 else args[2] if not sync and len(args) > 2 \
+            else None
+        offset = args[2] if sync and len(args) > 2 else args[1] if not sync and len(args) > 1 \
+            else None
+        name = m.group(1).decode()
+        if width == b"32":
+            report("CP206", m.start(), f"{name} with width 32 shuffles within 32 lanes of a "
+                   f"{warp}-lane wavefront", name)
+        elif offset == b"16" and b"down" in m.group(1) or offset == b"16" and b"xor" in m.group(1):
+            report("CP206", m.start(), f"{name} by 16 as the first reduction step covers 32 "
+                   f"lanes; start at warpSize/2 for {warp}-lane wavefronts", name)
+
+
+def _device_launches(ctx: FileContext, code: bytes, report: _Reporter, known: set[int]) -> None:
+    """Launches whose enclosing function is __global__/__device__ (text-only estimate for
+    launches clang did not see: inactive branches, or no clang)."""
+    stack: list[bool] = []
+    launches = iter(sorted(lt for lt in ctx.scan.launches if lt not in known))
+    nxt = next(launches, None)
+    last_brace = 0
+    for m in _BRACE.finditer(code):
+        if nxt is None:
+            break
+        while nxt is not None and nxt < m.start():
+            if stack and stack[-1]:
+                report("CP212", nxt, "kernel launched from device code (dynamic "
+                       "parallelism); the target cannot do that", "<<<")
+            nxt = next(launches, None)
+        if m.group() == b"{":
+            start = m.start()
+            if stack and stack[-1]:
+                stack.append(True)  # everything inside device code is device code
+            else:
+                stop = max(code.rfind(b";", last_brace, start) + 1, last_brace)
+                device = (code.find(b"__global__", stop, start) >= 0
+                          or code.find(b"__device__", stop, start) >= 0)
+                stack.append(device and code.find(b"__host__", stop, start) < 0)
+        elif stack:
+            stack.pop()
+        last_brace = m.end()
+
+
+def _arch_conditions(ctx: FileContext, code: bytes, report: _Reporter) -> None:
+    for offset, word in ctx.scan.directives:
+        if word in (b"else", b"endif"):
+            continue
+        end = code.find(b"\n", offset)
+        while end > 0 and code[end - 1:end] == b"\\":
+            end = code.find(b"\n", end + 1)
+        line = code[offset:end if end >= 0 else len(code)]
+        m = _ARCH_MACRO.search(line)
+        resolved = ctx.compiled.identifiers.get(m.group(1)) if m else None
+        if resolved is not None and resolved.status == "unsupported":
+            continue  # already reported as a name the target lacks (CP101)
+        if m:
+            name = m.group(1).decode()
+            report("CP215", offset + m.start(1), f"#{word.decode()} on {name}: "
+                   f"{ctx.compiled.target.title} does not define it, so this condition takes "
+                   "another branch there", name)

@@ -1,0 +1,150 @@
+"""Every hazard code: a snippet that must fire and the safe form that must not.
+
+The text engine runs without clang (it sees every branch); clang-only cases run with the
+stub headers so they need no CUDA install.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cudaport.findings import CODES
+from cudaport.passes.hazards import blank_comments_and_literals
+from cudaport.translate import translate_source
+
+KERNEL = "__global__ void k(float *x, float v, int *out) {{\n{}\n}}\n"
+
+CASES = [
+    # code, fires, safe
+    ("CP201", KERNEL.format("  unsigned m = __ballot_sync(~0ull, v > 0);"),
+     KERNEL.format("  unsigned long long m = __ballot_sync(~0ull, v > 0);")),
+    ("CP201", KERNEL.format("  int active = __activemask();"),
+     KERNEL.format("  auto active = __activemask();")),
+    ("CP202", KERNEL.format("  v += __shfl_down_sync(0xffffffff, v, 1);"),
+     KERNEL.format("  v += __shfl_down_sync(~0ull, v, 1);")),
+    ("CP202", "#define FULL_MASK 0xffffffffu\n",
+     "#define FULL_MASK 0xffffffffffffffffull\n"),
+    ("CP203", KERNEL.format("  int lane = threadIdx.x & 31;"),
+     KERNEL.format("  int lane = threadIdx.x % warpSize;")),
+    ("CP203", KERNEL.format("  int tid = threadIdx.x; int warp = tid >> 5;"),
+     KERNEL.format("  int tid = threadIdx.x; int warp = tid / warpSize;")),
+    ("CP203", KERNEL.format("  int w = threadIdx.x / 32;"),
+     KERNEL.format("  int w = threadIdx.x / 32.0f > 1;")),
+    ("CP204", KERNEL.format("  __shared__ float partial[32];"),
+     KERNEL.format("  __shared__ float partial[64];")),
+    ("CP205", "#define WARP_SIZE 32\n", "#define WARP_SIZE warpSize\n"),
+    ("CP205", "constexpr int kWarpSize = 32;\n", "constexpr int kBlockSize = 32;\n"),
+    ("CP205", KERNEL.format("  if (warpSize == 32) out[0] = 1;"),
+     KERNEL.format("  if (warpSize == 64) out[0] = 1;")),
+    ("CP206", KERNEL.format(
+        "  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(~0ull, v, o);"),
+     KERNEL.format(
+        "  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(~0ull, v, o);")),
+    ("CP206", KERNEL.format("  v += __shfl_xor_sync(~0ull, v, 1, 32);"),
+     KERNEL.format("  v += __shfl_xor_sync(~0ull, v, 1);")),
+    ("CP206", KERNEL.format("  v += __shfl_xor_sync(~0ull, fmaxf(v, x[(1, 2)]), 1, 32);"),
+     KERNEL.format("  v += __shfl_xor_sync(~0ull, fmaxf(v, x[(1, 2)]), 1);")),
+    ("CP210", KERNEL.format('  asm volatile("membar.gl;");'),
+     KERNEL.format('  __threadfence(); // asm("membar.gl;") in a comment')),
+    ("CP210", KERNEL.format('  unsigned r; asm("mov.u32 %0, %%laneid;" : "=r"(r));'),
+     KERNEL.format('  const char *s = "asm(x)"; out[0] = s[0];')),
+    ("CP211", "texture<float, 1, cudaReadModeElementType> tex;\n",
+     "cudaTextureObject_t tex = 0;\n"),
+    ("CP211", "surface<void, 2> surf;\n", "cudaSurfaceObject_t surf = 0;\n"),
+    ("CP212", "__global__ void child() {}\n" + KERNEL.format("  child<<<1, 1>>>();"),
+     "__global__ void child() {}\nvoid host() { child<<<1, 1>>>(); }\n"),
+    ("CP213", "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+     + KERNEL.format("  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+                     "  v = cg::reduce(t, v, cg::plus<float>());"),
+     "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+     + KERNEL.format("  auto b = cg::this_thread_block(); b.sync();")),
+    ("CP213", "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+     + KERNEL.format("  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+                     "  out[t.meta_group_rank()] = 1;"),
+     "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+     + KERNEL.format("  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+                     "  out[t.thread_rank()] = 1;")),
+    ("CP214", "int f() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);\n"
+     "  return p.persistingL2CacheMaxSize; }\n",
+     "int f() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);\n"
+     "  return p.multiProcessorCount; }\n"),
+    ("CP215", "#if __CUDA_ARCH__ >= 700\nint x;\n#endif\n",
+     "#if defined(__HIP_DEVICE_COMPILE__)\nint x;\n#endif\n"),
+    ("CP215", "#if __CUDACC_VER_MAJOR__ >= 11\nint x;\n#endif\n",
+     "#if HIP_VERSION >= 50200000\nint x;\n#endif\n"),
+]
+
+
+def _codes(src: str, **kw) -> list[str]:
+    return [f.code for f in translate_source(src, **kw).findings if f.code.startswith("CP2")]
+
+
+@pytest.mark.parametrize("code, bad, good", CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_hazard_fires_and_safe_form_does_not(code, bad, good):
+    assert code in _codes(bad), bad
+    assert code not in _codes(good), good
+
+
+def test_every_hazard_code_is_tested_and_documented():
+    tested = {c[0] for c in CASES}
+    registered = {c for c in CODES if c.startswith("CP2")}
+    assert registered == tested
+    for code in registered:
+        text = CODES[code].explanation
+        assert "What:" in text and "Why:" in text and "Fix:" in text and "Bad:" in text
+
+
+def test_warp_hazards_follow_the_warp_size():
+    bad = KERNEL.format("  int lane = threadIdx.x & 31; unsigned m = __ballot_sync(0xffffffff, 1);")
+    assert {"CP201", "CP202", "CP203"} <= set(_codes(bad))
+    assert not _codes(bad, warp_size=32)
+
+
+def test_cli_warp_size(tmp_path):
+    from click.testing import CliRunner
+
+    from cudaport.cli import main
+
+    src = tmp_path / "lane.cu"
+    src.write_text(KERNEL.format("  int lane = threadIdx.x & 31;"))
+    wide = CliRunner().invoke(main, ["translate", str(src), "-o", str(tmp_path / "a.hip")])
+    narrow = CliRunner().invoke(main, ["translate", str(src), "-o", str(tmp_path / "b.hip"),
+                                       "--warp-size", "32"])
+    assert "CP203" in wide.output and "CP203" not in narrow.output
+
+
+def test_hazard_location_and_message():
+    (f,) = [f for f in translate_source(KERNEL.format('  asm("trap;");')).findings
+            if f.code == "CP210"]
+    assert (f.line, f.col, f.severity, f.engine) == (2, 3, "error", "lexical")
+
+
+def test_inactive_branch_still_checked_by_text():
+    src = "#if 0\n" + KERNEL.format('  asm("trap;");') + "#endif\n"
+    assert "CP210" in _codes(src, clang=True, header_mode="stub")
+
+
+def test_blanking_keeps_offsets():
+    src = b'int a; // asm("x")\nconst char *s = "asm(\\"y\\")"; /* 0xffffffff */\n'
+    out = blank_comments_and_literals(src)
+    assert len(out) == len(src) and out.count(b"\n") == 2
+    assert b"asm" not in out and b"0xffffffff" not in out
+
+
+# Cases only clang can see: a 32-bit type behind a typedef, a launch in device code reached
+# through a lambda, a cudaDeviceProp field through a pointer returned by a function.
+CLANG_CASES = [
+    ("CP201", "typedef unsigned int u32;\n" + KERNEL.format("  u32 m = __ballot_sync(~0ull, v > 0);"),
+     "typedef unsigned long long u64;\n" + KERNEL.format("  u64 m = __ballot_sync(~0ull, v > 0);")),
+    ("CP212", "__global__ void child() {}\n__device__ void helper() { child<<<1, 1>>>(); }\n",
+     "__global__ void child() {}\n__host__ void helper() { child<<<1, 1>>>(); }\n"),
+]
+
+
+@pytest.mark.parametrize("code, bad, good", CLANG_CASES, ids=[c[0] for c in CLANG_CASES])
+def test_clang_hazards(code, bad, good):
+    r = translate_source(bad, clang=True, header_mode="stub")
+    assert [f.engine for f in r.findings if f.code == code] == ["clang"], r.findings
+    r = translate_source(good, clang=True, header_mode="stub")
+    assert code not in [f.code for f in r.findings]
