@@ -112,26 +112,33 @@ def main() -> int:
     data = generate(int(args.size_mb * 1e6))
     rate, secs, wall_rate = mbps(data, options, args.repeat)
     print(f"generated input: {len(data) / 1e6:.1f} MB, best of {args.repeat}: "
-          f"{secs:.2f} s CPU = {rate:.1f} MB/s (wall clock: {wall_rate:.1f} MB/s)")
+          f"{secs:.2f} s CPU = {rate:.1f} MB/s (wall clock: {wall_rate:.1f} MB/s), "
+          "with the hazard analysis")
+    lexical = Options(hazards=False)
+    get_compiled(lexical)
+    rate, secs, wall_rate = mbps(data, lexical, args.repeat)
+    print(f"  translation alone (--no-hazards): {secs:.2f} s CPU = {rate:.1f} MB/s "
+          f"(wall clock: {wall_rate:.1f} MB/s)")
 
     examples = b"".join(p.read_bytes() for p in sorted((ROOT / "examples").rglob("*"))
                         if p.suffix in SOURCE_EXTENSIONS and "expected" not in p.parts)
     if examples:
         # Small inputs: repeat them so the timer sees at least ~5 MB.
         times = max(1, int(5e6 // len(examples)))
-        start = time.process_time()
-        for _ in range(times):
-            translate_bytes(examples, options)
-        elapsed = time.process_time() - start
-        print(f"examples/: {len(examples) / 1e3:.0f} kB x {times}: "
-              f"{len(examples) * times / 1e6 / elapsed:.1f} MB/s (CPU time)")
+        for label, opts in (("with hazards", options), ("--no-hazards", lexical)):
+            start = time.process_time()
+            for _ in range(times):
+                translate_bytes(examples, opts)
+            elapsed = time.process_time() - start
+            print(f"examples/: {len(examples) / 1e3:.0f} kB x {times}, {label}: "
+                  f"{len(examples) * times / 1e6 / elapsed:.1f} MB/s (CPU time)")
 
     tracemalloc.start()
-    result = translate_bytes(data, options)
+    result = translate_bytes(data, lexical)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    print(f"peak Python allocations while translating {len(data) / 1e6:.1f} MB: "
+    print(f"peak Python allocations translating {len(data) / 1e6:.1f} MB (--no-hazards): "
           f"{peak / 1e6:.1f} MB = {peak / len(data):.2f}x input "
           f"(edits {len(result.edits)}, references {len(result.references)})")
     print(f"peak RSS of this process (includes the generator and timing runs): {rss / 1e6:.0f} MB")

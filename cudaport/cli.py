@@ -66,6 +66,8 @@ CLANG_OPTIONS = [
                  help="With clang: translate code in inactive #if branches too, or keep it."),
     click.option("--warp-size", type=click.IntRange(1, 1024), default=None,
                  help="Threads per warp on the target (default from the target: 64 for HIP)."),
+    click.option("--hazards/--no-hazards", default=True, show_default=True,
+                 help="Report portability hazards (CP2xx); translation is the same either way."),
 ]
 
 
@@ -82,6 +84,7 @@ def _clang_fields(kwargs: dict) -> dict:
         "header_mode": kwargs.pop("header_mode", None),
         "inactive_branches": kwargs.pop("inactive_branches", None) or "translate",
         "warp_size": kwargs.pop("warp_size", None),
+        "hazards": kwargs.pop("hazards", True),
     }
     if clang is None:
         clang = bool(fields["compile_commands"] or fields["cuda_path"] or fields["header_mode"])

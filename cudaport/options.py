@@ -32,6 +32,9 @@ class Options:
     clang_args: tuple[str, ...] = ()  # extra clang arguments (after --)
     inactive_branches: str = "translate"  # translate or keep code clang found inactive
     warp_size: int | None = None  # None: the target's warp_size
+    # Portability-hazard analysis (CP2xx, cudaport/passes/hazards.py). On by default; the
+    # translation itself never depends on it, so --no-hazards only drops those findings.
+    hazards: bool = True
 
     def variant(self, group: str) -> str | None:
         return dict(self.variants).get(group)

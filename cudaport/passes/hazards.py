@@ -125,7 +125,7 @@ class _Reporter:
 
 @register(40, "hazards")
 def hazards(ctx: FileContext) -> None:
-    if ctx.fragment or not _TRIGGER.search(ctx.src):
+    if ctx.fragment or not ctx.options.hazards or not _TRIGGER.search(ctx.src):
         return
     code = blank_comments_and_literals(ctx.src)
     report = _Reporter(ctx)
@@ -239,33 +239,41 @@ def _shuffle_widths(ctx: FileContext, code: bytes, report: _Reporter, warp: int)
                    f"lanes; start at warpSize/2 for {warp}-lane wavefronts", name)
 
 
+_DEVICE_FN = re.compile(rb"__global__|__device__")
+
+
 def _device_launches(ctx: FileContext, code: bytes, report: _Reporter, known: set[int]) -> None:
     """Launches whose enclosing function is __global__/__device__ (text-only estimate for
-    launches clang did not see: inactive branches, or no clang)."""
-    stack: list[bool] = []
-    launches = iter(sorted(lt for lt in ctx.scan.launches if lt not in known))
-    nxt = next(launches, None)
-    last_brace = 0
-    for m in _BRACE.finditer(code):
-        if nxt is None:
-            break
-        while nxt is not None and nxt < m.start():
-            if stack and stack[-1]:
-                report("CP212", nxt, "kernel launched from device code (dynamic "
-                       "parallelism); the target cannot do that", "<<<")
-            nxt = next(launches, None)
-        if m.group() == b"{":
-            start = m.start()
-            if stack and stack[-1]:
-                stack.append(True)  # everything inside device code is device code
-            else:
-                stop = max(code.rfind(b";", last_brace, start) + 1, last_brace)
-                device = (code.find(b"__global__", stop, start) >= 0
-                          or code.find(b"__device__", stop, start) >= 0)
-                stack.append(device and code.find(b"__host__", stop, start) < 0)
-        elif stack:
-            stack.pop()
-        last_brace = m.end()
+    launches clang did not see: inactive branches, or no clang).
+
+    For each launch, the nearest ``__global__``/``__device__`` before it opens a body at
+    the next ``{``; the launch is device code when that body is still open there. Only the
+    braces between the two are read, not the whole file."""
+    if b"__global__" not in code and b"__device__" not in code:
+        return
+    for lt in sorted(lt for lt in ctx.scan.launches if lt not in known):
+        marker = max(code.rfind(b"__global__", 0, lt), code.rfind(b"__device__", 0, lt))
+        if marker < 0:
+            continue
+        body = code.find(b"{", marker, lt)
+        if body < 0:
+            continue
+        head = code[max(code.rfind(b";", 0, marker), code.rfind(b"}", 0, marker)) + 1:body]
+        if b"__host__" in head or b";" in code[marker:body]:
+            continue  # host-callable, or a declaration without a body
+        if _still_open(code, body, lt):
+            report("CP212", lt, "kernel launched from device code (dynamic "
+                   "parallelism); the target cannot do that", "<<<")
+
+
+def _still_open(code: bytes, body: int, pos: int) -> bool:
+    """Whether the brace at ``body`` is still unclosed at ``pos``."""
+    depth = 0
+    for m in _BRACE.finditer(code, body, pos):
+        depth += 1 if m.group() == b"{" else -1
+        if depth == 0:
+            return False
+    return depth > 0
 
 
 def _arch_conditions(ctx: FileContext, code: bytes, report: _Reporter) -> None:
