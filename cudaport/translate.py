@@ -104,7 +104,11 @@ def translate_fragment(parent: FileContext, start: int, end: int) -> bytes:
     Compound edits (argument templates, launches) use this for the pieces they rebuild,
     so names inside them are translated exactly as elsewhere in the file.
     """
-    piece = parent.src[start:end]
+    return translate_piece(parent, parent.src[start:end])
+
+
+def translate_piece(parent: FileContext, piece: bytes) -> bytes:
+    """Translate bytes that stand for a piece of ``parent``'s file (see translate_fragment)."""
     compiled = parent.compiled
     if compiled.scanner.search(piece) is None:
         return piece  # most arguments (a variable, a number) hold nothing to translate

@@ -125,3 +125,11 @@ def test_fuzz_found_launch_cases(src):
     # Found by bench/fuzz.py: a rewrite must never swallow a directive, cross out of
     # one, or overlap another rewrite.
     kept(src, launch="hip")
+
+
+def test_spaced_launch_with_launch_hip_is_rewritten_in_one_pass():
+    # Found by bench/check_tree.py on rodinia: `k << < g, b >> > (...)` was only closed up
+    # on the first pass and rewritten on the second.
+    src = RUNTIME + b"void f(){ k << < g, b >> > (x, cudaMemcpyHostToDevice); }\n"
+    out = kept(src, launch="hip")
+    assert b"hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0, x, hipMemcpyHostToDevice);" in out

@@ -29,11 +29,39 @@ def close_spaced_chevrons(ctx: FileContext) -> None:
         if tokens[i].text == b"<<" and tokens[i + 1].text == b"<":
             close = _closing(tokens, i + 2)
             if close is not None:
-                ctx.edits.append(Edit(tokens[i].start, tokens[i + 1].end, b"<<<", rule))
-                ctx.edits.append(Edit(tokens[close].start, tokens[close + 1].end, b">>>", rule))
+                opening = (tokens[i].start, tokens[i + 1].end)
+                closing = (tokens[close].start, tokens[close + 1].end)
+                if not (ctx.options.launch == "hip" and _rewrite_launch(ctx, opening, closing)):
+                    ctx.edits.append(Edit(*opening, b"<<<", rule))
+                    ctx.edits.append(Edit(*closing, b">>>", rule))
                 i = close + 2
                 continue
         i += 1
+
+
+def _rewrite_launch(ctx: FileContext, opening: tuple[int, int],
+                    closing: tuple[int, int]) -> bool:
+    """With ``--launch hip``: rewrite the whole spaced launch in one compound edit, by
+    translating the launch with its chevrons closed up. False if it does not parse."""
+    from ..translate import translate_piece
+    from .launches import kernel_start
+
+    src = ctx.src
+    start = kernel_start(src, opening[0])
+    paren = lexer.next_token(src, closing[1])
+    if start is None or paren is None or paren.text != b"(":
+        return False
+    parsed = lexer.split_arguments(src, paren.start)
+    if parsed is None:
+        return False
+    end = parsed[1]
+    piece = (src[start:opening[0]] + b"<<<" + src[opening[1]:closing[0]] + b">>>"
+             + src[closing[1]:end])
+    new = translate_piece(ctx, piece)
+    if b"<<<" in new:
+        return False
+    ctx.edits.append(Edit(start, end, new, f"{ctx.compiled.target.name}/launch", compound=True))
+    return True
 
 
 def _closing(tokens: list[lexer.Token], j: int) -> int | None:
