@@ -236,3 +236,19 @@ def split_arguments(src: bytes, open_paren: int, closer: bytes = b")",
             arg_start = m.start()
         arg_end = m.end()
     return None
+
+
+def call_arguments(src: bytes, pos: int) -> tuple[list[tuple[int, int]], int] | None:
+    """The argument spans of a parenthesised list that follows ``pos`` (after trivia),
+    ``[]`` for ``()``, and the offset just past the ``)``; None if no list follows or it
+    does not balance."""
+    paren = next_token(src, pos)
+    if paren is None or paren.text != b"(":
+        return None
+    parsed = split_arguments(src, paren.start)
+    if parsed is None:
+        return None
+    args, close = parsed
+    if len(args) == 1 and args[0][0] == args[0][1]:
+        args = []
+    return args, close

@@ -104,17 +104,12 @@ def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
                    rule_id: str) -> Edit | None:
     """Rewrite ``name(args)`` with an argument template; None if it is not a call."""
     src = ctx.src
-    paren = lexer.next_token(src, end)
-    if paren is None or paren.text != b"(":
-        return None
-    parsed = lexer.split_arguments(src, paren.start)
+    parsed = lexer.call_arguments(src, end)
     if parsed is None:
         return None
     args, close = parsed
     if lexer.contains_directive(src, start, close):
         return None  # the plain rename still applies
-    if len(args) == 1 and args[0][0] == args[0][1]:
-        args = []
     numbered = [int(m.group(1)) for m in _PLACEHOLDER.finditer(template) if m.group(1) != b"*"]
     highest = max(numbered, default=0)
     if highest > len(args):

@@ -120,17 +120,12 @@ def _rewrite(ctx: FileContext, lt: int, function: bytes, wrapper: bytes) -> Edit
     params, after_config = config
     if not 2 <= len(params) <= 4:
         return None
-    paren = lexer.next_token(src, after_config)
-    if paren is None or paren.text != b"(":
-        return None
-    parsed = lexer.split_arguments(src, paren.start)
+    parsed = lexer.call_arguments(src, after_config)
     if parsed is None:
         return None
     args, close = parsed
     if lexer.contains_directive(src, start, close):
         return None
-    if len(args) == 1 and args[0][0] == args[0][1]:
-        args = []
     kernel = translate_fragment(ctx, start, _skip_space_back(src, lt))
     if b"<" in kernel and wrapper:
         kernel = wrapper + b"(" + kernel + b")"

@@ -48,11 +48,8 @@ def _rewrite_launch(ctx: FileContext, opening: tuple[int, int],
 
     src = ctx.src
     start = kernel_start(src, opening[0])
-    paren = lexer.next_token(src, closing[1])
-    if start is None or paren is None or paren.text != b"(":
-        return False
-    parsed = lexer.split_arguments(src, paren.start)
-    if parsed is None:
+    parsed = lexer.call_arguments(src, closing[1])
+    if start is None or parsed is None:
         return False
     end = parsed[1]
     piece = (src[start:opening[0]] + b"<<<" + src[opening[1]:closing[0]] + b">>>"
