@@ -133,3 +133,10 @@ def test_spaced_launch_with_launch_hip_is_rewritten_in_one_pass():
     src = RUNTIME + b"void f(){ k << < g, b >> > (x, cudaMemcpyHostToDevice); }\n"
     out = kept(src, launch="hip")
     assert b"hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0, x, hipMemcpyHostToDevice);" in out
+
+
+def test_dropped_duplicate_include_keeps_an_unterminated_comment_opening():
+    # Found by bench/fuzz.py: deleting the whole line also deleted the `/*` after it.
+    src = b"#include <cuda_runtime.h>\n#include <cuda.h>/* open\ncudaFree(g);\n"
+    out = kept(src)
+    assert b"/* open\ncudaFree(g);" in out

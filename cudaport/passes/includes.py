@@ -72,7 +72,9 @@ def _line_span(src: bytes, start: int, end: int) -> tuple[int, int]:
     nl = src.find(b"\n", end)
     line_end = len(src) if nl < 0 else nl + 1
     rest = src[end:line_end].strip()
-    if src[line_start:start].strip() or (rest and not rest.startswith((b"//", b"/*"))):
+    # A trailing block comment goes with the line only if it closes there too.
+    whole_comment = rest.startswith(b"//") or rest.startswith(b"/*") and b"*/" in rest
+    if src[line_start:start].strip() or (rest and not whole_comment):
         return start, end
     return line_start, line_end
 
