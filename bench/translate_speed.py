@@ -5,7 +5,10 @@ Prints MB/s on a generated ~20 MB CUDA file and on every source under examples/,
 the peak memory of translating the generated file (Python allocations via tracemalloc,
 and the process's peak RSS), relative to the input size.
 
-    python bench/translate_speed.py [--size-mb 20] [--repeat 3]
+    python bench/translate_speed.py [--size-mb 20] [--repeat 3] [--corpus DIR ...]
+
+``--corpus`` also times every source file below the given folders (real code, e.g.
+fetched clones of cuda-samples or llm.c), file by file as a user would translate them.
 """
 
 from __future__ import annotations
@@ -105,6 +108,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-mb", type=float, default=20.0)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--corpus", nargs="*", type=Path, default=[],
+                        help="folders of real CUDA code to time as well")
     args = parser.parse_args()
     options = Options()
     get_compiled(options)  # load the table outside the timing
@@ -132,6 +137,19 @@ def main() -> int:
             elapsed = time.process_time() - start
             print(f"examples/: {len(examples) / 1e3:.0f} kB x {times}, {label}: "
                   f"{len(examples) * times / 1e6 / elapsed:.1f} MB/s (CPU time)")
+
+    if args.corpus:
+        corpus = [p.read_bytes() for d in args.corpus for p in sorted(d.rglob("*"))
+                  if p.suffix in SOURCE_EXTENSIONS and p.is_file() and not p.is_symlink()]
+        corpus = [d for d in corpus if b"\0" not in d]
+        size = sum(map(len, corpus))
+        for label, opts in (("with hazards", options), ("--no-hazards", lexical)):
+            start = time.process_time()
+            for data_file in corpus:
+                translate_bytes(data_file, opts)
+            elapsed = time.process_time() - start
+            print(f"corpus: {len(corpus)} files, {size / 1e6:.1f} MB, {label}: "
+                  f"{size / 1e6 / elapsed:.1f} MB/s (CPU time)")
 
     tracemalloc.start()
     result = translate_bytes(data, lexical)

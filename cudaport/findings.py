@@ -6,7 +6,7 @@ three parts (what, why, what to do) that ``cudaport explain`` and SARIF rule hel
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 SEVERITIES = ("error", "warning", "info")
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
@@ -413,11 +413,3 @@ class Reference:
         d = asdict(self)
         d.pop("offset")
         return d
-
-
-@dataclass
-class FileReport:
-    path: str
-    references: list[Reference] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    changed: bool = False

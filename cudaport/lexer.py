@@ -150,7 +150,6 @@ for _byte, _kind in ((b"/", K_COMMENT), (b'"', K_STRING), (b"'", K_SKIP), (b"#",
 # "R" starts either a raw string or an identifier: the caller checks for R" (an
 # identifier never contains a quote).
 G_HEADER, G_COND = 1, 2  # groups inside the directive alternative
-RAW_DELIM_GROUP = 3
 
 
 def scanner(candidate_prefixes: list[bytes]) -> re.Pattern[bytes]:

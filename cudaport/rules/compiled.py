@@ -211,10 +211,6 @@ def _literal_prefixes(patterns: tuple[str, ...]) -> list[bytes]:
     return out
 
 
-def compile_table(table: Table, options: Options) -> Compiled:
-    return Compiled(table, options)
-
-
 @lru_cache(maxsize=16)
 def get_compiled(options: Options) -> Compiled:
     """The compiled table for ``options``, loaded once per process.
