@@ -155,7 +155,9 @@ def test_translated_project_configures_with_real_cmake_hip_language(tmp_path: Pa
          f"-DCMAKE_CXX_COMPILER={clang}", "-DCMAKE_HIP_COMPILER_FORCED=ON",
          "-DCMAKE_HIP_COMPILER_ID=Clang", f"-DCMAKE_HIP_COMPILER_ROCM_ROOT={root}",
          "-DCMAKE_HIP_FLAGS=--rocm-path=/usr -nogpulib", "-DCMAKE_PREFIX_PATH=/usr"],
-        capture_output=True, text=True, env=dict(os.environ, CMAKE_PREFIX_PATH="/usr"))
+        # TMPDIR: the HIP compiler probe leaves an empty CMakeHIPCompilerId-* folder there
+        capture_output=True, text=True,
+        env=dict(os.environ, CMAKE_PREFIX_PATH="/usr", TMPDIR=str(tmp_path)))
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "Generating done" in proc.stdout
     # CMake really sees the source as HIP: its compile rule uses the HIP compiler flags.
