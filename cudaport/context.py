@@ -6,6 +6,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from . import lexer
 from .edits import Edit
 from .findings import Finding
 from .options import Options
@@ -45,6 +46,7 @@ class FileContext:
     lines: LineIndex | None = None
     uses_runtime: bool = False  # set by passes that see runtime/device use
     clang: object | None = None  # cudaport.clang.Facts when --clang parsed the file
+    _literals: list[tuple[int, int]] | None = None
 
     def linecol(self, offset: int) -> tuple[int, int]:
         if self.lines is None:
@@ -58,6 +60,15 @@ class FileContext:
         line, col = self.linecol(offset)
         self.findings.append(Finding(code, message, self.path, line, col, severity,
                                      identifier, library, "lexical", offset))
+
+    def in_code(self, start: int, end: int) -> bool:
+        """Whether no comment or literal overlaps ``src[start:end]``: a span found by
+        walking bytes backwards (a kernel expression before ``<<<``) may have walked into
+        a comment. The literal spans are found once per file, on first use."""
+        if self._literals is None:
+            self._literals = lexer.literal_spans(self.src)
+        i = bisect.bisect_left(self._literals, (end,)) - 1
+        return i < 0 or self._literals[i][1] <= start
 
     def eol(self) -> bytes:
         """The file's line ending, for inserted lines."""

@@ -18,10 +18,12 @@ from __future__ import annotations
 import re
 from typing import Iterator, NamedTuple
 
-# A backslash escape inside a literal or comment; ``\\\r\n`` counts as one escape so that a
-# CRLF line continuation stays inside the token.
-_ESC = rb"\\(?:\r\n|[\s\S])"
-LINE_COMMENT = rb"//(?:[^\\\n]|" + _ESC + rb")*"
+# A backslash escape inside a literal. A backslash right before a line end is a line
+# splice, whatever precedes it (translation phase 2 comes before escapes and comments):
+# so ``\\`` then a newline continues the line, and an escaped character may come after
+# splices. ``\\\r\n`` is one splice, so a CRLF continuation stays inside the token.
+_ESC = rb"\\(?:\\\r?\n)*(?:\r\n|[\s\S])"
+LINE_COMMENT = rb"//(?:[^\\\n]|\\\r?\n|\\)*"
 BLOCK_COMMENT = rb"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|/\*[\s\S]*"
 # Every scanner alternative starts with a literal byte: a leading optional group or
 # lookbehind would stop the regex engine's fast first-byte search and halve the speed.

@@ -46,48 +46,58 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
     # Conditional-branch path: a counter per nesting level, bumped at #elif/#else.
     branch: list[int] = []
     serial = 0
-    for m in compiled.scanner.finditer(src):
-        text = m.group()
-        kind = kind_of[text[0]]
-        if kind == K_IDENT:
-            if text[:2] == b'R"':
-                kind = K_STRING
+    # A '#' that does not begin its logical line is no directive; if the scanner took an
+    # include header with it, that text (maybe holding a '/*' or a quote) is scanned again
+    # from just after the '#'.
+    pos = 0
+    while pos is not None:
+        resume = None
+        for m in compiled.scanner.finditer(src, pos):
+            text = m.group()
+            kind = kind_of[text[0]]
+            if kind == K_IDENT:
+                if text[:2] == b'R"':
+                    kind = K_STRING
+                else:
+                    name = canonical(text)
+                    if name is not None:
+                        idents.append((m.start(), name, "code"))
+                    elif is_unknown(text):
+                        unknown.append((m.start(), text, "code"))
+                    continue
+            if kind == K_SKIP:
+                continue
+            if kind == K_COMMENT:
+                if comments:
+                    _inner(src, m.start(), m.end(), compiled, idents, unknown, "comment")
+            elif kind == K_STRING:
+                if strings:
+                    _inner(src, m.start(), m.end(), compiled, idents, unknown, "string")
+            elif kind == K_DIRECTIVE:
+                if not lexer.starts_logical_line(src, m.start()):
+                    if m.group(lexer.G_HEADER) is not None:
+                        resume = m.start() + 1
+                        break
+                    continue
+                header = m.group(lexer.G_HEADER)
+                if header is not None:
+                    hs, he = m.span(lexer.G_HEADER)
+                    result.includes.append(
+                        Include(m.start(), he, hs + 1, he - 1, header[1:-1], tuple(branch)))
+                    continue
+                word = m.group(lexer.G_COND)
+                result.directives.append((m.start(), word))
+                serial += 1
+                if word.startswith(b"if"):
+                    branch.append(serial)
+                elif word == b"endif":
+                    if branch:
+                        branch.pop()
+                elif branch:
+                    branch[-1] = serial
             else:
-                name = canonical(text)
-                if name is not None:
-                    idents.append((m.start(), name, "code"))
-                elif is_unknown(text):
-                    unknown.append((m.start(), text, "code"))
-                continue
-        if kind == K_SKIP:
-            continue
-        if kind == K_COMMENT:
-            if comments:
-                _inner(src, m.start(), m.end(), compiled, idents, unknown, "comment")
-        elif kind == K_STRING:
-            if strings:
-                _inner(src, m.start(), m.end(), compiled, idents, unknown, "string")
-        elif kind == K_DIRECTIVE:
-            if not lexer.starts_logical_line(src, m.start()):
-                continue  # a '#' that does not begin its logical line is no directive
-            header = m.group(lexer.G_HEADER)
-            if header is not None:
-                hs, he = m.span(lexer.G_HEADER)
-                result.includes.append(
-                    Include(m.start(), he, hs + 1, he - 1, header[1:-1], tuple(branch)))
-                continue
-            word = m.group(lexer.G_COND)
-            result.directives.append((m.start(), word))
-            serial += 1
-            if word.startswith(b"if"):
-                branch.append(serial)
-            elif word == b"endif":
-                if branch:
-                    branch.pop()
-            elif branch:
-                branch[-1] = serial
-        else:
-            result.launches.append(m.start())
+                result.launches.append(m.start())
+        pos = resume
     return result
 
 

@@ -140,3 +140,67 @@ def test_dropped_duplicate_include_keeps_an_unterminated_comment_opening():
     src = b"#include <cuda_runtime.h>\n#include <cuda.h>/* open\ncudaFree(g);\n"
     out = kept(src)
     assert b"/* open\ncudaFree(g);" in out
+
+
+@pytest.mark.parametrize("middle", [
+    b"k<<<g, b>>>(\n" + RUNTIME * 2 + b"w, n);\n",  # inside a launch's arguments
+    b"k<<<g,\n" + RUNTIME + b"b>>>(w);\n",  # inside a launch configuration
+    b"k<<<g, b>>>([]{ x();\n" + RUNTIME + b"}, w);\n",  # after a `;`, but in parentheses
+    b"k\n" + RUNTIME + b"<<<g, b>>>(w);\n",  # between the kernel and its chevrons
+    b"cudaMemcpyAsync(d, s, n, cudaMemcpyHostToDevice,\n" + RUNTIME + b"st);\n",
+])
+def test_duplicate_include_inside_a_statement_is_kept(middle):
+    # Found by bench/fuzz.py: the launch is left alone because a directive cuts it;
+    # deleting that (duplicate) directive let the second pass rewrite it.
+    src = RUNTIME + b"void f() {\n" + middle + b"}\n"
+    out = kept(src, launch="hip")
+    assert out.count(b"#include <hip/hip_runtime.h>") == 1 + middle.count(b"#include")
+
+
+def test_duplicate_include_between_statements_is_still_dropped():
+    src = (RUNTIME + b"void f() { g(); }\n" + b'#include "cuda.h"\n'
+           + b"struct S { int x; };\n#include <cuda_runtime_api.h>\n/* c */\n"
+           + b'#if A\n#endif\n#include "cuda_runtime.h"\n')
+    out = kept(src, launch="hip")
+    assert out.count(b"#include") == 2  # hip_runtime.h and hip_runtime_api.h
+
+
+@pytest.mark.parametrize("line", [
+    b"#include <cuda_runtime.h>#include <cuda_runtime.h>\n",  # the rest would become a directive
+    b"#include <cuda_runtime.h> /* a */ x /* open\n",  # an unterminated comment after code
+])
+def test_duplicate_include_sharing_its_line_is_kept(line):
+    # Found by bench/fuzz.py: only the first directive was deleted, so the text after it
+    # started a line, and the next run deleted that too.
+    out = kept(RUNTIME + line + b"cudaFree(p);\n")
+    assert out.count(b"#include <hip/hip_runtime.h>") == 2
+
+
+def test_launch_never_starts_inside_a_comment():
+    # Found by bench/fuzz.py: the kernel name was looked for backwards, into a comment.
+    src = b"// cudaMalloc comment\n<<<#define M(x) x<<<1,1>>>()\n"
+    assert kept(src, launch="hip").startswith(b"// cudaMalloc comment\n")
+
+
+def test_duplicate_include_with_a_continued_comment_is_kept():
+    src = RUNTIME + b"#include <cuda.h> // note \\\ncudaFree(p);\n"
+    out = kept(src)
+    assert out.endswith(b"// note \\\ncudaFree(p);\n")
+
+
+def test_include_text_in_mid_line_does_not_hide_a_comment():
+    # Found by bench/fuzz.py: a '#include <...>' that is not a directive was skipped whole
+    # by the scanner, so the '/*' inside it did not open a comment and the names in the
+    # comment were renamed.
+    src = b"int i = x#include <cud/* open>\ncudaMalloc(&p, 4);\n"
+    out = kept(src)
+    assert b"cudaMalloc" in out and b"hipMalloc" not in out
+
+
+def test_line_comment_ending_in_two_backslashes_continues():
+    # Found by bench/fuzz.py: `// ...\\` then a newline still splices the next line into
+    # the comment (the last backslash joins the lines, whatever precedes it). The lexer
+    # took `\\` as one escape and inserted the main header inside the comment.
+    src = b"// path C:\\dir\\\\\n\\\n\nextern \"C\" __global__ void k() { threadIdx.x; }\n"
+    out = kept(src)
+    assert out.startswith(src[:src.index(b"\n\nextern") + 1])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .. import lexer
@@ -26,6 +27,7 @@ def includes(ctx: FileContext) -> None:
     # A target header translated before the main one: some need the main header first
     # (HIP 5.2's hip_cooperative_groups.h uses macros only hip_runtime.h defines).
     early = None
+    deletable = _Deletable(src)
     for inc in ctx.scan.includes:
         r = headers.get(inc.name)
         effective = inc.name
@@ -33,9 +35,10 @@ def includes(ctx: FileContext) -> None:
         if r is not None:
             ctx.references.append((inc.name_start, inc.name, "include", r))
             entry = r.entry
-            if r.status == "drop":
-                ctx.edits.append(Edit(*_line_span(src, inc.start, inc.end), b"", entry.rule_id))
-                continue
+            span = _whole_line(src, inc.start, inc.end)
+            if r.status == "drop" and span is not None and deletable(span[0]):
+                ctx.edits.append(Edit(*span, b"", entry.rule_id))
+                continue  # (a header kept inside a statement is reported below)
             if r.status == "converted":
                 effective = r.replacement
                 translated = True
@@ -46,8 +49,10 @@ def includes(ctx: FileContext) -> None:
         duplicate = translated and any(inc.branch[:len(b)] == b
                                        for b in seen_in.get(effective, ()))
         if translated and duplicate:
-            ctx.edits.append(Edit(*_line_span(src, inc.start, inc.end), b"", r.entry.rule_id))
-            continue
+            span = _whole_line(src, inc.start, inc.end)
+            if span is not None and deletable(span[0]):  # else translated like the first
+                ctx.edits.append(Edit(*span, b"", r.entry.rule_id))
+                continue
         if translated:
             ctx.edits.append(Edit(inc.name_start, inc.name_end, effective, r.entry.rule_id))
         seen_in.setdefault(effective, []).append(inc.branch)
@@ -66,16 +71,98 @@ def includes(ctx: FileContext) -> None:
         _insert_main_header(ctx)
 
 
-def _line_span(src: bytes, start: int, end: int) -> tuple[int, int]:
-    """The whole line of a directive, with its line ending, if nothing else is on it."""
+# What decides whether a directive line sits inside code: comments and literals (skipped),
+# other directive lines (skipped), and the brackets a call or launch is made of.
+_NESTING = re.compile(b"|".join([
+    lexer.LINE_COMMENT, lexer.BLOCK_COMMENT,
+    lexer.RAW_STRING.replace(b"(?P<delim>", b"(").replace(b"(?P=delim)", b"\\1"),
+    lexer.STRING, lexer.CHAR_START + lexer.CHAR[1:],
+    rb"<<<|>>>|[()]",
+]))
+_OPENERS = {b"(": b")", b"<<<": b">>>"}
+
+
+class _Deletable:
+    """Tells whether an include line may be deleted without changing other passes.
+
+    Deleting a directive changes what other passes see: a launch or call template left
+    alone because a directive cuts it (``k<<<g, b>>>(`` then ``#include`` lines) would
+    be rewritten on the next run, so translation would not be idempotent. A duplicate
+    include is harmless, so a line is deleted only where a statement can end: no ``(``
+    or ``<<<`` open, and the code before it ends with ``;``, ``{`` or ``}`` (or there is
+    none). Asked about offsets in ascending order, it reads the file only up to the last
+    one (duplicates are rare and near the top)."""
+
+    def __init__(self, src: bytes) -> None:
+        self.src = src
+        self.matches = _NESTING.finditer(src)
+        self.pending: re.Match[bytes] | None = None
+        self.stack: list[bytes] = []
+        self.comments: list[tuple[int, int]] = []
+        self.starts: list[int] = []
+
+    def __call__(self, pos: int) -> bool:
+        while True:
+            m = self.pending or next(self.matches, None)
+            self.pending = None
+            if m is None:
+                break
+            if m.start() >= pos:
+                self.pending = m
+                break
+            text = m.group()
+            if text[:1] == b"/":
+                self.comments.append(m.span())
+                self.starts.append(m.start())
+            elif text in _OPENERS:
+                self.stack.append(_OPENERS[text])
+            elif self.stack and text == self.stack[-1]:
+                self.stack.pop()
+        if self.stack:
+            return False
+        return _statement_may_end(self.src, pos, self.comments, self.starts)
+
+
+def _statement_may_end(src: bytes, pos: int, comments: list[tuple[int, int]],
+                       starts: list[int]) -> bool:
+    """Whether the last code byte before ``pos`` (skipping blanks, comments and directive
+    lines) is ``;``, ``{`` or ``}``, or there is no code before it. ``starts`` are the
+    comments' start offsets, for bisecting."""
+    i = pos
+    while i > 0:
+        i -= 1
+        byte = src[i]
+        if byte in b" \t\r\n\f\v":
+            continue
+        c = bisect.bisect_right(starts, i) - 1
+        if c >= 0 and comments[c][0] <= i < comments[c][1]:
+            i = comments[c][0]
+            continue
+        line_start = src.rfind(b"\n", 0, i) + 1
+        while line_start > 1 and src[line_start - 2:line_start - 1] == b"\\" or \
+                line_start > 2 and src[line_start - 3:line_start - 1] == b"\\\r":
+            line_start = src.rfind(b"\n", 0, line_start - 1) + 1  # a continued line
+        if src[line_start:i + 1].lstrip(b" \t\f\v\xef\xbb\xbf").startswith(b"#"):
+            i = line_start
+            continue
+        return byte in b";{}"
+    return True
+
+
+_TRAILING_COMMENTS = re.compile(rb"\s*(?:/\*(?:[^*\n]|\*(?!/))*\*/\s*)*(?://[^\n]*\s*)?")
+
+
+def _whole_line(src: bytes, start: int, end: int) -> tuple[int, int] | None:
+    """The whole line of a directive, with its line ending; None if other text shares the
+    line (deleting only the directive would turn that text into a line of its own, maybe
+    a new directive, and the next run would see a different file)."""
     line_start = src.rfind(b"\n", 0, start) + 1
     nl = src.find(b"\n", end)
     line_end = len(src) if nl < 0 else nl + 1
-    rest = src[end:line_end].strip()
-    # A trailing block comment goes with the line only if it closes there too.
-    whole_comment = rest.startswith(b"//") or rest.startswith(b"/*") and b"*/" in rest
-    if src[line_start:start].strip() or (rest and not whole_comment):
-        return start, end
+    # Trailing comments go with the line only if they close there too.
+    if src[line_start:start].strip() or not _TRAILING_COMMENTS.fullmatch(src, end, line_end) \
+            or src[:line_end].rstrip(b"\r\n").endswith(b"\\"):  # a comment continued
+        return None
     return line_start, line_end
 
 

@@ -112,7 +112,7 @@ def _rewrite(ctx: FileContext, lt: int, function: bytes, wrapper: bytes) -> Edit
         from ..clang.apply import launch_start
 
         start = launch_start(ctx, lt) or start
-    if start is None or _leaves_directive(src, start, lt):
+    if start is None or _leaves_directive(src, start, lt) or not ctx.in_code(start, lt):
         return None
     config = lexer.split_arguments(src, lt, end_token=b">>>")
     if config is None:

@@ -49,7 +49,7 @@ def _rewrite_launch(ctx: FileContext, opening: tuple[int, int],
     src = ctx.src
     start = kernel_start(src, opening[0])
     parsed = lexer.call_arguments(src, closing[1])
-    if start is None or parsed is None:
+    if start is None or parsed is None or not ctx.in_code(start, opening[0]):
         return False
     end = parsed[1]
     piece = (src[start:opening[0]] + b"<<<" + src[opening[1]:closing[0]] + b">>>"
