@@ -123,3 +123,24 @@ def test_atomic_write_replaces_in_one_step(tmp_path, name):
     target.write_bytes(b"old")
     files.write_atomic(target, b"new")
     assert target.read_bytes() == b"new" and not leftovers(tmp_path)
+
+
+def test_read_only_output_folder_fails_cleanly(tmp_path, monkeypatch):
+    src = make_tree(tmp_path / "src", ["a.cu", "k/b.cu"])
+    out = tmp_path / "out"
+    out.mkdir()
+    if os.geteuid() == 0:  # root writes anywhere: give the kernel's answer by hand
+        def refuse(*args, **kwargs):
+            raise PermissionError(errno.EACCES, "Permission denied", str(out))
+
+        monkeypatch.setattr(files.tempfile, "mkstemp", refuse)
+    else:
+        out.chmod(0o555)
+    try:
+        r = translate(str(src), "--out-dir", str(out))
+    finally:
+        out.chmod(0o755)
+    assert r.exit_code == 2
+    assert "Permission denied" in r.output
+    assert [p for p in out.rglob("*") if p.is_file()] == []
+    assert (src / "a.cu").read_bytes() == CUDA and (src / "k" / "b.cu").read_bytes() == CUDA

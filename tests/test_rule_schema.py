@@ -65,6 +65,7 @@ def test_valid_pack_loads(tmp_path):
     ("library: cublas\nidentifiers:\n  cublasA: {to: tA, variants: {rocblas: r}}\n", 3, "unknown variant 'rocblas'"),
     ("library: x\ncalls:\n  cudaNope: {template: 'f($1)'}\n", 3, "not an identifier of any rule pack"),
     ("library: x\nidentifiers:\n  cudaA: hipA\n  hipA: hipB\n", 3, "would not be idempotent"),
+    ("library: x\nidentifiers:\n  cudaA: cudaB\n  cudaB: cudaA\n", 3, "would not be idempotent"),
     ("library: x\nidentifiers:\n  cudaA: {to: b, fallback: {note: n}}\n", 3, "needs 'to' or 'template'"),
     ("library: x\nidentifiers: [a, b]\n", 2, "must be a mapping"),
 ])
