@@ -204,3 +204,11 @@ def test_line_comment_ending_in_two_backslashes_continues():
     src = b"// path C:\\dir\\\\\n\\\n\nextern \"C\" __global__ void k() { threadIdx.x; }\n"
     out = kept(src)
     assert out.startswith(src[:src.index(b"\n\nextern") + 1])
+
+
+def test_launch_inside_a_kernel_expression_is_rewritten_with_it():
+    # Found by bench/fuzz.py: the inner launch (its '<<<' comes first) was rewritten, so
+    # the outer one overlapped it and was left; the second run then rewrote the outer.
+    src = RUNTIME + b"void f() { axpy<T, x<<<1,1>>>()\n1><<<g, b, 0, s>>>(a); }\n"
+    out = kept(src, launch="hip")
+    assert out.count(b"hipLaunchKernelGGL(") == 2 and b"<<<" not in out

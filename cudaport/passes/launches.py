@@ -22,17 +22,25 @@ def launches(ctx: FileContext) -> None:
     function = info.launch_function
     if not function:
         return
-    last_end = -1
+    done: list[Edit] = []  # this pass's rewrites, in order
     for lt in ctx.scan.launches:
-        if lt < last_end:
+        if done and lt < done[-1].end:
             continue  # inside a launch already rewritten (its pieces were translated)
         edit = _rewrite(ctx, lt, function.encode(),
                         (info.launch_template_wrapper or "").encode())
-        if edit is None or edit.start < last_end:
+        # A launch inside this one's kernel expression came first (its '<<<' is earlier);
+        # this rewrite translated it as a piece, so it replaces it.
+        inner = 0
+        while edit is not None and inner < len(done) and done[-1 - inner].start >= edit.start:
+            inner += 1
+        outer = done[:len(done) - inner]
+        if edit is None or outer and edit.start < outer[-1].end:
             ctx.find("CP109", lt, "kernel launch could not be parsed; left as <<<...>>>")
-        else:
-            ctx.edits.append(edit)
-            last_end = edit.end
+            continue
+        for replaced in done[len(outer):]:
+            ctx.edits.remove(replaced)
+        done = outer + [edit]
+        ctx.edits.append(edit)
 
 
 def _skip_space_back(src: bytes, i: int) -> int:
