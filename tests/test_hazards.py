@@ -36,6 +36,8 @@ CASES = [
     ("CP205", "constexpr int kWarpSize = 32;\n", "constexpr int kBlockSize = 32;\n"),
     ("CP205", KERNEL.format("  if (warpSize == 32) out[0] = 1;"),
      KERNEL.format("  if (warpSize == 64) out[0] = 1;")),
+    ("CP205", KERNEL.format("  if (32 == warpSize) out[0] = 1;"),
+     KERNEL.format("  if (132 == warpSize) out[0] = 1;")),
     ("CP206", KERNEL.format(
         "  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(~0ull, v, o);"),
      KERNEL.format(
