@@ -48,9 +48,11 @@ HEADER_APIS = {
 }
 # A tabled name absent from every CUDA 13 header (rules/hip/cuda13-names.txt) is marked
 # removed in 13.0 -- unless it belongs to headers that list cannot see: graphics interop
-# (Direct3D is Windows-only; GL, EGL, VDPAU need their own SDKs), CUB's C++ templates.
+# (Direct3D is Windows-only; GL, EGL, VDPAU need their own SDKs), CUB's C++ templates,
+# or macros the compiler itself predefines (__CUDACC__, __NVCC__, __CUDA_ARCH__, ...).
 CUDA13_REMOVED = "13.0"
-NOT_ENUMERATED = re.compile(r"D3D|[Dd]3[Dd]|GL|EGL|[Ee]gl|VDPAU|Vdpau|NvSci|^CUB_|^cub::")
+NOT_ENUMERATED = re.compile(r"D3D|[Dd]3[Dd]|GL|EGL|[Ee]gl|VDPAU|Vdpau|NvSci|^CUB_|^cub::"
+                            r"|^__(?:CUDACC|NVCC|CUDA_ARCH)\w*__$")
 # Only CUDA-prefixed names are marked: a generic name (saturate, isnan) may be the user's
 # own, and a CP103 warning on it would be noise; such names are listed in
 # rules/hip/known-differences.tsv instead.
