@@ -14,6 +14,27 @@ def test_macros_the_file_defines_are_not_unknown_cuda_api():
     assert unknown == ["cudaFooBar"]
 
 
+def test_names_the_file_declares_are_not_unknown_cuda_api():
+    # nccl-tests: `int cudaDev`, `cudaError_t cudaErr`, `extern int cudaGraphLaunches;`
+    src = ("#include <cuda_runtime.h>\n#define CALL cudaNewCall\n"
+           "extern int cudaGraphLaunches;\nvoid cudaHelper(int cudaDev) {\n"
+           "  cudaError_t* cudaErr = 0; const cudaNewType_t t = cudaNewApi(cudaDev);\n"
+           "  return cudaOther(cudaGraphLaunches, cudaErr);\n}\n")
+    result = translate_bytes(src.encode(), Options())
+    unknown = sorted({f.identifier for f in result.findings if f.code == "CP105"})
+    assert unknown == ["cudaNewApi", "cudaNewCall", "cudaNewType_t", "cudaOther"]
+
+
+def test_types_the_file_defines_are_not_unknown_cuda_api():
+    src = ("struct cudaResources { int n; };\nstruct cudaFwd;\nclass cudaBase : x {};\n"
+           "typedef struct { int a; } cudaConn_t;\nusing cudaAlias = int;\n"
+           "struct cudaNewParams p;\nvoid f(cudaResources r, cudaConn_t c, cudaAlias a);\n"
+           "void g(S* s) { s->cudaPtr = s.cudaDev; }\n// runtime\ncudaNewNs::X run();\n")
+    result = translate_bytes(src.encode(), Options())
+    assert sorted({f.identifier for f in result.findings if f.code == "CP105"}) \
+        == ["cudaNewNs", "cudaNewParams"]
+
+
 def test_bf16_header_and_type_follow_the_hip_version():
     src = "#include <cuda_bf16.h>\n__nv_bfloat16 x;\n"
     # HIP 5.7+ declares __hip_bfloat16 in hip/hip_bf16.h; older HIP only hip_bfloat16.
@@ -43,6 +64,15 @@ def test_cub_namespace_becomes_hipcub_only_where_used_as_a_namespace():
     out = tr(src)
     assert "hipcub::DeviceScan::ExclusiveSum(" in out and "using namespace hipcub;" in out
     assert "int* cub)" in out
+
+
+def test_a_namespace_alias_keeps_its_own_name():
+    # mamba's ROCm branch: `namespace cub = hipcub;` became `namespace hipcub = hipcub;`.
+    src = ("#include <cub/cub.cuh>\nnamespace cub = hipcub;\nnamespace my = cub;\n"
+           "namespace cub { struct Extra {}; }\nvoid f() { cub::WarpReduce<int> r; }\n")
+    out = tr(src)
+    assert "namespace cub = hipcub;\nnamespace my = hipcub;\nnamespace hipcub {" in out
+    assert "hipcub::WarpReduce<int>" in out and tr(out) == out
 
 
 def test_own_macros_are_not_listed_as_unknown_references_either():

@@ -45,9 +45,11 @@ def identifiers(ctx: FileContext) -> None:
                 _report(ctx, start, name.decode(), r)
     if fragment:
         return
-    if ctx.scan.unknown:  # the project's own CUDA_CHECK & co. are not CUDA API
-        own_macros = _defined_macros(src)
-        ctx.scan.unknown[:] = [u for u in ctx.scan.unknown if u[1] not in own_macros]
+    if ctx.scan.unknown:  # the project's own CUDA_CHECK, cudaDev & co. are not CUDA API
+        own = _defined_macros(src) | _declared_names(src, ctx.scan.unknown)
+        ctx.own_names = frozenset(u[1] for u in ctx.scan.unknown if u[1] in own)
+        ctx.scan.unknown[:] = [u for u in ctx.scan.unknown
+                               if u[1] not in own and not _is_member(src, u[0])]
     for start, name, context in ctx.scan.unknown:
         if context == "code":
             ident = name.decode()
@@ -62,6 +64,64 @@ _DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)")
 def _defined_macros(src: bytes) -> frozenset[bytes]:
     """Names the file itself ``#define``s."""
     return frozenset(m.group(1) for m in _DEFINE.finditer(src))
+
+
+# Words that may come right before a name without declaring it (`return cudaX`,
+# `struct cudaX`, `static cudaX v`): after any other identifier the name is declared
+# (`int cudaDev`, `cudaError_t cudaErr`, `void cudaHelper(...)`).
+_NOT_A_TYPE = frozenset(b"""
+return else case do goto throw new delete sizeof alignof typedef using namespace struct
+class enum union typename template const volatile static extern inline constexpr consteval
+constinit register mutable thread_local co_return co_await co_yield operator decltype
+noexcept friend virtual explicit public private protected and or not xor bitand bitor
+__global__ __device__ __host__ __forceinline__ __inline__ __shared__ __constant__
+__managed__ __restrict__ __noinline__ if while for switch
+""".split())
+_TYPE_BEFORE = re.compile(rb"([A-Za-z_$][\w$]*)\s*(?:[*&]\s*)*\Z")
+
+
+def _declared_names(src: bytes, unknown: list[tuple[int, bytes, str]]) -> frozenset[bytes]:
+    """Unknown names the file declares itself: some occurrence follows a type name
+    (``int cudaDev``, ``cudaError_t* cudaErr``). CUDA API is never declared in user code,
+    so such a name is the project's own."""
+    declared = set()
+    for start, name, context in unknown:
+        if context != "code" or name in declared:
+            continue
+        before = _TYPE_BEFORE.search(src, max(0, start - 80), start)
+        if before is None or before.group(1) in _NOT_A_TYPE:
+            if _defines_type(src, start, len(name), before):
+                declared.add(name)
+            continue
+        line_start = src.rfind(b"\n", 0, before.start()) + 1
+        line = src[line_start:before.start()]
+        # not `#define M cudaX`, nor a word ending a line comment (`// runtime` + newline)
+        if not line.lstrip().startswith(b"#") and b"//" not in line:
+            declared.add(name)
+    return frozenset(declared)
+
+
+def _is_member(src: bytes, start: int) -> bool:
+    """``x.cudaConn``, ``p->cudaPtr``: a member of the project's own struct (CUDA API
+    names are free functions, types and constants, never reached through an object)."""
+    before = src[max(0, start - 16):start].rstrip()
+    return before.endswith(b".") or before.endswith(b"->")
+
+
+_TAG = frozenset((b"struct", b"class", b"union", b"enum"))
+
+
+def _defines_type(src: bytes, start: int, length: int, before: re.Match[bytes] | None) -> bool:
+    """``struct cudaX {`` / ``: base`` / ``;``, ``} cudaX;`` (a typedef'd or declared
+    struct) and ``using cudaX =``: the project names a type of its own."""
+    after = lexer.next_token(src, start + length)
+    follows = after.text if after is not None else b""
+    if before is not None:
+        word = before.group(1)
+        if word in _TAG or word == b"class" and src[:before.start()].rstrip().endswith(b"enum"):
+            return follows in (b"{", b":", b";", b"final")
+        return word == b"using" and follows == b"="
+    return src[:start].rstrip().endswith(b"}") and follows in (b";", b",")
 
 
 def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
@@ -91,13 +151,21 @@ def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
         ctx.find("CP108", offset, f"{ident}: {r.note}", ident, entry.library)
 
 
+_ALIAS_TARGET = re.compile(rb"\bnamespace\s+[A-Za-z_]\w*\s*=\Z")  # namespace my = cub;
+
+
 def _is_namespace_use(src: bytes, start: int, end: int) -> bool:
-    """A namespace name is renamed only in ``name::`` or ``namespace name``."""
+    """A namespace name is renamed only in ``name::`` or ``namespace name``, but not
+    where ``namespace name = ...;`` declares an alias of that name: code with its own
+    ROCm branch has ``namespace cub = hipcub;``, and renaming it would alias hipcub to
+    itself, which does not compile."""
     after = lexer.next_token(src, end)
     if after is not None and after.text == b"::":
         return True
     before = src[max(0, start - 64):start].rstrip()
-    return before.endswith(b"namespace") or before.endswith(b"using")
+    if before.endswith(b"namespace"):
+        return after is None or after.text != b"="
+    return before.endswith(b"using") or _ALIAS_TARGET.search(before) is not None
 
 
 def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
