@@ -15,6 +15,7 @@ from typing import Callable, Iterable
 
 from . import baseline as B
 from . import suppressions as S
+from . import own_names
 from .config import Config
 from .files import read_input
 from .findings import SEVERITY_RANK, Finding, Reference
@@ -37,6 +38,17 @@ class FileResult:
     suppressed: int = 0
     baselined: int = 0
     lines: int = 0
+    own_names: frozenset[bytes] = frozenset()  # see cudaport.own_names
+
+    def drop_own_names(self, own: frozenset[str]) -> None:
+        """Forget CP105 findings and unknown references for names another file defines."""
+        keep = [i for i, f in enumerate(self.findings) if not own_names.is_own(f, own)]
+        if len(keep) < len(self.findings):
+            self.findings = [self.findings[i] for i in keep]
+            self.fingerprints = [self.fingerprints[i] for i in keep]
+            self.utf16_columns = [self.utf16_columns[i] for i in keep]
+        self.references = [r for r in self.references
+                           if not (r.status == "unknown" and r.identifier in own)]
 
 
 @dataclass
@@ -200,6 +212,10 @@ def check_paths(paths: Iterable[str], options: Options, config: Config | None = 
             # that CI can see, select, ignore per path or record in a baseline.
             result = not_text(src, path, shown, str(exc), config, selection, baseline)
         results.append(result)
+    own = own_names.union(r.own_names for r in results)
+    if own:
+        for result in results:
+            result.drop_own_names(own)
     return CheckReport(results, errors, options, compiled.target.title)
 
 
@@ -230,7 +246,8 @@ def check_source(src: bytes, path: Path, shown: str, options: Options, compiled,
                  if selection.allows(f.code, per_path)]
     findings.sort(key=lambda f: (f.line, f.col, f.code))
     result = FileResult(shown, references=translated.references, suppressed=hidden,
-                        lines=src.count(b"\n") + (not src.endswith(b"\n") and bool(src)))
+                        lines=src.count(b"\n") + (not src.endswith(b"\n") and bool(src)),
+                        own_names=translated.own_names)
     keep(result, src, findings, baseline)
     return result
 

@@ -47,6 +47,9 @@ class FileContext:
     uses_runtime: bool = False  # set by passes that see runtime/device use
     clang: object | None = None  # cudaport.clang.Facts when --clang parsed the file
     _literals: list[tuple[int, int]] | None = None
+    # CUDA-looking names the file defines or declares itself (CUDA_CHECK, cudaDev): not
+    # CUDA API here, nor in the project's other files (see cudaport.own_names).
+    own_names: frozenset[bytes] = frozenset()
 
     def linecol(self, offset: int) -> tuple[int, int]:
         if self.lines is None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import __version__
+from . import __version__, own_names
 from .findings import Finding, Reference
 from .ignore import PatternList, matches_any
 from .options import Options
@@ -80,6 +80,7 @@ class Outcome:
     diff: bytes = b""
     message: str = ""
     digest: bytes = b""  # of the input, for the cache
+    own_names: frozenset[bytes] = frozenset()  # see cudaport.own_names
 
 
 @dataclass(frozen=True)
@@ -292,6 +293,7 @@ def _translate(job: Job, data: bytes, request: Request, outcome: Outcome) -> byt
 
         output = rewrite_includes(output, job.rel, request.renamed, dict(request.rename))
     outcome.findings.extend(result.findings)
+    outcome.own_names = result.own_names
     _tally(result, outcome.tally)
     if request.keep_references:
         outcome.references, outcome.edits = result.references, result.edits
@@ -585,7 +587,12 @@ def run(jobs: list[Job], request: Request, workers: int | None = None,
                 entries[_entry_key(jobs[index])] = fingerprint + (outcome,)
         if cache_path is not None and fresh:
             _save_cache(cache_path, entries)
-    return [o for o in outcomes if o is not None]
+    done = [o for o in outcomes if o is not None]
+    own = own_names.union(o.own_names for o in done)
+    if own:
+        for outcome in done:
+            own_names.drop_from_outcome(outcome, own)
+    return done
 
 
 def _entry_key(job: Job) -> tuple[str, str]:

@@ -31,6 +31,7 @@ class Result:
     lookup: dict | None = field(default=None, repr=False)
     extra_references: list[tuple] = field(default_factory=list, repr=False)
     _references: list[Reference] | None = field(default=None, repr=False)
+    own_names: frozenset[bytes] = frozenset()  # see FileContext.own_names
 
     @property
     def changed(self) -> bool:
@@ -95,7 +96,7 @@ def translate_bytes(src: bytes, options: Options | None = None, path: str = "<st
     output = E.apply(src, kept)
     ctx.findings.sort(key=lambda f: (f.offset, f.code))
     return Result(output, kept, ctx.findings, path, ctx.lines or LineIndex(src),
-                  ctx.scan, compiled.identifiers, ctx.references)
+                  ctx.scan, compiled.identifiers, ctx.references, own_names=ctx.own_names)
 
 
 def translate_fragment(parent: FileContext, start: int, end: int) -> bytes:

@@ -3,6 +3,7 @@ in-place safety, the incremental cache and the process pool."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -364,3 +365,32 @@ def test_project_config_excludes_apply_to_trees(tree: Path):
     assert code == 0, err  # the output folder inside the tree is excluded by the config
     out = files_below(tree / "hip")
     assert "a.cu" in out and not any(k.startswith("inc/") for k in out)
+
+
+OWN_NAMES_TREE = {
+    "common.h": b"#pragma once\n#define CUDA_CHECK(x) (x)\nextern int cudaDev;\n"
+                b"struct cudaPlan { int n; };\n",
+    "k.cu": b'#include "common.h"\nvoid f(cudaPlan p) { CUDA_CHECK(cudaSetDevice(cudaDev)); '
+            b"cudaNewApi(); }\n",
+}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_names_another_file_defines_are_not_unknown_api(tmp_path: Path, jobs: str):
+    # llm.c, ggml: CUDA_CHECK and cudaCheck are defined in a header every .cu includes.
+    src = make_tree(tmp_path / "src", OWN_NAMES_TREE)
+    for _ in range(2):  # the second, cached run says the same
+        code, out, err = cli("translate", str(src), "--out-dir", str(tmp_path / "out"),
+                             "-j", jobs)
+        assert code == 0, err
+        assert "CP105 cudaNewApi" in err
+        assert "CUDA_CHECK" not in err and "cudaDev" not in err and "cudaPlan" not in err
+        assert "1 unknown CUDA-looking name(s)" in err
+
+
+def test_check_follows_own_names_across_files(tmp_path: Path):
+    src = make_tree(tmp_path / "src", OWN_NAMES_TREE)
+    code, out, err = cli("check", str(src), "--select", "CP105", "--format", "json")
+    report = json.loads(out)
+    assert [f["identifier"] for f in report["findings"]] == ["cudaNewApi"]
+    assert report["summary"]["unknown_cuda_names"] == 1

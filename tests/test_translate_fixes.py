@@ -2,37 +2,30 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cudaport import Options, translate_bytes
 from conftest import tr
 
 
-def test_macros_the_file_defines_are_not_unknown_cuda_api():
-    src = ("#include <cuda_runtime.h>\n#define CUDA_CHECK(x) do { (void)(x); } while (0)\n"
-           "void f(void* p) { CUDA_CHECK(cudaFree(p)); cudaFooBar(); }\n")
-    result = translate_bytes(src.encode(), Options())
-    unknown = [f.identifier for f in result.findings if f.code == "CP105"]
-    assert unknown == ["cudaFooBar"]
-
-
-def test_names_the_file_declares_are_not_unknown_cuda_api():
+@pytest.mark.parametrize("src, unknown", [
+    ("#include <cuda_runtime.h>\n#define CUDA_CHECK(x) do { (void)(x); } while (0)\n"
+     "void f(void* p) { CUDA_CHECK(cudaFree(p)); cudaFooBar(); }\n", ["cudaFooBar"]),
     # nccl-tests: `int cudaDev`, `cudaError_t cudaErr`, `extern int cudaGraphLaunches;`
-    src = ("#include <cuda_runtime.h>\n#define CALL cudaNewCall\n"
-           "extern int cudaGraphLaunches;\nvoid cudaHelper(int cudaDev) {\n"
-           "  cudaError_t* cudaErr = 0; const cudaNewType_t t = cudaNewApi(cudaDev);\n"
-           "  return cudaOther(cudaGraphLaunches, cudaErr);\n}\n")
+    ("#include <cuda_runtime.h>\n#define CALL cudaNewCall\n"
+     "extern int cudaGraphLaunches;\nvoid cudaHelper(int cudaDev) {\n"
+     "  cudaError_t* cudaErr = 0; const cudaNewType_t t = cudaNewApi(cudaDev);\n"
+     "  return cudaOther(cudaGraphLaunches, cudaErr);\n}\n",
+     ["cudaNewApi", "cudaNewCall", "cudaNewType_t", "cudaOther"]),
+    ("struct cudaResources { int n; };\nstruct cudaFwd;\nclass cudaBase : x {};\n"
+     "typedef struct { int a; } cudaConn_t;\nusing cudaAlias = int;\n"
+     "struct cudaNewParams p;\nvoid f(cudaResources r, cudaConn_t c, cudaAlias a);\n"
+     "void g(S* s) { s->cudaPtr = s.cudaDev; }\n// runtime\ncudaNewNs::X run();\n",
+     ["cudaNewNs", "cudaNewParams"]),
+], ids=["macros", "declarations", "types-and-members"])
+def test_names_the_file_defines_are_not_unknown_cuda_api(src, unknown):
     result = translate_bytes(src.encode(), Options())
-    unknown = sorted({f.identifier for f in result.findings if f.code == "CP105"})
-    assert unknown == ["cudaNewApi", "cudaNewCall", "cudaNewType_t", "cudaOther"]
-
-
-def test_types_the_file_defines_are_not_unknown_cuda_api():
-    src = ("struct cudaResources { int n; };\nstruct cudaFwd;\nclass cudaBase : x {};\n"
-           "typedef struct { int a; } cudaConn_t;\nusing cudaAlias = int;\n"
-           "struct cudaNewParams p;\nvoid f(cudaResources r, cudaConn_t c, cudaAlias a);\n"
-           "void g(S* s) { s->cudaPtr = s.cudaDev; }\n// runtime\ncudaNewNs::X run();\n")
-    result = translate_bytes(src.encode(), Options())
-    assert sorted({f.identifier for f in result.findings if f.code == "CP105"}) \
-        == ["cudaNewNs", "cudaNewParams"]
+    assert sorted({f.identifier for f in result.findings if f.code == "CP105"}) == unknown
 
 
 def test_bf16_header_and_type_follow_the_hip_version():
