@@ -206,6 +206,7 @@ def split_arguments(src: bytes, open_paren: int, closer: bytes = b")",
     if first is None:
         return None
     depth = 0
+    launches = 0  # '<<<' open inside the list: their '>>>' and commas are nested too
     args: list[tuple[int, int]] = []
     arg_start: int | None = None
     arg_end = 0
@@ -223,6 +224,12 @@ def split_arguments(src: bytes, open_paren: int, closer: bytes = b")",
             return args, m.end()
         if text in (b"(", b"[", b"{"):
             depth += 1
+        elif text == b"<<<":
+            depth += 1
+            launches += 1
+        elif text == b">>>" and launches:
+            depth -= 1
+            launches -= 1
         elif text in (b")", b"]", b"}"):
             depth -= 1
             if depth < 0:

@@ -105,3 +105,15 @@ def test_split_arguments_nested():
     assert end == len(src)
     assert [src[a:b] for a, b in args] == [
         b"a(b, c)", b"[d, e]{ return 1, 2; }", b"g<int>(h)", b'"x,y"']
+
+
+def test_split_arguments_keeps_a_nested_launch_whole():
+    # Found by bench/fuzz.py: the comma inside `x<<<1, 2>>>` split the outer argument.
+    src = b"k<<<g, x<<<1, 2>>>(), s>>>(a)"
+    args, end = lexer.split_arguments(src, 1, end_token=b">>>")
+    assert [src[a:b] for a, b in args] == [b"g", b"x<<<1, 2>>>()", b"s"]
+    assert src[end:] == b"(a)"
+    call = b"f(a, x<<<1, 2>>>(b), std::vector<std::vector<std::vector<int>>>{})"
+    args, end = lexer.split_arguments(call, 1)
+    assert [call[a:b] for a, b in args] == [
+        b"a", b"x<<<1, 2>>>(b)", b"std::vector<std::vector<std::vector<int>>>{}"]

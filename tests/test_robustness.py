@@ -212,3 +212,10 @@ def test_launch_inside_a_kernel_expression_is_rewritten_with_it():
     src = RUNTIME + b"void f() { axpy<T, x<<<1,1>>>()\n1><<<g, b, 0, s>>>(a); }\n"
     out = kept(src, launch="hip")
     assert out.count(b"hipLaunchKernelGGL(") == 2 and b"<<<" not in out
+
+
+def test_launch_inside_a_launch_configuration_is_rewritten_with_it():
+    # Found by bench/fuzz.py on a mutated llm.c file.
+    src = RUNTIME + b"void f() { k<<<g, b, 0, x<<<1,1>>>()\ns>>>(a); }\n"
+    out = kept(src, launch="hip")
+    assert out.count(b"hipLaunchKernelGGL(") == 2 and b"<<<" not in out
