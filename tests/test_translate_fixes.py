@@ -20,7 +20,8 @@ from conftest import tr
     ("struct cudaResources { int n; };\nstruct cudaFwd;\nclass cudaBase : x {};\n"
      "typedef struct { int a; } cudaConn_t;\nusing cudaAlias = int;\n"
      "struct cudaNewParams p;\nvoid f(cudaResources r, cudaConn_t c, cudaAlias a);\n"
-     "void g(S* s) { s->cudaPtr = s.cudaDev; }\n// runtime\ncudaNewNs::X run();\n",
+     "void g(S* s) { s->cudaPtr = s.cudaDev; }\n// runtime\ncudaNewNs::X run();\n"
+     "namespace cuda_driver { int x; }\nint y = cuda_driver::x;\n",
      ["cudaNewNs", "cudaNewParams"]),
 ], ids=["macros", "declarations", "types-and-members"])
 def test_names_the_file_defines_are_not_unknown_cuda_api(src, unknown):

@@ -113,14 +113,15 @@ _TAG = frozenset((b"struct", b"class", b"union", b"enum"))
 
 def _defines_type(src: bytes, start: int, length: int, before: re.Match[bytes] | None) -> bool:
     """``struct cudaX {`` / ``: base`` / ``;``, ``} cudaX;`` (a typedef'd or declared
-    struct) and ``using cudaX =``: the project names a type of its own."""
+    struct), ``using cudaX =`` and ``namespace cuda_driver {``: the project names a type
+    or namespace of its own."""
     after = lexer.next_token(src, start + length)
     follows = after.text if after is not None else b""
     if before is not None:
         word = before.group(1)
         if word in _TAG or word == b"class" and src[:before.start()].rstrip().endswith(b"enum"):
             return follows in (b"{", b":", b";", b"final")
-        return word == b"using" and follows == b"="
+        return word == b"using" and follows == b"=" or word == b"namespace" and follows == b"{"
     return src[:start].rstrip().endswith(b"}") and follows in (b";", b",")
 
 
