@@ -219,3 +219,13 @@ def test_launch_inside_a_launch_configuration_is_rewritten_with_it():
     src = RUNTIME + b"void f() { k<<<g, b, 0, x<<<1,1>>>()\ns>>>(a); }\n"
     out = kept(src, launch="hip")
     assert out.count(b"hipLaunchKernelGGL(") == 2 and b"<<<" not in out
+
+
+@pytest.mark.parametrize("rewrite_comments", [False, True])
+def test_dropped_duplicate_include_keeps_its_trailing_comment(rewrite_comments):
+    # Found by bench/fuzz.py: with --rewrite-comments the rename inside the comment
+    # overlapped the deletion of the whole line (a crash). The comment now stays.
+    src = RUNTIME + b"  #include <cuda_runtime.h>  // needed for cudaMalloc\nint x;\n"
+    out = kept(src, rewrite_comments=rewrite_comments)
+    name = b"hipMalloc" if rewrite_comments else b"cudaMalloc"
+    assert out == b"#include <hip/hip_runtime.h>\n// needed for " + name + b"\nint x;\n"

@@ -35,7 +35,7 @@ def includes(ctx: FileContext) -> None:
         if r is not None:
             ctx.references.append((inc.name_start, inc.name, "include", r))
             entry = r.entry
-            span = _whole_line(src, inc.start, inc.end)
+            span = _deletion_span(src, inc.start, inc.end)
             if r.status == "drop" and span is not None and deletable(span[0]):
                 ctx.edits.append(Edit(*span, b"", entry.rule_id))
                 continue  # (a header kept inside a statement is reported below)
@@ -49,7 +49,7 @@ def includes(ctx: FileContext) -> None:
         duplicate = translated and any(inc.branch[:len(b)] == b
                                        for b in seen_in.get(effective, ()))
         if translated and duplicate:
-            span = _whole_line(src, inc.start, inc.end)
+            span = _deletion_span(src, inc.start, inc.end)
             if span is not None and deletable(span[0]):  # else translated like the first
                 ctx.edits.append(Edit(*span, b"", r.entry.rule_id))
                 continue
@@ -152,17 +152,22 @@ def _statement_may_end(src: bytes, pos: int, comments: list[tuple[int, int]],
 _TRAILING_COMMENTS = re.compile(rb"\s*(?:/\*(?:[^*\n]|\*(?!/))*\*/\s*)*(?://[^\n]*\s*)?")
 
 
-def _whole_line(src: bytes, start: int, end: int) -> tuple[int, int] | None:
-    """The whole line of a directive, with its line ending; None if other text shares the
-    line (deleting only the directive would turn that text into a line of its own, maybe
-    a new directive, and the next run would see a different file)."""
+def _deletion_span(src: bytes, start: int, end: int) -> tuple[int, int] | None:
+    """What to delete to drop a directive: its whole line with the line ending, or, when
+    comments follow it on the line, the directive and the blanks after it (the comments
+    stay, on a line of their own). None if code shares the line: deleting only the
+    directive would turn that text into a line of its own, maybe a new directive, and
+    the next run would see a different file."""
     line_start = src.rfind(b"\n", 0, start) + 1
     nl = src.find(b"\n", end)
     line_end = len(src) if nl < 0 else nl + 1
-    # Trailing comments go with the line only if they close there too.
+    # Trailing comments count only if they close on the line too.
     if src[line_start:start].strip() or not _TRAILING_COMMENTS.fullmatch(src, end, line_end) \
             or src[:line_end].rstrip(b"\r\n").endswith(b"\\"):  # a comment continued
         return None
+    rest = len(src[end:line_end]) - len(src[end:line_end].lstrip(b" \t"))
+    if src[end + rest:line_end].strip():
+        return line_start, end + rest
     return line_start, line_end
 
 
