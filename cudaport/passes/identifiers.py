@@ -46,7 +46,8 @@ def identifiers(ctx: FileContext) -> None:
     if fragment:
         return
     if ctx.scan.unknown:  # the project's own CUDA_CHECK, cudaDev & co. are not CUDA API
-        own = _defined_macros(src) | _declared_names(src, ctx.scan.unknown)
+        macros = _defined_macros(src)
+        own = macros | _declared_names(src, ctx.scan.unknown, macros)
         ctx.own_names = frozenset(u[1] for u in ctx.scan.unknown if u[1] in own)
         ctx.scan.unknown[:] = [u for u in ctx.scan.unknown
                                if u[1] not in own and not _is_member(src, u[0])]
@@ -77,24 +78,38 @@ noexcept friend virtual explicit public private protected and or not xor bitand 
 __global__ __device__ __host__ __forceinline__ __inline__ __shared__ __constant__
 __managed__ __restrict__ __noinline__ if while for switch
 """.split())
-_TYPE_BEFORE = re.compile(rb"([A-Za-z_$][\w$]*)\s*(?:[*&]\s*)*\Z")
+_IDENT_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 
 
-def _declared_names(src: bytes, unknown: list[tuple[int, bytes, str]]) -> frozenset[bytes]:
+def _word_before(src: bytes, start: int) -> tuple[int, bytes]:
+    """The identifier before ``start``, across blanks and ``*``/``&`` (``int* p``), and
+    where it starts; an empty word if something else comes first. A byte loop: a regex
+    anchored at the end would be retried from every offset of the window."""
+    i = start
+    while i > 0 and src[i - 1] in b" \t\r\n\f\v*&":
+        i -= 1
+    j = i
+    while j > 0 and src[j - 1] in _IDENT_BYTES:
+        j -= 1
+    return j, src[j:i] if j < i and not src[j:j + 1].isdigit() else b""
+
+
+def _declared_names(src: bytes, unknown: list[tuple[int, bytes, str]],
+                    skip: frozenset[bytes]) -> frozenset[bytes]:
     """Unknown names the file declares itself: some occurrence follows a type name
     (``int cudaDev``, ``cudaError_t* cudaErr``). CUDA API is never declared in user code,
-    so such a name is the project's own."""
+    so such a name is the project's own. Names in ``skip`` are known to be own already."""
     declared = set()
     for start, name, context in unknown:
-        if context != "code" or name in declared:
+        if context != "code" or name in declared or name in skip:
             continue
-        before = _TYPE_BEFORE.search(src, max(0, start - 80), start)
-        if before is None or before.group(1) in _NOT_A_TYPE:
-            if _defines_type(src, start, len(name), before):
+        word_start, word = _word_before(src, start)
+        if not word or word in _NOT_A_TYPE:
+            if _defines_type(src, start, len(name), word):
                 declared.add(name)
             continue
-        line_start = src.rfind(b"\n", 0, before.start()) + 1
-        line = src[line_start:before.start()]
+        line_start = src.rfind(b"\n", 0, word_start) + 1
+        line = src[line_start:word_start]
         # not `#define M cudaX`, nor a word ending a line comment (`// runtime` + newline)
         if not line.lstrip().startswith(b"#") and b"//" not in line:
             declared.add(name)
@@ -111,18 +126,17 @@ def _is_member(src: bytes, start: int) -> bool:
 _TAG = frozenset((b"struct", b"class", b"union", b"enum"))
 
 
-def _defines_type(src: bytes, start: int, length: int, before: re.Match[bytes] | None) -> bool:
+def _defines_type(src: bytes, start: int, length: int, word: bytes) -> bool:
     """``struct cudaX {`` / ``: base`` / ``;``, ``} cudaX;`` (a typedef'd or declared
     struct), ``using cudaX =`` and ``namespace cuda_driver {``: the project names a type
-    or namespace of its own."""
+    or namespace of its own. ``word`` is the identifier before the name, if any."""
     after = lexer.next_token(src, start + length)
     follows = after.text if after is not None else b""
-    if before is not None:
-        word = before.group(1)
-        if word in _TAG or word == b"class" and src[:before.start()].rstrip().endswith(b"enum"):
+    if word:
+        if word in _TAG:  # (`enum class cudaX {` ends in a tag word too)
             return follows in (b"{", b":", b";", b"final")
         return word == b"using" and follows == b"=" or word == b"namespace" and follows == b"{"
-    return src[:start].rstrip().endswith(b"}") and follows in (b";", b",")
+    return src[max(0, start - 64):start].rstrip().endswith(b"}") and follows in (b";", b",")
 
 
 def _report(ctx: FileContext, offset: int, ident: str, r) -> None:

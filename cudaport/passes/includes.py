@@ -35,10 +35,11 @@ def includes(ctx: FileContext) -> None:
         if r is not None:
             ctx.references.append((inc.name_start, inc.name, "include", r))
             entry = r.entry
-            span = _deletion_span(src, inc.start, inc.end)
-            if r.status == "drop" and span is not None and deletable(span[0]):
-                ctx.edits.append(Edit(*span, b"", entry.rule_id))
-                continue  # (a header kept inside a statement is reported below)
+            if r.status == "drop":
+                span = _deletion_span(src, inc.start, inc.end)
+                if span is not None and deletable(span[0]):
+                    ctx.edits.append(Edit(*span, b"", entry.rule_id))
+                    continue  # (a header kept inside a statement is reported below)
             if r.status == "converted":
                 effective = r.replacement
                 translated = True
@@ -163,7 +164,7 @@ def _deletion_span(src: bytes, start: int, end: int) -> tuple[int, int] | None:
     line_end = len(src) if nl < 0 else nl + 1
     # Trailing comments count only if they close on the line too.
     if src[line_start:start].strip() or not _TRAILING_COMMENTS.fullmatch(src, end, line_end) \
-            or src[:line_end].rstrip(b"\r\n").endswith(b"\\"):  # a comment continued
+            or src[max(0, line_end - 3):line_end].rstrip(b"\r\n").endswith(b"\\"):  # continued
         return None
     rest = len(src[end:line_end]) - len(src[end:line_end].lstrip(b" \t"))
     if src[end + rest:line_end].strip():
