@@ -81,7 +81,20 @@ def test_template_rest_keeps_formatting_and_handles_no_rest():
            "cudaMemcpyToSymbol(sym,\n    h,\n    n); }\n")
     out = tr(src)
     assert "hipGetSymbolAddress(&p, HIP_SYMBOL(sym))" in out
-    assert "hipMemcpyToSymbol(HIP_SYMBOL(sym), h,\n    n)" in out
+    assert "hipMemcpyToSymbol(HIP_SYMBOL(sym),\n    h,\n    n)" in out  # layout kept
+
+
+@pytest.mark.parametrize("rewrite_comments", [False, True])
+def test_wrapping_template_keeps_line_breaks_and_comments(rewrite_comments):
+    # causal-conv1d: a multi-line cudaFuncSetAttribute call came out on one line.
+    src = ("#include <cuda_runtime.h>\nvoid f() {\n  CHECK(cudaFuncSetAttribute(\n"
+           "      kernel, /* cudaMalloc */ cudaFuncAttributeMaxDynamicSharedMemorySize,\n"
+           "      smem));\n}\n")
+    out = tr(src, rewrite_comments=rewrite_comments)
+    comment = "hipMalloc" if rewrite_comments else "cudaMalloc"
+    assert ("CHECK(hipFuncSetAttribute(\n      reinterpret_cast<const void*>(kernel), "
+            f"/* {comment} */ hipFuncAttributeMaxDynamicSharedMemorySize,\n      smem));") in out
+    assert tr(out, rewrite_comments=rewrite_comments) == out
 
 
 def test_function_pointer_template():

@@ -183,6 +183,57 @@ def _is_namespace_use(src: bytes, start: int, end: int) -> bool:
     return before.endswith(b"using") or _ALIAS_TARGET.search(before) is not None
 
 
+_SHAPES: dict[bytes, tuple[bytes, list[tuple[bytes, bytes]], bool] | None] = {}
+
+
+def _wrapping_shape(template: bytes) -> tuple[bytes, list[tuple[bytes, bytes]], bool] | None:
+    """``NEW(p1$1s1, p2$2s2, ..., $*)`` as (NEW, [(p1, s1), (p2, s2), ...], has $*): a
+    template that keeps every argument in place, maybe wrapped (``HIP_SYMBOL($1)``,
+    ``reinterpret_cast<const void*>($1)``). Such a call is rewritten keeping its own
+    layout (line breaks, comments between arguments); None for other templates
+    (arguments dropped, reordered or added)."""
+    if template in _SHAPES:
+        return _SHAPES[template]
+    shape = None
+    open_paren = template.find(b"(")
+    parsed = lexer.split_arguments(template, open_paren) if open_paren > 0 else None
+    if parsed is not None and parsed[1] == len(template):
+        wraps: list[tuple[bytes, bytes]] = []
+        rest = False
+        for i, (a, b) in enumerate(parsed[0]):
+            item = template[a:b]
+            marks = list(_PLACEHOLDER.finditer(item))
+            if rest or len(marks) != 1:
+                break
+            if item == b"$*":
+                rest = True
+            elif marks[0].group(1) == str(len(wraps) + 1).encode():
+                wraps.append((item[:marks[0].start()], item[marks[0].end():]))
+            else:
+                break
+        else:
+            shape = (template[:open_paren], wraps, rest)
+    _SHAPES[template] = shape
+    return shape
+
+
+def _wrap_in_place(ctx: FileContext, end: int, args: list[tuple[int, int]], close: int,
+                   shape: tuple[bytes, list[tuple[bytes, bytes]], bool]) -> bytes:
+    """The call rebuilt from its own text: new name, every argument translated and
+    wrapped, and the original text between them (itself translated: it may hold
+    comments) kept."""
+    from ..translate import translate_fragment
+
+    name, wraps, _rest = shape
+    out = [name]
+    pos = end
+    for (a, b), (prefix, suffix) in zip(args, wraps):
+        out += [translate_fragment(ctx, pos, a), prefix, translate_fragment(ctx, a, b), suffix]
+        pos = b
+    out.append(translate_fragment(ctx, pos, close))
+    return b"".join(out)
+
+
 def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
                    rule_id: str) -> Edit | None:
     """Rewrite ``name(args)`` with an argument template; None if it is not a call."""
@@ -199,6 +250,10 @@ def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
         return None
     from ..translate import translate_fragment
 
+    shape = _wrapping_shape(template)
+    if shape is not None and (len(args) == len(shape[1]) or shape[2] and len(args) >= len(shape[1])):
+        return Edit(start, close, _wrap_in_place(ctx, end, args, close, shape), rule_id,
+                    compound=True)
     pieces = [translate_fragment(ctx, a, b) for a, b in args]
     rest = b""
     if len(args) > highest:
