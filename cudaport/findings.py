@@ -59,7 +59,9 @@ Fix: pass `--experimental` to translate it anyway, and test the result.
 """)
 register("CP105", "unknown-cuda-name", "warning", "CUDA-looking name not in the rule table", """
 What: the identifier looks like CUDA API (by its prefix) but no rule knows it.
-Why: it may be a newer CUDA API the rule table lacks, or the project's own name.
+Why: it may be a newer CUDA API the rule table lacks, API of an NVIDIA library the table
+does not cover (the message names it: cuDNN frontend, cuBLASMp, cuFile, ...), or the
+project's own name (names the project defines or declares are not reported).
 Fix: if it is CUDA API, add a rule (`--rules FILE.yaml`); if it is your own name, ignore it.
 """)
 register("CP106", "unmapped-header", "error", "CUDA header with no equivalent on the target", """

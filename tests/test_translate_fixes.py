@@ -29,6 +29,15 @@ def test_names_the_file_defines_are_not_unknown_cuda_api(src, unknown):
     assert sorted({f.identifier for f in result.findings if f.code == "CP105"}) == unknown
 
 
+def test_unknown_names_of_uncovered_nvidia_libraries_say_which_library():
+    src = "void f() { cudnn_frontend::Graph g; cublasMpInit(h); cudaNewApi(); }\n"
+    found = {f.identifier: f.message for f in translate_bytes(src.encode(), Options()).findings
+             if f.code == "CP105"}
+    assert "belongs to the cuDNN frontend C++ API" in found["cudnn_frontend"]
+    assert "belongs to cuBLASMp" in found["cublasMpInit"]
+    assert "has a CUDA-like name but is not CUDA API" in found["cudaNewApi"]
+
+
 def test_bf16_header_and_type_follow_the_hip_version():
     src = "#include <cuda_bf16.h>\n__nv_bfloat16 x;\n"
     # HIP 5.7+ declares __hip_bfloat16 in hip/hip_bf16.h; older HIP only hip_bfloat16.

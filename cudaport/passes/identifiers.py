@@ -51,12 +51,19 @@ def identifiers(ctx: FileContext) -> None:
         ctx.own_names = frozenset(u[1] for u in ctx.scan.unknown if u[1] in own)
         ctx.scan.unknown[:] = [u for u in ctx.scan.unknown
                                if u[1] not in own and not _is_member(src, u[0])]
+    libraries = ctx.compiled.target.extra.get("unknown_libraries") or {}
     for start, name, context in ctx.scan.unknown:
         if context == "code":
             ident = name.decode()
-            ctx.find("CP105", start, f"{ident} has a CUDA-like name but is not CUDA API (no public "
-                     "name of the CUDA 13 headers): left unchanged",
-                     ident)
+            library = next((title for prefix, title in libraries.items()
+                            if ident.startswith(prefix)), None)
+            if library:
+                ctx.find("CP105", start, f"{ident} belongs to {library}, which the "
+                         f"{ctx.compiled.target.title} rule table does not cover: left unchanged",
+                         ident)
+            else:
+                ctx.find("CP105", start, f"{ident} has a CUDA-like name but is not CUDA API "
+                         "(no public name of the CUDA 13 headers): left unchanged", ident)
 
 
 _DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)")

@@ -324,6 +324,7 @@ def _read_target(path: Path, data: bytes) -> TargetInfo:
         "extensions": extensions, "variants": variants, "unknown_patterns": patterns,
         "source": S.text, "compiler": anything, "header_extensions": anything,
         "experimental": S.boolean, "warp_sizes": anything,
+        "unknown_libraries": extensions,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -338,7 +339,7 @@ def _read_target(path: Path, data: bytes) -> TargetInfo:
         extensions=d.get("extensions", {}), variant_groups=d.get("variants", {}),
         unknown_patterns=tuple(d.get("unknown_patterns", ())),
         extra={k: d[k] for k in ("compiler", "header_extensions", "description", "source",
-                                 "experimental", "warp_sizes")
+                                 "experimental", "warp_sizes", "unknown_libraries")
                if k in d},
     )
 
