@@ -44,7 +44,8 @@ CONDITIONAL = rb"#[ \t]*(?P<cond>ifdef|ifndef|if|elif|else|endif)\b"
 # A directive's '#' is the first token of a logical line: at a physical line start that
 # does not continue the previous line with a backslash.
 LOGICAL_LINE_START = rb"(?m:^)(?<!\\\n)(?<!\\\r\n)(?:(?<=\A)\xef\xbb\xbf)?[ \t]*"
-DIRECTIVE = LOGICAL_LINE_START + rb"#[ \t]*[A-Za-z_]\w*"
+# (``#R"x(...)x"`` is no directive named R: the scanner, like a compiler, reads a string)
+DIRECTIVE = LOGICAL_LINE_START + rb"#[ \t]*(?!(?:u8|[uUL])?R?[\"'])[A-Za-z_]\w*"
 IDENT = rb"[A-Za-z_$][\w$]*"
 PUNCT = (
     rb"<<<|>>>|->\*?|<<=|>>=|\.\.\.|::|\+\+|--|&&|\|\||<=>|##|[<>=!+\-*/%&|^]=|<<|>>|[^\s\w]"

@@ -229,3 +229,10 @@ def test_dropped_duplicate_include_keeps_its_trailing_comment(rewrite_comments):
     out = kept(src, rewrite_comments=rewrite_comments)
     name = b"hipMalloc" if rewrite_comments else b"cudaMalloc"
     assert out == b"#include <hip/hip_runtime.h>\n// needed for " + name + b"\nint x;\n"
+
+
+def test_hash_then_raw_string_is_no_directive():
+    # Found by bench/fuzz.py: the tokenizer read `#R` as a directive named R, so the
+    # raw string after it ended elsewhere than where the scanner (and a compiler) ends it.
+    src = b'#R"d(rR"d(raw <<< cudaFree )d"aw <<< cudaFree )d"ifndef X\nint y;\n'
+    kept(src)
