@@ -72,15 +72,12 @@ def includes(ctx: FileContext) -> None:
         _insert_main_header(ctx)
 
 
-# What decides whether a directive line sits inside code: comments and literals (skipped),
-# other directive lines (skipped), and the brackets a call or launch is made of.
-_NESTING = re.compile(b"|".join([
+# Comments and literals: the brackets inside them do not count.
+_LITERALS = re.compile(b"|".join([
     lexer.LINE_COMMENT, lexer.BLOCK_COMMENT,
     lexer.RAW_STRING.replace(b"(?P<delim>", b"(").replace(b"(?P=delim)", b"\\1"),
     lexer.STRING, lexer.CHAR_START + lexer.CHAR[1:],
-    rb"<<<|>>>|[()]",
 ]))
-_OPENERS = {b"(": b")", b"<<<": b">>>"}
 
 
 class _Deletable:
@@ -92,34 +89,41 @@ class _Deletable:
     include is harmless, so a line is deleted only where a statement can end: no ``(``
     or ``<<<`` open, and the code before it ends with ``;``, ``{`` or ``}`` (or there is
     none). Asked about offsets in ascending order, it reads the file only up to the last
-    one (duplicates are rare and near the top)."""
+    one; brackets are counted with ``bytes.count`` between literals, so the cost is per
+    comment or string, not per bracket."""
 
     def __init__(self, src: bytes) -> None:
         self.src = src
-        self.matches = _NESTING.finditer(src)
+        self.literals = _LITERALS.finditer(src)
         self.pending: re.Match[bytes] | None = None
-        self.stack: list[bytes] = []
+        self.done = 0  # brackets are counted up to here
+        self.parens = 0
+        self.chevrons = 0
         self.comments: list[tuple[int, int]] = []
         self.starts: list[int] = []
 
+    def _count(self, start: int, end: int) -> None:
+        count = self.src.count  # (a stray closer does not cancel a later opener)
+        self.parens = max(0, self.parens + count(b"(", start, end) - count(b")", start, end))
+        self.chevrons = max(0, self.chevrons + count(b"<<<", start, end)
+                            - count(b">>>", start, end))
+
     def __call__(self, pos: int) -> bool:
         while True:
-            m = self.pending or next(self.matches, None)
+            m = self.pending or next(self.literals, None)
             self.pending = None
-            if m is None:
-                break
-            if m.start() >= pos:
+            if m is None or m.start() >= pos:
                 self.pending = m
                 break
-            text = m.group()
-            if text[:1] == b"/":
+            self._count(self.done, m.start())
+            self.done = max(self.done, m.end())
+            if m.group()[:1] == b"/":
                 self.comments.append(m.span())
                 self.starts.append(m.start())
-            elif text in _OPENERS:
-                self.stack.append(_OPENERS[text])
-            elif self.stack and text == self.stack[-1]:
-                self.stack.pop()
-        if self.stack:
+        if self.done < pos:
+            self._count(self.done, pos)
+            self.done = pos
+        if self.parens > 0 or self.chevrons > 0:
             return False
         return _statement_may_end(self.src, pos, self.comments, self.starts)
 
