@@ -345,6 +345,14 @@ Why: the target compiler defines none of these (HIP has `__HIP_DEVICE_COMPILE__`
 Fix: check which branch the target needs and add the target's macro to the condition.
 Bad: `#if __CUDA_ARCH__ >= 700` Good: `#if __CUDA_ARCH__ >= 700 || defined(__HIP_DEVICE_COMPILE__)`.
 """)
+register("CP216", "gemm-ex-data-type-compute", "error", "cuBLAS GEMM compute type given as a data type", """
+What: `cublasGemmEx`, `cublasGemmBatchedEx` or `cublasGemmStridedBatchedEx` with a
+`cudaDataType` (`CUDA_R_32F`, ...) as its compute type, the pre-CUDA 11 form.
+Why: cuBLAS still accepts it in C++ through a compatibility overload; the translated call,
+`hipblasGemmEx_v2` and friends, takes only a `hipblasComputeType_t`, so it does not compile.
+Fix: pass the compute type (`CUBLAS_COMPUTE_32F`, `CUBLAS_COMPUTE_16F`, ...); cudaport maps it.
+Bad: `cublasGemmEx(..., C, CUDA_R_32F, ldc, CUDA_R_32F, algo)` Good: `cublasGemmEx(..., C, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, algo)`.
+""")
 register("CP903", "clang-parse-errors", "warning", "clang reported errors parsing the file", """
 What: clang parsed the file with errors (first errors are in the message, file:line).
 Why: a missing include path or define, a header version clang does not know, or code only

@@ -70,6 +70,14 @@ CASES = [
      "  return p.persistingL2CacheMaxSize; }\n",
      "int f() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);\n"
      "  return p.multiProcessorCount; }\n"),
+    ("CP216", "void g(cublasHandle_t h) { cublasGemmEx(h, ta, tb, m, n, k, &a, A, CUDA_R_16F, m,\n"
+     "  B, CUDA_R_16F, k, &b, C, CUDA_R_16F, m, CUDA_R_32F, CUBLAS_GEMM_DEFAULT); }\n",
+     "void g(cublasHandle_t h) { cublasGemmEx(h, ta, tb, m, n, k, &a, A, CUDA_R_16F, m,\n"
+     "  B, CUDA_R_16F, k, &b, C, CUDA_R_16F, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }\n"),
+    ("CP216", "void g() { cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &a, A, CUDA_R_32F, m, sa,"
+     " B, CUDA_R_32F, k, sb, &b, C, CUDA_R_32F, m, sc, count, CUDA_R_32F, algo); }\n",
+     "void g() { cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &a, A, CUDA_R_32F, m, sa,"
+     " B, CUDA_R_32F, k, sb, &b, C, CUDA_R_32F, m, sc, count, CUBLAS_COMPUTE_32F, algo); }\n"),
     ("CP215", "#if __CUDA_ARCH__ >= 700\nint x;\n#endif\n",
      "#if defined(__HIP_DEVICE_COMPILE__)\nint x;\n#endif\n"),
     ("CP215", "#if __CUDACC_VER_MAJOR__ >= 11\nint x;\n#endif\n",

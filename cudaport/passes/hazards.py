@@ -22,7 +22,8 @@ from . import register
 # whose common first bytes ('_', 'a', 's', ...) stop its literal search at every turn.
 _TRIGGERS = (b"threadIdx", b"<<<", b"__shared__", b"_sync", b"__shfl", b"asm", b"__ballot",
              b"__activemask", b"ffffffff", b"FFFFFFFF", b"texture", b"surface", b"cooperative",
-             b"cudaDeviceProp", b"__CUDA", b"CUDA_VERSION", b"CUDART_VERSION", b"arp", b"ARP")
+             b"cudaDeviceProp", b"__CUDA", b"CUDA_VERSION", b"CUDART_VERSION", b"arp", b"ARP",
+             b"GemmEx", b"BatchedEx")
 _BLANK_BYTES = bytes(c if c in b"\r\n" else 32 for c in range(256))
 _BLANK = re.compile(lexer.LINE_COMMENT + b"|" + lexer.BLOCK_COMMENT + b"|"
                     + lexer.RAW_STRING + b"|" + lexer.STRING + b"|" + lexer.CHAR)
@@ -105,6 +106,13 @@ timelineSemaphoreInteropSupported unifiedAddressing unifiedFunctionPointers uuid
 _PROP_FIELD = re.compile(rb"(?:\.|->)\s*(" + b"|".join(
     sorted((n.encode() for n in DEVICE_PROP_MISSING), key=len, reverse=True)) + rb")\b")
 _BRACE = re.compile(rb"[{}]")
+# cuBLAS GEMM calls whose computeType (0-based argument index, from CUDA 13's
+# cublas_api.h) C++ code may still pass as a cudaDataType: cuBLAS keeps an overload for
+# that; hipBLAS's *_v2 functions take only a hipblasComputeType_t.
+_GEMM_EX = re.compile(rb"\b(cublasGemmEx|cublasGemmBatchedEx|cublasGemmStridedBatchedEx)\s*\(")
+_COMPUTE_TYPE_ARG = {b"cublasGemmEx": 17, b"cublasGemmBatchedEx": 18,
+                     b"cublasGemmStridedBatchedEx": 21}
+_DATA_TYPE = re.compile(rb"CUDA_([RC])_(16F|32F|64F|32I)\Z")
 
 
 def blank_comments_and_literals(src: bytes) -> bytes:
@@ -159,10 +167,30 @@ def hazards(ctx: FileContext) -> None:
             name = m.group(1).decode()
             report("CP214", m.start(1), f"cudaDeviceProp::{name} has no counterpart in "
                    "hipDeviceProp_t (HIP 5.2)", name)
+    if b"cublasGemm" in code and ctx.compiled.target.name == "hip":
+        _legacy_compute_types(ctx, code, report)
     if ctx.scan.launches:
         known = {launch.lt for launch in facts.launches} if facts is not None else set()
         _device_launches(ctx, code, report, known)
     _arch_conditions(ctx, code, report)
+
+
+def _legacy_compute_types(ctx: FileContext, code: bytes, report: _Reporter) -> None:
+    for m in _GEMM_EX.finditer(code):
+        parsed = lexer.split_arguments(ctx.src, m.end() - 1)
+        index = _COMPUTE_TYPE_ARG[m.group(1)]
+        if parsed is None or len(parsed[0]) <= index:
+            continue
+        start, end = parsed[0][index]
+        legacy = _DATA_TYPE.match(ctx.src[start:end])
+        if legacy is None:
+            continue
+        name, given = m.group(1).decode(), legacy.group().decode()
+        instead = f"CUBLAS_COMPUTE_{legacy.group(2).decode()}"
+        report("CP216", start, f"{name} gets the data type {given} as its compute type: cuBLAS "
+               f"accepts that through a C++ compatibility overload, hipBLAS's _v2 call takes only "
+               f"a hipblasComputeType_t; pass {instead} (it becomes HIPBLAS_COMPUTE_"
+               f"{legacy.group(2).decode()})", name)
 
 
 def _clang_hazards(ctx: FileContext, facts, report: _Reporter, warp: int) -> None:
