@@ -105,6 +105,11 @@ def test_every_hazard_code_is_tested_and_documented():
         assert "What:" in text and "Why:" in text and "Fix:" in text and "Bad:" in text
 
 
+def test_compute_type_hazard_is_for_hipblas_only():
+    bad = next(c[1] for c in CASES if c[0] == "CP216")
+    assert "CP216" not in _codes(bad, variants=(("blas", "rocblas"),))  # CP108 says it all
+
+
 def test_warp_hazards_follow_the_warp_size():
     bad = KERNEL.format("  int lane = threadIdx.x & 31; unsigned m = __ballot_sync(0xffffffff, 1);")
     assert {"CP201", "CP202", "CP203"} <= set(_codes(bad))

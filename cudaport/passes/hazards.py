@@ -167,7 +167,8 @@ def hazards(ctx: FileContext) -> None:
             name = m.group(1).decode()
             report("CP214", m.start(1), f"cudaDeviceProp::{name} has no counterpart in "
                    "hipDeviceProp_t (HIP 5.2)", name)
-    if b"cublasGemm" in code and ctx.compiled.target.name == "hip":
+    if b"cublasGemm" in code and ctx.compiled.target.name == "hip" \
+            and ctx.options.variant("blas") in (None, "hipblas"):  # not rocBLAS
         _legacy_compute_types(ctx, code, report)
     if ctx.scan.launches:
         known = {launch.lt for launch in facts.launches} if facts is not None else set()
