@@ -47,8 +47,7 @@ class FileResult:
             self.findings = [self.findings[i] for i in keep]
             self.fingerprints = [self.fingerprints[i] for i in keep]
             self.utf16_columns = [self.utf16_columns[i] for i in keep]
-        self.references = [r for r in self.references
-                           if not (r.status == "unknown" and r.identifier in own)]
+        self.references = own_names.other_references(self.references, own)
 
 
 @dataclass

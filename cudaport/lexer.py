@@ -47,6 +47,8 @@ LOGICAL_LINE_START = rb"(?m:^)(?<!\\\n)(?<!\\\r\n)(?:(?<=\A)\xef\xbb\xbf)?[ \t]*
 # (``#R"x(...)x"`` is no directive named R: the scanner, like a compiler, reads a string)
 DIRECTIVE = LOGICAL_LINE_START + rb"#[ \t]*(?!(?:u8|[uUL])?R?[\"'])[A-Za-z_]\w*"
 IDENT = rb"[A-Za-z_$][\w$]*"
+# Bytes an identifier is made of, for the passes' byte-by-byte backward walks.
+IDENT_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 PUNCT = (
     rb"<<<|>>>|->\*?|<<=|>>=|\.\.\.|::|\+\+|--|&&|\|\||<=>|##|[<>=!+\-*/%&|^]=|<<|>>|[^\s\w]"
 )
@@ -112,6 +114,11 @@ _LITERALS = re.compile(b"|".join([
     RAW_STRING.replace(b"(?P<delim>", b"(").replace(b"(?P=delim)", b"\\1"),
     STRING, CHAR_START + CHAR[1:],
 ]))
+
+
+def literals(src: bytes) -> Iterator[re.Match[bytes]]:
+    """Every comment, string and character literal, in order, as lazy matches."""
+    return _LITERALS.finditer(src)
 
 
 def literal_spans(src: bytes) -> list[tuple[int, int]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
-from .findings import Finding
+from .findings import Finding, Reference
 
 UNKNOWN_NAME = "CP105"
 
@@ -24,6 +24,11 @@ def union(name_sets: Iterable[frozenset[bytes]]) -> frozenset[str]:
 
 def is_own(finding: Finding, own: frozenset[str]) -> bool:
     return finding.code == UNKNOWN_NAME and finding.identifier in own
+
+
+def other_references(references: list[Reference], own: frozenset[str]) -> list[Reference]:
+    """``references`` without the unknown ones that are ``own`` names."""
+    return [r for r in references if not (r.status == "unknown" and r.identifier in own)]
 
 
 def drop_from_outcome(outcome, own: frozenset[str]) -> None:
@@ -39,5 +44,4 @@ def drop_from_outcome(outcome, own: frozenset[str]) -> None:
             del tally[("", "unknown")]
         outcome.tally = tally
     if outcome.references:
-        outcome.references = [r for r in outcome.references
-                              if not (r.status == "unknown" and r.identifier in own)]
+        outcome.references = other_references(outcome.references, own)

@@ -14,6 +14,7 @@ import hashlib
 import os
 import re
 import tempfile
+from collections import defaultdict
 from pathlib import Path
 
 from ..rules.compiled import RUNTIME_LIBRARIES, Compiled
@@ -116,25 +117,15 @@ def library_text(compiled: Compiled, library: str, own: bool = True) -> str:
     prefix (safe next to a real toolkit), else the rest (shared CUDA types; stub mode only)."""
     table = compiled.table
     prefix = LIBRARY_PREFIXES.get(library)
-    types, structs, constants, functions, strings, handles = [], [], [], [], [], []
+    kinds: dict[str, list[str]] = defaultdict(list)  # classify() result -> names
     for name, entry in table.identifiers.items():
         if entry.library != library:
             continue
         if prefix is not None and name.lower().startswith(prefix) != own:
             continue
-        what = classify(name, entry.kind)
-        if what == "type":
-            types.append(name)
-        elif what == "struct":
-            structs.append(name)
-        elif what == "constant":
-            constants.append(name)
-        elif what == "function":
-            functions.append(name)
-        elif what == "string_function":
-            strings.append(name)
-        elif what == "handle":
-            handles.append(name)
+        kinds[classify(name, entry.kind)].append(name)
+    types, structs, constants = kinds["type"], kinds["struct"], kinds["constant"]
+    functions, strings, handles = kinds["function"], kinds["string_function"], kinds["handle"]
     status = STATUS_TYPES.get(library)
     if status not in table.identifiers or not own:
         status = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .. import lexer
@@ -85,7 +86,6 @@ noexcept friend virtual explicit public private protected and or not xor bitand 
 __global__ __device__ __host__ __forceinline__ __inline__ __shared__ __constant__
 __managed__ __restrict__ __noinline__ if while for switch
 """.split())
-_IDENT_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 
 
 def _word_before(src: bytes, start: int) -> tuple[int, bytes]:
@@ -96,7 +96,7 @@ def _word_before(src: bytes, start: int) -> tuple[int, bytes]:
     while i > 0 and src[i - 1] in b" \t\r\n\f\v*&":
         i -= 1
     j = i
-    while j > 0 and src[j - 1] in _IDENT_BYTES:
+    while j > 0 and src[j - 1] in lexer.IDENT_BYTES:
         j -= 1
     return j, src[j:i] if j < i and not src[j:j + 1].isdigit() else b""
 
@@ -190,17 +190,13 @@ def _is_namespace_use(src: bytes, start: int, end: int) -> bool:
     return before.endswith(b"using") or _ALIAS_TARGET.search(before) is not None
 
 
-_SHAPES: dict[bytes, tuple[bytes, list[tuple[bytes, bytes]], bool] | None] = {}
-
-
+@functools.cache
 def _wrapping_shape(template: bytes) -> tuple[bytes, list[tuple[bytes, bytes]], bool] | None:
     """``NEW(p1$1s1, p2$2s2, ..., $*)`` as (NEW, [(p1, s1), (p2, s2), ...], has $*): a
     template that keeps every argument in place, maybe wrapped (``HIP_SYMBOL($1)``,
     ``reinterpret_cast<const void*>($1)``). Such a call is rewritten keeping its own
     layout (line breaks, comments between arguments); None for other templates
     (arguments dropped, reordered or added)."""
-    if template in _SHAPES:
-        return _SHAPES[template]
     shape = None
     open_paren = template.find(b"(")
     parsed = lexer.split_arguments(template, open_paren) if open_paren > 0 else None
@@ -220,7 +216,6 @@ def _wrapping_shape(template: bytes) -> tuple[bytes, list[tuple[bytes, bytes]], 
                 break
         else:
             shape = (template[:open_paren], wraps, rest)
-    _SHAPES[template] = shape
     return shape
 
 

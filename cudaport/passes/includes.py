@@ -72,14 +72,6 @@ def includes(ctx: FileContext) -> None:
         _insert_main_header(ctx)
 
 
-# Comments and literals: the brackets inside them do not count.
-_LITERALS = re.compile(b"|".join([
-    lexer.LINE_COMMENT, lexer.BLOCK_COMMENT,
-    lexer.RAW_STRING.replace(b"(?P<delim>", b"(").replace(b"(?P=delim)", b"\\1"),
-    lexer.STRING, lexer.CHAR_START + lexer.CHAR[1:],
-]))
-
-
 class _Deletable:
     """Tells whether an include line may be deleted without changing other passes.
 
@@ -94,13 +86,13 @@ class _Deletable:
 
     def __init__(self, src: bytes) -> None:
         self.src = src
-        self.literals = _LITERALS.finditer(src)
+        self.literals = lexer.literals(src)  # brackets inside them do not count
         self.pending: re.Match[bytes] | None = None
         self.done = 0  # brackets are counted up to here
         self.parens = 0
         self.chevrons = 0
-        self.comments: list[tuple[int, int]] = []
-        self.starts: list[int] = []
+        self.comment_starts: list[int] = []  # comments read so far, for the walk back
+        self.comment_ends: list[int] = []
 
     def _count(self, start: int, end: int) -> None:
         count = self.src.count  # (a stray closer does not cancel a later opener)
@@ -118,21 +110,20 @@ class _Deletable:
             self._count(self.done, m.start())
             self.done = max(self.done, m.end())
             if m.group()[:1] == b"/":
-                self.comments.append(m.span())
-                self.starts.append(m.start())
+                self.comment_starts.append(m.start())
+                self.comment_ends.append(m.end())
         if self.done < pos:
             self._count(self.done, pos)
             self.done = pos
         if self.parens > 0 or self.chevrons > 0:
             return False
-        return _statement_may_end(self.src, pos, self.comments, self.starts)
+        return _statement_may_end(self.src, pos, self.comment_starts, self.comment_ends)
 
 
-def _statement_may_end(src: bytes, pos: int, comments: list[tuple[int, int]],
-                       starts: list[int]) -> bool:
+def _statement_may_end(src: bytes, pos: int, starts: list[int], ends: list[int]) -> bool:
     """Whether the last code byte before ``pos`` (skipping blanks, comments and directive
-    lines) is ``;``, ``{`` or ``}``, or there is no code before it. ``starts`` are the
-    comments' start offsets, for bisecting."""
+    lines) is ``;``, ``{`` or ``}``, or there is no code before it. ``starts``/``ends``
+    are the comments before ``pos``, in order."""
     i = pos
     while i > 0:
         i -= 1
@@ -140,8 +131,8 @@ def _statement_may_end(src: bytes, pos: int, comments: list[tuple[int, int]],
         if byte in b" \t\r\n\f\v":
             continue
         c = bisect.bisect_right(starts, i) - 1
-        if c >= 0 and comments[c][0] <= i < comments[c][1]:
-            i = comments[c][0]
+        if c >= 0 and i < ends[c]:
+            i = starts[c]
             continue
         line_start = src.rfind(b"\n", 0, i) + 1
         while line_start > 1 and src[line_start - 2:line_start - 1] == b"\\" or \

@@ -10,7 +10,6 @@ from ..context import FileContext
 from ..edits import Edit
 from . import register
 
-_IDENT_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _SPACE = frozenset(b" \t\r\n\\")
 
 
@@ -79,12 +78,12 @@ def kernel_start(src: bytes, lt: int) -> int | None:
         k = _match_back(src, j, ord(")"), ord("("))
         if k is not None:
             before = _skip_space_back(src, k)
-            if before > 0 and src[before - 1] in _IDENT_BYTES:
+            if before > 0 and src[before - 1] in lexer.IDENT_BYTES:
                 return None  # a call's result as the kernel: left as written (CP109)
         return k
     while True:
         end = j
-        while j > 0 and src[j - 1] in _IDENT_BYTES:
+        while j > 0 and src[j - 1] in lexer.IDENT_BYTES:
             j -= 1
         if j == end:
             return None
