@@ -47,7 +47,8 @@ def corpus_sources(folders: list[Path], limit: int, seed: int = 0) -> list[bytes
     return [p.read_bytes() for p in paths[:limit]]
 
 
-def run_batch(batch: int, corpus: list[bytes]) -> list[tuple[str, bytes, dict]]:
+def inputs(corpus: list[bytes]) -> st.SearchStrategy[tuple[str, bytes]]:
+    """(kind, source) pairs: token soups, mutated examples and mutated corpus files."""
     def mutations(sources):
         return st.builds(_mutate, st.sampled_from(sources),
                          st.lists(st.tuples(st.floats(0, 1), st.sampled_from(FRAGMENTS),
@@ -58,10 +59,14 @@ def run_batch(batch: int, corpus: list[bytes]) -> list[tuple[str, bytes, dict]]:
              st.tuples(st.just("mutated example"), mutations(_example_sources()))]
     if corpus:
         kinds.append(st.tuples(st.just("mutated corpus file"), mutations(corpus)))
+    return st.one_of(kinds)
 
+
+def run_batch(batch: int, strategy: st.SearchStrategy[tuple[str, bytes]]
+              ) -> list[tuple[str, bytes, dict]]:
     @settings(max_examples=batch, deadline=None, database=None, derandomize=False,
               suppress_health_check=list(HealthCheck))
-    @given(kind_and_src=st.one_of(kinds), options=OPTIONS)
+    @given(kind_and_src=strategy, options=OPTIONS)
     def check(kind_and_src, options):
         kind, src = kind_and_src
         COUNT[kind] += 1
@@ -108,9 +113,9 @@ def main() -> int:
         return replay(args.replay)
     deadline = time.monotonic() + args.minutes * 60
     failures: dict[str, int] = {}
-    corpus = corpus_sources(args.corpus, args.corpus_files) if args.corpus else []
+    strategy = inputs(corpus_sources(args.corpus, args.corpus_files) if args.corpus else [])
     while time.monotonic() < deadline:
-        for failure, src, options in run_batch(args.batch, corpus):
+        for failure, src, options in run_batch(args.batch, strategy):
             if failure not in failures:
                 saved = save(args.save, len(failures) + 1, src, options)
                 print(f"failure: {failure}\n  saved: {saved}", flush=True)

@@ -23,7 +23,7 @@ from . import register
 _TRIGGERS = (b"threadIdx", b"<<<", b"__shared__", b"_sync", b"__shfl", b"asm", b"__ballot",
              b"__activemask", b"ffffffff", b"FFFFFFFF", b"texture", b"surface", b"cooperative",
              b"cudaDeviceProp", b"__CUDA", b"CUDA_VERSION", b"CUDART_VERSION", b"arp", b"ARP",
-             b"GemmEx", b"BatchedEx")
+             b"cublasGemm")
 _BLANK_BYTES = bytes(c if c in b"\r\n" else 32 for c in range(256))
 _BLANK = re.compile(lexer.LINE_COMMENT + b"|" + lexer.BLOCK_COMMENT + b"|"
                     + lexer.RAW_STRING + b"|" + lexer.STRING + b"|" + lexer.CHAR)
