@@ -37,14 +37,17 @@ class FileContext:
     compiled: Compiled
     options: Options
     scan: Scan
-    fragment: bool = False  # a piece of a larger file: edits only, no report entries
     edits: list[Edit] = field(default_factory=list)
     # (offset, name, context, resolved rule or None for unknown names); turned into
     # Reference objects only when someone reads them (see translate.Result).
     references: list[tuple] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     lines: LineIndex | None = None
-    uses_runtime: bool = False  # set by passes that see runtime/device use
+    # Requests applied once after the passes (passes.final_steps): a pass that sees
+    # runtime or device use asks for the main header; the includes pass says whether the
+    # file has it (and which target header came before it).
+    uses_runtime: bool = False
+    main_header: tuple = (False, None)
     clang: object | None = None  # cudaport.clang.Facts when --clang parsed the file
     _literals: list[tuple[int, int]] | None = None
     # CUDA-looking names the file defines or declares itself (CUDA_CHECK, cudaDev): not
@@ -58,8 +61,6 @@ class FileContext:
 
     def find(self, code: str, offset: int, message: str, identifier: str = "",
              library: str = "", severity: str = "") -> None:
-        if self.fragment:
-            return
         line, col = self.linecol(offset)
         self.findings.append(Finding(code, message, self.path, line, col, severity,
                                      identifier, library, "lexical", offset))

@@ -8,7 +8,7 @@ from . import edits as E
 from .context import FileContext, LineIndex
 from .findings import Finding, Reference
 from .options import Options
-from .passes import passes
+from .passes import final_steps, passes
 from .rules.compiled import Compiled, get_compiled
 from .scan import Scan, scan
 
@@ -90,36 +90,15 @@ def translate_bytes(src: bytes, options: Options | None = None, path: str = "<st
         before_passes(ctx)
     for _name, run in passes():
         run(ctx)
+    for _name, run in final_steps():
+        run(ctx)
     if ctx.clang is not None:
         after_passes(ctx)
-    kept = E.resolve(ctx.edits)
+    kept = E.resolve(ctx.edits, src)
     output = E.apply(src, kept)
     ctx.findings.sort(key=lambda f: (f.offset, f.code))
     return Result(output, kept, ctx.findings, path, ctx.lines or LineIndex(src),
                   ctx.scan, compiled.identifiers, ctx.references, own_names=ctx.own_names)
-
-
-def translate_fragment(parent: FileContext, start: int, end: int) -> bytes:
-    """Translate ``parent.src[start:end]`` with the identifier-level passes only.
-
-    Compound edits (argument templates, launches) use this for the pieces they rebuild,
-    so names inside them are translated exactly as elsewhere in the file.
-    """
-    return translate_piece(parent, parent.src[start:end])
-
-
-def translate_piece(parent: FileContext, piece: bytes) -> bytes:
-    """Translate bytes that stand for a piece of ``parent``'s file (see translate_fragment)."""
-    compiled = parent.compiled
-    if compiled.scanner.search(piece) is None:
-        return piece  # most arguments (a variable, a number) hold nothing to translate
-    options = parent.options
-    ctx = FileContext(piece, parent.path, compiled, options,
-                      scan(piece, compiled, options.rewrite_comments, options.rewrite_strings),
-                      fragment=True)
-    for _name, run in passes(fragment=True):
-        run(ctx)
-    return E.apply(piece, E.resolve(ctx.edits))
 
 
 def translate_source(source: str | bytes, target: str = "hip", **kwargs: object) -> Result:

@@ -49,7 +49,9 @@ def test_position_map_inside_a_replacement_maps_to_its_start_and_after_it_exactl
     result = translate_bytes(src, Options())
     pm = PositionMap(src, result.edits, result.output)
     line2 = result.output.splitlines()[1]
-    assert pm.to_input(2, line2.index(b"HIP_SYMBOL") + 1) == (2, src.splitlines()[1].index(b"cuda") + 1)
+    assert pm.to_input(2, line2.index(b"hipMemcpy") + 3) == (2, src.splitlines()[1].index(b"cuda") + 1)
+    # an inserted wrapper maps to the argument it wraps (the template's edits are per part)
+    assert pm.to_input(2, line2.index(b"HIP_SYMBOL") + 1) == (2, src.splitlines()[1].index(b"c,") + 1)
     assert pm.to_input(2, line2.index(b"z;") + 1) == (2, src.splitlines()[1].index(b"z;") + 1)
 
 

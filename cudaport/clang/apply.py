@@ -16,8 +16,6 @@ MAPPING_CODES = frozenset({"CP101", "CP102", "CP103", "CP104", "CP105", "CP107",
 
 
 def before_passes(ctx: FileContext) -> None:
-    if ctx.fragment:
-        return
     # unknown CUDA-looking names too: clang can tell a project's own cudaCheck from API
     ctx.clang = analyze(ctx.src, ctx.path, ctx.options, ctx.compiled,
                         ctx.scan.idents + ctx.scan.unknown, ctx.scan.launches)

@@ -18,26 +18,43 @@ def register(order: int, name: str) -> Callable[[Pass], Pass]:
     def deco(fn: Pass) -> Pass:
         _PASSES.append((order, name, fn))
         _PASSES.sort(key=lambda item: item[0])
-        _ORDERED.clear()
         return fn
 
     return deco
 
 
-_ORDERED: dict[bool, list[tuple[str, Pass]]] = {}
+_FINAL: list[tuple[str, Pass]] = []
 
 
-def passes(fragment: bool = False) -> list[tuple[str, Pass]]:
-    """Registered passes in order; fragments only get the identifier-level ones.
-    (Computed once: fragments of calls and launches ask for it many times per file.)"""
-    if fragment not in _ORDERED:
-        _load()
-        _ORDERED[fragment] = [(name, fn) for order, name, fn in _PASSES
-                              if not fragment or order < 100]
-    return _ORDERED[fragment]
+def register_final(name: str) -> Callable[[Pass], Pass]:
+    """A step run once after every pass: applies what passes requested on the context
+    (the main header), so no pass depends on another having run before it."""
+    def deco(fn: Pass) -> Pass:
+        _FINAL.append((name, fn))
+        return fn
+
+    return deco
+
+
+def passes() -> list[tuple[str, Pass]]:
+    """Registered passes in order."""
+    _load()
+    return [(name, fn) for _order, name, fn in _PASSES]
+
+
+def final_steps() -> list[tuple[str, Pass]]:
+    _load()
+    return _FINAL
+
+
+_LOADED = False
 
 
 def _load() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
     # inline PTX in a translation is the hazard pass's CP210 (verify keeps CP503)
     from . import hazards, identifiers, includes, launches, spaced_launch  # noqa: F401
     from . import rule_checks  # noqa: F401

@@ -20,7 +20,7 @@ from . import register
 @register(21, "framework-includes")
 def framework_includes(ctx: FileContext) -> None:
     framework = ctx.options.framework
-    if not framework or ctx.fragment:
+    if not framework:
         return
     paths = include_paths(str(Path(ctx.compiled.table.files[0]).parent), framework)
     if paths is None:

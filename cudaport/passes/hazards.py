@@ -137,7 +137,7 @@ class _Reporter:
 
 @register(40, "hazards")
 def hazards(ctx: FileContext) -> None:
-    if ctx.fragment or not ctx.options.hazards:
+    if not ctx.options.hazards:
         return
     src = ctx.src
     if not any(word in src for word in _TRIGGERS):

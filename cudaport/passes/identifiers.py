@@ -7,7 +7,7 @@ import re
 
 from .. import lexer
 from ..context import FileContext
-from ..edits import Edit, new_edit
+from ..edits import new_edit
 from ..frameworks import FRAMEWORK_LIBRARY, is_framework_qualified
 from . import register
 
@@ -20,7 +20,6 @@ def identifiers(ctx: FileContext) -> None:
     lookup = ctx.compiled.identifiers
     namespaces = ctx.compiled.namespace_names
     src = ctx.src
-    fragment = ctx.fragment
     add_edit = ctx.edits.append
     for start, name, context in ctx.scan.idents:
         r = lookup[name]
@@ -32,20 +31,18 @@ def identifiers(ctx: FileContext) -> None:
             if r.template is None and name not in namespaces:
                 add_edit(new_edit(start, end, r.replacement, r.entry.rule_id))  # hot path
             elif name not in namespaces or _is_namespace_use(src, start, end):
-                edit = None
+                edits = None
                 if r.template is not None and context == "code":
-                    edit = _template_call(ctx, start, end, r.template, r.entry.rule_id)
-                if edit is None and r.replacement != name:
-                    edit = new_edit(start, end, r.replacement, r.entry.rule_id)
-                if edit is not None:
-                    add_edit(edit)
-        if context == "code" and not fragment:
+                    edits = _template_call(ctx, start, end, r.template, r.entry.rule_id)
+                if edits is not None:
+                    ctx.edits += edits
+                elif r.replacement != name:
+                    add_edit(new_edit(start, end, r.replacement, r.entry.rule_id))
+        if context == "code":
             if r.runtime:
                 ctx.uses_runtime = True
             if r.reportable:
                 _report(ctx, start, name.decode(), r)
-    if fragment:
-        return
     if ctx.scan.unknown:  # the project's own CUDA_CHECK, cudaDev & co. are not CUDA API
         macros = _defined_macros(src)
         own = macros | _declared_names(src, ctx.scan.unknown, macros)
@@ -219,26 +216,14 @@ def _wrapping_shape(template: bytes) -> tuple[bytes, list[tuple[bytes, bytes]], 
     return shape
 
 
-def _wrap_in_place(ctx: FileContext, end: int, args: list[tuple[int, int]], close: int,
-                   shape: tuple[bytes, list[tuple[bytes, bytes]], bool]) -> bytes:
-    """The call rebuilt from its own text: new name, every argument translated and
-    wrapped, and the original text between them (itself translated: it may hold
-    comments) kept."""
-    from ..translate import translate_fragment
-
-    name, wraps, _rest = shape
-    out = [name]
-    pos = end
-    for (a, b), (prefix, suffix) in zip(args, wraps):
-        out += [translate_fragment(ctx, pos, a), prefix, translate_fragment(ctx, a, b), suffix]
-        pos = b
-    out.append(translate_fragment(ctx, pos, close))
-    return b"".join(out)
-
-
 def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
-                   rule_id: str) -> Edit | None:
-    """Rewrite ``name(args)`` with an argument template; None if it is not a call."""
+                   rule_id: str) -> list[tuple] | None:
+    """Edits that rewrite ``name(args)`` with an argument template; None if it is not a
+    call. A template that keeps every argument in place (maybe wrapped) becomes edits at
+    the boundaries: the new name, and the wrappers inserted around the arguments; the call
+    keeps its own layout (line breaks, comments between arguments). Any other template
+    rebuilds the call from its arguments' spans (see ``edits.Replacement``). Either way
+    the names inside the arguments keep their own rename edits."""
     src = ctx.src
     parsed = lexer.call_arguments(src, end)
     if parsed is None:
@@ -250,23 +235,28 @@ def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
     highest = max(numbered, default=0)
     if highest > len(args):
         return None
-    from ..translate import translate_fragment
-
     shape = _wrapping_shape(template)
     if shape is not None and (len(args) == len(shape[1]) or shape[2] and len(args) >= len(shape[1])):
-        return Edit(start, close, _wrap_in_place(ctx, end, args, close, shape), rule_id,
-                    compound=True)
-    pieces = [translate_fragment(ctx, a, b) for a, b in args]
-    rest = b""
-    if len(args) > highest:
-        a, b = args[highest][0], args[-1][1]
-        rest = translate_fragment(ctx, a, b)
-    body = template
-    if not rest:
-        body = _REST_WITH_COMMA.sub(b"", body).replace(b"$*", b"")
-
-    def expand(m: re.Match[bytes]) -> bytes:
+        name, wraps, _rest = shape
+        edits = [new_edit(start, end, name, rule_id)] if name != src[start:end] else []
+        for (a, b), (prefix, suffix) in zip(args, wraps):
+            if prefix:
+                edits.append(new_edit(a, a, prefix, rule_id))
+            if suffix:
+                edits.append(new_edit(b, b, suffix, rule_id))
+        return edits
+    rest = None  # the arguments $* stands for, if there are any
+    if len(args) > highest and args[highest][0] < args[-1][1]:
+        rest = (args[highest][0], args[-1][1])
+    body = template if rest else _REST_WITH_COMMA.sub(b"", template).replace(b"$*", b"")
+    parts: list = []
+    pos = 0
+    for m in _PLACEHOLDER.finditer(body):
+        if m.start() > pos:
+            parts.append(body[pos:m.start()])
         key = m.group(1)
-        return rest if key == b"*" else pieces[int(key) - 1]
-
-    return Edit(start, close, _PLACEHOLDER.sub(expand, body), rule_id, compound=True)
+        parts.append(rest if key == b"*" else args[int(key) - 1])
+        pos = m.end()
+    if pos < len(body):
+        parts.append(body[pos:])
+    return [new_edit(start, close, tuple(parts), rule_id)]

@@ -9,7 +9,7 @@ from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
 from ..rules.compiled import RUNTIME_LIBRARIES
-from . import register
+from . import register, register_final
 
 # (a line comment may continue over a backslash-newline: lexer.LINE_COMMENT knows that)
 _LEADING_COMMENTS = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?:" + lexer.LINE_COMMENT
@@ -18,8 +18,6 @@ _LEADING_COMMENTS = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?:" + lexer.LINE_
 
 @register(20, "includes")
 def includes(ctx: FileContext) -> None:
-    if ctx.fragment:
-        return  # a piece of a call or launch has no includes of its own to manage
     src = ctx.src
     headers = ctx.compiled.headers
     seen_in: dict[bytes, list[tuple[int, ...]]] = {}  # effective header -> branch paths
@@ -62,13 +60,20 @@ def includes(ctx: FileContext) -> None:
         elif (translated and not has_main and early is None and not inc.branch
               and r.entry.library in RUNTIME_LIBRARIES):
             early = inc
-    wants_main = ctx.uses_runtime or bool(ctx.scan.launches)
+    ctx.main_header = (has_main, early)
+
+
+@register_final("main-header")
+def main_header(ctx: FileContext) -> None:
+    """Add the target's main header once, after every pass had its say: passes that
+    see runtime or device use ask for it (``ctx.uses_runtime``)."""
+    has_main, early = ctx.main_header
     if has_main and early is not None and ctx.options.insert_main_header:
-        pos = src.rfind(b"\n", 0, early.start) + 1
+        pos = ctx.src.rfind(b"\n", 0, early.start) + 1
         header = ctx.compiled.target.main_header.encode()
         ctx.edits.append(Edit(pos, pos, b"#include <" + header + b">" + ctx.eol(),
                               f"{ctx.compiled.target.name}/main-header"))
-    elif wants_main and not has_main and ctx.options.insert_main_header:
+    elif ctx.uses_runtime and not has_main and ctx.options.insert_main_header:
         _insert_main_header(ctx)
 
 

@@ -7,7 +7,6 @@ import re
 
 from .. import lexer
 from ..context import FileContext
-from ..edits import Edit
 from . import register
 
 _SPACE = frozenset(b" \t\r\n\\")
@@ -15,31 +14,29 @@ _SPACE = frozenset(b" \t\r\n\\")
 
 @register(30, "launches")
 def launches(ctx: FileContext) -> None:
-    if ctx.options.launch == "cuda" or not ctx.scan.launches:
+    if not ctx.scan.launches:
         return
-    info = ctx.compiled.target
-    function = info.launch_function
-    if not function:
+    ctx.uses_runtime = True  # a launch needs the main header, rewritten or not
+    if ctx.options.launch == "cuda" or not ctx.compiled.target.launch_function:
         return
-    done: list[Edit] = []  # this pass's rewrites, in order
+    open_: list[tuple[int, int]] = []  # spans of rewritten launches, each inside the one below
     for lt in ctx.scan.launches:
-        if done and lt < done[-1].end:
-            continue  # inside a launch already rewritten (its pieces were translated)
-        edit = _rewrite(ctx, lt, function.encode(),
-                        (info.launch_template_wrapper or "").encode())
-        # A launch inside this one's kernel expression came first (its '<<<' is earlier);
-        # this rewrite translated it as a piece, so it replaces it.
-        inner = 0
-        while edit is not None and inner < len(done) and done[-1 - inner].start >= edit.start:
-            inner += 1
-        outer = done[:len(done) - inner]
-        if edit is None or outer and edit.start < outer[-1].end:
+        parsed = parse_launch(ctx, lt)
+        edits = launch_edits(ctx, *parsed) if parsed is not None else None
+        if edits is not None:
+            start, close = parsed[0], parsed[-1]
+            while open_ and open_[-1][1] <= start:
+                open_.pop()  # ended before this one
+            while open_ and start <= open_[-1][0] and open_[-1][1] <= close:
+                open_.pop()  # inside this one's kernel expression
+            if open_ and not (open_[-1][0] <= start and close <= open_[-1][1]):
+                edits = None  # crosses another launch
+            else:
+                open_.append((start, close))
+        if edits is None:
             ctx.find("CP109", lt, "kernel launch could not be parsed; left as <<<...>>>")
             continue
-        for replaced in done[len(outer):]:
-            ctx.edits.remove(replaced)
-        done = outer + [edit]
-        ctx.edits.append(edit)
+        ctx.edits += edits
 
 
 def _skip_space_back(src: bytes, i: int) -> int:
@@ -110,9 +107,15 @@ def _leaves_directive(src: bytes, start: int, lt: int) -> bool:
     return b"#" in src[line_start:start] and _LINE_END.search(src, start, lt) is not None
 
 
-def _rewrite(ctx: FileContext, lt: int, function: bytes, wrapper: bytes) -> Edit | None:
-    from ..translate import translate_fragment
+Parsed = tuple  # (start, kernel end, config spans, argument spans, end)
 
+
+def parse_launch(ctx: FileContext, lt: int,
+                 config: tuple[list[tuple[int, int]], int] | None = None) -> Parsed | None:
+    """The parts of the launch whose ``<<<`` starts at ``lt``: where the kernel
+    expression starts and ends, the spans of the configuration (``config`` when the
+    caller parsed it, else read after ``lt``), the spans of the call arguments
+    and the offset past the call's ``)``. None if it is no launch that can be rewritten."""
     src = ctx.src
     start = kernel_start(src, lt)
     if ctx.clang is not None:  # clang's exact launch range wins where it has one
@@ -121,7 +124,8 @@ def _rewrite(ctx: FileContext, lt: int, function: bytes, wrapper: bytes) -> Edit
         start = launch_start(ctx, lt) or start
     if start is None or _leaves_directive(src, start, lt) or not ctx.in_code(start, lt):
         return None
-    config = lexer.split_arguments(src, lt, end_token=b">>>")
+    if config is None:
+        config = lexer.split_arguments(src, lt, end_token=b">>>")
     if config is None:
         return None
     params, after_config = config
@@ -133,23 +137,46 @@ def _rewrite(ctx: FileContext, lt: int, function: bytes, wrapper: bytes) -> Edit
     args, close = parsed
     if lexer.contains_directive(src, start, close):
         return None
-    kernel = translate_fragment(ctx, start, _skip_space_back(src, lt))
-    if b"<" in kernel and wrapper:
-        kernel = wrapper + b"(" + kernel + b")"
-    pieces = [translate_fragment(ctx, a, b) for a, b in params]
-    grid, block = (_dim3(p) for p in pieces[:2])
-    shmem = pieces[2] if len(pieces) > 2 else b"0"
-    stream = pieces[3] if len(pieces) > 3 else b"0"
-    out = [kernel, grid, block, shmem, stream]
+    return start, _skip_space_back(src, lt), params, args, close
+
+
+def launch_edits(ctx: FileContext, start: int, kernel_end: int, params: list[tuple[int, int]],
+                 args: list[tuple[int, int]], close: int) -> list[tuple] | None:
+    """``kernel<<<grid, block[, shmem[, stream]]>>>(args)`` as the target's launch call,
+    ``function(kernel, dim3(grid), dim3(block), shmem, stream, args)``, by edits at the
+    boundaries only: the call head, the chevrons and separators. The text between them
+    (kernel expression, configuration, arguments) keeps its own edits."""
+    src = ctx.src
+    info = ctx.compiled.target
+    rule = f"{info.name}/launch"
+    wrapper = (info.launch_template_wrapper or "").encode()
+    wrap = bool(wrapper) and b"<" in src[start:kernel_end]
+    head = info.launch_function.encode() + b"(" + (wrapper + b"(" if wrap else b"")
+    edits = [(start, start, head, rule)]
+    closer = b")" if wrap else b""  # what the previous piece still needs closed
+    for i, (a, b) in enumerate(params):
+        pos = kernel_end if i == 0 else params[i - 1][1]
+        dim3 = i < 2 and not _is_dim3(src[a:b])
+        edits.append(_gap(src, pos, a, closer + b", " + (b"dim3(" if dim3 else b""), rule))
+        closer = b")" if dim3 else b""
+    defaults = b", 0" * (4 - len(params))
     if args:
-        out.append(translate_fragment(ctx, args[0][0], args[-1][1]))
-    return Edit(start, close, function + b"(" + b", ".join(out) + b")",
-                f"{ctx.compiled.target.name}/launch", compound=True)
+        edits.append(_gap(src, params[-1][1], args[0][0], closer + defaults + b", ", rule))
+        edits.append(_gap(src, args[-1][1], close, b")", rule))
+    else:
+        edits.append(_gap(src, params[-1][1], close, closer + defaults + b")", rule))
+    return [e for e in edits if src[e[0]:e[1]] != e[2]]
 
 
-def _dim3(text: bytes) -> bytes:
+def _gap(src: bytes, a: int, b: int, text: bytes, rule: str) -> tuple:
+    """Replace the separator ``src[a:b]``; a comment in it goes too (with any rename a
+    comment option made in it), as parts so that such edits are dropped with it."""
+    return (a, b, (text,) if b"/" in src[a:b] else text, rule)
+
+
+def _is_dim3(text: bytes) -> bool:
+    """Whether a launch dimension is written ``dim3(...)`` already."""
     if text.startswith(b"dim3(") and text.endswith(b")"):
         inner = lexer.split_arguments(text, 4)
-        if inner is not None and inner[1] == len(text):
-            return text
-    return b"dim3(" + text + b")"
+        return inner is not None and inner[1] == len(text)
+    return False

@@ -9,8 +9,6 @@ from . import register
 
 @register(25, "rule-checks")
 def rule_checks(ctx: FileContext) -> None:
-    if ctx.fragment:
-        return
     lookup = ctx.compiled.identifiers
     for start, name, context in ctx.scan.idents:
         entry = lookup[name].entry

@@ -17,7 +17,7 @@ from . import register
 _CANDIDATE = re.compile(rb"<<[ \t]+<(?![<=])")
 
 
-@register(120, "spaced-launch")  # whole files only
+@register(120, "spaced-launch")
 def close_spaced_chevrons(ctx: FileContext) -> None:
     src = ctx.src
     if _CANDIDATE.search(src) is None:
@@ -41,23 +41,23 @@ def close_spaced_chevrons(ctx: FileContext) -> None:
 
 def _rewrite_launch(ctx: FileContext, opening: tuple[int, int],
                     closing: tuple[int, int]) -> bool:
-    """With ``--launch hip``: rewrite the whole spaced launch in one compound edit, by
-    translating the launch with its chevrons closed up. False if it does not parse."""
-    from ..translate import translate_piece
-    from .launches import kernel_start
+    """With ``--launch hip``: rewrite the spaced launch to the launch call, by the edits
+    the launches pass makes for ``<<<``. False if it does not parse."""
+    from .launches import launch_edits, parse_launch
 
     src = ctx.src
-    start = kernel_start(src, opening[0])
-    parsed = lexer.call_arguments(src, closing[1])
-    if start is None or parsed is None or not ctx.in_code(start, opening[0]):
+    # The configuration parsed with its chevrons closed up, offsets mapped back.
+    inner = src[opening[1]:closing[0]]
+    config = lexer.split_arguments(b"<<<" + inner + b">>>", 0, end_token=b">>>")
+    if config is None or config[1] != len(inner) + 6:
         return False
-    end = parsed[1]
-    piece = (src[start:opening[0]] + b"<<<" + src[opening[1]:closing[0]] + b">>>"
-             + src[closing[1]:end])
-    new = translate_piece(ctx, piece)
-    if b"<<<" in new:
+    shift = opening[1] - 3
+    params = [(a + shift, b + shift) for a, b in config[0]]
+    parsed = parse_launch(ctx, opening[0], (params, closing[1]))
+    edits = launch_edits(ctx, *parsed) if parsed is not None else None
+    if edits is None:
         return False
-    ctx.edits.append(Edit(start, end, new, f"{ctx.compiled.target.name}/launch", compound=True))
+    ctx.edits += edits
     return True
 
 
