@@ -13,12 +13,11 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .files import OutputError, mirror_path, read_input, write_atomic
-from .findings import SEVERITY_RANK
+from .files import mirror_path, read_input
+from .runner.io import OutputError, write_output
 from .options import LAUNCH_STYLES, Options
 from .frameworks import FRAMEWORKS
 from .rules import RuleError, get_compiled
-from .translate import InputError, Result, translate_bytes
 
 FAIL_LEVELS = ("error", "warning", "info", "never")
 VARIANT_OPTIONS = {
@@ -188,16 +187,6 @@ def _apply_config(kwargs: dict, config) -> None:
             kwargs[key] = value
 
 
-def exit_code(results: list[Result], fail_on: str) -> int:
-    if fail_on == "never":
-        return 0
-    level = SEVERITY_RANK[fail_on]
-    for result in results:
-        if any(SEVERITY_RANK[f.severity] >= level for f in result.findings):
-            return 1
-    return 0
-
-
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, metavar="INPUT...")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
@@ -275,7 +264,10 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
             use_cache=not no_cache, report_file=report_file, fail_on=fail_on, quiet=quiet,
             guard_in_place=bool(folders), is_excluded=_config_excludes(inputs))
         return
-    results: list[Result] = []
+    from .kinds import kind_of, translate_file
+    from .tree import finish
+
+    outcomes = []
     errors = 0
     base = Path.cwd()
     for name in inputs:
@@ -286,34 +278,26 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
             else:
                 path = Path(name)
                 data = read_input(path)
-            result = translate_bytes(data, options, str(path))
-        except (OSError, InputError) as exc:
+        except OSError as exc:
             click.echo(f"cudaport: error: {exc}", err=True)
             errors += 1
             continue
-        results.append(result)
+        kind = kind_of(path.name, options.framework) if name != "-" else "source"
+        translated, outcome = translate_file(data, "source" if kind == "copy" else kind,
+                                             options, str(path), named=True,
+                                             keep_references=report_file is not None)
+        if translated is None:
+            click.echo(f"cudaport: error: {outcome.message}", err=True)
+            errors += 1
+            continue
+        outcomes.append(outcome)
         try:
-            _emit(result, data, name, path, output, out_dir, in_place, base)
+            _emit(translated, data, name, path, output, out_dir, in_place, base)
         except OutputError as exc:
             click.echo(f"cudaport: error: {exc}", err=True)
             errors += 1
-    if report_file is not None:
-        from .report.json_report import render
-
-        try:
-            write_atomic(report_file, render(results, options).encode())
-        except OutputError as exc:
-            click.echo(f"cudaport: error: {exc}", err=True)
-            errors += 1
-    if not quiet:
-        for result in results:
-            for f in result.findings:
-                click.echo(f"{f.path}:{f.line}:{f.col}: {f.code} {f.message}", err=True)
-        from .report.summary import render_text, summarize
-
-        title = get_compiled(options).target.title
-        click.echo(render_text(summarize(results), title), err=True)
-    sys.exit(2 if errors else exit_code(results, fail_on))
+    sys.exit(finish(outcomes, [], options, report_file=report_file, quiet=quiet,
+                    fail_on=fail_on, errors=errors, mode="stdout"))
 
 
 def _config_excludes(inputs: tuple[str, ...]):
@@ -327,23 +311,23 @@ def _config_excludes(inputs: tuple[str, ...]):
     return config.is_excluded if config.exclude else None
 
 
-def _emit(result: Result, data: bytes, name: str, path: Path, output: Path | None,
+def _emit(translated: bytes, data: bytes, name: str, path: Path, output: Path | None,
           out_dir: Path | None, in_place: bool, base: Path) -> None:
     if in_place:
-        if result.output != data:
-            write_atomic(path, result.output, mode_from=path)
+        if translated != data:
+            write_output(path, translated, mode_from=path)
         return
     if out_dir is not None:
         target = mirror_path(out_dir, path, base) if name != "-" else out_dir / "stdin.hip"
     elif output is not None and str(output) != "-":
         target = output
     else:
-        sys.stdout.buffer.write(result.output)
+        sys.stdout.buffer.write(translated)
         sys.stdout.buffer.flush()
         return
     if name != "-" and target.exists() and os.path.samefile(target, path):
         raise OutputError(f"{target}: refusing to overwrite the input (use --in-place)")
-    write_atomic(target, result.output, mode_from=path if name != "-" else None)
+    write_output(target, translated, mode_from=path if name != "-" else None)
 
 
 def _add_commands() -> None:

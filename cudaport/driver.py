@@ -18,42 +18,21 @@ import subprocess
 import sys
 import threading
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from . import __version__, own_names
-from .findings import Finding, Reference
+from .findings import Finding
 from .ignore import PatternList, matches_any
+from .kinds import FileOutcome, kind_of, translate_file
 from .options import Options
 
-SOURCE_SUFFIXES = frozenset({
-    ".cu", ".cuh", ".hip", ".h", ".hh", ".hpp", ".hxx", ".h++", ".c", ".cc", ".cpp", ".cxx",
-    ".c++", ".inl", ".inc", ".ipp", ".tcc", ".tpp", ".cuinl",
-})
-ALWAYS_WRITTEN = frozenset({".cu", ".cuh", ".hip"})  # GPU sources by name: always mirrored
-MODES = ("write", "in-place", "check", "diff")
+MODES = ("write", "in-place", "check", "diff", "report")  # report: findings only
 
 
 class PlanError(Exception):
     """The request cannot be carried out safely; nothing has been written."""
-
-
-def is_cmake(name: str) -> bool:
-    return name == "CMakeLists.txt" or name.endswith(".cmake")
-
-
-def is_python_side(name: str) -> bool:
-    """Python files and ``pyproject.toml``: translated with ``--framework`` (see
-    :mod:`cudaport.python_side`), else copied like any other file."""
-    return name.endswith(".py") or name == "pyproject.toml"
-
-
-def kind_of(name: str) -> str:
-    if is_cmake(name):
-        return "cmake"
-    return "source" if os.path.splitext(name)[1].lower() in SOURCE_SUFFIXES else "copy"
 
 
 @dataclass(frozen=True)
@@ -61,26 +40,12 @@ class Job:
     source: Path
     shown: str  # the path as the user would name it
     rel: str  # POSIX path below the output root (before renaming)
-    kind: str  # source, cmake, copy
+    kind: str  # see kinds.KINDS
     target: Path | None  # where the result goes; None: compare with / rewrite the source
     named: bool = False  # given by name on the command line: always part of the output
 
 
-@dataclass
-class Outcome:
-    shown: str
-    kind: str
-    status: str = "unchanged"  # written, unchanged, stale, skipped, failed, cached
-    changed: bool = False  # translation differs from the input
-    wanted: bool = False  # the file belongs in the output (uses CUDA, or --copy-all)
-    findings: list[Finding] = field(default_factory=list)
-    tally: Counter = field(default_factory=Counter)  # (library, status) -> count
-    references: list[Reference] | None = None
-    edits: list = field(default_factory=list)  # kept only with the references (reports)
-    diff: bytes = b""
-    message: str = ""
-    digest: bytes = b""  # of the input, for the cache
-    own_names: frozenset[bytes] = frozenset()  # see cudaport.own_names
+Outcome = FileOutcome  # (the name the tree code and its tests use)
 
 
 @dataclass(frozen=True)
@@ -95,6 +60,9 @@ class Request:
     keep_references: bool = False
     backup_dir: Path | None = None
     backup_beside: bool = False
+    # check and report: findings → selection, suppressions, baseline, for each file in
+    # the worker, as (bytes, path, outcome) -> cudaport.check.FileResult
+    policy: Callable | None = None
 
 
 @dataclass
@@ -113,12 +81,13 @@ def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
          exclude: tuple[str, ...] = (), include: tuple[str, ...] = (),
          extra_excludes: tuple[str, ...] = (), base: Path | None = None,
          is_excluded: Callable[[Path], bool] | None = None,
-         python_side: bool = False) -> Plan:
+         framework: str | None = None) -> Plan:
     """Decide every job and refuse unsafe requests (:class:`PlanError`).
 
     Seams for configuration files: ``extra_excludes`` (gitignore-syntax patterns relative
     to each input folder, added to ``exclude``) and ``is_excluded`` (a predicate on paths,
-    such as a config's own exclude globs relative to its folder).
+    such as a config's own exclude globs relative to its folder). ``framework``: its
+    Python side is translated too (see :func:`cudaport.kinds.kind_of`).
     """
     from .walk import git_ignored, list_tree
 
@@ -143,15 +112,16 @@ def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
                 if is_excluded is not None and is_excluded(given / rel):
                     continue
                 full = f"{prefix}/{rel}" if prefix else rel
-                kind = kind_of(rel.rsplit("/", 1)[-1])
-                if kind == "copy" and not copy_all and not (
-                        python_side and is_python_side(rel.rsplit("/", 1)[-1])):
+                kind = kind_of(rel.rsplit("/", 1)[-1], framework)
+                if kind == "copy" and not copy_all:
                     continue
                 result.jobs.append(Job(given / rel, f"{str(given).rstrip('/')}/{rel}", full,
                                        kind, None))
         elif given.exists() or given.is_symlink():
             rel = _relative_to(given, base)
-            result.jobs.append(Job(given, str(given), rel, kind_of(given.name), None, True))
+            kind = kind_of(given.name, framework)  # named: C/C++ unless known otherwise
+            result.jobs.append(Job(given, str(given), rel, "source" if kind == "copy" else kind,
+                                   None, True))
         else:
             raise PlanError(f"{given}: no such file or folder")
     result.jobs = _place(result.jobs, out_dir, in_place, rename)
@@ -196,7 +166,7 @@ def _place(jobs: list[Job], out_dir: Path | None, in_place: bool,
 
     inputs = {real(j.source) for j in jobs}
     for job in jobs:
-        rel = renamed_rel(job.rel, rename) if job.kind != "copy" else job.rel
+        rel = renamed_rel(job.rel, rename) if job.kind in ("source", "cmake") else job.rel
         if out_dir is not None:
             target: Path | None = out_dir / rel
             key = real(target)
@@ -235,20 +205,24 @@ def _digest(data: bytes) -> bytes:
 
 def run_job(job: Job, request: Request, cached_hash: bytes | None = None) -> Outcome:
     """Translate one file and act on it according to the request's mode."""
-    from .files import OutputError
+    from .runner.io import OutputError
 
-    outcome = Outcome(job.shown, job.kind)
     try:
         data = job.source.read_bytes()
     except OSError as exc:
-        outcome.status = "failed"
+        outcome = Outcome(job.shown, job.kind, status="failed")
         outcome.message = f"{job.shown}: cannot read: {exc.strerror or exc}"
         outcome.findings.append(Finding("CP901", f"cannot read: {exc.strerror or exc}",
                                         job.shown))
         return outcome
-    outcome.digest = _digest(data)
+    outcome = Outcome(job.shown, job.kind)
     try:
-        output = _translate(job, data, request, outcome)
+        output, outcome = translate_file(
+            data, job.kind, request.options, job.shown, named=job.named,
+            copy_all=request.copy_all, rel=job.rel, rename=request.rename,
+            renamed=request.renamed, keep_references=request.keep_references)
+        if request.policy is not None and outcome.status != "failed":
+            outcome.checked = request.policy(data, job.source, outcome)
         _act(job, data, output, request, outcome)
     except OutputError as exc:
         outcome.status = "failed"
@@ -256,102 +230,15 @@ def run_job(job: Job, request: Request, cached_hash: bytes | None = None) -> Out
     except Exception as exc:  # a bug must not take the whole run down
         outcome.status = "failed"
         outcome.message = f"{job.shown}: internal error: {type(exc).__name__}: {exc}"
+    outcome.digest = _digest(data)
     return outcome
-
-
-def _translate(job: Job, data: bytes, request: Request, outcome: Outcome) -> bytes | None:
-    """The translated bytes, or None for a skipped file."""
-    from .translate import InputError, translate_bytes
-
-    if job.kind == "copy":
-        if request.options.framework and is_python_side(job.source.name):
-            return _translate_python_side(job, data, request, outcome)
-        outcome.wanted = request.copy_all or job.named
-        return data
-    if job.kind == "cmake":
-        from .cmake import translate_cmake
-
-        result = translate_cmake(data, request.options, job.shown, bool(request.rename))
-        outcome.findings.extend(result.findings)
-        outcome.changed = result.output != data
-        outcome.wanted = outcome.changed or request.copy_all or result.uses_cuda or job.named
-        return result.output
-    try:
-        result = translate_bytes(data, request.options, job.shown)
-    except InputError as exc:
-        if job.named:  # asked for by name: an input error, as for a single file
-            outcome.status = "failed"
-            outcome.message = str(exc)
-            return None
-        outcome.findings.append(Finding("CP930", "binary file; not translated", job.shown))
-        outcome.status = "skipped"
-        outcome.wanted = request.copy_all
-        return data if request.copy_all else None
-    output = result.output
-    if request.renamed:
-        from .renames import rewrite_includes
-
-        output = rewrite_includes(output, job.rel, request.renamed, dict(request.rename))
-    outcome.findings.extend(result.findings)
-    outcome.own_names = result.own_names
-    _tally(result, outcome.tally)
-    if request.keep_references:
-        outcome.references, outcome.edits = result.references, result.edits
-    outcome.changed = output != data
-    outcome.wanted = (outcome.changed or bool(outcome.tally) or request.copy_all or job.named
-                      or os.path.splitext(job.source.name)[1] in ALWAYS_WRITTEN)
-    return output
-
-
-def _translate_python_side(job: Job, data: bytes, request: Request, outcome: Outcome) -> bytes:
-    """A ``.py`` file, ``setup.py`` or ``pyproject.toml`` under ``--framework``; a file that
-    does not parse is copied as it is, with the reason."""
-    from .python_side import translate_python_file
-    from .translate import InputError
-
-    try:
-        result = translate_python_file(data, request.options, job.shown)
-    except InputError as exc:
-        outcome.message = str(exc)
-        outcome.wanted = request.copy_all or job.named
-        return data
-    outcome.findings.extend(result.findings)
-    outcome.changed = result.output != data
-    outcome.wanted = outcome.changed or request.copy_all or job.named
-    return result.output
-
-
-def _tally(result, tally: Counter) -> None:
-    """Count (library, status) of the file's code and include references, from the raw
-    scan hits when the result has them: building every Reference object only to count
-    them cost more than the rest of a warm run."""
-    raw = getattr(result, "extra_references", None)
-    scan = getattr(result, "scan", None)
-    if raw is None or scan is None:
-        for ref in result.references:
-            if ref.context in ("code", "include"):
-                tally[(ref.library, ref.status)] += 1
-        return
-    lookup = result.lookup or {}
-    for _, name, context, resolved in raw:
-        if context in ("code", "include"):
-            tally[(resolved.entry.library, resolved.status) if resolved is not None
-                  else ("", "unknown")] += 1
-    for _, name, context in scan.idents:
-        if context in ("code", "include"):
-            resolved = lookup.get(name)
-            tally[(resolved.entry.library, resolved.status) if resolved is not None
-                  else ("", "unknown")] += 1
-    for _, _, context in scan.unknown:
-        if context in ("code", "include"):
-            tally[("", "unknown")] += 1
 
 
 def _act(job: Job, data: bytes, output: bytes | None, request: Request,
          outcome: Outcome) -> None:
-    if output is None:
-        return
     mode = request.mode
+    if output is None or mode == "report":
+        return
     target = job.target if job.target is not None else job.source
     if mode in ("check", "diff"):
         if not outcome.wanted and job.target is not None:
@@ -387,7 +274,7 @@ def _act(job: Job, data: bytes, output: bytes | None, request: Request,
 
 
 def _backup(job: Job, data: bytes, request: Request) -> None:
-    from .files import OutputError
+    from .runner.io import OutputError
 
     if request.backup_dir is not None:
         _write(request.backup_dir / job.rel, data, mode_from=job.source)
@@ -432,10 +319,10 @@ def _load_cache(path: Path) -> dict:
 
 
 def _save_cache(path: Path, entries: dict) -> None:
-    from .files import OutputError, write_atomic
+    from .runner.io import OutputError, write_output
 
     try:
-        write_atomic(path, pickle.dumps(entries, protocol=pickle.HIGHEST_PROTOCOL))
+        write_output(path, pickle.dumps(entries, protocol=pickle.HIGHEST_PROTOCOL))
     except OutputError:
         pass  # a read-only cache folder must not fail the run
 
@@ -459,12 +346,12 @@ _DEFERRED: list[int] = []
 
 
 def _write(path: Path, data: bytes, **kwargs) -> None:
-    from .files import write_atomic
+    from .runner.io import write_output
 
     global _WRITING
     _WRITING = True
     try:
-        write_atomic(path, data, **kwargs)
+        write_output(path, data, **kwargs)
     finally:
         _WRITING = False
     if _DEFERRED:
@@ -683,23 +570,3 @@ def dirty_files(paths: list[Path]) -> list[str] | None:
             if len(item) > 3:
                 dirty.append(item[3:])
     return dirty
-
-
-def summary_of(outcomes: list[Outcome]):
-    """The report's totals from outcomes (which carry tallies, not every reference)."""
-    from .report.summary import Summary
-
-    total = Summary()
-    for outcome in outcomes:
-        if outcome.kind == "copy":
-            continue
-        total.files += 1
-        total.changed += outcome.changed
-        for (library, status), count in outcome.tally.items():
-            total.references += count
-            total.by_status[status] += count
-            if status != "unknown":
-                total.by_library.setdefault(library or "?", Counter())[status] += count
-        for finding in outcome.findings:
-            total.by_code[finding.code] += 1
-    return total

@@ -1,15 +1,13 @@
-"""Reading inputs and writing outputs safely: atomic writes, never outside the output root."""
+"""Reading inputs safely, and where outputs go: never outside the output root (the writer
+itself is :func:`cudaport.runner.io.write_output`)."""
 
 from __future__ import annotations
 
-import os
 import stat
-import tempfile
 from pathlib import Path
 
 
-class OutputError(Exception):
-    """An output could not be written where it was asked to go."""
+from .runner.io import OutputError
 
 
 def read_input(path: Path) -> bytes:
@@ -28,40 +26,6 @@ def read_input(path: Path) -> bytes:
         return path.read_bytes()
     except OSError as exc:
         raise OSError(f"{path}: cannot read: {exc.strerror or exc}") from None
-
-
-def write_atomic(path: Path, data: bytes, mode_from: Path | None = None,
-                 durable: bool = True) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename,
-    so a reader (or an interrupted run) never sees a partial file. ``durable=False`` skips
-    the fsync (a regenerable mirror need not survive a power cut; thousands of fsyncs
-    dominate a tree translation)."""
-    folder = path.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".cudaport-tmp")
-    except OSError as exc:
-        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        if mode_from is not None:
-            try:
-                os.chmod(tmp, stat.S_IMODE(mode_from.stat().st_mode))
-            except OSError:
-                pass
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-        raise
 
 
 def inside(root: Path, path: Path) -> bool:

@@ -93,7 +93,8 @@ Fix: check the path and permissions.
 """)
 register("CP902", "binary-file", "error", "file is not text", """
 What: the input contains NUL bytes or a UTF-16/32 byte-order mark, so it is not C/C++ text.
-Fix: pass source files only; binary files are skipped.
+Fix: pass source files only. (No longer reported: a binary file named on the command line
+is an input error, exit 2; one found while walking a folder is CP930 in every command.)
 """)
 # CP150-CP169: targets as data and user rules (issue 8). User check-only rules report under
 # the user's own code from the YAML, which may never start with "CP" (see rules/README.md).

@@ -13,7 +13,6 @@ the interpreter's start-up plus one translation.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -27,31 +26,34 @@ def _options(ns: argparse.Namespace) -> Options:
 
 
 def check(files: list[str], options: Options, fail_on: str) -> int:
+    """``cudaport check`` on the staged files: the same walk, kinds and policy (project
+    configuration, ``// cudaport: ignore[...]`` comments), findings at or above
+    ``fail_on`` printed one a line."""
+    from .check import check_paths
+    from .config import ConfigError, load_config
     from .findings import SEVERITY_RANK
-    from .translate import InputError, translate_bytes
+    from .policy import Selection, exit_code
 
+    try:
+        config = load_config(files)
+    except ConfigError as exc:
+        print(f"cudaport: error: {exc}", file=sys.stderr)
+        return 2
+    report = check_paths(files, options, config, Selection(config.select, config.ignore),
+                         bool(config.warn_unused_ignores), named=False)
+    for error in report.errors:
+        print(f"cudaport: error: {error}", file=sys.stderr)
     level = SEVERITY_RANK.get(fail_on, 99)
-    status = 0
-    for name in files:
-        try:
-            data = Path(name).read_bytes()
-            result = translate_bytes(data, options, name)
-        except InputError:
-            continue  # binary: nothing to check
-        except OSError as exc:
-            print(f"{name}: CP901 cannot read: {exc.strerror or exc}", file=sys.stderr)
-            status = 2
-            continue
-        for f in result.findings:
-            if SEVERITY_RANK[f.severity] >= level:
-                print(f"{f.path}:{f.line}:{f.col}: {f.code} [{f.severity}] {f.message}")
-                status = max(status, 1)
-    return status
+    for f in report.findings:
+        if SEVERITY_RANK[f.severity] >= level:
+            print(f"{f.path}:{f.line}:{f.col}: {f.code} [{f.severity}] {f.message}")
+    return exit_code(report.findings, fail_on, len(report.errors))
 
 
 def translate_check(files: list[str], options: Options, source: Path, mirror: Path,
                     rename: bool) -> int:
     from . import driver
+    from .kinds import kind_of
 
     real_source = source.resolve()
     jobs = []
@@ -71,7 +73,7 @@ def translate_check(files: list[str], options: Options, source: Path, mirror: Pa
             rel = path.resolve().relative_to(real_source).as_posix()
         except ValueError:
             continue  # not part of the translated tree
-        kind = driver.kind_of(path.name)
+        kind = kind_of(path.name, options.framework)
         if kind == "copy":
             continue
         target = mirror / driver.renamed_rel(rel, suffixes)

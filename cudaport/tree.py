@@ -30,7 +30,6 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
     uncommitted changes (or outside git) unless backed up; the CLI asks it for folders,
     files named one by one are overwritten as asked. ``is_excluded``: the project
     configuration's excludes ([tool.cudaport] exclude), a predicate on paths."""
-    from .files import OutputError
     from .rules import get_compiled
 
     compiled = get_compiled(options)
@@ -40,7 +39,7 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
         the_plan = driver.plan(inputs, out_dir, in_place=in_place, copy_all=copy_all,
                                rename=suffixes, exclude=exclude, include=include,
                                extra_excludes=extra_excludes, is_excluded=is_excluded,
-                               python_side=options.framework is not None)
+                               framework=options.framework)
     except driver.PlanError as exc:
         _fail(str(exc))
     jobs_list = the_plan.jobs
@@ -54,7 +53,8 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
                              backup_beside=backup)
     scope = repr(([str(p.resolve()) for p in inputs], str(out_dir.resolve()) if out_dir else ""))
     try:
-        outcomes = driver.run(jobs_list, request, jobs, scope if use_cache else None)
+        outcomes = driver.run(jobs_list, request, jobs, scope if use_cache else None,
+                              driver.Progress(len(jobs_list), enabled=False if quiet else None))
     except KeyboardInterrupt:
         click.echo("cudaport: interrupted; every file written is complete", err=True)
         sys.exit(130)
@@ -73,18 +73,30 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
         if outcome.diff:
             out.write(outcome.diff)
     out.flush()
-    findings = [f for f in the_plan.notes] + [f for o in outcomes for f in o.findings]
+    sys.exit(finish(outcomes, the_plan.notes, options, report_file=report_file, quiet=quiet,
+                    fail_on=fail_on, errors=errors, stale=stale, mode=mode))
+
+
+def finish(outcomes: list[driver.Outcome], notes: list, options: Options, *,
+           report_file: Path | None, quiet: bool, fail_on: str, errors: int = 0,
+           stale: int = 0, mode: str = "write") -> int:
+    """What every translate run ends with: the JSON report, the findings and summary on
+    stderr (unless quiet), and the exit code."""
+    from .policy import exit_code
+    from .report.summary import render_text, summarize
+    from .rules import get_compiled
+
+    findings = list(notes) + [f for o in outcomes for f in o.findings]
     if report_file is not None:
         errors += _write_report(report_file, outcomes, options)
     if not quiet:
         for f in findings:
             if f.code == "CP901":
-                continue  # already printed as an error above
+                continue  # already printed as an error
             where = f"{f.path}:{f.line}:{f.col}" if f.line else f.path
             click.echo(f"{where}: {f.code} {f.message}", err=True)
-        from .report.summary import render_text
-
-        click.echo(render_text(driver.summary_of(outcomes), compiled.target.title), err=True)
+        click.echo(render_text(summarize(outcomes), get_compiled(options).target.title),
+                   err=True)
         written = sum(o.status == "written" for o in outcomes)
         if mode in ("write", "in-place"):
             click.echo(f"{written} file(s) written, {len(outcomes) - written} unchanged or "
@@ -92,13 +104,7 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
         elif mode == "check":
             click.echo(f"{stale} file(s) would be translated" if stale
                        else "all files up to date", err=True)
-    from .findings import SEVERITY_RANK
-
-    level = SEVERITY_RANK.get(fail_on)
-    failing = level is not None and any(SEVERITY_RANK[f.severity] >= level for f in findings)
-    if errors:
-        sys.exit(2)
-    sys.exit(1 if failing or (mode == "check" and stale) else 0)
+    return exit_code(findings, fail_on, errors, stale if mode == "check" else 0)
 
 
 def _require_clean_git(jobs: list[driver.Job]) -> None:
@@ -113,14 +119,11 @@ def _require_clean_git(jobs: list[driver.Job]) -> None:
 
 
 def _write_report(path: Path, outcomes: list[driver.Outcome], options: Options) -> int:
-    from .files import OutputError, write_atomic
     from .report.json_report import render
-    from .translate import Result
+    from .runner.io import OutputError, write_output
 
-    results = [Result(b"", o.edits, o.findings, o.shown, _references=o.references or [])
-               for o in outcomes if o.kind != "copy"]
     try:
-        write_atomic(path, render(results, options).encode())
+        write_output(path, render(outcomes, options).encode())
     except OutputError as exc:
         click.echo(f"cudaport: error: {exc}", err=True)
         return 1

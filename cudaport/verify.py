@@ -32,7 +32,7 @@ from .options import Options
 from .ptx import PTX_MESSAGE, inline_ptx
 from .rules.compiled import get_compiled
 from .scan import scan
-from .translate import InputError, translate_bytes
+from .kinds import translate_file
 
 DEFAULT_ARCH = "gfx90a"
 DEFAULT_STD = "-std=c++17"  # nvcc's default dialect since CUDA 11; clang's HIP default is older
@@ -205,11 +205,11 @@ class Workspace:
         self._done[path] = target
         shown = display or _display(path)
         if self.translate:
-            try:
-                result = translate_bytes(data, self.options, shown)
-            except InputError as exc:
-                raise VerifyError(str(exc)) from None
-            output, positions = result.output, PositionMap(data, result.edits, result.output)
+            translated, outcome = translate_file(data, "source", self.options, shown, named=True,
+                                                 keep_references=True)
+            if translated is None:
+                raise VerifyError(outcome.message)
+            output, positions = translated, PositionMap(data, outcome.edits, translated)
         else:
             output, positions = data, None
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -262,20 +262,12 @@ def test_missing_input_is_an_error_naming_it(tmp_path: Path):
     assert code == 2 and "nope.cu" in err and "no such file" in err
 
 
-def test_progress_only_on_a_terminal(tmp_path: Path):
-    src = make_tree(tmp_path / "src", {f"f{i}.cu": KERNEL for i in range(30)})
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "cudaport", "translate", str(src),
-                           "--out-dir", str(tmp_path / "out"), "-q"],
-                          capture_output=True, env=env)
-    assert proc.returncode == 0 and b"\r" not in proc.stderr
-    # On a real terminal (a pseudo-terminal as stderr) the counter shows, ending cleared.
+def _stderr_on_a_terminal(args: list[str], env: dict) -> tuple[int, bytes]:
+    """Run cudaport with a pseudo-terminal as stderr; what the terminal showed."""
     import pty
 
     leader, follower = pty.openpty()
-    env.pop("CI", None)
-    proc = subprocess.run([sys.executable, "-m", "cudaport", "translate", str(src),
-                           "--out-dir", str(tmp_path / "tty"), "-q", "--no-cache"],
+    proc = subprocess.run([sys.executable, "-m", "cudaport"] + args,
                           stdout=subprocess.PIPE, stderr=follower, env=env)
     os.close(follower)
     shown = b""
@@ -288,7 +280,24 @@ def test_progress_only_on_a_terminal(tmp_path: Path):
             break
         shown += chunk
     os.close(leader)
-    assert proc.returncode == 0 and b"\rcudaport: 30/30 files" in shown
+    return proc.returncode, shown
+
+
+@pytest.mark.parametrize("command", ["translate", "check"])
+def test_progress_only_on_a_terminal_and_not_with_q(tmp_path: Path, command: str):
+    src = make_tree(tmp_path / "src", {f"f{i}.cu": KERNEL for i in range(30)})
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    args = [command, str(src)] + (["--out-dir", str(tmp_path / "out"), "--no-cache"]
+                                  if command == "translate" else [])
+    proc = subprocess.run([sys.executable, "-m", "cudaport"] + args, capture_output=True, env=env)
+    assert proc.returncode == 0 and b"\r" not in proc.stderr
+    # On a real terminal (a pseudo-terminal as stderr) the counter shows, ending cleared;
+    # -q silences it.
+    env.pop("CI", None)
+    code, shown = _stderr_on_a_terminal(args, env)
+    assert code == 0 and b"\rcudaport: 30/30 files" in shown
+    code, shown = _stderr_on_a_terminal(args + ["-q"], env)
+    assert code == 0 and shown == b""
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])

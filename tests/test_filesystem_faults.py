@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cudaport import files
+from cudaport.runner import io as files
+from cudaport.runner.io import write_output
 from cudaport.cli import main
 
 CUDA = b"#include <cuda_runtime.h>\nvoid f(void* p) { cudaFree(p); }\n"
@@ -121,7 +122,7 @@ def test_inputs_never_change_without_in_place(tmp_path):
 def test_atomic_write_replaces_in_one_step(tmp_path, name):
     target = tmp_path / name
     target.write_bytes(b"old")
-    files.write_atomic(target, b"new")
+    write_output(target, b"new")
     assert target.read_bytes() == b"new" and not leftovers(tmp_path)
 
 

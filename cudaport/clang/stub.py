@@ -11,9 +11,7 @@ types), so :func:`classify` guesses from the name.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -252,8 +250,6 @@ def support_dir(compiled: Compiled) -> Path:
 
 
 def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    from ..runner.io import write_output
+
+    write_output(path, text.encode(), durable=False)

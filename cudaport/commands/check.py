@@ -14,7 +14,7 @@ import click
 from ..baseline import BaselineError
 from ..cli import FAIL_LEVELS, UsageError, build_options, translation_options
 from ..config import CODE_SELECTOR, Config, ConfigError, load_config
-from ..files import OutputError, write_atomic
+from ..runner.io import OutputError, write_output
 
 FORMATS = ("text", "json", "sarif", "github", "markdown")
 
@@ -48,14 +48,8 @@ def emit(text: str, output: Path | None) -> None:
     if output is None or str(output) == "-":
         click.echo(text, nl=False)
         return
-    existed = output.exists()
     try:
-        write_atomic(output, text.encode("utf-8", "surrogateescape"),
-                     mode_from=output if existed else None)
-        if not existed:  # a new report is readable like any new file, not 0600
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(output, 0o666 & ~umask)
+        write_output(output, text.encode("utf-8", "surrogateescape"))
     except OutputError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
@@ -78,6 +72,11 @@ def project_options(fn):
         click.option("--stdin-filename", metavar="PATH",
                      help="With PATH '-': the name standard input is reported and "
                           "configured as (for editors)."),
+        click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
+                     help="Skip files and folders matching this pattern (gitignore syntax)."),
+        click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+                     help="Worker processes (default: number of cores)."),
+        click.option("-q", "--quiet", is_flag=True, help="Show no progress counter."),
     ]
     for deco in reversed(decorators):
         fn = deco(fn)
@@ -91,6 +90,7 @@ def run_check(paths: tuple[str, ...], kwargs: dict, baseline_file: Path | None =
     from ..check import Selection, check_paths
 
     stdin_filename = kwargs.pop("stdin_filename")
+    exclude, jobs, quiet = kwargs.pop("exclude"), kwargs.pop("jobs"), kwargs.pop("quiet")
     where = tuple(stdin_filename if p == "-" and stdin_filename else p for p in paths)
     config = load_settings(where, kwargs.pop("config_file"), kwargs.pop("no_config"))
     cli_select = split_codes(kwargs.pop("select"), "--select")
@@ -110,7 +110,8 @@ def run_check(paths: tuple[str, ...], kwargs: dict, baseline_file: Path | None =
             raise UsageError(str(exc)) from None
     stdin = sys.stdin.buffer.read() if "-" in paths else None
     report = check_paths(paths, options, config, Selection(select, ignore), warn_unused, prints,
-                         stdin=stdin, stdin_filename=stdin_filename)
+                         stdin=stdin, stdin_filename=stdin_filename, exclude=exclude,
+                         jobs=jobs, quiet=quiet)
     return report, config
 
 

@@ -13,8 +13,8 @@ import click
 
 from ..cli import FAIL_LEVELS, UsageError, build_options, translation_options
 from ..compile_db import CompileDbError, load
-from ..files import OutputError, write_atomic
-from ..findings import SEVERITY_RANK
+from ..runner.io import OutputError, write_output
+from ..policy import exit_code
 from ..verify import (DEFAULT_ARCH, INSTALL_HINT, Outcome, VerifyError, collect,
                       find_compiler, verify_paths)
 
@@ -102,23 +102,15 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
             click.echo(outcome.output.rstrip(), err=True)
     if report_file is not None:
         try:
-            write_atomic(report_file, render_json(outcomes, hip.description).encode())
+            write_output(report_file, render_json(outcomes, hip.description).encode())
         except OutputError as exc:
             raise UsageError(str(exc)) from None
     if not quiet:
         failed = sum(not o.ok for o in outcomes)
         click.echo(f"verify: {len(outcomes)} file(s), {len(outcomes) - failed} compiled, "
                    f"{failed} failed in {elapsed:.1f} s ({hip.description}{detected})", err=True)
-    sys.exit(exit_code(outcomes, fail_on))
-
-
-def exit_code(outcomes: list[Outcome], fail_on: str) -> int:
-    if fail_on == "never":
-        return 0
-    level = SEVERITY_RANK[fail_on]
-    bad = any(not o.ok for o in outcomes)
-    return 1 if bad or any(SEVERITY_RANK[f.severity] >= level
-                           for o in outcomes for f in o.findings) else 0
+    failed = sum(not o.ok for o in outcomes) if fail_on != "never" else 0
+    sys.exit(exit_code([f for o in outcomes for f in o.findings], fail_on, stale=failed))
 
 
 def render_json(outcomes: list[Outcome], compiler: str) -> str:

@@ -6,11 +6,13 @@ import json
 
 from .. import __version__
 from ..options import Options
-from ..translate import Result
 from .summary import summarize
 
 
-def render(results: list[Result], options: Options) -> str:
+def render(outcomes: list, options: Options) -> str:
+    """The report of a run's :class:`cudaport.kinds.FileOutcome` values (translated with
+    their references kept); copied files are left out."""
+    outcomes = [o for o in outcomes if o.kind != "copy"]
     payload = {
         "tool": "cudaport",
         "version": __version__,
@@ -19,21 +21,21 @@ def render(results: list[Result], options: Options) -> str:
             "launch": options.launch, "variants": dict(options.variants),
             "experimental": options.experimental, "target_version": options.target_version,
         },
-        "summary": summarize(results).to_dict(),
+        "summary": summarize(outcomes).to_dict(),
         "files": [
             {
-                "path": r.path,
-                "changed": r.changed,
-                "edits": len(r.edits),
-                "references": [ref.to_dict() for ref in r.references],
-                "unmapped": [ref.to_dict() for ref in r.references
+                "path": o.shown,
+                "changed": o.changed,
+                "edits": len(o.edits),
+                "references": [ref.to_dict() for ref in o.references or ()],
+                "unmapped": [ref.to_dict() for ref in o.references or ()
                              if ref.status in ("unsupported", "version", "experimental")
                              and ref.context == "code"],
-                "unknown": [ref.to_dict() for ref in r.references
+                "unknown": [ref.to_dict() for ref in o.references or ()
                             if ref.status == "unknown" and ref.context == "code"],
-                "findings": [f.to_dict() for f in r.findings],
+                "findings": [f.to_dict() for f in o.findings],
             }
-            for r in results
+            for o in outcomes
         ],
     }
     return json.dumps(payload, indent=2, sort_keys=False) + "\n"

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..translate import Result
-
 # Reference statuses that mean "the CUDA name is handled on the target".
 PORTED = frozenset({"converted", "same", "drop", "fallback"})
 
@@ -43,21 +41,23 @@ class Summary:
         }
 
 
-def summarize(results: list[Result]) -> Summary:
-    s = Summary()
-    for result in results:
-        s.files += 1
-        s.changed += result.changed
-        for ref in result.references:
-            if ref.context not in ("code", "include"):
-                continue
-            s.references += 1
-            s.by_status[ref.status] += 1
-            if ref.status != "unknown":
-                s.by_library.setdefault(ref.library or "?", Counter())[ref.status] += 1
-        for finding in result.findings:
-            s.by_code[finding.code] += 1
-    return s
+def summarize(outcomes: list) -> Summary:
+    """The totals of a run from its :class:`cudaport.kinds.FileOutcome` values (which
+    carry tallies, not every reference); copied files do not count."""
+    total = Summary()
+    for outcome in outcomes:
+        if outcome.kind == "copy":
+            continue
+        total.files += 1
+        total.changed += outcome.changed
+        for (library, status), count in outcome.tally.items():
+            total.references += count
+            total.by_status[status] += count
+            if status != "unknown":
+                total.by_library.setdefault(library or "?", Counter())[status] += count
+        for finding in outcome.findings:
+            total.by_code[finding.code] += 1
+    return total
 
 
 def render_text(s: Summary, target_title: str) -> str:

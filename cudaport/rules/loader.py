@@ -15,7 +15,6 @@ import hashlib
 import os
 import pickle
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -176,13 +175,12 @@ def _cache_dir() -> Path:
 
 
 def _write_cache(cache_file: Path, table: Table) -> None:
+    from ..runner.io import OutputError, write_output
+
     try:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache_file.parent, prefix=".table-")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(table, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache_file)
-    except OSError:  # a read-only home must not stop translation
+        write_output(cache_file, pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL),
+                     durable=False)
+    except OutputError:  # a read-only home must not stop translation
         pass
 
 

@@ -1,0 +1,1 @@
+"""Running the pipeline over many files: writing outputs (``io``)."""
