@@ -415,17 +415,19 @@ def verify_paths(paths: list[Path], options: Options, compiler: Compiler,
 
 
 def collect(paths: Iterable[Path]) -> list[Path]:
-    """Files as given; folders are walked for translation units (headers are compiled
-    through the units that include them)."""
+    """Files as given; folders are walked as every command walks them (``.gitignore``,
+    no links out of the folder) for translation units (headers are compiled through the
+    units that include them)."""
+    from .ignore import PatternList
+    from .walk import list_tree
+
     out: list[Path] = []
     for path in paths:
         if path.is_dir():
-            for dirpath, dirnames, filenames in os.walk(path):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                for name in sorted(filenames):
-                    candidate = Path(dirpath) / name
-                    if name.endswith(CUDA_SUFFIXES) or _is_cuda_cpp(candidate):
-                        out.append(candidate)
+            for rel in list_tree(path, PatternList([])).files:
+                candidate = path / rel
+                if rel.endswith(CUDA_SUFFIXES) or _is_cuda_cpp(candidate):
+                    out.append(candidate)
         else:
             out.append(path)
     return out

@@ -24,6 +24,7 @@ from cudaport.options import Options
 from cudaport.translate import translate_source
 
 ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # runs clang (libclang, and the HIP compiler in one test)
 
 try:
     environment.cindex()

@@ -65,6 +65,7 @@ def test_translation_matches_expected_and_is_idempotent(example):
         assert not again.edits
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", by_check("compile"))
 def test_expected_output_compiles_with_the_hip_compiler(example):
     need_compiler()
@@ -93,6 +94,7 @@ def test_library_examples_translate_every_name(example):
         assert wanted.encode() in text, f"{example.name}: {wanted!r} not in the translation"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", by_check("fails"))
 def test_inline_ptx_example_fails_verify_on_its_cuda_lines(example):
     need_compiler()

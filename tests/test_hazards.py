@@ -135,6 +135,7 @@ def test_hazard_location_and_message():
     assert (f.line, f.col, f.severity, f.engine) == (2, 3, "error", "lexical")
 
 
+@pytest.mark.slow  # clang
 def test_inactive_branch_still_checked_by_text():
     src = "#if 0\n" + KERNEL.format('  asm("trap;");') + "#endif\n"
     assert "CP210" in _codes(src, clang=True, header_mode="stub")
@@ -157,6 +158,7 @@ CLANG_CASES = [
 ]
 
 
+@pytest.mark.slow  # clang
 @pytest.mark.parametrize("code, bad, good", CLANG_CASES, ids=[c[0] for c in CLANG_CASES])
 def test_clang_hazards(code, bad, good):
     r = translate_source(bad, clang=True, header_mode="stub")

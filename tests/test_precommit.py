@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 OK = b"#include <cuda_runtime.h>\nint main() { float* p; cudaMalloc(&p, 4); cudaFree(p); }\n"
 BAD = b"#include <cuda_runtime.h>\nint main() { cudaInitDevice(0, 0, 0); }\n"
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     shutil.which("git") is None or not (ROOT / ".git").exists(),
-    reason="needs git and a git checkout of cudaport")
+    reason="needs git and a git checkout of cudaport")]
 
 
 def _pre_commit() -> list[str]:

@@ -13,9 +13,14 @@ import pytest
 from check_fixtures import proj, run  # noqa: F401  (fixture)
 from headless_chromium import find_browser, visit
 
-needs_chromium = pytest.mark.skipif(
+_chromium = pytest.mark.skipif(
     find_browser() is None and not os.environ.get("CI"),
     reason="Chromium is not installed (tools/setup-system.sh installs it)")
+
+
+def needs_chromium(test):
+    """Runs Chromium: slow."""
+    return pytest.mark.slow(_chromium(test))
 
 
 def png_size_and_colours(png: bytes) -> tuple[int, int, int]:

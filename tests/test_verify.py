@@ -19,9 +19,14 @@ from cudaport.verify import find_compiler, hip_version
 from conftest import EXAMPLES, ROOT
 
 COMPILER = find_compiler()
-needs_hip = pytest.mark.skipif(
+_hip = pytest.mark.skipif(
     COMPILER is None and os.environ.get("CUDAPORT_SKIP_HIP") == "1",
     reason="no HIP compiler and CUDAPORT_SKIP_HIP=1")
+
+
+def needs_hip(test):
+    """Runs the HIP compiler: slow."""
+    return pytest.mark.slow(_hip(test))
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
