@@ -3,6 +3,7 @@ selected by name or alias, with no Python change."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -128,3 +129,36 @@ def test_launch_rewrite_on_a_target_without_launch_function(tmp_path):
     result = CliRunner().invoke(main, ["translate", str(src), "--target", "musa",
                                        "--launch", "hip"])
     assert result.exit_code == 2 and "target musa has no launch function" in result.output
+
+
+# Target facts live in rules/<target>/: no message for another target speaks of HIP.
+HAZARDS = Path(__file__).parent / "data" / "hazards"
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+@pytest.mark.parametrize("target", ["musa", "maca"])
+@pytest.mark.parametrize("framework", [(), ("--framework", "pytorch")])
+def test_no_message_mentions_hip_for_another_target(target, framework):
+    if framework and target == "maca":
+        pytest.skip("maca has no PyTorch rules")
+    runner = CliRunner()
+    for folder in (HAZARDS, EXAMPLES):
+        checked = runner.invoke(main, ["check", str(folder), "--no-config", "-t", target,
+                                       "--fail-on", "never", "-q", *framework])
+        translated = runner.invoke(main, ["translate", str(folder), "--check", "--no-cache",
+                                          "-t", target, *framework])
+        assert checked.exit_code == 0 and "CP" in checked.stdout
+        lines = checked.stdout.splitlines() + translated.stderr.splitlines()
+        # messages and summaries, not the paths (examples/*/expected/hip/...)
+        said = [re.sub(r"^\S+:\d+:\d+: |^would translate .*", "", line) for line in lines]
+        assert [text for text in said if "hip" in text.lower()] == []
+
+
+def test_hazard_facts_come_from_the_target(tmp_path):
+    """The HIP hazards (cooperative groups, device properties, GEMM compute types) fire for
+    HIP from rules/hip/target.yaml and for no target that gives no such facts."""
+    src = (HAZARDS / "hazards.cu").read_bytes()
+    hip = {f.code for f in translate_bytes(src, Options()).findings}
+    musa = {f.code for f in translate_bytes(src, Options(target="musa")).findings}
+    assert {"CP211", "CP213", "CP214", "CP216"} <= hip
+    assert not {"CP213", "CP214", "CP216"} & musa and "CP211" in musa

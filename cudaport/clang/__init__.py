@@ -75,7 +75,10 @@ def _analyze(src, path, options, compiled, idents, launches, facts: Facts) -> No
     def is_cuda_file(name: str) -> bool:
         return os.path.realpath(name).startswith(roots)
 
-    extract(tu, full_path, src, idents, launches, is_cuda_file, facts)
+    from ..rules.hazards import device_prop_pattern
+
+    extract(tu, full_path, src, idents, launches, is_cuda_file, facts,
+            device_prop_pattern(compiled.target))
 
 
 def _relative(path: str) -> str:

@@ -96,14 +96,15 @@ def _branch_body(src: bytes, start: int, end: int) -> tuple[int, int]:
 
 
 def extract(tu, path: str, src: bytes, idents: list[tuple[int, bytes, str]],
-            launches: list[int], is_cuda_file, facts: Facts) -> None:
+            launches: list[int], is_cuda_file, facts: Facts,
+            device_props: re.Pattern[bytes] | None = None) -> None:
     """Fill ``facts`` from a parsed translation unit."""
     ci = cindex()
     main = tu.get_file(path)
     facts.inactive = [r for r in (_branch_body(src, a, b) for a, b in skipped_ranges(tu, main))
                       if r[0] < r[1]]
     _resolve_names(ci, tu, main, path, idents, is_cuda_file, facts)
-    _walk(ci, tu, path, src, candidates(src, launches), facts)
+    _walk(ci, tu, path, src, candidates(src, launches, device_props), facts)
 
 
 def _resolve_names(ci, tu, main, path, idents, is_cuda_file, facts: Facts) -> None:
@@ -142,19 +143,19 @@ _BALLOT_USE = re.compile(rb"\b(?:__ballot_sync|__activemask|__ballot)\s*\(")
 _LAUNCH_MACRO = re.compile(rb"#[ \t]*define[ \t]+(\w+)(?:\([^)]*\))?(?:[^\n]|\\\n)*?<<<")
 
 
-def candidates(src: bytes, launches: list[int]) -> list[int]:
+def candidates(src: bytes, launches: list[int],
+               device_props: re.Pattern[bytes] | None = None) -> list[int]:
     """Offsets the AST walk must reach: launches (also uses of macros that launch), ballots,
     member accesses of cudaDeviceProp fields the target lacks. Subtrees holding none of
-    these are not visited, which keeps the walk to a few hundred cursors per file."""
-    from ..passes.hazards import _PROP_FIELD
-
+    these are not visited, which keeps the walk to a few hundred cursors per file.
+    ``device_props`` finds those members (see :func:`cudaport.rules.hazards.device_prop_pattern`)."""
     out = list(launches)
     for m in _LAUNCH_MACRO.finditer(src):
         out += [u.start() for u in re.finditer(rb"\b" + re.escape(m.group(1)) + rb"\b", src)
                 if u.start() != m.start(1)]
     out += [m.start() for m in _BALLOT_USE.finditer(src)]
-    if b"cudaDeviceProp" in src:
-        out += [m.start(1) for m in _PROP_FIELD.finditer(src)]
+    if b"cudaDeviceProp" in src and device_props is not None:
+        out += [m.start(1) for m in device_props.finditer(src)]
     return sorted(set(out))
 
 

@@ -15,6 +15,7 @@ import re
 from .. import lexer
 from ..context import FileContext
 from ..findings import Finding
+from ..rules.hazards import device_prop_pattern, names_pattern, target_facts
 from . import register
 
 # Cheap pre-check on the raw bytes: files with none of these skip the pass. Plain substring
@@ -75,36 +76,19 @@ _LOOP_16 = re.compile(
     rb"\bfor\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*16"
     rb"\s*;[^;]*;\s*\1\s*(?:/=\s*2|>>=\s*1)\s*\)")
 _TEXREF = re.compile(rb"\b(texture|surface)\s*<")
-_CG_USE = re.compile(
-    rb"\b(?:cg|cooperative_groups)\s*::\s*(this_cluster|cluster_group|reduce|inclusive_scan|"
-    rb"exclusive_scan|memcpy_async|wait_prior|wait|labeled_partition|binary_partition|"
-    rb"invoke_one_broadcast|invoke_one|block_tile_memory)\b"
-    rb"|\.\s*(meta_group_rank|meta_group_size|num_threads|dim_threads|block_rank|barrier_arrive|"
-    rb"barrier_wait|match_any|match_all)\s*\(")
 _ARCH_MACRO = re.compile(
     rb"\b(__CUDA_ARCH__|__CUDACC_VER_MAJOR__|__CUDACC_VER_MINOR__|__CUDACC_VER_BUILD__|"
     rb"CUDART_VERSION|CUDA_VERSION|__CUDA_ARCH_LIST__)\b")
 
-# cudaDeviceProp members that hipDeviceProp_t lacks: CUDA 13.0 driver_types.h compared with
-# HIP 5.2.3 hip_runtime_api.h as shipped by Debian (libamdhip64-dev). HIP 6 added several.
-DEVICE_PROP_MISSING = frozenset("""
-accessPolicyMaxWindowSize asyncEngineCount canUseHostPointerForRegisteredMem clusterLaunch
-computePreemptionSupported deferredMappingCudaArraySupported deviceNumaConfig deviceNumaId
-globalL1CacheSupported gpuDirectRDMAFlushWritesOptions gpuDirectRDMASupported
-gpuDirectRDMAWritesOrdering gpuPciDeviceID gpuPciSubsystemID hostNativeAtomicSupported
-hostNumaId hostNumaMultinodeIpcSupported hostRegisterReadOnlySupported hostRegisterSupported
-ipcEventSupported localL1CacheSupported luid luidDeviceNodeMask maxBlocksPerMultiProcessor
-maxSurface1D maxSurface1DLayered maxSurface2D maxSurface2DLayered maxSurface3D
-maxSurfaceCubemap maxSurfaceCubemapLayered maxTexture1DLayered maxTexture1DMipmap
-maxTexture2DGather maxTexture2DLayered maxTexture2DLinear maxTexture2DMipmap maxTexture3DAlt
-maxTextureCubemap maxTextureCubemapLayered memoryPoolSupportedHandleTypes memoryPoolsSupported
-mpsEnabled multiGpuBoardGroupID persistingL2CacheMaxSize regsPerMultiprocessor
-reservedSharedMemPerBlock sharedMemPerBlockOptin sharedMemPerMultiprocessor
-sparseCudaArraySupported streamPrioritiesSupported surfaceAlignment
-timelineSemaphoreInteropSupported unifiedAddressing unifiedFunctionPointers uuid
-""".split())
-_PROP_FIELD = re.compile(rb"(?:\.|->)\s*(" + b"|".join(
-    sorted((n.encode() for n in DEVICE_PROP_MISSING), key=len, reverse=True)) + rb")\b")
+
+
+def _cooperative_groups_pattern(facts: dict) -> re.Pattern[bytes]:
+    functions = names_pattern(rb"\b(?:cg|cooperative_groups)\s*::\s*",
+                               tuple(facts.get("functions", ())), rb"\b").pattern
+    methods = names_pattern(rb"\.\s*", tuple(facts.get("methods", ())), rb"\s*\(").pattern
+    return re.compile(functions + b"|" + methods)
+
+
 _BRACE = re.compile(rb"[{}]")
 # cuBLAS GEMM calls whose computeType (0-based argument index, from CUDA 13's
 # cublas_api.h) C++ code may still pass as a cudaDataType: cuBLAS keeps an overload for
@@ -153,30 +137,43 @@ def hazards(ctx: FileContext) -> None:
     for m in _ASM.finditer(code) if b"asm" in code else ():
         report("CP210", m.start(), "inline assembly (PTX) does not assemble for "
                f"{ctx.compiled.target.title}; replace it with an intrinsic", "asm")
+    target = target_facts(ctx.compiled.target)
+    texture = target.get("texture_references")
     for m in _TEXREF.finditer(code) if b"texture" in code or b"surface" in code else ():
-        report("CP211", m.start(), f"{m.group(1).decode()} reference: removed in CUDA 12 and "
-               "deprecated in HIP; use texture objects", m.group(1).decode())
-    if b"cooperative_groups" in code:
-        for m in _CG_USE.finditer(code):
+        report("CP211", m.start(), f"{m.group(1).decode()} reference: removed in CUDA 12"
+               f"{' and ' + texture if texture else ''}; use texture objects",
+               m.group(1).decode())
+    groups = target.get("cooperative_groups")
+    if b"cooperative_groups" in code and groups:
+        for m in _cooperative_groups_pattern(groups).finditer(code):
             name = (m.group(1) or m.group(2)).decode()
             report("CP213", m.start(1) if m.group(1) else m.start(2),
-                   f"cooperative groups: {name} has no counterpart in HIP 5.2's "
+                   f"cooperative groups: {name} has no counterpart in {groups['version']}'s "
                    "cooperative groups", name)
-    if b"cudaDeviceProp" in code:
-        for m in _PROP_FIELD.finditer(code):
+    props = device_prop_pattern(ctx.compiled.target)
+    if b"cudaDeviceProp" in code and props is not None:
+        for m in props.finditer(code):
             name = m.group(1).decode()
-            report("CP214", m.start(1), f"cudaDeviceProp::{name} has no counterpart in "
-                   "hipDeviceProp_t (HIP 5.2)", name)
-    if b"cublasGemm" in code and ctx.compiled.target.name == "hip" \
-            and ctx.options.variant("blas") in (None, "hipblas"):  # not rocBLAS
-        _legacy_compute_types(ctx, code, report)
+            report("CP214", m.start(1), _device_prop_message(target, name), name)
+    gemm = target.get("gemm_compute_type")
+    if b"cublasGemm" in code and gemm and all(
+            ctx.options.variant(group) in (None, choice)
+            for group, choice in (gemm.get("variant") or {}).items()):
+        _legacy_compute_types(ctx, code, report, gemm)
     if ctx.scan.launches:
         known = {launch.lt for launch in facts.launches} if facts is not None else set()
         _device_launches(ctx, code, report, known)
     _arch_conditions(ctx, code, report)
 
 
-def _legacy_compute_types(ctx: FileContext, code: bytes, report: _Reporter) -> None:
+def _device_prop_message(target: dict, name: str) -> str:
+    props = target["device_properties"]
+    return (f"cudaDeviceProp::{name} has no counterpart in {props['type']}"
+            f"{' (' + props['version'] + ')' if props.get('version') else ''}")
+
+
+def _legacy_compute_types(ctx: FileContext, code: bytes, report: _Reporter,
+                          gemm: dict) -> None:
     for m in _GEMM_EX.finditer(code):
         parsed = lexer.split_arguments(ctx.src, m.end() - 1)
         index = _COMPUTE_TYPE_ARG[m.group(1)]
@@ -189,8 +186,8 @@ def _legacy_compute_types(ctx: FileContext, code: bytes, report: _Reporter) -> N
         name, given = m.group(1).decode(), legacy.group().decode()
         instead = f"CUBLAS_COMPUTE_{legacy.group(2).decode()}"
         report("CP216", start, f"{name} gets the data type {given} as its compute type: cuBLAS "
-               f"accepts that through a C++ compatibility overload, hipBLAS's _v2 call takes only "
-               f"a hipblasComputeType_t; pass {instead} (it becomes HIPBLAS_COMPUTE_"
+               f"accepts that through a C++ compatibility overload, {gemm['library']}'s _v2 call "
+               f"takes only a {gemm['type']}; pass {instead} (it becomes {gemm['prefix']}"
                f"{legacy.group(2).decode()})", name)
 
 
@@ -203,10 +200,11 @@ def _clang_hazards(ctx: FileContext, facts, report: _Reporter, warp: int) -> Non
         if launch.in_device_code:
             report("CP212", launch.start, f"{launch.kernel} is launched from device code "
                    "(dynamic parallelism); the target cannot do that", launch.kernel, "clang")
+    target = target_facts(ctx.compiled.target)
+    missing = (target.get("device_properties") or {}).get("missing") or ()
     for offset, _record, name in facts.member_refs:
-        if name in DEVICE_PROP_MISSING:
-            report("CP214", offset, f"cudaDeviceProp::{name} has no counterpart in "
-                   "hipDeviceProp_t (HIP 5.2)", name, "clang")
+        if name in missing:
+            report("CP214", offset, _device_prop_message(target, name), name, "clang")
 
 
 def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:

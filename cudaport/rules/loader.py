@@ -322,7 +322,7 @@ def _read_target(path: Path, data: bytes) -> TargetInfo:
         "extensions": extensions, "variants": variants, "unknown_patterns": patterns,
         "source": S.text, "compiler": anything, "header_extensions": anything,
         "experimental": S.boolean, "warp_sizes": anything,
-        "unknown_libraries": extensions,
+        "unknown_libraries": extensions, "hazards": anything,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -337,7 +337,7 @@ def _read_target(path: Path, data: bytes) -> TargetInfo:
         extensions=d.get("extensions", {}), variant_groups=d.get("variants", {}),
         unknown_patterns=tuple(d.get("unknown_patterns", ())),
         extra={k: d[k] for k in ("compiler", "header_extensions", "description", "source",
-                                 "experimental", "warp_sizes", "unknown_libraries")
+                                 "experimental", "warp_sizes", "unknown_libraries", "hazards")
                if k in d},
     )
 
