@@ -12,19 +12,13 @@ from pathlib import Path
 
 import click
 
-from . import __version__
 from .files import mirror_path, read_input
 from .runner.io import OutputError, write_output
-from .options import LAUNCH_STYLES, Options
+from .config import FAIL_LEVELS
+from .options import LAUNCH_STYLES, VARIANT_OPTIONS, Options
+from .version import __version__
 from .frameworks import FRAMEWORKS
 from .rules import RuleError, get_compiled
-
-FAIL_LEVELS = ("error", "warning", "info", "never")
-VARIANT_OPTIONS = {
-    "blas": ("hipblas", "rocblas"), "dnn": ("miopen", "hipdnn"),
-    "sparse": ("hipsparse", "rocsparse"), "rand": ("hiprand", "rocrand"),
-    "solver": ("hipsolver", "rocsolver"),
-}
 
 
 class UsageError(click.ClickException):
@@ -255,14 +249,17 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
         raise UsageError("several inputs need --out-dir or --in-place")
     options = build_options(dict(kwargs))
     if "-" not in inputs and (out_dir is not None or in_place or check or diff):
-        from .tree import translate_tree
+        from .tree import TreeError, translate_tree
 
-        translate_tree(
-            [Path(name) for name in inputs], options, out_dir=out_dir, in_place=in_place,
-            check=check, diff=diff, copy_all=copy_all, rename=rename, include=include,
-            exclude=exclude, backup=backup, backup_dir=backup_dir, jobs=jobs,
-            use_cache=not no_cache, report_file=report_file, fail_on=fail_on, quiet=quiet,
-            guard_in_place=bool(folders), is_excluded=_config_excludes(inputs))
+        try:
+            translate_tree(
+                [Path(name) for name in inputs], options, out_dir=out_dir, in_place=in_place,
+                check=check, diff=diff, copy_all=copy_all, rename=rename, include=include,
+                exclude=exclude, backup=backup, backup_dir=backup_dir, jobs=jobs,
+                use_cache=not no_cache, report_file=report_file, fail_on=fail_on, quiet=quiet,
+                guard_in_place=bool(folders), is_excluded=_config_excludes(inputs))
+        except TreeError as exc:
+            raise UsageError(str(exc)) from None
         return
     from .kinds import kind_of, translate_file
     from .tree import finish

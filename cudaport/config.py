@@ -237,7 +237,7 @@ def _build(path: Path, table: dict, prefix: str) -> Config:
                    f"{version!r}: expected a version like 5.2 or 6.1.0")
     variants = []
     for group, value in get("variants", {}).items():
-        from .cli import VARIANT_OPTIONS  # the CLI owns the list of variant groups
+        from .options import VARIANT_OPTIONS
 
         if group not in VARIANT_OPTIONS:
             raise fail("variants", f"unknown library group {group!r}; "

@@ -1,206 +1,43 @@
-"""Translate whole trees: plan the jobs, run them (in a process pool), write atomically,
-consult the incremental cache, and collect one outcome per file.
+"""Run a planned set of files: translate each (one function per file kind, see
+:mod:`cudaport.kinds`), act on it as the request's mode says (write atomically, compare,
+diff, or only report), in a process pool, consulting the incremental cache; collect one
+outcome per file.
 
-Planning happens up front in the parent, so every refusal (an output folder inside the
-tree, two inputs that would land on one output path, an output that is also an input)
-is raised before a single byte is written. Workers never raise: each file ends as an
+Planning (:mod:`cudaport.runner.plan`) happens up front in the parent, so every refusal is
+raised before a single byte is written. Workers never raise: each file ends as an
 :class:`Outcome` (written, unchanged, stale, skipped or failed) carrying its findings.
+The cache lives in :mod:`cudaport.runner.cache`, the git checks for ``--in-place`` in
+:mod:`cudaport.runner.git`; their names are re-exported here.
 """
 
 from __future__ import annotations
 
 import difflib
-import hashlib
 import os
-import pickle
 import signal
-import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
-from . import __version__, own_names
+from . import own_names
 from .findings import Finding
-from .ignore import PatternList, matches_any
-from .kinds import FileOutcome, kind_of, translate_file
-from .options import Options
+from .kinds import FileOutcome, kind_of, translate_file  # noqa: F401  (kind_of: re-export)
+from .runner.cache import (_cache_file, _cache_hit, _digest, _entry_key,  # noqa: F401
+                           _fingerprint, _load_cache, _save_cache, _stat_key)
+from .runner.git import dirty_files  # noqa: F401
+from .runner.plan import Job, Plan, PlanError, Request, plan, renamed_rel  # noqa: F401
 
 MODES = ("write", "in-place", "check", "diff", "report")  # report: findings only
 
 
-class PlanError(Exception):
-    """The request cannot be carried out safely; nothing has been written."""
-
-
-@dataclass(frozen=True)
-class Job:
-    source: Path
-    shown: str  # the path as the user would name it
-    rel: str  # POSIX path below the output root (before renaming)
-    kind: str  # see kinds.KINDS
-    target: Path | None  # where the result goes; None: compare with / rewrite the source
-    named: bool = False  # given by name on the command line: always part of the output
-
-
 Outcome = FileOutcome  # (the name the tree code and its tests use)
-
-
-@dataclass(frozen=True)
-class Request:
-    """Everything a worker needs; inherited by forked workers, pickled otherwise."""
-
-    options: Options
-    mode: str = "write"
-    copy_all: bool = False
-    rename: tuple[tuple[str, str], ...] = ()  # suffix map, e.g. ((".cu", ".hip"),)
-    renamed: frozenset[str] = frozenset()  # rels of inputs whose name changes
-    keep_references: bool = False
-    backup_dir: Path | None = None
-    backup_beside: bool = False
-    # check and report: findings → selection, suppressions, baseline, for each file in
-    # the worker, as (bytes, path, outcome) -> cudaport.check.FileResult
-    policy: Callable | None = None
-
-
-@dataclass
-class Plan:
-    jobs: list[Job] = field(default_factory=list)
-    notes: list[Finding] = field(default_factory=list)
-
-
-def renamed_rel(rel: str, rename: dict[str, str]) -> str:
-    stem, suffix = os.path.splitext(rel)
-    return stem + rename[suffix] if suffix in rename else rel
-
-
-def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
-         copy_all: bool = False, rename: dict[str, str] | None = None,
-         exclude: tuple[str, ...] = (), include: tuple[str, ...] = (),
-         extra_excludes: tuple[str, ...] = (), base: Path | None = None,
-         is_excluded: Callable[[Path], bool] | None = None,
-         framework: str | None = None) -> Plan:
-    """Decide every job and refuse unsafe requests (:class:`PlanError`).
-
-    Seams for configuration files: ``extra_excludes`` (gitignore-syntax patterns relative
-    to each input folder, added to ``exclude``) and ``is_excluded`` (a predicate on paths,
-    such as a config's own exclude globs relative to its folder). ``framework``: its
-    Python side is translated too (see :func:`cudaport.kinds.kind_of`).
-    """
-    from .walk import git_ignored, list_tree
-
-    rename = rename or {}
-    base = base or Path.cwd()
-    excludes = PatternList(list(exclude) + list(extra_excludes))
-    includes = PatternList(list(include)) if include else None
-    result = Plan()
-    single = len(inputs) == 1
-    for given in inputs:
-        if given.is_dir():
-            prefix = "" if single else _relative_to(given, base)
-            prune: tuple[str, ...] = ()
-            if out_dir is not None:
-                prune = _check_out_dir(
-                    given, out_dir, excludes,
-                    lambda rel, root=given: git_ignored(root, rel) or (
-                        is_excluded is not None and is_excluded(root / rel)))
-            listing = list_tree(given, excludes, includes, prune, str(given).rstrip("/"))
-            result.notes.extend(listing.notes)
-            for rel in listing.files:
-                if is_excluded is not None and is_excluded(given / rel):
-                    continue
-                full = f"{prefix}/{rel}" if prefix else rel
-                kind = kind_of(rel.rsplit("/", 1)[-1], framework)
-                if kind == "copy" and not copy_all:
-                    continue
-                result.jobs.append(Job(given / rel, f"{str(given).rstrip('/')}/{rel}", full,
-                                       kind, None))
-        elif given.exists() or given.is_symlink():
-            rel = _relative_to(given, base)
-            kind = kind_of(given.name, framework)  # named: C/C++ unless known otherwise
-            result.jobs.append(Job(given, str(given), rel, "source" if kind == "copy" else kind,
-                                   None, True))
-        else:
-            raise PlanError(f"{given}: no such file or folder")
-    result.jobs = _place(result.jobs, out_dir, in_place, rename)
-    return result
-
-
-def _relative_to(path: Path, base: Path) -> str:
-    try:
-        return path.resolve().relative_to(base.resolve()).as_posix()
-    except ValueError:
-        return path.name
-
-
-def _check_out_dir(root: Path, out_dir: Path, excludes: PatternList, ignored) -> tuple[str, ...]:
-    real_root, real_out = root.resolve(), out_dir.resolve()
-    if real_root == real_out:
-        raise PlanError(f"--out-dir {out_dir} is the input folder itself; use --in-place "
-                        "to overwrite the inputs")
-    try:
-        rel = real_out.relative_to(real_root).as_posix()
-    except ValueError:
-        return ()
-    if matches_any(excludes, rel, True) or ignored(rel):
-        return (rel,)
-    raise PlanError(f"--out-dir {out_dir} is inside the input folder {root}; exclude it "
-                    f"(--exclude {rel}/ or .gitignore) or choose a folder outside")
-
-
-def _place(jobs: list[Job], out_dir: Path | None, in_place: bool,
-           rename: dict[str, str]) -> list[Job]:
-    """Give every job its target path; two jobs on one target or a target that is also
-    an input are refused."""
-    placed: list[Job] = []
-    seen: dict[str, Job] = {}
-    folders: dict[str, str] = {}
-
-    def real(path: Path) -> str:  # realpath of the folder (cached) + the name: fast
-        folder, name = os.path.split(os.path.abspath(path))
-        if folder not in folders:
-            folders[folder] = os.path.realpath(folder)
-        return os.path.join(folders[folder], name)
-
-    inputs = {real(j.source) for j in jobs}
-    for job in jobs:
-        rel = renamed_rel(job.rel, rename) if job.kind in ("source", "cmake") else job.rel
-        if out_dir is not None:
-            target: Path | None = out_dir / rel
-            key = real(target)
-            if key in inputs:
-                raise PlanError(f"{job.shown}: its output {target} is one of the inputs; "
-                                "choose an --out-dir outside the inputs")
-        elif in_place and rel != job.rel:
-            target = job.source.with_name(rel.rsplit("/", 1)[-1])
-            key = real(target)
-        else:
-            target = None
-            key = real(job.source)
-        other = seen.get(key)
-        if other is not None:
-            raise PlanError(f"{other.shown} and {job.shown} would both be written to "
-                            f"{target or job.source}; rename one or exclude it")
-        seen[key] = job
-        placed.append(Job(job.source, job.shown, job.rel, job.kind, target, job.named))
-    if in_place and rename:
-        for job in placed:
-            if job.target is not None and real(job.target) in inputs:
-                raise PlanError(f"{job.shown}: renaming it would overwrite the input "
-                                f"{job.target}")
-    return placed
 
 
 # ---------------------------------------------------------------------------------------
 # Running one job (in a worker or in-process)
 
 _REQUEST: Request | None = None
-
-
-def _digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def run_job(job: Job, request: Request, cached_hash: bytes | None = None) -> Outcome:
@@ -297,47 +134,6 @@ def _unified(before: bytes, after: bytes, name: str, note: str) -> bytes:
 
 
 # ---------------------------------------------------------------------------------------
-# The incremental cache: per (tool version, rule table, options, request) a dictionary
-# source path -> (size, mtime_ns, content digest, target stat, outcome).
-
-def _cache_file(request: Request, digest: str, roots: str) -> Path:
-    from .rules.loader import _cache_dir
-
-    key = hashlib.sha256(repr((__version__, digest, request.options, request.mode,
-                                request.copy_all, request.rename, sorted(request.renamed),
-                                roots)).encode()).hexdigest()[:32]
-    return _cache_dir() / "tree" / f"{key}.pickle"
-
-
-def _load_cache(path: Path) -> dict:
-    try:
-        with open(path, "rb") as fh:
-            data = pickle.load(fh)
-        return data if isinstance(data, dict) else {}
-    except Exception:  # missing or corrupt: start afresh
-        return {}
-
-
-def _save_cache(path: Path, entries: dict) -> None:
-    from .runner.io import OutputError, write_output
-
-    try:
-        write_output(path, pickle.dumps(entries, protocol=pickle.HIGHEST_PROTOCOL))
-    except OutputError:
-        pass  # a read-only cache folder must not fail the run
-
-
-def _stat_key(path: Path | None) -> tuple | None:
-    if path is None:
-        return None
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
-
-
-# ---------------------------------------------------------------------------------------
 # Interruption: a signal that arrives while a file is being written takes effect right
 # after the write, so no temporary file is left behind and no output is half-written.
 
@@ -388,16 +184,6 @@ def _work(batch: list[tuple[int, Job, bytes | None]]) -> list[tuple[int, Outcome
         outcome = run_job(job, _REQUEST)
         out.append((index, outcome, _fingerprint(job, outcome)))
     return out
-
-
-def _fingerprint(job: Job, outcome: Outcome) -> tuple:
-    """What the cache stores to recognise this job as done next time (nothing for a
-    failed job, or one whose input was just rewritten in place)."""
-    st = _stat_key(job.source)
-    if st is None or outcome.status == "failed" or (job.target is None
-                                                    and outcome.status == "written"):
-        return ()
-    return (st[0], st[1], outcome.digest, _stat_key(job.target))
 
 
 class Progress:
@@ -482,33 +268,6 @@ def run(jobs: list[Job], request: Request, workers: int | None = None,
     return done
 
 
-def _entry_key(job: Job) -> tuple[str, str]:
-    return (os.path.abspath(job.source), os.path.abspath(job.target) if job.target else "")
-
-
-def _cache_hit(entry: tuple | None, job: Job, mode: str) -> Outcome | None:
-    if not entry:
-        return None
-    size, mtime, digest, target_stat, outcome = entry
-    st = _stat_key(job.source)
-    if st is None:
-        return None
-    if (st[0], st[1]) != (size, mtime):
-        try:
-            if _digest(job.source.read_bytes()) != digest:
-                return None
-        except OSError:
-            return None
-    if job.target is not None and (outcome.wanted or outcome.status == "written") \
-            and _stat_key(job.target) != target_stat:
-        return None  # the output was changed or removed since: redo it
-    if job.target is None and outcome.changed:
-        return None  # in-place / check / diff of a file that still needs translating
-    cached = Outcome(**{f: getattr(outcome, f) for f in outcome.__dataclass_fields__})
-    cached.status = "unchanged" if outcome.status in ("written", "unchanged") else outcome.status
-    return cached
-
-
 def _run_pool(pending, request, workers, progress) -> list:
     import multiprocessing
 
@@ -538,35 +297,3 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
-
-
-# ---------------------------------------------------------------------------------------
-# Safety checks for --in-place
-
-def dirty_files(paths: list[Path]) -> list[str] | None:
-    """Paths among ``paths`` with uncommitted changes (or untracked); None when they are
-    not in a git work tree at all."""
-    if not paths:
-        return []
-    folder = paths[0].parent
-    try:
-        top = subprocess.run(["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
-                             capture_output=True, check=False)
-    except OSError:
-        return None
-    if top.returncode != 0:
-        return None
-    root = top.stdout.decode().strip()
-    dirty: list[str] = []
-    chunk = 500
-    for i in range(0, len(paths), chunk):
-        names = [os.path.relpath(os.path.abspath(p), root) for p in paths[i:i + chunk]]
-        proc = subprocess.run(["git", "-C", root, "status", "--porcelain", "-z",
-                               "--untracked-files=all", "--"] + names,
-                              capture_output=True, check=False)
-        if proc.returncode != 0:
-            return None
-        for item in proc.stdout.decode("utf-8", "surrogateescape").split("\0"):
-            if len(item) > 3:
-                dirty.append(item[3:])
-    return dirty

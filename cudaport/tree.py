@@ -13,10 +13,12 @@ from . import driver
 from .options import Options
 
 
-def _fail(message: str) -> None:
-    from .cli import UsageError
+class TreeError(Exception):
+    """The request cannot be carried out (the CLI reports it as a usage error, exit 2)."""
 
-    raise UsageError(message)
+
+def _fail(message: str) -> None:
+    raise TreeError(message)
 
 
 def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None,

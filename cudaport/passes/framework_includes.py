@@ -14,7 +14,7 @@ from pathlib import Path
 from ..context import FileContext
 from ..edits import Edit
 from ..frameworks import include_paths
-from . import register
+from .registry import register
 
 
 @register(21, "framework-includes")

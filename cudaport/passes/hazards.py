@@ -16,7 +16,7 @@ from .. import lexer
 from ..context import FileContext
 from ..findings import Finding
 from ..rules.hazards import device_prop_pattern, names_pattern, target_facts
-from . import register
+from .registry import register
 
 # Cheap pre-check on the raw bytes: files with none of these skip the pass. Plain substring
 # tests (memchr-speed each) cost a third of one regex alternation over the same words,

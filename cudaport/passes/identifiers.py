@@ -9,7 +9,7 @@ from .. import lexer
 from ..context import FileContext
 from ..edits import new_edit
 from ..frameworks import FRAMEWORK_LIBRARY, is_framework_qualified
-from . import register
+from .registry import register
 
 _PLACEHOLDER = re.compile(rb"\$(\d+|\*)")
 _REST_WITH_COMMA = re.compile(rb",\s*\$\*")

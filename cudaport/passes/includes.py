@@ -9,7 +9,7 @@ from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
 from ..rules.compiled import RUNTIME_LIBRARIES
-from . import register, register_final
+from .registry import register, register_final
 
 # (a line comment may continue over a backslash-newline: lexer.LINE_COMMENT knows that)
 _LEADING_COMMENTS = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?:" + lexer.LINE_COMMENT

@@ -7,7 +7,7 @@ import re
 
 from .. import lexer
 from ..context import FileContext
-from . import register
+from .registry import register
 
 _SPACE = frozenset(b" \t\r\n\\")
 

@@ -4,7 +4,7 @@ check-only rules (``checks:`` in a ``--rules`` file) and notices about the targe
 from __future__ import annotations
 
 from ..context import FileContext
-from . import register
+from .registry import register
 
 
 @register(25, "rule-checks")

@@ -12,7 +12,7 @@ import re
 from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
-from . import register
+from .registry import register
 
 _CANDIDATE = re.compile(rb"<<[ \t]+<(?![<=])")
 

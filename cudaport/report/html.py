@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from .. import __version__
+from ..version import __version__
 from ..check import CheckReport
 from .templating import environment
 from .totals import Totals

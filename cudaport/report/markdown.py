@@ -3,7 +3,7 @@ files need the most work, and the findings themselves (folded, capped)."""
 
 from __future__ import annotations
 
-from .. import __version__
+from ..version import __version__
 from ..check import CheckReport
 from .templating import environment
 from .totals import Totals

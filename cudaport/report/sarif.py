@@ -8,7 +8,7 @@ import json
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
-from .. import __version__
+from ..version import __version__
 from ..check import CheckReport
 from ..findings import CODES, Code
 from .totals import Totals

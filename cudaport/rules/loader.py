@@ -8,21 +8,21 @@ pays for YAML parsing only when a rule file changed.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 import hashlib
 import os
-import pickle
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from .. import __version__
+from ..version import __version__
 from . import schema as S
-from .model import Check, Entry, Fallback, HeaderEntry, Mapping, Table, TargetInfo, VariantGroup
+from .cache import _cache_dir, gc_paused, read_cache, write_cache  # noqa: F401  (re-exported)
+from .target import decode as _decode
+from .target import read_target as _read_target
+from .model import Check, Entry, Fallback, HeaderEntry, Mapping, Table, TargetInfo
 
 SCHEMA_VERSION = 3
 _TEMPLATE_HEAD = re.compile(r"\s*[A-Za-z_][\w:]*\s*(?:<[^;{}]*>\s*)?\(")
@@ -141,49 +141,6 @@ def _cached(digest: str) -> Table | None:
     return table if isinstance(table, Table) and table.digest == digest else None
 
 
-@contextlib.contextmanager
-def gc_paused():
-    """Building or loading a table creates ~100,000 objects and frees almost none; the
-    cyclic GC would scan them dozens of times for nothing (pausing it makes a warm load
-    2-3 times faster)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def read_cache(name: str) -> object | None:
-    """A cached object, or None when missing or unreadable (a corrupt cache is rebuilt)."""
-    try:
-        with gc_paused(), open(_cache_dir() / f"{name}.pickle", "rb") as fh:
-            return pickle.load(fh)
-    except Exception:
-        return None
-
-
-def write_cache(name: str, obj: object) -> None:
-    _write_cache(_cache_dir() / f"{name}.pickle", obj)
-
-
-def _cache_dir() -> Path:
-    base = os.environ.get("CUDAPORT_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
-    root = Path(base) if base else Path.home() / ".cache"
-    return (root if os.environ.get("CUDAPORT_CACHE_DIR") else root / "cudaport")
-
-
-def _write_cache(cache_file: Path, table: Table) -> None:
-    from ..runner.io import OutputError, write_output
-
-    try:
-        write_output(cache_file, pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL),
-                     durable=False)
-    except OutputError:  # a read-only home must not stop translation
-        pass
-
-
 def build_table(files: list[Path], contents: list[bytes], digest: str,
                 user_from: int | None = None) -> Table:
     """Validate and compile rule files; the first is the target description.
@@ -261,85 +218,6 @@ def _replace(entry: Entry, **changes: object) -> Entry:
     values = {f: getattr(entry, f) for f in Entry.__slots__}  # type: ignore[attr-defined]
     values.update(changes)
     return Entry(**values)
-
-
-def _decode(path: Path, data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise S.RuleError(path, line, "rule files must be UTF-8") from None
-
-
-def _read_target(path: Path, data: bytes) -> TargetInfo:
-    p = str(path)
-    node = S.compose(path, _decode(path, data))
-    if node is None:
-        raise S.RuleError(p, 1, "target.yaml is empty")
-
-    def variants(pth: str, n: yaml.Node, what: str) -> dict[str, VariantGroup]:
-        groups = {}
-        for gname, gnode, at in S.mapping(pth, n, what):
-            g = S.fields(pth, gnode, f"{what}.{gname}", {
-                "libraries": lambda a, b, c: S.string_list(a, b, c),
-                "default": S.text,
-                "choices": lambda a, b, c: S.string_list(a, b, c),
-            }, required=("libraries", "default", "choices"))
-            if g["default"] not in g["choices"]:
-                raise at.error(f"{what}.{gname}: default {g['default']!r} is not among the choices")
-            groups[gname] = VariantGroup(gname, tuple(g["libraries"]), g["default"],
-                                         tuple(g["choices"]))
-        return groups
-
-    def launch(pth: str, n: yaml.Node, what: str) -> dict[str, str]:
-        return S.fields(pth, n, what, {"function": S.identifier, "template_wrapper": S.identifier})
-
-    def extensions(pth: str, n: yaml.Node, what: str) -> dict[str, str]:
-        return {k: S.scalar(pth, v, f"{what}.{k}") for k, v, _ in S.mapping(pth, n, what)}
-
-    def patterns(pth: str, n: yaml.Node, what: str) -> list[str]:
-        out = S.string_list(pth, n, what)
-        for item in out:
-            try:
-                re.compile(item)
-            except re.error as exc:
-                raise S.where(pth, n).error(f"{what}: bad regular expression {item!r}: {exc}")
-        return out
-
-    def integer(pth: str, n: yaml.Node, what: str) -> int:
-        value = S.scalar(pth, n, what)
-        if not value.isdigit():
-            raise S.where(pth, n).error(f"{what} must be a whole number")
-        return int(value)
-
-    def anything(pth: str, n: yaml.Node, what: str) -> object:
-        return yaml.load(yaml.serialize(n), Loader=S._Loader)
-
-    spec = {
-        "name": S.identifier, "title": S.text, "description": S.text,
-        "aliases": lambda a, b, c: S.string_list(a, b, c), "version": S.version,
-        "warp_size": integer, "main_header": S.header, "launch": launch,
-        "extensions": extensions, "variants": variants, "unknown_patterns": patterns,
-        "source": S.text, "compiler": anything, "header_extensions": anything,
-        "experimental": S.boolean, "warp_sizes": anything,
-        "unknown_libraries": extensions, "hazards": anything,
-    }
-    d = S.fields(p, node, "target", spec, required=("name", "main_header"))
-    if d["name"] != path.parent.name:
-        raise S.where(p, node).error(
-            f"target name {d['name']!r} differs from its folder {path.parent.name!r}")
-    launch_d = d.get("launch", {})
-    return TargetInfo(
-        name=d["name"], title=d.get("title", d["name"]), aliases=tuple(d.get("aliases", ())),
-        version=d.get("version"), warp_size=d.get("warp_size", 32),
-        main_header=d["main_header"], launch_function=launch_d.get("function"),
-        launch_template_wrapper=launch_d.get("template_wrapper"),
-        extensions=d.get("extensions", {}), variant_groups=d.get("variants", {}),
-        unknown_patterns=tuple(d.get("unknown_patterns", ())),
-        extra={k: d[k] for k in ("compiler", "header_extensions", "description", "source",
-                                 "experimental", "warp_sizes", "unknown_libraries", "hazards")
-               if k in d},
-    )
 
 
 def _mapping_reader(info: TargetInfo, check_name) -> object:

@@ -1,0 +1,90 @@
+"""Read and validate a target's ``target.yaml`` into a :class:`TargetInfo`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from . import schema as S
+from .model import TargetInfo, VariantGroup
+
+
+def decode(path: Path, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise S.RuleError(path, line, "rule files must be UTF-8") from None
+
+
+def read_target(path: Path, data: bytes) -> TargetInfo:
+    p = str(path)
+    node = S.compose(path, decode(path, data))
+    if node is None:
+        raise S.RuleError(p, 1, "target.yaml is empty")
+
+    def variants(pth: str, n: yaml.Node, what: str) -> dict[str, VariantGroup]:
+        groups = {}
+        for gname, gnode, at in S.mapping(pth, n, what):
+            g = S.fields(pth, gnode, f"{what}.{gname}", {
+                "libraries": lambda a, b, c: S.string_list(a, b, c),
+                "default": S.text,
+                "choices": lambda a, b, c: S.string_list(a, b, c),
+            }, required=("libraries", "default", "choices"))
+            if g["default"] not in g["choices"]:
+                raise at.error(f"{what}.{gname}: default {g['default']!r} is not among the choices")
+            groups[gname] = VariantGroup(gname, tuple(g["libraries"]), g["default"],
+                                         tuple(g["choices"]))
+        return groups
+
+    def launch(pth: str, n: yaml.Node, what: str) -> dict[str, str]:
+        return S.fields(pth, n, what, {"function": S.identifier, "template_wrapper": S.identifier})
+
+    def extensions(pth: str, n: yaml.Node, what: str) -> dict[str, str]:
+        return {k: S.scalar(pth, v, f"{what}.{k}") for k, v, _ in S.mapping(pth, n, what)}
+
+    def patterns(pth: str, n: yaml.Node, what: str) -> list[str]:
+        out = S.string_list(pth, n, what)
+        for item in out:
+            try:
+                re.compile(item)
+            except re.error as exc:
+                raise S.where(pth, n).error(f"{what}: bad regular expression {item!r}: {exc}")
+        return out
+
+    def integer(pth: str, n: yaml.Node, what: str) -> int:
+        value = S.scalar(pth, n, what)
+        if not value.isdigit():
+            raise S.where(pth, n).error(f"{what} must be a whole number")
+        return int(value)
+
+    def anything(pth: str, n: yaml.Node, what: str) -> object:
+        return yaml.load(yaml.serialize(n), Loader=S._Loader)
+
+    spec = {
+        "name": S.identifier, "title": S.text, "description": S.text,
+        "aliases": lambda a, b, c: S.string_list(a, b, c), "version": S.version,
+        "warp_size": integer, "main_header": S.header, "launch": launch,
+        "extensions": extensions, "variants": variants, "unknown_patterns": patterns,
+        "source": S.text, "compiler": anything, "header_extensions": anything,
+        "experimental": S.boolean, "warp_sizes": anything,
+        "unknown_libraries": extensions, "hazards": anything,
+    }
+    d = S.fields(p, node, "target", spec, required=("name", "main_header"))
+    if d["name"] != path.parent.name:
+        raise S.where(p, node).error(
+            f"target name {d['name']!r} differs from its folder {path.parent.name!r}")
+    launch_d = d.get("launch", {})
+    return TargetInfo(
+        name=d["name"], title=d.get("title", d["name"]), aliases=tuple(d.get("aliases", ())),
+        version=d.get("version"), warp_size=d.get("warp_size", 32),
+        main_header=d["main_header"], launch_function=launch_d.get("function"),
+        launch_template_wrapper=launch_d.get("template_wrapper"),
+        extensions=d.get("extensions", {}), variant_groups=d.get("variants", {}),
+        unknown_patterns=tuple(d.get("unknown_patterns", ())),
+        extra={k: d[k] for k in ("compiler", "header_extensions", "description", "source",
+                                 "experimental", "warp_sizes", "unknown_libraries", "hazards")
+               if k in d},
+    )
