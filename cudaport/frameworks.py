@@ -23,6 +23,7 @@ import yaml
 
 FRAMEWORKS = ("pytorch",)
 PATHS_FILE = "include-paths.yaml"
+PYTHON_FILE = "python.yaml"  # the Python side: see python_facts
 # The library id framework packs use; only rules of this library touch framework names.
 FRAMEWORK_LIBRARY = "pytorch"
 # Outermost namespaces of PyTorch's C++ API.
@@ -42,7 +43,7 @@ def framework_packs(target_dir: Path, framework: str | None) -> list[Path]:
     if not folder.is_dir():
         raise ValueError(f"--framework {framework}: target {target_dir.name} has no "
                          f"{framework} rules (expected {folder})")
-    return sorted(p for p in folder.glob("*.yaml") if p.name != PATHS_FILE)
+    return sorted(p for p in folder.glob("*.yaml") if p.name not in (PATHS_FILE, PYTHON_FILE))
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,15 @@ def include_paths(target_dir: str, framework: str | None) -> IncludePaths | None
     replace = tuple((str(k), str(v)) for k, v in (data.get("replace") or {}).items())
     return IncludePaths(folders, replace, bool(data.get("rewrite", False)),
                         str(data.get("source", "")))
+
+
+@lru_cache(maxsize=8)
+def python_facts_in(target_dir: str, framework: str) -> dict | None:
+    """``python.yaml`` of ``framework`` in the target folder, or None."""
+    path = framework_dir(Path(target_dir), framework) / PYTHON_FILE
+    if not path.is_file():
+        return None
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
 
 
 def is_framework_qualified(src: bytes, start: int) -> bool:

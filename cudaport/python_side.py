@@ -1,12 +1,14 @@
-"""The Python side of a PyTorch project for torch_musa (``--target musa --framework pytorch``).
+"""The Python side of a PyTorch project (``--framework pytorch``), as the target's
+``rules/<target>/frameworks/pytorch/python.yaml`` says.
 
-torch_musa registers a ``musa`` device next to PyTorch's ``cuda``, so Python code ports by
-renaming: ``torch.cuda.*`` -> ``torch.musa.*``, ``x.cuda()`` -> ``x.musa()``, device strings
-``"cuda"``/``"cuda:N"`` -> ``"musa"``/``"musa:N"``, and ``import torch_musa`` after the
-first module-level ``import torch`` (importing it is what registers the device). The file
-is read with Python's own :mod:`tokenize`, so comments and strings that are not exactly a
-device string stay as written. ROCm PyTorch keeps ``torch.cuda`` and the ``cuda`` device,
-so for HIP nothing changes: :func:`translate_python` returns the input unchanged.
+A target with a ``device`` of its own (torch_musa registers ``musa`` next to PyTorch's
+``cuda``) ports Python code by renaming: ``torch.cuda.*`` -> ``torch.musa.*``, ``x.cuda()``
+-> ``x.musa()``, device strings ``"cuda"``/``"cuda:N"`` -> ``"musa"``/``"musa:N"``, and
+``import torch_musa`` (the ``import`` fact) after the first module-level ``import torch``
+(importing it is what registers the device). The file is read with Python's own
+:mod:`tokenize`, so comments and strings that are not exactly a device string stay as
+written. A target without one (ROCm PyTorch keeps ``torch.cuda`` and the ``cuda`` device)
+leaves the file unchanged.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import io
 import re
 import tokenize
 
-from .build_scripts import IMPORT_RULE
+from .build_scripts import import_rule, python_facts
 from .context import LineIndex
 from .edits import Edit, apply, resolve
 from .findings import Finding
@@ -24,7 +26,6 @@ from .options import Options
 from .translate import InputError, Result, check_text
 
 _DEVICE = re.compile(r"(?P<prefix>[rRbBuU]{0,2})(?P<quote>['\"])cuda(?P<index>:\d+)?(?P=quote)\Z")
-RULE = "musa/pytorch/python"
 
 
 def translate_python(src: bytes, options: Options | None = None,
@@ -32,8 +33,13 @@ def translate_python(src: bytes, options: Options | None = None,
     """Translate one Python file; edits are byte offsets into ``src``."""
     options = options or Options()
     check_text(src, path)
-    if options.target != "musa" or options.framework != "pytorch":
+    facts = python_facts(options) or {}
+    device = facts.get("device")
+    if not device:
         return Result(src, [], [], path, LineIndex(src))
+    module = facts["import"]
+    notes = facts.get("notes") or {}
+    rule = f"{options.target}/{options.framework}/python"
     text = src.decode("utf-8", "surrogateescape")
     lines = text.splitlines(keepends=True)
     starts = [0]
@@ -61,7 +67,7 @@ def translate_python(src: bytes, options: Options | None = None,
                                 library="pytorch", offset=at))
 
     def rename(tok: tokenize.TokenInfo, new: str) -> None:
-        edits.append(Edit(offset(*tok.start), offset(*tok.end), new.encode(), RULE))
+        edits.append(Edit(offset(*tok.start), offset(*tok.end), new.encode(), rule))
 
     for i, tok in enumerate(code):
         prev = code[i - 1] if i else None
@@ -71,35 +77,34 @@ def translate_python(src: bytes, options: Options | None = None,
             if tok.string == "cuda":
                 if before is not None and before.string == "torch" \
                         or nxt is not None and nxt.string == "(":
-                    rename(tok, "musa")  # torch.cuda.X, tensor.cuda(...)
+                    rename(tok, device)  # torch.cuda.X, tensor.cuda(...)
                 else:
                     find("CP606", tok, "`.cuda` attribute left as written: check whether it "
                                        "refers to torch.cuda")
-            elif tok.string == "cudnn" and before is not None and before.string == "backends":
-                find("CP601", tok, "torch.backends.cudnn has no effect on MUSA (muDNN); "
-                                   "check what this setting is for")
-            elif tok.string == "is_cuda":
-                find("CP606", tok, "Tensor.is_cuda is False for MUSA tensors; torch_musa "
-                                   "provides is_musa")
+            elif tok.string == "cudnn" and before is not None and before.string == "backends" \
+                    and notes.get("cudnn"):
+                find("CP601", tok, notes["cudnn"])
+            elif tok.string == "is_cuda" and notes.get("is_cuda"):
+                find("CP606", tok, notes["is_cuda"])
         elif tok.type == tokenize.STRING:
             m = _DEVICE.match(tok.string)
             if m and "b" not in m.group("prefix").lower():
                 quote = m.group("quote")
-                rename(tok, f"{m.group('prefix')}{quote}musa{m.group('index') or ''}{quote}")
-    insert = _torch_musa_import(text, offset)
+                rename(tok, f"{m.group('prefix')}{quote}{device}{m.group('index') or ''}{quote}")
+    insert = _import_position(text, offset, module)
     if insert is not None:
-        line = b"import torch_musa" + _eol(src)
+        line = f"import {module}".encode() + _eol(src)
         if insert == len(src) and src and not src.endswith(b"\n"):
             line = _eol(src) + line  # the import of torch ends the file without a newline
-        edits.append(Edit(insert, insert, line, IMPORT_RULE))
+        edits.append(Edit(insert, insert, line, import_rule(options)))
     kept = resolve(edits)
     findings.sort(key=lambda f: (f.offset, f.code))
     return Result(apply(src, kept), kept, findings, path, index)
 
 
-def _torch_musa_import(text: str, offset) -> int | None:
-    """Where ``import torch_musa`` goes: after the first module-level statement importing
-    torch, unless the module already imports torch_musa."""
+def _import_position(text: str, offset, module: str) -> int | None:
+    """Where ``import <module>`` goes: after the first module-level statement importing
+    torch, unless the file already imports ``module``."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
@@ -111,7 +116,7 @@ def _torch_musa_import(text: str, offset) -> int | None:
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names = [node.module]
-        if any(n == "torch_musa" or n.startswith("torch_musa.") for n in names):
+        if any(n == module or n.startswith(module + ".") for n in names):
             return None
     for node in tree.body:
         if isinstance(node, ast.Import):
@@ -140,6 +145,8 @@ def translate_python_file(src: bytes, options: Options | None = None,
     from .build_scripts import (is_extension_build_script, translate_build_script,
                                 translate_pyproject)
 
+    options = options or Options()
+
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     if name == "pyproject.toml":
         return translate_pyproject(src, options, path)
@@ -147,11 +154,11 @@ def translate_python_file(src: bytes, options: Options | None = None,
     if name != "setup.py" or not is_extension_build_script(src):
         return python
     build = translate_build_script(src, options, path)
-    # Both sets of edits are on ``src``. torch_musa's builder import already imports
-    # torch_musa, so the plain ``import torch_musa`` is not added next to it.
+    # Both sets of edits are on ``src``. The target builder's import already imports its
+    # module (torch_musa), so the plain ``import torch_musa`` is not added next to it.
+    rule = import_rule(options)
     extra = [e for e in python.edits
-             if not (e.rule_id == IMPORT_RULE and any(b.rule_id == IMPORT_RULE
-                                                        for b in build.edits))]
+             if not (e.rule_id == rule and any(b.rule_id == rule for b in build.edits))]
     kept = resolve(build.edits + extra)
     findings = sorted(build.findings + python.findings, key=lambda f: (f.offset, f.code))
     return Result(apply(src, kept), kept, findings, path, build.lines)

@@ -109,3 +109,21 @@ def test_the_core_never_imports_the_command_line():
             continue
         assert "click" not in outside[name], f"{name} imports click"
         assert not [t for t in graph[name] if t.startswith(CLI)], f"{name} imports the CLI"
+
+
+def test_no_code_branches_on_a_target_name():
+    """Target facts live in rules/<target>/: no ``if target == "musa"`` in the code."""
+    names = {"hip", "musa", "maca", "dcu", "metax"}
+    found = []
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left] + node.comparators
+            if any(isinstance(s, ast.Attribute) and s.attr == "launch" for s in sides):
+                continue  # --launch hip is a launch style, not a target
+            for side in sides:
+                values = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+                if any(isinstance(v, ast.Constant) and v.value in names for v in values):
+                    found.append(f"{name}:{node.lineno}")
+    assert found == []
