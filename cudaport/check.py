@@ -119,4 +119,11 @@ def check_paths(paths: Iterable[str], options: Options, config: Config | None = 
     if own:
         for result in results:
             result.drop_own_names(own)
+    for note in plan.notes:  # what the walk met (symbolic links), as translate reports it
+        link = Path(note.path)  # shown where it is, not where it points
+        folder = display_path(link.parent, cwd)
+        shown = link.name if folder in ("", ".") else f"{folder}/{link.name}"
+        kept = policy.select_notes([replace(note, path=shown)], Path(note.path))
+        if kept.findings:
+            results.append(kept)
     return CheckReport(results, errors, options, compiled.target.title, plan.notes)

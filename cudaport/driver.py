@@ -12,7 +12,6 @@ The cache lives in :mod:`cudaport.runner.cache`, the git checks for ``--in-place
 
 from __future__ import annotations
 
-import difflib
 import os
 import signal
 import sys
@@ -123,6 +122,8 @@ def _backup(job: Job, data: bytes, request: Request) -> None:
 
 
 def _unified(before: bytes, after: bytes, name: str, note: str) -> bytes:
+    import difflib  # (only --diff needs it; the pre-commit hook starts faster without)
+
     lines = difflib.diff_bytes(
         difflib.unified_diff, before.splitlines(keepends=True), after.splitlines(keepends=True),
         fromfile=(name + (f" ({note})" if note else "")).encode("utf-8", "surrogateescape"),

@@ -91,6 +91,14 @@ class Policy:
     warn_unused_ignores: bool = False
     baseline: frozenset[str] = frozenset()
 
+    def select_notes(self, notes: list[Finding], path: Path) -> FileResult:
+        """Findings about a path itself rather than its text (the walk's notes)."""
+        per_path = self.config.ignores_for(path)
+        result = FileResult(notes[0].path if notes else str(path))
+        keep(result, b"", [f for f in notes if self.selection.allows(f.code, per_path)],
+             self.baseline)
+        return result
+
     def __call__(self, src: bytes, path: Path, outcome) -> FileResult:
         """``outcome`` is the file's :class:`cudaport.kinds.FileOutcome`."""
         per_path = self.config.ignores_for(path)

@@ -146,3 +146,13 @@ def test_json_report_is_the_same_for_a_file_and_a_folder(proj: Path):
     assert single["summary"] == tree["summary"] and single["summary"]["references"] > 0
     assert single["files"] == tree["files"]
     assert not (Path(__file__).parent.parent / "cudaport" / "tree.py").read_text().count("Result(")
+
+
+def test_a_link_out_of_the_tree_is_the_same_note_everywhere(proj: Path, tmp_path: Path, capsys):
+    outside = tmp_path / "elsewhere.cu"
+    outside.write_bytes(UNMAPPED)
+    (proj / "proj" / "src" / "link.cu").symlink_to(outside)
+    for front, text in answers(proj, capsys).items():
+        assert "CP101" not in text, front  # the file it points to is not read
+        if front != "report":
+            assert "proj/src/link.cu" in text and "CP931" in text, front
