@@ -9,6 +9,7 @@ The folder walk (:func:`walk_sources`) is deliberately small and replaceable.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -118,25 +119,38 @@ def display_path(path: Path, cwd: Path) -> str:
         return path.as_posix()
 
 
-def utf16_column(src: bytes, finding: Finding) -> int:
-    """The 1-based column in UTF-16 code units (what SARIF viewers count) of a finding's
-    byte column; bytes that are not UTF-8 count as one unit each."""
-    col = finding.col
-    if finding.line < 1 or col <= 1:
-        return col
-    if 0 <= finding.offset <= len(src):
-        start = src.rfind(b"\n", 0, finding.offset) + 1
-    else:
-        start = 0
-        for _ in range(finding.line - 1):
-            start = src.find(b"\n", start) + 1
-            if start == 0:
-                return col
-    prefix = src[start:start + col - 1]
-    if prefix.isascii():
-        return col
-    text = prefix.decode("utf-8", "surrogateescape")
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2 + 1
+class Utf16Columns:
+    """1-based columns in UTF-16 code units (what SARIF viewers count) of findings' byte
+    columns; bytes that are not UTF-8 count as one unit each. Asked in line and column
+    order (as findings are sorted), each line's text is decoded once however many
+    findings it has."""
+
+    def __init__(self, src: bytes) -> None:
+        self.src = src
+        self.line_starts: list[int] | None = None
+        self.last = (0, 1, 1)  # (line, byte column, UTF-16 column) of the last answer
+
+    def __call__(self, finding: Finding) -> int:
+        line, col = finding.line, finding.col
+        if line < 1 or col <= 1:
+            return col
+        if self.line_starts is None:
+            self.line_starts = [0] + [m.end() for m in re.finditer(rb"\n", self.src)]
+        if line > len(self.line_starts):
+            return col
+        start = self.line_starts[line - 1]
+        last_line, done, units = self.last
+        if last_line != line or done > col or 0x80 <= self.src[start + done - 1] < 0xC0:
+            done, units = 1, 1  # (a column inside a UTF-8 sequence: count from the start)
+        units += _utf16_units(self.src[start + done - 1:start + col - 1])
+        self.last = (line, col, units)
+        return units
+
+
+def _utf16_units(text: bytes) -> int:
+    if text.isascii():
+        return len(text)
+    return len(text.decode("utf-8", "surrogateescape").encode("utf-16-le", "surrogatepass")) // 2
 
 
 def walk_sources(paths: Iterable[str], config: Config) -> tuple[list[Path], list[str]]:
@@ -254,10 +268,11 @@ def check_source(src: bytes, path: Path, shown: str, options: Options, compiled,
 def keep(result: FileResult, src: bytes, findings: list[Finding],
          baseline: frozenset[str]) -> None:
     """Fingerprint ``findings`` and add those not in the baseline to ``result``."""
+    columns = Utf16Columns(src)
     for f, fp in zip(findings, B.fingerprints(findings, src)):
         if fp in baseline:
             result.baselined += 1
         else:
             result.findings.append(f)
             result.fingerprints.append(fp)
-            result.utf16_columns.append(utf16_column(src, f))
+            result.utf16_columns.append(columns(f))

@@ -240,7 +240,7 @@ def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
                    rule_id: str) -> Edit | None:
     """Rewrite ``name(args)`` with an argument template; None if it is not a call."""
     src = ctx.src
-    parsed = lexer.call_arguments(src, end)
+    parsed = lexer.call_arguments(src, end, ctx.brackets)
     if parsed is None:
         return None
     args, close = parsed

@@ -22,6 +22,7 @@ def launches(ctx: FileContext) -> None:
     if not function:
         return
     done: list[Edit] = []  # this pass's rewrites, in order
+    replaced: set[int] = set()  # ids of rewrites a later, enclosing one replaced
     for lt in ctx.scan.launches:
         if done and lt < done[-1].end:
             continue  # inside a launch already rewritten (its pieces were translated)
@@ -32,14 +33,15 @@ def launches(ctx: FileContext) -> None:
         inner = 0
         while edit is not None and inner < len(done) and done[-1 - inner].start >= edit.start:
             inner += 1
-        outer = done[:len(done) - inner]
-        if edit is None or outer and edit.start < outer[-1].end:
+        if edit is None or inner < len(done) and edit.start < done[-1 - inner].end:
             ctx.find("CP109", lt, "kernel launch could not be parsed; left as <<<...>>>")
             continue
-        for replaced in done[len(outer):]:
-            ctx.edits.remove(replaced)
-        done = outer + [edit]
+        for _ in range(inner):
+            replaced.add(id(done.pop()))
+        done.append(edit)
         ctx.edits.append(edit)
+    if replaced:
+        ctx.edits[:] = [e for e in ctx.edits if id(e) not in replaced]
 
 
 def _skip_space_back(src: bytes, i: int) -> int:
@@ -121,13 +123,13 @@ def _rewrite(ctx: FileContext, lt: int, function: bytes, wrapper: bytes) -> Edit
         start = launch_start(ctx, lt) or start
     if start is None or _leaves_directive(src, start, lt) or not ctx.in_code(start, lt):
         return None
-    config = lexer.split_arguments(src, lt, end_token=b">>>")
+    config = lexer.split_arguments(src, lt, end_token=b">>>", brackets=ctx.brackets)
     if config is None:
         return None
     params, after_config = config
     if not 2 <= len(params) <= 4:
         return None
-    parsed = lexer.call_arguments(src, after_config)
+    parsed = lexer.call_arguments(src, after_config, ctx.brackets)
     if parsed is None:
         return None
     args, close = parsed
