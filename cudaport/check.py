@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from . import baseline as B
+from . import encodings
 from . import suppressions as S
 from . import own_names
 from .config import Config
@@ -253,7 +254,7 @@ def check_source(src: bytes, path: Path, shown: str, options: Options, compiled,
     translated = translate_bytes(src, options, shown, compiled)
     per_path = config.ignores_for(path)
     findings = [f for f in translated.findings if selection.allows(f.code, per_path)]
-    comments = S.parse(src)
+    comments = S.parse(encodings.mask(src, options.encoding)[0])  # read as translated
     findings, hidden = S.apply(findings, comments)
     findings += [f for f in S.problems(comments, shown, warn_unused_ignores)
                  if selection.allows(f.code, per_path)]

@@ -42,6 +42,7 @@ class Config:
     launch: str | None = None
     rewrite_comments: bool | None = None
     rewrite_strings: bool | None = None
+    encoding: str | None = None
     experimental: bool | None = None
     target_version: str | None = None
     variants: tuple[tuple[str, str], ...] = ()
@@ -58,7 +59,7 @@ class Config:
     def option_defaults(self) -> dict[str, object]:
         """Values for the translation options, keyed like ``cli.build_options``'s kwargs."""
         out: dict[str, object] = {}
-        for key in ("target", "launch", "rewrite_comments", "rewrite_strings",
+        for key in ("target", "launch", "rewrite_comments", "rewrite_strings", "encoding",
                     "experimental", "target_version", "framework"):
             value = getattr(self, key)
             if value is not None:
@@ -188,6 +189,7 @@ def _parse(path: Path) -> dict:
 
 _KEYS = {
     "target": str, "launch": str, "rewrite-comments": bool, "rewrite-strings": bool,
+    "encoding": str,
     "experimental": bool, "hip-version": str, "target-version": str, "variants": dict,
     "rules": list, "rules-dir": list, "select": list, "ignore": list, "exclude": list,
     "per-path-ignores": dict, "fail-on": str, "warn-unused-ignores": bool,
@@ -257,6 +259,7 @@ def _build(path: Path, table: dict, prefix: str) -> Config:
     return Config(
         path=path, root=root, target=get("target"), launch=choice("launch", LAUNCH_STYLES),
         rewrite_comments=get("rewrite-comments"), rewrite_strings=get("rewrite-strings"),
+        encoding=get("encoding"),
         experimental=get("experimental"), target_version=version,
         variants=tuple(variants),
         rules=tuple(root / p for p in strings("rules")),

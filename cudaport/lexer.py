@@ -197,6 +197,23 @@ def scanner(candidate_prefixes: list[bytes]) -> re.Pattern[bytes]:
     return re.compile(pattern)
 
 
+_CLOSED_STRING = re.compile(STRING[:-1])  # (STRING without its optional closing quote)
+G_DELIM = 3  # a raw string's delimiter, in the scanner
+
+
+def unterminated_string(text: bytes, m: re.Match[bytes]) -> str | None:
+    """``"raw string"`` or ``"string"`` if the scanner's string match ``m`` (text
+    ``text``) never closes, else None: a raw string then runs to the end of the file, a
+    plain one to the end of its line."""
+    if text[:1] == b"R":
+        closer = b")" + (m.group(G_DELIM) or b"") + b'"'
+        return None if len(text) > len(closer) + 1 and text.endswith(closer) else "raw string"
+    if len(text) > 1 and text[-1:] == b'"' and (text[-2:-1] != b"\\"
+                                                 or _CLOSED_STRING.fullmatch(text)):
+        return None
+    return "string"
+
+
 # Any identifier (used inside comments and strings when asked to rewrite them).
 IDENT_RE = re.compile(rb"(?<![\w$])[A-Za-z_$][\w$]*")
 
