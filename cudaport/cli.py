@@ -106,6 +106,10 @@ def translation_options(fn):
         click.option("--rewrite-comments", is_flag=True, help="Also rename CUDA names in comments."),
         click.option("--rewrite-strings", is_flag=True,
                      help="Also rename CUDA names in string literals."),
+        click.option("--encoding", default="auto", show_default=True, metavar="NAME",
+                     help="Source encoding. auto detects GBK/GB18030, Big5 and Shift-JIS, "
+                          "whose characters may end in a backslash byte; name one (gbk, "
+                          "shift_jis, latin-1, utf-8, ...) to say what the files are."),
         click.option("--experimental", is_flag=True,
                      help="Translate APIs whose target equivalent is experimental."),
         click.option("--hip-version", "target_version", metavar="X.Y",
@@ -145,6 +149,7 @@ def build_options(kwargs: dict, config=None) -> Options:
         target=kwargs.pop("target"), launch=kwargs.pop("launch"),
         rewrite_comments=kwargs.pop("rewrite_comments"),
         rewrite_strings=kwargs.pop("rewrite_strings"),
+        encoding=_encoding(kwargs.pop("encoding", "auto")),
         experimental=kwargs.pop("experimental"), target_version=kwargs.pop("target_version"),
         variants=variants,
         rule_files=tuple(str(p) for p in kwargs.pop("rule_files")),
@@ -157,6 +162,15 @@ def build_options(kwargs: dict, config=None) -> Options:
     except (RuleError, ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     return options
+
+
+def _encoding(name: str) -> str:
+    from .encodings import check_name
+
+    try:
+        return check_name(name)
+    except ValueError as exc:
+        raise UsageError(f"--encoding: {exc}") from None
 
 
 def _apply_config(kwargs: dict, config) -> None:

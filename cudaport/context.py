@@ -50,6 +50,7 @@ class FileContext:
     main_header: tuple = (False, None)
     clang: object | None = None  # cudaport.clang.Facts when --clang parsed the file
     _literals: list[tuple[int, int]] | None = None
+    _brackets: lexer.Brackets | None = None
     # CUDA-looking names the file defines or declares itself (CUDA_CHECK, cudaDev): not
     # CUDA API here, nor in the project's other files (see cudaport.own_names).
     own_names: frozenset[bytes] = frozenset()
@@ -73,6 +74,13 @@ class FileContext:
             self._literals = lexer.literal_spans(self.src)
         i = bisect.bisect_left(self._literals, (end,)) - 1
         return i < 0 or self._literals[i][1] <= start
+
+    @property
+    def brackets(self) -> lexer.Brackets:
+        """The file's bracket pairs, shared by every pass that splits argument lists."""
+        if self._brackets is None:
+            self._brackets = lexer.Brackets(self.src)
+        return self._brackets
 
     def eol(self) -> bytes:
         """The file's line ending, for inserted lines."""

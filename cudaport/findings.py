@@ -96,6 +96,15 @@ What: the input contains NUL bytes or a UTF-16/32 byte-order mark, so it is not 
 Fix: pass source files only. (No longer reported: a binary file named on the command line
 is an input error, exit 2; one found while walking a folder is CP930 in every command.)
 """)
+register("CP907", "unterminated-literal", "warning", "comment or literal never closes", """
+What: a block comment, string or raw string has no end: a `/*` without `*/`, a `"` without
+its closing quote on the line, or a raw string `R"x(` without `)x"`.
+Why: the rest of the file (comment, raw string) or of the line (string) is read as part of
+it, so the CUDA names there are neither translated nor reported. A compiler rejects the
+file, or an `#if` branch it never compiles hides the mistake.
+Fix: close the comment or literal. In a file in GBK, Big5 or Shift-JIS whose encoding was
+not detected, pass `--encoding` so a character's second byte is not read as a backslash.
+""")
 # CP150-CP169: targets as data and user rules (issue 8). User check-only rules report under
 # the user's own code from the YAML, which may never start with "CP" (see rules/README.md).
 register("CP150", "experimental-target", "warning", "the target's rule tables are experimental", """

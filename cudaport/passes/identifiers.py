@@ -225,7 +225,7 @@ def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
     rebuilds the call from its arguments' spans (see ``edits.Replacement``). Either way
     the names inside the arguments keep their own rename edits."""
     src = ctx.src
-    parsed = lexer.call_arguments(src, end)
+    parsed = lexer.call_arguments(src, end, ctx.brackets)
     if parsed is None:
         return None
     args, close = parsed
