@@ -19,10 +19,13 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C
 
 DIR=${CUDAPORT_ROCM_DIR:-/var/cache/cudaport/rocm-6.4}
-LAYOUT=1  # bump when the pruning or the wrapper below changes
+LAYOUT=2  # bump when the pruning or the wrapper below changes
 PACKAGES=(hipcc libamdhip64-dev libhipblas-dev libhipblaslt-dev libhipcub-dev librocthrust-dev
           libhipsparse-dev libhipsolver-dev libhipfft-dev libhiprand-dev libmiopen-dev
-          librocblas-dev librocsparse-dev librocsolver-dev librocrand-dev librocfft-dev)
+          librocblas-dev librocsparse-dev librocsolver-dev librocrand-dev librocfft-dev
+          # Headers real CUDA programs include besides CUDA's (samples draw with OpenGL,
+          # use OpenMP on the host): without them a port would fail for want of the host's.
+          libgl-dev libglu1-mesa-dev libglut-dev libomp-dev)
 # librccl-dev is left out on purpose: it pulls HIP 5 packages into the same root.
 STAMP="$DIR/.cudaport-rocm"
 WANT="layout $LAYOUT; packages ${PACKAGES[*]}"
@@ -101,6 +104,7 @@ if [ "$installed" -ne ${#PACKAGES[@]} ]; then
   say "installing ${#PACKAGES[@]} ROCm packages into $DIR (a few minutes)"
   # Check-Valid-Until: a frozen snapshot mirror serves an expired Release file.
   APT=(apt-get -o Acquire::Check-Valid-Until=false -o Acquire::Retries=3 -o Dpkg::Use-Pty=0)
+  in_root dpkg --configure -a  # finish an install an earlier run was stopped in
   retry 3 in_root "${APT[@]}" update -qq || die "apt-get update in $DIR failed (network or mirror?)"
   retry 3 in_root "${APT[@]}" install -y -qq --no-install-recommends "${PACKAGES[@]}" >/dev/null \
     || die "apt-get install in $DIR failed: ${PACKAGES[*]}"
@@ -117,6 +121,13 @@ find "$lib" -maxdepth 1 -type f \( -name '*.a' \
      -o -name 'librocblas.so.*' -o -name 'librocsolver.so.*' -o -name 'librocsparse.so.*' \
      -o -name 'librocrand.so.*' -o -name 'librocfft.so.*' -o -name 'libhipblaslt.so.*' \
      -o -name 'libMIOpen.so.*' \) -delete
+# Mesa (which OpenGL's headers pull in) brings its own LLVM and drivers: the compiler's
+# LLVM is the one of a /usr/lib/llvm-N folder.
+for f in "$lib"/libLLVM.so.*; do
+  major=${f##*/libLLVM.so.}; major=${major%%.*}
+  [ -L "$f" ] || [ -d "$DIR/usr/lib/llvm-$major" ] || rm -f "$f"
+done
+rm -f "$lib"/libgallium-*.so
 say "pruned $DIR: $before -> $(du -shx "$DIR" | cut -f1)"
 
 # 4. The wrapper.
@@ -199,4 +210,8 @@ PROBE
   >"$probe/log" 2>&1 || { cat "$probe/log" >&2
     die "$DIR/cudaport-hipcc cannot compile a hipBLAS/hipCUB/rocThrust probe"; }
 echo "$WANT" >"$STAMP"
-say "ROCm toolchain ready: $DIR/cudaport-hipcc ($(du -shx "$DIR" | cut -f1))"
+version=$(sed -nE 's/^#define HIP_VERSION_(MAJOR|MINOR) ([0-9]+).*/\2/p' \
+          "$DIR/usr/include/hip/hip_version.h" | paste -sd.)
+# Debian unstable moves on: say so when it no longer carries the HIP this folder is named for.
+[ "$version" = 6.4 ] || say "note: Debian unstable now carries HIP $version, not 6.4"
+say "ROCm toolchain ready: $DIR/cudaport-hipcc (HIP $version, $(du -shx "$DIR" | cut -f1))"
