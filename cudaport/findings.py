@@ -87,6 +87,53 @@ launch function.
 Why: unbalanced brackets or an unusual kernel expression.
 Fix: simplify the launch expression, or keep `--launch cuda` (HIP accepts `<<<>>>`).
 """)
+# CP110-CP119: the CUDA C++ ecosystem beyond the C APIs (issue 16): CCCL (CUB, Thrust,
+# libcu++), <nv/target>, WMMA, CUTLASS/CuTe. Rule entries name these codes with `code:`.
+register("CP110", "libcudacxx", "error", "libcu++ (cuda::std, cuda::atomic) has no ROCm equivalent", """
+What: a libcu++ header (`<cuda/std/...>`, `<cuda/atomic>`, `<cuda/barrier>`, ...) or a name
+in namespace `cuda::` (`cuda::std::`, `cuda::atomic_ref`, `cuda::thread_scope_device`).
+Why: ROCm ships no libcu++; the include does not resolve and the names are undeclared.
+Fix: use the standard header and `std::` where the code is constexpr or host-only
+(`<type_traits>`, `<limits>`, `<cstdint>`), HIP atomics for device atomics (`atomicAdd`,
+`__hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)`), and
+`__syncthreads`/cooperative groups for barriers.
+Bad: `cuda::atomic_ref<int, cuda::thread_scope_device> r(x); r.fetch_add(1);`
+Good: `atomicAdd(&x, 1);`
+""")
+register("CP111", "nv-target", "error", "<nv/target> dispatch has no ROCm equivalent", """
+What: `<nv/target>` or its macros (`NV_IF_TARGET`, `NV_IF_ELSE_TARGET`, `NV_DISPATCH_TARGET`,
+`NV_IS_DEVICE`, `NV_PROVIDES_SM_80`, ...).
+Why: the macros select code by NVIDIA architecture; HIP defines none of them, so the
+translated code does not preprocess.
+Fix: select with the HIP compiler's macros. Bad: `NV_IF_TARGET(NV_IS_DEVICE, (f();), (g();))`
+Good: `#if defined(__HIP_DEVICE_COMPILE__)` `f();` `#else` `g();` `#endif` (per GPU:
+`__gfx90a__`, `__gfx942__`).
+""")
+register("CP112", "wmma", "error", "WMMA (<mma.h>, nvcuda::wmma) has no HIP equivalent", """
+What: warp matrix multiply-accumulate through `<mma.h>` and `nvcuda::wmma` (fragments,
+`load_matrix_sync`, `mma_sync`).
+Why: HIP has no `nvcuda::wmma`. AMD's rocWMMA (`rocwmma/rocwmma.hpp`, namespace `rocwmma`)
+is the nearest library, but its fragment shapes, layouts and wave size differ, so a rename
+would compile into wrong results or not at all.
+Fix: port the kernel to rocWMMA by hand (check the supported M/N/K for the GPU), or call
+hipBLAS/hipBLASLt for the whole GEMM.
+""")
+register("CP113", "cutlass-cute", "error", "CUTLASS/CuTe has no ROCm port", """
+What: a CUTLASS or CuTe header (`cutlass/...`, `cute/...`) or name (`cutlass::`, `cute::`).
+Why: CUTLASS and CuTe are built on NVIDIA tensor-core instructions and PTX; there is no
+ROCm build of them, so the file cannot compile for AMD GPUs.
+Fix: use AMD's composable_kernel for fused kernels, or hipBLASLt/rocBLAS for GEMMs; keep
+the CUTLASS path under `#if !defined(__HIP_PLATFORM_AMD__)`.
+""")
+register("CP114", "cccl-unmapped", "error", "CUB or Thrust part hipCUB/rocThrust lack", """
+What: a CUB or Thrust header or macro that hipCUB or rocThrust (ROCm 6.4) do not provide;
+the message names the nearest equivalent where there is one.
+Why: hipCUB and rocThrust cover the public algorithms, but not CUB's agent/policy layer,
+newer device algorithms, or Thrust's CUDA-specific system headers.
+Fix: use the algorithm through `hipcub/hipcub.hpp` or rocPRIM (`rocprim/rocprim.hpp`), or
+rewrite the part around it. Bad: `#include <cub/agent/agent_reduce.cuh>`
+Good: `#include <hipcub/hipcub.hpp>` and `hipcub::DeviceReduce::Sum(...)`.
+""")
 register("CP901", "unreadable-file", "error", "file could not be read", """
 What: the input could not be read (missing, permission denied, or not a regular file).
 Fix: check the path and permissions.

@@ -21,7 +21,6 @@ def includes(ctx: FileContext) -> None:
     if ctx.fragment:
         return  # a piece of a call or launch has no includes of its own to manage
     src = ctx.src
-    headers = ctx.compiled.headers
     seen_in: dict[bytes, list[tuple[int, ...]]] = {}  # effective header -> branch paths
     has_main = False
     # A target header translated before the main one: some need the main header first
@@ -29,7 +28,7 @@ def includes(ctx: FileContext) -> None:
     early = None
     deletable = _Deletable(src)
     for inc in ctx.scan.includes:
-        r = headers.get(inc.name)
+        r = ctx.compiled.header(inc.name)
         effective = inc.name
         translated = False
         if r is not None:
@@ -44,9 +43,10 @@ def includes(ctx: FileContext) -> None:
                 effective = r.replacement
                 translated = True
             elif r.status != "same":
-                ctx.find("CP106", inc.name_start,
-                         f"{inc.name.decode()} has no {ctx.compiled.target.title} equivalent",
-                         inc.name.decode(), entry.library)
+                instead = f"; {entry.note}" if entry.note else ""
+                ctx.find(entry.code or "CP106", inc.name_start,
+                         f"{inc.name.decode()} has no {ctx.compiled.target.title} "
+                         f"equivalent{instead}", inc.name.decode(), entry.library)
         duplicate = translated and any(inc.branch[:len(b)] == b
                                        for b in seen_in.get(effective, ()))
         if translated and duplicate:
