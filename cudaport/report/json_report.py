@@ -7,6 +7,7 @@ import json
 from .. import __version__
 from ..options import Options
 from ..translate import Result
+from ..verdict import verdict
 from .summary import summarize
 
 
@@ -32,6 +33,7 @@ def render(results: list[Result], options: Options) -> str:
                 "unknown": [ref.to_dict() for ref in r.references
                             if ref.status == "unknown" and ref.context == "code"],
                 "findings": [f.to_dict() for f in r.findings],
+                **verdict(r.findings).to_dict(),
             }
             for r in results
         ],
