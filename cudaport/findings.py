@@ -134,6 +134,16 @@ Fix: use the algorithm through `hipcub/hipcub.hpp` or rocPRIM (`rocprim/rocprim.
 rewrite the part around it. Bad: `#include <cub/agent/agent_reduce.cuh>`
 Good: `#include <hipcub/hipcub.hpp>` and `hipcub::DeviceReduce::Sum(...)`.
 """)
+register("CP115", "redefines-target-function", "error", "defines a function the target already defines", """
+What: the project defines a device function, such as `atomicMax(float*, float)` or
+`atomicAdd(double*, double)`, with the name and parameter types of one HIP's headers define
+(the message names the header).
+Why: CUDA lacks the function (or lacked it on older GPUs), so the project wrote its own;
+after translation both definitions exist and the file does not compile.
+Fix: keep the project's definition for CUDA only.
+Bad: `__device__ float atomicMax(float *a, float v) { ... }`
+Good: `#if !defined(__HIP_PLATFORM_AMD__)` around that definition.
+""")
 register("CP901", "unreadable-file", "error", "file could not be read", """
 What: the input could not be read (missing, permission denied, or not a regular file).
 Fix: check the path and permissions.
@@ -399,6 +409,24 @@ Why: cuBLAS still accepts it in C++ through a compatibility overload; the transl
 `hipblasGemmEx_v2` and friends, takes only a `hipblasComputeType_t`, so it does not compile.
 Fix: pass the compute type (`CUBLAS_COMPUTE_32F`, `CUBLAS_COMPUTE_16F`, ...); cudaport maps it.
 Bad: `cublasGemmEx(..., C, CUDA_R_32F, ldc, CUDA_R_32F, algo)` Good: `cublasGemmEx(..., C, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, algo)`.
+""")
+register("CP217", "block-below-wavefront", "error", "warp-collective block algorithm with too few threads", """
+What: `cub::BlockLoad`/`BlockStore` with a `*_WARP_TRANSPOSE` algorithm in a block whose
+thread count is not a multiple of the target's wavefront (for example 32 threads on a
+64-lane AMD GPU).
+Why: hipCUB runs these on rocPRIM, which static_asserts "BlockSize must be a multiple of
+hardware warpsize"; the translated kernel does not compile.
+Fix: launch 64 threads or more (the ROCm ports of such kernels widen them), or use
+`BLOCK_LOAD_DIRECT`/`BLOCK_LOAD_STRIPED`. Bad: `cub::BlockLoad<float, 32, 4,
+cub::BLOCK_LOAD_WARP_TRANSPOSE>` Good: `cub::BlockLoad<float, 64, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>`.
+""")
+register("CP218", "per-warp-storage-32", "warning", "per-warp storage sized for 32-lane warps", """
+What: a `__shared__` array sized `[THREADS / 32]` (or `>> 5`): one slot per 32-lane warp.
+Why: with 64-lane wavefronts only half the slots are written; code that then reads every
+slot (a block reduction over the per-warp partial results) reads uninitialised values.
+Fix: size and index the slots with the wavefront width. Bad: `__shared__ float s[THREADS / 32];`
+Good: `__shared__ float s[THREADS / WARP_SIZE];` with `WARP_SIZE` 64 on AMD, and loops
+bounded by `blockDim.x / warpSize`.
 """)
 register("CP903", "clang-parse-errors", "warning", "clang reported errors parsing the file", """
 What: clang parsed the file with errors (first errors are in the message, file:line).

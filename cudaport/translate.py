@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import edits as E
+from . import platform_branches
 from .context import FileContext, LineIndex
 from .findings import Finding, Reference
 from .options import Options
@@ -94,6 +95,7 @@ def translate_bytes(src: bytes, options: Options | None = None, path: str = "<st
         after_passes(ctx)
     kept = E.resolve(ctx.edits)
     output = E.apply(src, kept)
+    platform_branches.drop_other_platform(ctx)
     ctx.findings.sort(key=lambda f: (f.offset, f.code))
     return Result(output, kept, ctx.findings, path, ctx.lines or LineIndex(src),
                   ctx.scan, compiled.identifiers, ctx.references, own_names=ctx.own_names)

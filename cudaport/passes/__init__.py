@@ -6,6 +6,8 @@ Passes register themselves with :func:`register`; ``order`` fixes when they run.
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
 from typing import Callable
 
 from ..context import FileContext
@@ -41,4 +43,19 @@ def _load() -> None:
     # inline PTX in a translation is the hazard pass's CP210 (verify keeps CP503)
     from . import hazards, identifiers, includes, launches, spaced_launch  # noqa: F401
     from . import rule_checks  # noqa: F401
-    from . import framework_includes, libcudacxx  # noqa: F401
+    from . import framework_includes, libcudacxx, redefinitions, wavefront_blocks  # noqa: F401
+
+
+def target_data(ctx: FileContext, name: str) -> tuple[str, ...]:
+    """The lines of a data file in the target's rule folder (``rules/hip/NAME``), without
+    comments and blank lines; empty when the target has no such file."""
+    return _data_lines(str(Path(ctx.compiled.table.files[0]).parent / name))
+
+
+@functools.cache
+def _data_lines(path: str) -> tuple[str, ...]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError:
+        return ()
+    return tuple(line for line in text.splitlines() if line.strip() and not line.startswith("#"))

@@ -10,12 +10,10 @@ target that has libcu++ ships no such file and gets no findings.
 
 from __future__ import annotations
 
-import functools
 import re
-from pathlib import Path
 
 from ..context import FileContext
-from . import register
+from . import register, target_data
 
 _USE = re.compile(rb"(?<![\w:.$])(?<!->)cuda[ \t]*::[ \t]*([A-Za-z_]\w*)")
 
@@ -31,21 +29,11 @@ _HINTS = {
 }
 
 
-@functools.cache
-def _names(folder: str) -> frozenset[bytes]:
-    path = Path(folder) / "libcudacxx-names.txt"
-    try:
-        lines = path.read_bytes().splitlines()
-    except OSError:
-        return frozenset()
-    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith(b"#"))
-
-
 @register(32, "libcudacxx")
 def libcudacxx(ctx: FileContext) -> None:
     if ctx.fragment or b"cuda" not in ctx.src:
         return
-    names = _names(str(Path(ctx.compiled.table.files[0]).parent))
+    names = {line.strip().encode() for line in target_data(ctx, "libcudacxx-names.txt")}
     if not names:
         return
     title = ctx.compiled.target.title

@@ -315,6 +315,11 @@ def _read_target(path: Path, data: bytes) -> TargetInfo:
             raise S.where(pth, n).error(f"{what} must be a whole number")
         return int(value)
 
+    def macro_list(pth: str, n: yaml.Node, what: str) -> list[str]:
+        if not isinstance(n, yaml.SequenceNode):
+            raise S.where(pth, n).error(f"{what}: expected a list of macro names")
+        return [S.identifier(pth, item, what) for item in n.value]
+
     def anything(pth: str, n: yaml.Node, what: str) -> object:
         return yaml.load(yaml.serialize(n), Loader=S._Loader)
 
@@ -326,6 +331,7 @@ def _read_target(path: Path, data: bytes) -> TargetInfo:
         "source": S.text, "compiler": anything, "header_extensions": anything,
         "experimental": S.boolean, "warp_sizes": anything,
         "unknown_libraries": extensions,
+        "platform_macros": macro_list,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -340,7 +346,8 @@ def _read_target(path: Path, data: bytes) -> TargetInfo:
         extensions=d.get("extensions", {}), variant_groups=d.get("variants", {}),
         unknown_patterns=tuple(d.get("unknown_patterns", ())),
         extra={k: d[k] for k in ("compiler", "header_extensions", "description", "source",
-                                 "experimental", "warp_sizes", "unknown_libraries")
+                                 "experimental", "warp_sizes", "unknown_libraries",
+                                 "platform_macros")
                if k in d},
     )
 
@@ -552,8 +559,9 @@ def _apply_notes(identifiers: dict[str, Entry], info: TargetInfo,
                            f"(allowed: {', '.join(sorted(allowed))})")
         if choice == "main" or (group and choice == group.default):
             mapping = entry.main
-            if mapping.to is None:
-                raise at.error(f"notes.{name}.{choice}: {name} has no equivalent to annotate")
+            if mapping.to is None:  # no equivalent: the note says what to use instead
+                identifiers[name] = _replace(entry, note=text)  # (shown with CP101)
+                continue
             identifiers[name] = _replace(entry, main=dataclasses.replace(mapping, note=text))
         else:
             mapping = entry.variants.get(choice)
