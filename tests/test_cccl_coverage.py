@@ -180,3 +180,10 @@ def test_mapped_cub_and_thrust_includes_compile_on_rocm_6_4(tmp_path):
     finally:
         shutil.rmtree(work, ignore_errors=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_a_project_folder_named_like_a_family_is_not_reported():
+    """Folder entries follow the toolkit's folders: a project's own "cuda/kernels.cuh"
+    (exllamav2 has such a folder) is no libcu++ header."""
+    r = translate_source('#include "cuda/cache.cuh"\n#include "cub_helpers/x.cuh"\n')
+    assert r.findings == []

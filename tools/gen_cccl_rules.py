@@ -239,6 +239,24 @@ _KEYWORDS = {"operator", "if", "for", "while", "return", "sizeof", "decltype", "
              "auto", "unsigned", "char", "long", "short", "double", "float", "class", "struct"}
 
 
+_FOLDER_RULES = {
+    "cub": '{code: "CP114", note: "an internal CUB header; use hipcub/hipcub.hpp"}',
+    "cuda": '{code: "CP110", note: "libcu++ has no ROCm port; use std:: and HIP atomics"}',
+    "nv": '{code: "CP111", note: "select code with __HIP_DEVICE_COMPILE__ or __gfx*__ macros"}',
+}
+
+
+def folder_entries(cccl: Path) -> list[str]:
+    """A folder entry for every folder of CUB, libcu++ and nv/ holding headers (the
+    implementation headers below them are not listed one by one); Thrust's are not
+    needed, rocThrust keeps them."""
+    out = []
+    for library, rule in _FOLDER_RULES.items():
+        for folder in sorted(p for p in (cccl / library).rglob("*") if p.is_dir()):
+            out.append(f"  {folder.relative_to(cccl).as_posix()}/: {rule}")
+    return out
+
+
 def _yaml_value(d: dict) -> str:
     parts = []
     for key in ("to", "main", "code", "note"):
@@ -289,13 +307,10 @@ def build(include: Path, rocm: Path) -> tuple[str, str]:
             lines.append(line)
             continue
         lines.append(f"  {name}: {_yaml_value(classify(name, rocm, stems))}")
-    # Implementation headers of these families, by folder.
-    lines += [
-        '  cub/: {code: "CP114", note: "an internal CUB header; use hipcub/hipcub.hpp"}',
-        '  cuda/: {code: "CP110", note: "libcu++ has no ROCm port; use std:: and HIP atomics"}',
-        '  nv/: {code: "CP111", note: "select code with __HIP_DEVICE_COMPILE__ or __gfx*__ macros"}',
-        "identifiers:",
-    ]
+    # Implementation headers of these families, by the folders the toolkit has (a project's
+    # own `cuda/kernels.cuh` is in none of them).
+    lines += folder_entries(include / "cccl")
+    lines.append("identifiers:")
     hip_macros = _macros(rocm / "hipcub", "HIPCUB_")
     for name, function_like in sorted(_macros(include / "cccl" / "cub", "CUB_").items()):
         if name in identifiers:
