@@ -2,16 +2,18 @@
 
 A project that already supports the target keeps its CUDA code in the branch the target
 skips: ``#ifndef USE_ROCM`` ... ``#else`` (the ROCm code) ... ``#endif``. Findings in such
-a branch are not problems of the port. The target's ``platform_macros`` (target.yaml)
-name the macros only its builds define; a branch counts as the other platform's when its
-condition is exactly one of them negated (``#ifndef M``, ``#if !defined(M)``), or it is
-the ``#else`` of a test that one is defined (``#ifdef M``, ``#if defined(M)``). Anything
-more complex (``&&``, ``||``, versions) is left alone: both branches may be compiled.
+a branch are not problems of the port. The target's ``platform_macros`` and
+``platform_macro_pattern`` (target.yaml) name the macros only its builds define (or set to
+1, like bitsandbytes' ``BNB_HIP``); a branch counts as the other platform's when its
+condition is exactly one of them negated (``#ifndef M``, ``#if !defined(M)``, ``#if !M``),
+or it follows a branch that tests one (``#ifdef M`` / ``#if M`` ... ``#elif``/``#else``).
+Anything more complex (``&&``, ``||``, versions) is left alone: both may be compiled.
 """
 
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 
 
@@ -19,42 +21,46 @@ _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)
 _DEFINED = re.compile(rb"\A(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))\Z")
 
 
-def _test(kind: bytes, cond: bytes, macros: frozenset[bytes]) -> bool | None:
+_PLAIN = re.compile(rb"\A(!?)\s*(\w+)\Z")
+
+
+def _test(kind: bytes, cond: bytes, is_platform) -> bool | None:
     """True: the branch is compiled only for the target; False: only elsewhere; None:
-    not a plain test of one platform macro."""
+    not a plain test of one platform macro (``#if M`` tests a project's own switch that
+    is 1 on the target, such as bitsandbytes' ``BNB_HIP``)."""
     cond = cond.strip()
     if kind in (b"ifdef", b"ifndef"):
-        return (kind == b"ifdef") if cond in macros else None
-    m = _DEFINED.match(cond)
-    if m and (m.group(2) or m.group(3)) in macros:
+        return (kind == b"ifdef") if is_platform(cond) else None
+    m = _DEFINED.match(cond) or _PLAIN.match(cond)
+    if m and is_platform(m.group(m.lastindex) if m.re is _PLAIN else m.group(2) or m.group(3)):
         return not m.group(1)
     return None
 
 
-def other_platform_spans(code: bytes, macros: frozenset[bytes]) -> list[tuple[int, int]]:
+def other_platform_spans(code: bytes, is_platform) -> list[tuple[int, int]]:
     """(start, end) byte spans of branches only another platform compiles. ``code`` has
-    its comments and literals blanked (same offsets as the source)."""
-    if not macros or not any(m in code for m in macros):
-        return []
+    its comments and literals blanked (same offsets as the source); ``is_platform`` tells
+    whether a macro name is one only the target's builds define."""
     spans: list[tuple[int, int]] = []
-    stack: list[list] = []  # [target-only?, start of the current branch]
+    # per open group: [test of the current branch, its start, test of the #if branch]
+    stack: list[list] = []
     for m in _DIRECTIVE.finditer(code):
         kind, cond = m.group(1), m.group(2)
         if kind in (b"if", b"ifdef", b"ifndef"):
-            stack.append([_test(kind, cond, macros), m.end()])
+            test = _test(kind, cond, is_platform)
+            stack.append([test, m.end(), test])
         elif not stack:
-            continue  # an unbalanced #else/#endif: nothing to say
-        elif kind == b"elif":
-            if stack[-1][0] is False:
-                spans.append((stack[-1][1], m.start()))
-            stack[-1] = [None, m.end()]  # what follows depends on another condition
-        elif kind == b"else":
-            if stack[-1][0] is False:
-                spans.append((stack[-1][1], m.start()))
-            stack[-1] = [None if stack[-1][0] is None else not stack[-1][0], m.end()]
+            continue  # an unbalanced #elif/#else/#endif: nothing to say
+        elif kind in (b"elif", b"else"):
+            current, start, first = stack[-1]
+            if current is False:
+                spans.append((start, m.start()))
+            # after a target-only #if, every later branch is another platform's; after an
+            # other-platform #if, the rest is the target's (with or without more tests)
+            stack[-1] = [False if first else None, m.end(), first]
         else:  # endif
-            test, start = stack.pop()
-            if test is False:
+            current, start, _first = stack.pop()
+            if current is False:
                 spans.append((start, m.start()))
     merged: list[tuple[int, int]] = []  # (nested spans inside an outer one fold into it)
     for start, end in sorted(spans):
@@ -68,20 +74,26 @@ def other_platform_spans(code: bytes, macros: frozenset[bytes]) -> list[tuple[in
 def drop_other_platform(ctx) -> None:
     """Forget the findings and references of ``ctx`` in branches only another platform
     compiles."""
-    macros = ctx.compiled.target.extra.get("platform_macros")
+    extra = ctx.compiled.target.extra
+    macros = extra.get("platform_macros")
     if not macros or b"#" not in ctx.src:
         return
-    wanted = frozenset(m.encode() for m in macros)
-    if not any(m in ctx.src for m in wanted):
-        return
+    is_platform = _platform_test(tuple(macros), extra.get("platform_macro_pattern"))
     from .passes.hazards import blank_comments_and_literals
-    spans = other_platform_spans(blank_comments_and_literals(ctx.src), wanted)
+    spans = other_platform_spans(blank_comments_and_literals(ctx.src), is_platform)
     if spans:
         inside = _Inside(spans)
         ctx.findings = [f for f in ctx.findings if f.offset < 0 or not inside(f.offset)]
         ctx.references = [r for r in ctx.references if not inside(r[0])]
         ctx.scan.idents[:] = [i for i in ctx.scan.idents if not inside(i[0])]
         ctx.scan.unknown[:] = [u for u in ctx.scan.unknown if not inside(u[0])]
+
+
+@functools.cache
+def _platform_test(macros: tuple[str, ...], pattern: str | None):
+    names = frozenset(m.encode() for m in macros)
+    regex = re.compile(pattern.encode()) if pattern else None
+    return lambda name: name in names or regex is not None and regex.fullmatch(name) is not None
 
 
 class _Inside:

@@ -187,3 +187,13 @@ def test_a_project_folder_named_like_a_family_is_not_reported():
     (exllamav2 has such a folder) is no libcu++ header."""
     r = translate_source('#include "cuda/cache.cuh"\n#include "cub_helpers/x.cuh"\n')
     assert r.findings == []
+
+
+def test_thrust_cuda_policies_become_the_hip_backend():
+    src = ("void f(int *p, cudaStream_t s) {\n"
+           "  thrust::sort(thrust::cuda::par.on(s), p, p + 4);  // thrust::cuda::par\n"
+           "  thrust::sort(thrust :: cuda :: par_nosync, p, p + 4);\n}\n")
+    out = translate_source(src).text
+    assert "thrust::hip::par.on(s)" in out and "// thrust::cuda::par" in out
+    assert "thrust :: hip :: par_nosync" in out
+    assert translate_source(out).text == out

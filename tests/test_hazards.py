@@ -125,12 +125,14 @@ def test_block_size_hazards_need_a_wide_wavefront():
 
 
 @pytest.mark.parametrize("guard", ["#ifndef USE_ROCM", "#if !defined(__HIP_PLATFORM_AMD__)",
-                                   "#ifdef USE_ROCM\n#else"])
+                                   "#ifdef USE_ROCM\n#else", "#if !BNB_HIP", "#if WITH_ROCM\n#else",
+                                   "#ifdef USE_ROCM\n#elif X\n#else"])
 def test_findings_in_branches_only_cuda_compiles_are_dropped(guard):
     bad = next(c[1] for c in CASES if c[0] == "CP210")
     assert _codes(f"{guard}\n{bad}#endif\n") == []
     assert "CP210" in _codes(f"#ifdef USE_ROCM\n{bad}#endif\n")  # compiled on ROCm
     assert "CP210" in _codes(f"#if !defined(USE_ROCM) || X\n{bad}#endif\n")  # maybe
+    assert "CP210" in _codes(f"#ifndef __HIP_DEVICE_COMPILE__\n{bad}#endif\n")  # HIP's host pass
 
 
 def test_compute_type_hazard_is_for_hipblas_only():
