@@ -39,6 +39,7 @@ class FileResult:
     baselined: int = 0
     lines: int = 0
     own_names: frozenset[bytes] = frozenset()  # see cudaport.own_names
+    includes: tuple[str, ...] = ()  # every #include'd name, for verdicts across files
 
     def drop_own_names(self, own: frozenset[str]) -> None:
         """Forget CP105 findings and unknown references for names another file defines."""
@@ -246,7 +247,9 @@ def check_source(src: bytes, path: Path, shown: str, options: Options, compiled,
     findings.sort(key=lambda f: (f.line, f.col, f.code))
     result = FileResult(shown, references=translated.references, suppressed=hidden,
                         lines=src.count(b"\n") + (not src.endswith(b"\n") and bool(src)),
-                        own_names=translated.own_names)
+                        own_names=translated.own_names,
+                        includes=tuple(inc.name.decode("utf-8", "surrogateescape")
+                                       for inc in translated.scan.includes))
     keep(result, src, findings, baseline)
     return result
 

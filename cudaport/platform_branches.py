@@ -87,6 +87,7 @@ def drop_other_platform(ctx) -> None:
         ctx.references = [r for r in ctx.references if not inside(r[0])]
         ctx.scan.idents[:] = [i for i in ctx.scan.idents if not inside(i[0])]
         ctx.scan.unknown[:] = [u for u in ctx.scan.unknown if not inside(u[0])]
+        ctx.scan.includes[:] = [i for i in ctx.scan.includes if not inside(i.start)]
 
 
 @functools.cache

@@ -9,6 +9,9 @@ The rule, in one place for every report format:
   compute something else, such as 32-lane warp math on 64-lane wavefronts).
 - **ports cleanly**: nothing but notes.
 
+Checked together, a file that includes a blocked file of the same run is blocked too
+(:func:`of_files`): its translation unit cannot compile either.
+
 The headline percentage counts CUDA references ported over all references *plus* every
 error finding that no unported reference stands for (a PTX statement, a ``cuda::`` use, a
 CUTLASS namespace): those block compilation as surely as an unmapped API does, so a file
@@ -17,6 +20,7 @@ with an error finding never reads 100 %.
 
 from __future__ import annotations
 
+import posixpath
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
@@ -89,3 +93,42 @@ def pct(value: float, digits: int = 1) -> str:
     if value < 100 and float(text) >= 100:
         text = f"{100 - 10 ** -digits:.{digits}f}"
     return text + "%"
+
+
+def of_files(files: Iterable[tuple[str, Iterable[Finding], Iterable[str]]]
+             ) -> dict[str, Verdict]:
+    """path -> verdict for a set of files checked together, given as (path, findings,
+    names the file ``#include``s). A file that includes a blocked file of the set, however
+    indirectly, is blocked too: the translation unit cannot compile. An include resolves
+    next to the including file, or to any file of the set whose path ends with the name
+    (``cuco/detail/__config`` is ``include/cuco/detail/__config``)."""
+    verdicts: dict[str, Verdict] = {}
+    includes: dict[str, list[str]] = {}
+    for path, findings, names in files:
+        verdicts[path] = verdict(findings)
+        includes[path] = list(names)
+    by_suffix: dict[str, list[str]] = {}
+    for path in verdicts:
+        parts = path.split("/")
+        for i in range(len(parts)):
+            by_suffix.setdefault("/".join(parts[i:]), []).append(path)
+    included_by: dict[str, set[str]] = {}
+    for path, names in includes.items():
+        folder = posixpath.dirname(path)
+        for name in names:
+            near = posixpath.normpath(posixpath.join(folder, name))
+            for target in ([near] if near in verdicts else by_suffix.get(name, ())):
+                if target != path:
+                    included_by.setdefault(target, set()).add(path)
+    queue = [p for p, v in verdicts.items() if v.status == BLOCKED and not _via(v)]
+    while queue:
+        blocked = queue.pop()
+        for user in sorted(included_by.get(blocked, ())):
+            if verdicts[user].status != BLOCKED:
+                verdicts[user] = Verdict(BLOCKED, (f"includes {blocked}, which is blocked",))
+                queue.append(user)
+    return verdicts
+
+
+def _via(v: Verdict) -> bool:
+    return bool(v.reasons) and v.reasons[0].startswith("includes ")

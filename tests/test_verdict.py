@@ -113,3 +113,34 @@ def test_translate_report_has_a_verdict_per_file(three, tmp_path):
     assert {f["path"].rsplit("/", 1)[-1]: f["verdict"] for f in payload["files"]} == {
         "clean.cu": V.CLEAN, "warns.cu": V.WARNINGS, "blocked.cu": V.BLOCKED}
     assert payload["summary"]["verdicts"] == {V.CLEAN: 1, V.WARNINGS: 1, V.BLOCKED: 1}
+
+
+def test_a_file_including_a_blocked_file_is_blocked(tmp_path, monkeypatch):
+    (tmp_path / "p" / "include" / "lib").mkdir(parents=True)
+    (tmp_path / "p" / "src").mkdir()
+    (tmp_path / "p" / "include" / "lib" / "core.cuh").write_bytes(
+        b"#include <cuda/std/atomic>\n")
+    (tmp_path / "p" / "include" / "lib" / "api.cuh").write_bytes(b'#include "core.cuh"\n')
+    (tmp_path / "p" / "src" / "main.cu").write_bytes(
+        b"#include <lib/api.cuh>\n" + CLEAN)
+    (tmp_path / "p" / "src" / "other.cu").write_bytes(b'#include "api.cuh"\n' + CLEAN)
+    monkeypatch.chdir(tmp_path)
+    payload = json.loads(run("check", "p", "--format", "json").stdout)
+    by_path = {f["path"]: f for f in payload["summary"]["files_by_verdict"]}
+    assert by_path["p/include/lib/core.cuh"]["blocking"][0].startswith("CP110")
+    assert by_path["p/include/lib/api.cuh"]["blocking"] == [
+        "includes p/include/lib/core.cuh, which is blocked"]
+    assert by_path["p/src/main.cu"]["blocking"] == [
+        "includes p/include/lib/api.cuh, which is blocked"]
+    assert by_path["p/src/other.cu"]["verdict"] == V.BLOCKED  # (by its name, -I folders)
+
+
+def test_includes_in_other_platform_branches_do_not_block(tmp_path, monkeypatch):
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "cuda_only.cuh").write_bytes(b"#include <cuda/std/atomic>\n")
+    (tmp_path / "p" / "k.cu").write_bytes(
+        b'#ifndef USE_ROCM\n#include "cuda_only.cuh"\n#endif\n' + CLEAN)
+    monkeypatch.chdir(tmp_path)
+    payload = json.loads(run("check", "p", "--format", "json").stdout)
+    by_path = {f["path"]: f["verdict"] for f in payload["summary"]["files_by_verdict"]}
+    assert by_path == {"p/cuda_only.cuh": V.BLOCKED, "p/k.cu": V.CLEAN}

@@ -7,11 +7,11 @@ import json
 from .. import __version__
 from ..options import Options
 from ..translate import Result
-from ..verdict import verdict
-from .summary import summarize
+from .summary import summarize, verdicts
 
 
 def render(results: list[Result], options: Options) -> str:
+    by_path = verdicts(results)
     payload = {
         "tool": "cudaport",
         "version": __version__,
@@ -33,7 +33,7 @@ def render(results: list[Result], options: Options) -> str:
                 "unknown": [ref.to_dict() for ref in r.references
                             if ref.status == "unknown" and ref.context == "code"],
                 "findings": [f.to_dict() for f in r.findings],
-                **verdict(r.findings).to_dict(),
+                **by_path[r.path].to_dict(),
             }
             for r in results
         ],

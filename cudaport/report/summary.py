@@ -60,9 +60,17 @@ def summarize(results: list[Result]) -> Summary:
                 s.by_library.setdefault(ref.library or "?", Counter())[ref.status] += 1
         for finding in result.findings:
             s.by_code[finding.code] += 1
-        s.by_verdict[V.verdict(result.findings).status] += 1
         s.blockers += V.unreferenced_blockers(result.findings, result.references)
+    for v in verdicts(results).values():
+        s.by_verdict[v.status] += 1
     return s
+
+
+def verdicts(results: list[Result]) -> dict[str, V.Verdict]:
+    """path -> verdict of translated files (see :func:`cudaport.verdict.of_files`)."""
+    return V.of_files((r.path, r.findings, [inc.name.decode("utf-8", "surrogateescape")
+                                            for inc in r.scan.includes] if r.scan else [])
+                      for r in results)
 
 
 def render_text(s: Summary, target_title: str) -> str:

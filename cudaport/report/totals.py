@@ -161,7 +161,6 @@ def compute(report: CheckReport) -> Totals:
                 if len(u.locations) < MAX_LOCATIONS:
                     u.locations.append(f"{r.path}:{ref.line}")
         severities = Counter(f.severity for f in r.findings)
-        t.verdicts.append((r.path, V.verdict(r.findings)))
         blockers = V.unreferenced_blockers(r.findings, r.references)
         t.blockers += blockers
         folder.unmapped += blockers
@@ -175,6 +174,8 @@ def compute(report: CheckReport) -> Totals:
             t.efforts.append(FileEffort(r.path, effort, severities["error"],
                                         severities["warning"], severities["info"],
                                         file_unmapped, r.lines))
+    verdicts = V.of_files((r.path, r.findings, r.includes) for r in report.files)
+    t.verdicts = list(verdicts.items())
     t.codes = [CodeCount(code, CODES[code].name, CODES[code].title,
                          CODES[code].severity, n, CODES[code].explanation)
                if code in CODES else CodeCount(code, code, code, "warning", n, "")
