@@ -46,6 +46,7 @@ class FileResult:
     baselined: int = 0
     lines: int = 0
     own_names: frozenset[bytes] = frozenset()  # see cudaport.own_names
+    includes: tuple[str, ...] = ()  # every #include'd name, for verdicts across files
 
     def drop_own_names(self, own: frozenset[str]) -> None:
         """Forget CP105 findings and unknown references for names another file defines."""
@@ -116,6 +117,7 @@ class Policy:
         findings.sort(key=lambda f: (f.line, f.col, f.code))
         result = FileResult(outcome.shown, references=outcome.references or [],
                             suppressed=hidden, own_names=outcome.own_names,
+                            includes=outcome.includes,
                             lines=src.count(b"\n") + (not src.endswith(b"\n") and bool(src)))
         keep(result, src, findings, self.baseline)
         return result

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from . import edits as E
 from . import encodings
+from . import platform_branches
 from .context import FileContext, LineIndex
 from .findings import Finding, Reference
 from .options import Options
@@ -103,6 +104,7 @@ def translate_bytes(src: bytes, options: Options | None = None, path: str = "<st
         output = output.translate(restore)
         kept = [e._replace(replacement=e.replacement.translate(restore)) for e in kept]
         src = original
+    platform_branches.drop_other_platform(ctx)
     ctx.findings.sort(key=lambda f: (f.offset, f.code))
     return Result(output, kept, ctx.findings, path, ctx.lines or LineIndex(src),
                   ctx.scan, compiled.identifiers, ctx.references, own_names=ctx.own_names)

@@ -82,6 +82,20 @@ CASES = [
      "#if defined(__HIP_DEVICE_COMPILE__)\nint x;\n#endif\n"),
     ("CP215", "#if __CUDACC_VER_MAJOR__ >= 11\nint x;\n#endif\n",
      "#if HIP_VERSION >= 50200000\nint x;\n#endif\n"),
+    ("CP217", "using L = cub::BlockLoad<float, 32, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>;\n",
+     "using L = cub::BlockLoad<float, 64, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>;\n"),
+    ("CP217", "#define NT 32\nusing S = cub::BlockStore<float, NT, 4, cub::BLOCK_STORE_WARP_TRANSPOSE>;\n",
+     "#define NT 32\nusing S = cub::BlockStore<float, NT, 4, cub::BLOCK_STORE_DIRECT>;\n"),
+    ("CP217", "template<int kNThreads_> struct T { static constexpr int kNThreads = kNThreads_;\n"
+     "  using L = cub::BlockLoad<float, kNThreads, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>; };\n"
+     "template<int kNThreads> void launch() {}\nvoid f() { launch<32>(); }\n",
+     "template<int kNThreads_> struct T { static constexpr int kNThreads = kNThreads_;\n"
+     "  using L = cub::BlockLoad<float, kNThreads, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>; };\n"
+     "template<int kNThreads> void launch() {}\nvoid f() { launch<128>(); }\n"),
+    ("CP218", KERNEL.format("  __shared__ float sums[THREADS / 32];"),
+     KERNEL.format("  __shared__ float sums[THREADS / WARP_SIZE];")),
+    ("CP218", KERNEL.format("  __shared__ float sums[kBlock >> 5];"),
+     KERNEL.format("  __shared__ float sums[kBlock >> 6];")),
 ]
 
 
@@ -103,6 +117,22 @@ def test_every_hazard_code_is_tested_and_documented():
     for code in registered:
         text = CODES[code].explanation
         assert "What:" in text and "Why:" in text and "Fix:" in text and "Bad:" in text
+
+
+def test_block_size_hazards_need_a_wide_wavefront():
+    bad = next(c[1] for c in CASES if c[0] == "CP217")
+    assert "CP217" not in _codes(bad, warp_size=32)
+
+
+@pytest.mark.parametrize("guard", ["#ifndef USE_ROCM", "#if !defined(__HIP_PLATFORM_AMD__)",
+                                   "#ifdef USE_ROCM\n#else", "#if !BNB_HIP", "#if WITH_ROCM\n#else",
+                                   "#ifdef USE_ROCM\n#elif X\n#else"])
+def test_findings_in_branches_only_cuda_compiles_are_dropped(guard):
+    bad = next(c[1] for c in CASES if c[0] == "CP210")
+    assert _codes(f"{guard}\n{bad}#endif\n") == []
+    assert "CP210" in _codes(f"#ifdef USE_ROCM\n{bad}#endif\n")  # compiled on ROCm
+    assert "CP210" in _codes(f"#if !defined(USE_ROCM) || X\n{bad}#endif\n")  # maybe
+    assert "CP210" in _codes(f"#ifndef __HIP_DEVICE_COMPILE__\n{bad}#endif\n")  # HIP's host pass
 
 
 def test_compute_type_hazard_is_for_hipblas_only():

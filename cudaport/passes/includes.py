@@ -19,7 +19,6 @@ _LEADING_COMMENTS = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?:" + lexer.LINE_
 @register(20, "includes")
 def includes(ctx: FileContext) -> None:
     src = ctx.src
-    headers = ctx.compiled.headers
     seen_in: dict[bytes, list[tuple[int, ...]]] = {}  # effective header -> branch paths
     has_main = False
     # A target header translated before the main one: some need the main header first
@@ -27,7 +26,7 @@ def includes(ctx: FileContext) -> None:
     early = None
     deletable = _Deletable(src)
     for inc in ctx.scan.includes:
-        r = headers.get(inc.name)
+        r = ctx.compiled.header(inc.name)
         effective = inc.name
         translated = False
         if r is not None:
@@ -42,9 +41,10 @@ def includes(ctx: FileContext) -> None:
                 effective = r.replacement
                 translated = True
             elif r.status != "same":
-                ctx.find("CP106", inc.name_start,
-                         f"{inc.name.decode()} has no {ctx.compiled.target.title} equivalent",
-                         inc.name.decode(), entry.library)
+                instead = f"; {entry.note}" if entry.note else ""
+                ctx.find(entry.code or "CP106", inc.name_start,
+                         f"{inc.name.decode()} has no {ctx.compiled.target.title} "
+                         f"equivalent{instead}", inc.name.decode(), entry.library)
         duplicate = translated and any(inc.branch[:len(b)] == b
                                        for b in seen_in.get(effective, ()))
         if translated and duplicate:

@@ -6,13 +6,14 @@ import json
 
 from ..version import __version__
 from ..options import Options
-from .summary import summarize
+from .summary import summarize, verdicts
 
 
 def render(outcomes: list, options: Options) -> str:
     """The report of a run's :class:`cudaport.kinds.FileOutcome` values (translated with
     their references kept); copied files are left out."""
     outcomes = [o for o in outcomes if o.kind != "copy"]
+    by_path = verdicts(outcomes)
     payload = {
         "tool": "cudaport",
         "version": __version__,
@@ -34,6 +35,7 @@ def render(outcomes: list, options: Options) -> str:
                 "unknown": [ref.to_dict() for ref in o.references or ()
                             if ref.status == "unknown" and ref.context == "code"],
                 "findings": [f.to_dict() for f in o.findings],
+                **by_path[o.shown].to_dict(),
             }
             for o in outcomes
         ],

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-# Reference statuses that mean "the CUDA name is handled on the target".
-PORTED = frozenset({"converted", "same", "drop", "fallback"})
+from .. import verdict as V
+from ..verdict import PORTED  # reference statuses that mean "handled on the target"
 
 
 @dataclass
@@ -17,6 +17,8 @@ class Summary:
     by_status: Counter = field(default_factory=Counter)
     by_library: dict[str, Counter] = field(default_factory=dict)
     by_code: Counter = field(default_factory=Counter)
+    blockers: int = 0  # error findings no unported reference stands for (see verdict.py)
+    by_verdict: dict[str, int] = field(default_factory=lambda: V.counts(()))
 
     @property
     def known(self) -> int:
@@ -28,7 +30,8 @@ class Summary:
 
     @property
     def percent(self) -> float:
-        return 100.0 * self.ported / self.known if self.known else 100.0
+        counted = self.known + self.blockers
+        return 100.0 * self.ported / counted if counted else 100.0
 
     def to_dict(self) -> dict:
         return {
@@ -38,6 +41,7 @@ class Summary:
             "by_status": dict(sorted(self.by_status.items())),
             "by_library": {lib: dict(sorted(c.items())) for lib, c in sorted(self.by_library.items())},
             "by_code": dict(sorted(self.by_code.items())),
+            "blocking_without_rule": self.blockers, "verdicts": self.by_verdict,
         }
 
 
@@ -57,16 +61,26 @@ def summarize(outcomes: list) -> Summary:
                 total.by_library.setdefault(library or "?", Counter())[status] += count
         for finding in outcome.findings:
             total.by_code[finding.code] += 1
+        total.blockers += outcome.blockers
+    for v in verdicts(outcomes).values():
+        total.by_verdict[v.status] += 1
     return total
+
+
+def verdicts(outcomes: list) -> dict[str, V.Verdict]:
+    """shown path -> verdict of translated files (see :func:`cudaport.verdict.of_files`)."""
+    return V.of_files((o.shown, o.findings, o.includes) for o in outcomes if o.kind != "copy")
 
 
 def render_text(s: Summary, target_title: str) -> str:
     lines = [
         f"{s.files} file(s), {s.changed} changed; {s.known} CUDA reference(s): "
-        f"{s.ported} ported ({s.percent:.1f}%), "
+        f"{s.ported} ported ({V.pct(s.percent)}), "
         f"{s.by_status['unsupported'] + s.by_status['version']} unmapped on {target_title}, "
         f"{s.by_status['experimental']} experimental-only; "
         f"{s.by_status['unknown']} unknown CUDA-looking name(s)"
+        + (f"; {s.blockers} blocking construct(s) no rule maps" if s.blockers else ""),
+        f"files: {V.sentence(s.by_verdict)}",
     ]
     for library, counts in sorted(s.by_library.items()):
         total = sum(counts.values())

@@ -6,6 +6,7 @@ stdout is a terminal), a summary line, and ``--statistics`` counts per code.
 
 from __future__ import annotations
 
+from .. import verdict as V
 from ..check import CheckReport
 from .totals import Totals
 
@@ -28,6 +29,8 @@ def render(report: CheckReport, totals: Totals, colour: bool = False,
         width = max(len(str(c.count)) for c in totals.codes)
         for c in totals.codes:
             lines.append(f"{c.count:>{width}}  {c.code}  {c.severity:<7}  {c.name}: {c.title}")
+    if statistics:
+        lines.extend(verdict_lines(totals))
     lines.append(summary_line(totals))
     return "\n".join(lines) + "\n"
 
@@ -48,5 +51,13 @@ def summary_line(t: Totals) -> str:
     if t.errors:
         hidden.append(f"{len(t.errors)} input error(s)")
     tail = f"; {', '.join(hidden)}" if hidden else ""
-    return (f"{head}{tail}. {t.ported}/{t.references} CUDA reference(s) ported to {t.target} "
-            f"({t.percent:.1f}%).")
+    blocking = f" and {t.blockers} blocking construct(s)" if t.blockers else ""
+    return (f"{head}{tail}. {t.ported}/{t.references} CUDA reference(s){blocking} ported to "
+            f"{t.target} ({V.pct(t.percent)}). Files: {V.sentence(t.by_verdict)}.")
+
+
+def verdict_lines(t: Totals) -> list[str]:
+    """``blocked: path: CP110 ... (3); ...`` per file that does not port cleanly."""
+    out = [f"{v.status}: {p}" + (f": {'; '.join(v.reasons)}" if v.reasons else "")
+           for p, v in t.not_clean]
+    return ([""] + out) if out else []

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from .. import verdict as V
 from ..check import CheckReport
 from ..findings import CODES
 from .summary import PORTED
@@ -87,10 +88,24 @@ class Totals:
     folders: list[Bar] = field(default_factory=list)
     unmapped: list[Unmapped] = field(default_factory=list)  # most frequent first
     efforts: list[FileEffort] = field(default_factory=list)  # most effort first
+    blockers: int = 0  # error findings no unported reference stands for (see verdict.py)
+    verdicts: list[tuple[str, V.Verdict]] = field(default_factory=list)  # (path, verdict)
 
     @property
     def percent(self) -> float:
-        return 100.0 * self.ported / self.references if self.references else 100.0
+        counted = self.references + self.blockers
+        return 100.0 * self.ported / counted if counted else 100.0
+
+    @property
+    def by_verdict(self) -> dict[str, int]:
+        return V.counts(v for _path, v in self.verdicts)
+
+    @property
+    def not_clean(self) -> list[tuple[str, V.Verdict]]:
+        """Blocked files first, then files with warnings, each by path."""
+        rank = {status: i for i, status in enumerate(reversed(V.ORDER))}
+        return sorted(((p, v) for p, v in self.verdicts if v.status != V.CLEAN),
+                      key=lambda pv: (rank[pv[1].status], pv[0]))
 
     @property
     def hazards(self) -> list[CodeCount]:
@@ -104,6 +119,8 @@ class Totals:
             "by_code": {c.code: c.count for c in sorted(self.codes, key=lambda c: c.code)},
             "cuda_references": self.references, "ported": self.ported,
             "percent_ported": round(self.percent, 2), "unknown_cuda_names": self.unknown,
+            "blocking_without_rule": self.blockers, "verdicts": self.by_verdict,
+            "files_by_verdict": [dict(v.to_dict(), path=p) for p, v in self.verdicts],
         }
 
 
@@ -144,6 +161,9 @@ def compute(report: CheckReport) -> Totals:
                 if len(u.locations) < MAX_LOCATIONS:
                     u.locations.append(f"{r.path}:{ref.line}")
         severities = Counter(f.severity for f in r.findings)
+        blockers = V.unreferenced_blockers(r.findings, r.references)
+        t.blockers += blockers
+        folder.unmapped += blockers
         for f in r.findings:
             codes[f.code] += 1
         t.by_severity.update(severities)
@@ -154,6 +174,8 @@ def compute(report: CheckReport) -> Totals:
             t.efforts.append(FileEffort(r.path, effort, severities["error"],
                                         severities["warning"], severities["info"],
                                         file_unmapped, r.lines))
+    verdicts = V.of_files((r.path, r.findings, r.includes) for r in report.files)
+    t.verdicts = list(verdicts.items())
     t.codes = [CodeCount(code, CODES[code].name, CODES[code].title,
                          CODES[code].severity, n, CODES[code].explanation)
                if code in CODES else CodeCount(code, code, code, "warning", n, "")

@@ -108,6 +108,9 @@ class Compiled:
             else:
                 status = r.status
             self.headers[name.encode()] = ResolvedHeader(hentry, status, r.replacement)
+        # `cutlass/: {...}` rules every header below a folder no exact entry names.
+        self.header_folders = sorted(((name, h) for name, h in self.headers.items()
+                                      if name.endswith(b"/")), key=lambda item: -len(item[0]))
         self.main_headers = {info.main_header.encode()} | {
             h.replacement for h in self.headers.values()
             if h.entry.is_main and h.replacement
@@ -124,6 +127,13 @@ class Compiled:
         self.scanner = lexer.scanner(candidate_prefixes(wanted))
         self.namespace_names = {name for name, r in self.identifiers.items()
                                 if r.entry is not None and r.entry.kind == "namespace"}
+
+    def header(self, name: bytes) -> ResolvedHeader | None:
+        """The rule for an included header: its own entry, else its deepest folder's."""
+        r = self.headers.get(name)
+        if r is None and self.header_folders:
+            r = next((h for folder, h in self.header_folders if name.startswith(folder)), None)
+        return r
 
     def _resolve(self, entry: Entry, main: Mapping, variants: dict[str, Mapping],
                  tv: tuple[int, ...] | None) -> Resolved:

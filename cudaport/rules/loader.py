@@ -17,6 +17,7 @@ from pathlib import Path
 
 import yaml
 
+from ..findings import CODES
 from ..version import __version__
 from . import schema as S
 from .cache import _cache_dir, gc_paused, read_cache, write_cache  # noqa: F401  (re-exported)
@@ -254,6 +255,15 @@ def _variants_reader(info: TargetInfo, library: str, check_name):
     return read
 
 
+def _code(path: str, node: yaml.Node, what: str) -> str:
+    """The code an unsupported entry is reported under: a registered CP1xx code, so a
+    family of names (libcu++, WMMA, CUTLASS) says what it is and what to use instead."""
+    code = S.text(path, node, what)
+    if not (code.startswith("CP1") and code in CODES):
+        raise S.where(path, node).error(f"{what}: {code!r} is not a registered CP1xx code")
+    return code
+
+
 def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, Entry],
                headers: dict[str, HeaderEntry], calls: list[_Call], user: bool = False,
                notes: list[tuple[str, str, str, S.Where]] | None = None) -> None:
@@ -311,7 +321,7 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
             cuda_changed=d.get("cuda_changed"), cuda_removed=d.get("cuda_removed"),
             cuda_present=present, status=d.get("status"), note=d.get("note"),
             template=d.get("template"), fallback=d.get("fallback"),
-            rule_id=f"{prefix}/{stem}:{name}", source=f"{p}:{at.line}",
+            rule_id=f"{prefix}/{stem}:{name}", source=f"{p}:{at.line}", code=d.get("code"),
         )
 
     if "identifiers" in top:
@@ -324,7 +334,7 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
             "cuda_changed": S.version, "cuda_removed": S.version,
             "status": lambda a, b, c: S.choice(a, b, c, S.STATUSES),
             "note": S.text, "template": _template, "variants": variant,
-            "library": S.identifier, "fallback": _fallback,
+            "library": S.identifier, "fallback": _fallback, "code": _code,
         }
         for name, value, at in S.mapping(p, top["identifiers"][0], "identifiers"):
             old = define(name, at, "identifiers")
@@ -354,7 +364,7 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
         variant = _variants_reader(info, library or "user", S.header)
         spec = {"to": _header_or_empty, "main": S.boolean, "note": S.text,
                 "variants": variant, "library": S.identifier, "status": S.text,
-                "to_since": S.version, "fallback": S.header}
+                "to_since": S.version, "fallback": S.header, "code": _code}
         seen_headers: set[str] = set()
         for name, value, at in S.mapping(p, top["headers"][0], "headers"):
             if not S.HEADER.match(name):
@@ -375,7 +385,7 @@ def _read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str,
                 main=Mapping(d.get("to"), d.get("to_since")), variants=d.get("variants", {}),
                 is_main=d.get("main", old_h.is_main if old_h else False),
                 note=d.get("note"), rule_id=f"{prefix}/{stem}:{name}", source=f"{p}:{at.line}",
-                fallback=d.get("fallback"),
+                fallback=d.get("fallback"), code=d.get("code"),
             )
     if "calls" in top:
         for name, value, at in S.mapping(p, top["calls"][0], "calls"):
@@ -418,8 +428,9 @@ def _apply_notes(identifiers: dict[str, Entry], info: TargetInfo,
                            f"(allowed: {', '.join(sorted(allowed))})")
         if choice == "main" or (group and choice == group.default):
             mapping = entry.main
-            if mapping.to is None:
-                raise at.error(f"notes.{name}.{choice}: {name} has no equivalent to annotate")
+            if mapping.to is None:  # no equivalent: the note says what to use instead
+                identifiers[name] = _replace(entry, note=text)  # (shown with CP101)
+                continue
             identifiers[name] = _replace(entry, main=dataclasses.replace(mapping, note=text))
         else:
             mapping = entry.variants.get(choice)

@@ -90,6 +90,7 @@ class Entry:
     rule_id: str = ""
     source: str = ""  # "path:line" of the entry, for `rules explain`
     check: Check | None = None  # a user check-only rule attached to this name
+    code: str | None = None  # the CP1xx code reported when unsupported (default CP101)
 
 
 @fast_pickle
@@ -104,6 +105,7 @@ class HeaderEntry:
     rule_id: str = ""
     source: str = ""
     fallback: str | None = None  # the header to use when ``main`` is too new or absent
+    code: str | None = None  # the CP1xx code reported when unsupported (default CP106)
 
 
 @dataclass(frozen=True, slots=True)
