@@ -22,6 +22,7 @@ sys.path.insert(0, str(EXAMPLES))
 import gallery  # noqa: E402
 
 ALL = gallery.all_examples()
+OLDER_VERSIONS = gallery.OLDER_VERSIONS
 # The command CI runs: clang++-15 -x hip --offload-arch=gfx90a --rocm-path=/usr -nogpulib
 # -fsyntax-only, plus --hip-version from the headers (clang 15 cannot find it on Debian and
 # would skip its HIP wrapper header: managed_memory and complex_math catch that).
@@ -49,13 +50,16 @@ def test_gallery_covers_the_issue_list():
     assert sum(e.check == "compile" for e in ALL) >= 15
 
 
+@pytest.mark.parametrize("version", [None, *OLDER_VERSIONS])
 @pytest.mark.parametrize("example", [pytest.param(e, id=e.name) for e in ALL])
-def test_translation_matches_expected_and_is_idempotent(example):
-    options = example.options()
+def test_translation_matches_expected_and_is_idempotent(example, version):
+    """The default --hip-version's output is expected/hip/; an older version's is
+    expected-<version>/hip/ where it differs, else the same expected/hip/."""
+    options = example.options(version)
     sources = example.sources()
     assert sources, f"{example.name}: no CUDA sources"
     for rel in sources:
-        expected_path = example.expected_root / rel
+        expected_path = example.expected_root_for(version) / rel
         assert expected_path.is_file(), f"{expected_path} missing: run python examples/gallery.py"
         expected = expected_path.read_bytes()
         result = translate_bytes((example.root / rel).read_bytes(), options, str(rel))
@@ -68,7 +72,7 @@ def test_translation_matches_expected_and_is_idempotent(example):
 @pytest.mark.parametrize("example", by_check("compile"))
 def test_expected_output_compiles_with_the_hip_compiler(example):
     need_compiler()
-    base = example.expected_root
+    base = example.expected_root_for("5.2")  # the compiler here is HIP 5.2
     outcomes = verify_paths([base / u for u in example.units()], Options(), COMPILER,
                             lambda _path: example.flags(base), translate=False, jobs=1)
     errors = [f"{f.path}:{f.line}:{f.col}: {f.code} {f.message}"

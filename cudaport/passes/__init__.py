@@ -41,4 +41,4 @@ def _load() -> None:
     # inline PTX in a translation is the hazard pass's CP210 (verify keeps CP503)
     from . import hazards, identifiers, includes, launches, spaced_launch  # noqa: F401
     from . import rule_checks  # noqa: F401
-    from . import framework_includes  # noqa: F401
+    from . import framework_includes, warp_sync  # noqa: F401

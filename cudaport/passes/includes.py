@@ -171,23 +171,24 @@ def _insert_main_header(ctx: FileContext) -> None:
     """Insert the target's main header after ``#pragma once`` or the include guard, else
     before the first include, else after the leading comments. Directives are found with
     the full tokenizer, so text inside comments or strings never counts."""
-    src = ctx.src
-    eol = ctx.eol()
     header = ctx.compiled.target.main_header.encode()
-    line = b"#include <" + header + b">" + eol
-    rule_id = f"{ctx.compiled.target.name}/main-header"
+    pos, prefix = top_insertion_point(ctx)
+    ctx.edits.append(Edit(pos, pos, prefix + b"#include <" + header + b">" + ctx.eol(),
+                          f"{ctx.compiled.target.name}/main-header"))
+
+
+def top_insertion_point(ctx: FileContext) -> tuple[int, bytes]:
+    """Where lines that must precede the file's headers go, and the line break to put
+    before them (when a guard line ends the file without one)."""
+    src = ctx.src
     pos = _after_guard_or_pragma(src)
     if pos is not None:
-        prefix = b"" if pos == 0 or src[pos - 1:pos] == b"\n" else eol
-        ctx.edits.append(Edit(pos, pos, prefix + line, rule_id))
-    elif ctx.scan.includes:
+        return pos, b"" if pos == 0 or src[pos - 1:pos] == b"\n" else ctx.eol()
+    if ctx.scan.includes:
         top_level = [inc for inc in ctx.scan.includes if not inc.branch]
         first = (top_level or ctx.scan.includes)[0]
-        pos = src.rfind(b"\n", 0, first.start) + 1
-        ctx.edits.append(Edit(pos, pos, line, rule_id))
-    else:
-        pos = _LEADING_COMMENTS.match(src).end()
-        ctx.edits.append(Edit(pos, pos, line, rule_id))
+        return src.rfind(b"\n", 0, first.start) + 1, b""
+    return _LEADING_COMMENTS.match(src).end(), b""
 
 
 def _after_guard_or_pragma(src: bytes) -> int | None:
