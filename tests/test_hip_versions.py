@@ -229,3 +229,16 @@ def test_warp_sync_program_compiles_with_hip_5_2(tmp_path):
     run = _compile(["clang++-15", "-x", "hip", "--offload-arch=gfx90a", "--rocm-path=/usr",
                     "-nogpulib", "-fsyntax-only", "--hip-version=5.2.0", str(path)])
     assert run.returncode == 0, run.stderr
+
+
+def test_rules_explain_shows_the_generations():
+    from cudaport.rules.describe import explain_header, explain_identifier
+
+    compiled = get_compiled(Options())
+    text = "\n".join(explain_identifier(compiled, "cublasGemmEx"))
+    assert "hipblasGemmEx (since HIP 6.0.0, hipblasGemmEx_v2 before HIP 7.0.0)" in text
+    text = "\n".join(explain_identifier(compiled, "__shfl_down_sync"))
+    assert "argument 1 is a warp lane mask" in text and "HIP_ENABLE_WARP_SYNC_BUILTINS" in text
+    assert "HIP 7.0.0, not a constant" in "\n".join(explain_identifier(compiled, "warpSize"))
+    text = "\n".join(explain_header(compiled, "cusparse.h"))
+    assert "hipsparse/hipsparse.h (hipsparse.h before HIP 5.2.0)" in text
