@@ -242,3 +242,15 @@ def test_rules_explain_shows_the_generations():
     assert "HIP 7.0.0, not a constant" in "\n".join(explain_identifier(compiled, "warpSize"))
     text = "\n".join(explain_header(compiled, "cusparse.h"))
     assert "hipsparse/hipsparse.h (hipsparse.h before HIP 5.2.0)" in text
+
+
+def test_full_mask_hazard_says_what_the_translation_did():
+    src = KERNEL.format("  v += __shfl_down_sync(0xffffffff, v, 1);\n"
+                        "  v += __shfl_down_sync(0xffffffff & m, v, 1);")
+    messages = [f.message for f in translate_source(src).findings if f.code == "CP202"]
+    assert len(messages) == 2
+    assert messages[0].endswith("the translation passes __activemask() instead")
+    assert not messages[1].endswith("instead")
+    old = [f.message for f in translate_source(src, target_version="5.2").findings
+           if f.code == "CP202"]
+    assert old and not any(m.endswith("instead") for m in old)
