@@ -254,3 +254,14 @@ def test_full_mask_hazard_says_what_the_translation_did():
     old = [f.message for f in translate_source(src, target_version="5.2").findings
            if f.code == "CP202"]
     assert old and not any(m.endswith("instead") for m in old)
+
+
+def test_json_report_names_the_version_the_output_is_for():
+    import json
+
+    from cudaport.report.json_report import render
+
+    result = translate_source("void f(){ cudaFree(p); }\n")
+    assert json.loads(render([result], Options()))["options"]["target_version"] == "6.4.0"
+    options = Options(target_version="5.2")
+    assert json.loads(render([result], options))["options"]["target_version"] == "5.2"
