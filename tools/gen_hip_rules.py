@@ -131,6 +131,8 @@ V2_NAMES = {v2: (plain, before) for plain, (v2, before) in _version_facts("hipbl
 HEADER_PATHS = _version_facts("header-paths.tsv")
 # Types and constants Debian's HIP 5.2 headers declare though HIPIFY dates them later.
 HIP52_PRESENT = _version_facts("hip52-present.tsv")
+# Names HIPIFY spells with other letter case than the HIP headers declare them.
+SPELLINGS = {old: new for old, (new, _source) in _version_facts("hip-spellings.tsv").items()}
 
 
 def _newest(value: str, table: dict[str, tuple[str, str]], quote: bool) -> str:
@@ -151,7 +153,7 @@ def _header(value: str) -> str:
 
 
 def _target_fields(values: dict[str, str], prefix: str = "to") -> list[str]:
-    to = _newest(values["to"], V2_NAMES, quote=False)
+    to = _newest(SPELLINGS.get(values["to"], values["to"]), V2_NAMES, quote=False)
     out = [f"{prefix}: {to}"]
     for key, label in (("A", "since"), ("D", "deprecated"), ("R", "removed")):
         if values.get(key):

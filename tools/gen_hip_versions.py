@@ -22,6 +22,10 @@ spellings (hipBLAS CHANGELOG "hipBLAS 3.0.0 for ROCm 7.0"; header hipblas.h in
 ROCm/rocm-libraries commit 07f33d227e74 has no ``_v2`` name). The table lists each pair
 from the ROCm 6.4 header's HIPBLAS_V2 block.
 
+``hip52-present.tsv``: types and constants HIPIFY dates HIP 5.2 or later that Debian 12's
+HIP 5.2.3 headers declare (``HIP_R_32F``). ``hip-spellings.tsv``: HIP names HIPIFY spells
+with other letter case than the ROCm 6.4 headers declare them.
+
 Deterministic: the same headers give byte-identical files.
 """
 
@@ -36,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from gen_hip_rules import HEADER_APIS, _default_reference  # noqa: E402
+from gen_hip_rules import HEADER_APIS, LIBRARIES, _default_reference, parse_table  # noqa: E402
 
 ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-sid/usr/include")
 HIP52_INCLUDE = Path("/usr/include")
@@ -104,6 +108,29 @@ def hip52_present(rules: Path, hip52: Path) -> list[str]:
     return sorted(rows)
 
 
+LIBRARY_OWNED = re.compile(r"hip|HIP|roc|ROC|miopen|MIOPEN")  # not C/C++ names (signbit)
+
+
+def spellings(reference: Path, rocm: Path) -> list[str]:
+    """HIP names HIPIFY's tables spell differently from the ROCm 6.4 headers, which declare
+    exactly one identifier equal to it but for letter case
+    (hipDeviceAttributeMultiGpuBoardGroupId -> ...GroupID)."""
+    declared: dict[str, set[str]] = {}
+    for folder in HIP52_FOLDERS:
+        for path in sorted((rocm / folder).rglob("*.h*")):
+            for word in set(re.findall(r"\b[A-Za-z_]\w*\b", path.read_text(errors="replace"))):
+                declared.setdefault(word.lower(), set()).add(word)
+    rows = set()
+    for filename, _title, main, variants in LIBRARIES.values():
+        for row in parse_table(reference / "hipify-tables" / filename):
+            for column in (main, *variants.values()):
+                name = row.columns.get(column, {}).get("to", "")
+                same = declared.get(name.lower(), set())
+                if name and LIBRARY_OWNED.match(name) and name not in same and len(same) == 1:
+                    rows.add(f"{name}\t{next(iter(same))}\tROCm 6.4 headers")
+    return sorted(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rocm-include", type=Path, default=ROCM_INCLUDE)
@@ -123,6 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "hipblas-v2.tsv").write_text(
         head + "# plain name\t_v2 name (hipBLAS 2.x)\t_v2 name before\tsource\n"
         + "".join(r + "\n" for r in hipblas_v2(args.rocm_include)), encoding="utf-8")
+    (args.out / "hip-spellings.tsv").write_text(
+        head + "# HIPIFY's spelling\tthe headers' spelling\tsource\n"
+        + "".join(r + "\n" for r in spellings(args.reference, args.rocm_include)),
+        encoding="utf-8")
     if (args.hip52_include / "hip" / "hip_version.h").is_file():
         (args.out / "hip52-present.tsv").write_text(
             head + "# HIP name\tdeclared since\tsource\n"
