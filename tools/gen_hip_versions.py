@@ -9,11 +9,14 @@ Two tab-separated tables, each row with the version and the source of its fact:
 ``header-paths.tsv``: where each HIP library header that HIPIFY's header map names lives
 in the ROCm 6.4 headers (default: the Debian unstable folder that tools/setup-system.sh
 makes, /var/cache/cudaport/rocm-sid/usr/include). ROCm 5.2 moved every library's headers
-into a folder of the library's name (``hipblas.h`` -> ``hipblas/hipblas.h``); the old
-paths stayed as deprecated wrappers through ROCm 5.7 and are gone from ROCm 6.0 (hipBLAS
-CMakeLists.txt, BUILD_FILE_REORG_BACKWARD_COMPATIBILITY: introduced ON at tag rocm-5.2.0,
-OFF from rocm-6.0.0). A moved path keeps the old one for versions before 5.2. Where
-Debian 12's HIP 5.2 packages carry the library, the new path is checked there too.
+into a folder of the library's name (``hipblas.h`` -> ``hipblas/hipblas.h``). The old
+paths became wrapper headers behind the CMake option BUILD_FILE_REORG_BACKWARD_COMPATIBILITY
+(checked in the ROCm/<library> repositories at tags rocm-5.2.0, rocm-5.7.0, rocm-6.0.0):
+default ON from rocm-5.2.0 and OFF from rocm-6.0.0 for hipBLAS, hipSPARSE, rocSPARSE and
+hipBLASLt (first tagged rocm-5.7.0), OFF from the start for rocBLAS; hipSOLVER made it a
+dependent option at 5.7. So the new path is right from 5.2 on and the old one only before
+(ROCm 6.4's Debian packages have no old path at all). Where Debian 12's HIP 5.2 packages
+carry the library, the new path is checked there too.
 
 ``hipblas-v2.tsv``: hipBLAS 2.x (ROCm 6.0-6.4) declares the hipDataType/hipComplex forms of
 its functions as ``NAME_v2`` and, with HIPBLAS_V2 defined, ``#define NAME NAME_v2``; hipBLAS
@@ -45,7 +48,8 @@ from gen_hip_rules import HEADER_APIS, LIBRARIES, _default_reference, parse_tabl
 ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-sid/usr/include")
 HIP52_INCLUDE = Path("/usr/include")
 REORG = "5.2.0"  # ROCm's file reorganisation: library headers moved into <library>/
-REORG_SOURCE = "ROCm 5.2 file reorganisation (ROCm/hipBLAS CMakeLists.txt at rocm-5.2.0, rocm-6.0.0)"
+REORG_SOURCE = ("ROCm 5.2 file reorganisation (BUILD_FILE_REORG_BACKWARD_COMPATIBILITY in "
+                "ROCm/hipBLAS, hipSPARSE, hipSOLVER, rocBLAS, rocSPARSE at rocm-5.2.0..6.0.0)")
 V2_REMOVED = "7.0.0"
 V2_SOURCE = "hipblas/hipblas.h of ROCm 6.4 (hipBLAS 2.4) HIPBLAS_V2 block; hipBLAS 3.0 CHANGELOG"
 _V2_DEFINE = re.compile(r"^#define (hipblas\w+) (hipblas\w+_v2(?:_64)?)$", re.M)
