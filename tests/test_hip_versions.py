@@ -265,3 +265,17 @@ def test_json_report_names_the_version_the_output_is_for():
     assert json.loads(render([result], Options()))["options"]["target_version"] == "6.4.0"
     options = Options(target_version="5.2")
     assert json.loads(render([result], options))["options"]["target_version"] == "5.2"
+
+
+def test_macro_for_files_that_include_a_project_header():
+    # The project header may use the intrinsics: the macro must precede the HIP header,
+    # which this file includes first (llm.c's dev/cuda/*.cu and common.h).
+    src = '#include <cuda_runtime.h>\n#include "common.h"\nint main() { return 0; }\n'
+    assert tr(src) == MACRO + '#include <hip/hip_runtime.h>\n#include "common.h"\n' \
+        "int main() { return 0; }\n"
+    assert tr(tr(src)) == tr(src)
+    assert "HIP_ENABLE" not in tr(src, target_version="7.0")
+    assert "HIP_ENABLE" not in tr(src, target_version="5.2")
+    plain = "#include <cuda_runtime.h>\n#include <cstdio>\nint main() { return 0; }\n"
+    assert "HIP_ENABLE" not in tr(plain)
+    assert "HIP_ENABLE" not in tr('#include "common.h"\nint x;\n')  # no HIP header here

@@ -54,11 +54,36 @@ def warp_sync(ctx: FileContext) -> None:
             ctx.find("CP218", start, f"{name.decode()} is used as a constant expression; "
                      f"from {ctx.compiled.target.title} {since} it is a run-time value",
                      name.decode())
-    if ctx.fragment or not macros:
+    if ctx.fragment:
         return
+    if not macros and ctx.compiled.version_macros and _includes_project_header(ctx) \
+            and _has_main_header(ctx):
+        # A project header this file includes may use the intrinsics; the macro must come
+        # before the HIP header, which this file includes first.
+        macros.update(ctx.compiled.version_macros)
     for macro in sorted(macros):
         if macro not in src:  # defined already (or by an earlier run)
             _define(ctx, macro)
+
+
+def _includes_project_header(ctx: FileContext) -> bool:
+    """A ``"..."`` include that no header rule maps: the project's own header."""
+    src = ctx.src
+    return any(src[inc.name_start - 1:inc.name_start] == b'"'
+               and inc.name not in ctx.compiled.headers for inc in ctx.scan.includes)
+
+
+def _has_main_header(ctx: FileContext) -> bool:
+    """Whether the translated file includes the target's main header (or one that
+    provides it), already or by the includes pass."""
+    compiled = ctx.compiled
+    for inc in ctx.scan.includes:
+        r = compiled.headers.get(inc.name)
+        if inc.name in compiled.main_headers or r is not None and r.entry.is_main \
+                and r.status in ("converted", "same"):
+            return True
+    main = f"{compiled.target.name}/main-header"
+    return any(edit.rule_id == main for edit in ctx.edits)
 
 
 def _applies(needs: tuple, version: tuple[int, ...] | None) -> bool:

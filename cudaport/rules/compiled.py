@@ -98,6 +98,12 @@ class Compiled:
         for name, entry in table.identifiers.items():
             self.identifiers[name.encode()] = self._resolve(entry, entry.main, entry.variants, tv)
         self.names: dict[bytes, bytes] = {name: name for name in self.identifiers}
+        # Macros some names need defined at this version (HIP_ENABLE_WARP_SYNC_BUILTINS).
+        self.version_macros = sorted({
+            e.needs_macro[0].encode() for e in table.identifiers.values()
+            if e.needs_macro is not None and tv is not None
+            and (not e.needs_macro[1] or tv >= version_tuple(e.needs_macro[1]))
+            and (not e.needs_macro[2] or tv < version_tuple(e.needs_macro[2]))})
         self.headers: dict[bytes, ResolvedHeader] = {}
         for name, hentry in table.headers.items():
             r = self._resolve_mapping(hentry.library, hentry.main, hentry.variants, tv)
