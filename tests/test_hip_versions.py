@@ -279,3 +279,10 @@ def test_macro_for_files_that_include_a_project_header():
     plain = "#include <cuda_runtime.h>\n#include <cstdio>\nint main() { return 0; }\n"
     assert "HIP_ENABLE" not in tr(plain)
     assert "HIP_ENABLE" not in tr('#include "common.h"\nint x;\n')  # no HIP header here
+
+
+@pytest.mark.parametrize("src", ['#include "cuda.h"\n', '#include "cuda_fp16.h"\n#include "a.h"\n'
+                                 "__global__ void k() {}\n"])
+def test_quoted_cuda_headers_are_not_project_headers(src):
+    once = tr(src)
+    assert tr(once) == once

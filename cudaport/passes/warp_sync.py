@@ -67,10 +67,13 @@ def warp_sync(ctx: FileContext) -> None:
 
 
 def _includes_project_header(ctx: FileContext) -> bool:
-    """A ``"..."`` include that no header rule maps: the project's own header."""
+    """A ``"..."`` include that is neither a CUDA header a rule maps nor a header a
+    translation produces (so a second run sees the same): the project's own header."""
     src = ctx.src
-    return any(src[inc.name_start - 1:inc.name_start] == b'"'
-               and inc.name not in ctx.compiled.headers for inc in ctx.scan.includes)
+    compiled = ctx.compiled
+    return any(src[inc.name_start - 1:inc.name_start] == b'"' and inc.name not in
+               compiled.headers and inc.name not in compiled.target_headers
+               for inc in ctx.scan.includes)
 
 
 def _has_main_header(ctx: FileContext) -> bool:

@@ -116,6 +116,9 @@ class Compiled:
             else:
                 status = r.status
             self.headers[name.encode()] = ResolvedHeader(hentry, status, r.replacement)
+        # Every header a translation can produce: not the project's own headers.
+        self.target_headers = frozenset(h.replacement for h in self.headers.values()
+                                        if h.replacement) | {info.main_header.encode()}
         self.main_headers = {info.main_header.encode()} | {
             h.replacement for h in self.headers.values()
             if h.entry.is_main and h.replacement

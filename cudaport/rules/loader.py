@@ -26,7 +26,7 @@ from . import schema as S
 from .model import (Check, Entry, Fallback, HeaderEntry, Mapping, Table, TargetInfo, VariantGroup,
                     version_tuple)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 _TEMPLATE_HEAD = re.compile(r"\s*[A-Za-z_][\w:]*\s*(?:<[^;{}]*>\s*)?\(")
 _PLACEHOLDER = re.compile(r"\$(\d+|\*)")
 
