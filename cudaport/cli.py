@@ -113,7 +113,10 @@ def translation_options(fn):
         click.option("--experimental", is_flag=True,
                      help="Translate APIs whose target equivalent is experimental."),
         click.option("--hip-version", "target_version", metavar="X.Y",
-                     help="Treat target names added after this version as unavailable."),
+                     help="Target (HIP) version the output is for: header paths, API "
+                          "generations, warp-sync handling; names added later are "
+                          "unavailable. Default: the newest the rule tables describe "
+                          "(6.4 for hip)."),
         click.option("--rules", "rule_files", multiple=True,
                      type=click.Path(dir_okay=False, path_type=Path),
                      help="Extra rule pack (YAML), layered over the target's rules."),

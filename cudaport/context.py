@@ -48,6 +48,10 @@ class FileContext:
     # file has it (and which target header came before it).
     uses_runtime: bool = False
     main_header: tuple = (False, None)
+    # Macros the target's headers need defined before them (HIP_ENABLE_WARP_SYNC_BUILTINS):
+    # always, and only when the file ends up including the main header.
+    defines: set[bytes] = field(default_factory=set)
+    defines_with_main: tuple[bytes, ...] = ()
     clang: object | None = None  # cudaport.clang.Facts when --clang parsed the file
     _literals: list[tuple[int, int]] | None = None
     _brackets: lexer.Brackets | None = None

@@ -438,6 +438,26 @@ Fix: size and index the slots with the wavefront width. Bad: `__shared__ float s
 Good: `__shared__ float s[THREADS / WARP_SIZE];` with `WARP_SIZE` 64 on AMD, and loops
 bounded by `blockDim.x / warpSize`.
 """)
+register("CP219", "lane-mask-not-full", "warning", "warp lane mask that is not the full warp", """
+What: a `*_sync` warp intrinsic gets a lane mask that is not a visible full-warp constant: a
+variable, a partial constant (`0x0000ffff`), a computed value.
+Why: HIP's `*_sync` intrinsics take a 64-bit mask with one bit per lane of a 64-wide
+wavefront, and check at run time that the mask equals the lanes that are active. A mask
+built for 32-lane warps names the wrong lanes: cudaport casts it to 64 bits so the call
+compiles, but what it selects is unchanged and must be checked.
+Fix: derive the mask from the lanes that take part (`__activemask()`, `__ballot_sync`), with
+64-bit arithmetic. Bad: `unsigned m = (1u << 16) - 1; __shfl_sync(m, v, 0);`
+Good: `unsigned long long m = __ballot_sync(__activemask(), lane < 16); __shfl_sync(m, v, 0);`
+""")
+register("CP220", "warpsize-not-constant", "error", "warpSize used as a constant expression (HIP 7)", """
+What: `warpSize` in a context that needs a constant: an array bound, a template argument,
+a `constexpr` or `static_assert`, a `case` label.
+Why: from HIP 7.0 `warpSize` is a device variable read at run time (wave32 and wave64
+targets share one binary), no longer a constant expression; such code does not compile.
+Fix: use a compile-time width you choose per target, or query it at run time.
+Bad: `__shared__ float slot[warpSize];` Good: `__shared__ float slot[64];` (sized for the
+widest wavefront) or `extern __shared__` memory sized at launch.
+""")
 register("CP903", "clang-parse-errors", "warning", "clang reported errors parsing the file", """
 What: clang parsed the file with errors (first errors are in the message, file:line).
 Why: a missing include path or define, a header version clang does not know, or code only

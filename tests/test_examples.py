@@ -25,6 +25,7 @@ sys.path.insert(0, str(EXAMPLES))
 import gallery  # noqa: E402
 
 ALL = gallery.all_examples()
+OLDER_VERSIONS = gallery.OLDER_VERSIONS
 # The command CI runs: clang++-15 -x hip --offload-arch=gfx90a --rocm-path=/usr -nogpulib
 # -fsyntax-only, plus --hip-version from the headers (clang 15 cannot find it on Debian and
 # would skip its HIP wrapper header: managed_memory and complex_math catch that).
@@ -33,15 +34,9 @@ COMPILER = find_compiler("clang++-15") or find_compiler(toolchain="system")
 # verify's two toolchains: the ROCm folder and the system's HIP (clang-15 is the faster way
 # to run Debian's HIP 5.2).
 TOOLCHAINS = {"rocm": find_compiler(toolchain="rocm"), "system": COMPILER}
-# Translations that do not compile yet, with why; strict, so each flips to a failure once
-# the translation is fixed (issue 15: header paths and warp-sync masks per HIP version).
-KNOWN_FAILURES = {
-    ("cublas_gemm", "rocm"): "hipblas.h is hipblas/hipblas.h since ROCm 6",
-    ("reduction_shuffle", "rocm"): "__shfl_down_sync needs HIP_ENABLE_WARP_SYNC_BUILTINS "
-                                   "and a 64-bit mask from HIP 6.2",
-    ("cusparse_spmv", "system"): "CUDA_R_32F is kept for HIP 5.2 although its hipSPARSE "
-                                 "declares HIP_R_32F",
-}
+# Translations that do not compile yet, with why: {(example, toolchain): reason}. Strict
+# xfails, so each flips to a failure once the translation is fixed. None today.
+KNOWN_FAILURES: dict[tuple[str, str], str] = {}
 
 
 def by_check(check: str) -> list:
@@ -79,13 +74,16 @@ def test_gallery_covers_the_issue_list():
     assert sum(e.check == "compile" for e in ALL) >= 15
 
 
+@pytest.mark.parametrize("version", [None, *OLDER_VERSIONS])
 @pytest.mark.parametrize("example", [pytest.param(e, id=e.name) for e in ALL])
-def test_translation_matches_expected_and_is_idempotent(example):
-    options = example.options()
+def test_translation_matches_expected_and_is_idempotent(example, version):
+    """The default --hip-version's output is expected/hip/; an older version's is
+    expected-<version>/hip/ where it differs, else the same expected/hip/."""
+    options = example.options(version)
     sources = example.sources()
     assert sources, f"{example.name}: no CUDA sources"
     for rel in sources:
-        expected_path = example.expected_root / rel
+        expected_path = example.expected_root_for(version) / rel
         assert expected_path.is_file(), f"{expected_path} missing: run python examples/gallery.py"
         expected = expected_path.read_bytes()
         result = translate_bytes((example.root / rel).read_bytes(), options, str(rel))
@@ -98,9 +96,9 @@ def test_translation_matches_expected_and_is_idempotent(example):
 @pytest.mark.slow
 @pytest.mark.parametrize("example", by_check("compile"))
 def test_expected_output_compiles_with_the_hip_compiler(example):
-    need_compiler()
-    base = example.expected_root
-    outcomes = verify_paths([base / u for u in example.units()], Options(), COMPILER,
+    compiler = need_compiler("system")
+    base = example.expected_root_for(compiler.hip_version)  # the host's HIP (Debian 12: 5.2)
+    outcomes = verify_paths([base / u for u in example.units()], Options(), compiler,
                             lambda _path: example.flags(base), translate=False, jobs=1)
     errors = [f"{f.path}:{f.line}:{f.col}: {f.code} {f.message}"
               for o in outcomes for f in o.findings if f.severity == "error"]
@@ -115,12 +113,7 @@ def test_example_compiles_translated_for_each_toolchains_hip_version(example, to
     if example.check == "text" and toolchain == "system":
         pytest.skip(f"HIP {version}: {example.why}")
     options = dataclasses.replace(example.options(), target_version=version)
-    # A version's own expected output, where the translation differs by version.
-    pinned = example.root / "expected" / f"hip-{version}"
-    if pinned.is_dir():
-        for rel in example.sources():
-            result = translate_bytes((example.root / rel).read_bytes(), options, str(rel))
-            assert result.output == (pinned / rel).read_bytes(), f"{rel}: differs from {pinned}"
+    # (that the translation equals expected-<version>/ is pinned by the quick test above)
     outcomes = verify_paths([example.root / u for u in example.units()], options, compiler,
                             lambda _path: example.flags(example.root), jobs=1)
     errors = [f"{f.path}:{f.line}:{f.col}: {f.code} {f.message}"

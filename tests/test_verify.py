@@ -211,7 +211,7 @@ def test_missing_library_header_names_the_package(tmp_path):
         "#include <cublas_v2.h>\nvoid f(cublasHandle_t h) { cublasDestroy(h); }\n")
     proc = run("blas.cu", "--toolchain", "system", cwd=tmp_path)  # Debian 12 has no hipBLAS
     assert proc.returncode == 1
-    assert "blas.cu:1:10: CP504 error: 'hipblas.h' file not found; needs hipBLAS" in proc.stdout
+    assert "blas.cu:1:10: CP504 error: 'hipblas/hipblas.h' file not found; needs hipBLAS" in proc.stdout
 
 
 @needs_hip

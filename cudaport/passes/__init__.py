@@ -34,3 +34,4 @@ def _load() -> None:
     from . import framework_includes, libcudacxx, redefinitions, thrust_backend  # noqa: F401
     from . import unterminated  # noqa: F401
     from . import wavefront_blocks  # noqa: F401
+    from . import warp_sync  # noqa: F401

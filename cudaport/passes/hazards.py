@@ -218,8 +218,14 @@ def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> 
     for m in _MASK_LITERAL.finditer(code) if b"_sync" in code else ():
         call = _SYNC_CALL_OPEN.search(code, max(0, m.start() - 80), m.start())
         if call is not None:
+            r = ctx.compiled.identifiers.get(call.group(1))
+            fixed = r is not None and r.entry is not None and r.entry.lane_mask is not None \
+                and r.status in ("converted", "same") \
+                and code[m.end():m.end() + 40].lstrip()[:1] in (b",", b")")
             report("CP202", m.start(), f"{call.group(1).decode()} with mask "
-                   f"{m.group().decode()} covers 32 of {warp} lanes", call.group(1).decode())
+                   f"{m.group().decode()} covers 32 of {warp} lanes"
+                   + ("; the translation passes __activemask() instead" if fixed else ""),
+                   call.group(1).decode())
     for m in _FULL_MASK_DEFINE.finditer(code):
         report("CP202", m.start(2), f"{m.group(1).decode()} = {m.group(2).decode()} covers "
                f"32 of {warp} lanes when used as a warp mask", m.group(1).decode())

@@ -66,15 +66,30 @@ def includes(ctx: FileContext) -> None:
 @register_final("main-header")
 def main_header(ctx: FileContext) -> None:
     """Add the target's main header once, after every pass had its say: passes that
-    see runtime or device use ask for it (``ctx.uses_runtime``)."""
+    see runtime or device use ask for it (``ctx.uses_runtime``), and macros the target's
+    headers need defined first (``ctx.defines``) go before the file's first include."""
     has_main, early = ctx.main_header
-    if has_main and early is not None and ctx.options.insert_main_header:
+    insert = ctx.options.insert_main_header
+    main = f"{ctx.compiled.target.name}/main-header"
+    header = b"#include <" + ctx.compiled.target.main_header.encode() + b">" + ctx.eol()
+    top = b""
+    inserted_at_top = ctx.uses_runtime and not has_main and insert
+    defines = set(ctx.defines)
+    if has_main or inserted_at_top:
+        defines.update(ctx.defines_with_main)
+    for macro in sorted(m for m in defines if m not in ctx.src):  # not defined already
+        eol = ctx.eol()
+        top += b"#ifndef " + macro + eol + b"#define " + macro + eol + b"#endif" + eol
+    if inserted_at_top:
+        top += header
+    if has_main and early is not None and insert:
         pos = ctx.src.rfind(b"\n", 0, early.start) + 1
-        header = ctx.compiled.target.main_header.encode()
-        ctx.edits.append(Edit(pos, pos, b"#include <" + header + b">" + ctx.eol(),
-                              f"{ctx.compiled.target.name}/main-header"))
-    elif ctx.uses_runtime and not has_main and ctx.options.insert_main_header:
-        _insert_main_header(ctx)
+        ctx.edits.append(Edit(pos, pos, header, main))
+    if top:
+        pos, prefix = top_insertion_point(ctx)
+        ctx.edits.append(Edit(pos, pos, prefix + top,
+                              main if inserted_at_top
+                              else f"{ctx.compiled.target.name}/target-macros"))
 
 
 class _Deletable:
@@ -190,27 +205,18 @@ def _deletion_span(src: bytes, start: int, end: int) -> tuple[int, int] | None:
     return line_start, line_end
 
 
-def _insert_main_header(ctx: FileContext) -> None:
-    """Insert the target's main header after ``#pragma once`` or the include guard, else
-    before the first include, else after the leading comments. Directives are found with
-    the full tokenizer, so text inside comments or strings never counts."""
+def top_insertion_point(ctx: FileContext) -> tuple[int, bytes]:
+    """Where lines that must precede the file's headers go, and the line break to put
+    before them (when a guard line ends the file without one)."""
     src = ctx.src
-    eol = ctx.eol()
-    header = ctx.compiled.target.main_header.encode()
-    line = b"#include <" + header + b">" + eol
-    rule_id = f"{ctx.compiled.target.name}/main-header"
     pos = _after_guard_or_pragma(src)
     if pos is not None:
-        prefix = b"" if pos == 0 or src[pos - 1:pos] == b"\n" else eol
-        ctx.edits.append(Edit(pos, pos, prefix + line, rule_id))
-    elif ctx.scan.includes:
+        return pos, b"" if pos == 0 or src[pos - 1:pos] == b"\n" else ctx.eol()
+    if ctx.scan.includes:
         top_level = [inc for inc in ctx.scan.includes if not inc.branch]
         first = (top_level or ctx.scan.includes)[0]
-        pos = src.rfind(b"\n", 0, first.start) + 1
-        ctx.edits.append(Edit(pos, pos, line, rule_id))
-    else:
-        pos = _LEADING_COMMENTS.match(src).end()
-        ctx.edits.append(Edit(pos, pos, line, rule_id))
+        return src.rfind(b"\n", 0, first.start) + 1, b""
+    return _LEADING_COMMENTS.match(src).end(), b""
 
 
 def _after_guard_or_pragma(src: bytes) -> int | None:

@@ -20,7 +20,9 @@ def render(outcomes: list, options: Options) -> str:
         "target": options.target,
         "options": {
             "launch": options.launch, "variants": dict(options.variants),
-            "experimental": options.experimental, "target_version": options.target_version,
+            "experimental": options.experimental,
+            # the version the output is for: --hip-version, else the tables' newest
+            "target_version": options.target_version or _default_version(options),
         },
         "summary": summarize(outcomes).to_dict(),
         "files": [
@@ -41,3 +43,12 @@ def render(outcomes: list, options: Options) -> str:
         ],
     }
     return json.dumps(payload, indent=2, sort_keys=False) + "\n"
+
+
+def _default_version(options: Options) -> str | None:
+    from ..rules.compiled import get_compiled
+
+    try:
+        return get_compiled(options).target.version
+    except (ValueError, OSError):  # the report of a failed run still renders
+        return None

@@ -6,7 +6,9 @@
   (``present_in_cuda``, such as the CCCL macros of ``cccl.yaml``) are exempt.
 - HIP side: every target name a rule says exists in HIP <= 5.2 must appear in the HIP
   5.2 headers Debian ships (libamdhip64-dev, libhiprand-dev, libhipsparse-dev,
-  librocrand-dev, librocsparse-dev, librocprim-dev).
+  librocrand-dev, librocsparse-dev, librocprim-dev); and every name the translation
+  emits for ROCm 6.4 (the default version, each library variant) must appear in the
+  ROCm 6.4 headers (Debian unstable's packages, tools/setup-system.sh).
 
 What fails either check on purpose is listed, with the reason, in
 ``rules/hip/known-differences.tsv``; the tests require the lists to match exactly, so
@@ -65,6 +67,40 @@ def missing_from_hip(table: Table, words: set[str], newest: tuple[int, ...] = (5
                 continue
             if not all(w in words for w in WORD.findall(mapping.to)):
                 out.add(name)
+    return out
+
+
+# ROCm 6.4 (Debian unstable, the folder tools/setup-system.sh makes): every library
+# cudaport maps to except RCCL, which the toolchain leaves out.
+ROCM_FOLDERS = ("hip", "hipblas", "hipblas-common", "hipblaslt", "hipcub", "hipfft", "hiprand",
+                "hipsolver", "hipsparse", "miopen", "rocblas", "rocfft", "rocprim", "rocrand",
+                "rocsolver", "rocsparse", "thrust")
+NOT_IN_ROCM_FOLDER = frozenset({"nccl"})
+
+
+def rocm_words(include: Path) -> set[str]:
+    """Identifiers in the ROCm headers, and in the compiler's HIP wrapper headers."""
+    words: set[str] = set()
+    paths = [p for folder in ROCM_FOLDERS for p in sorted((include / folder).rglob("*"))]
+    paths += sorted(include.parent.glob("lib/llvm-*/lib/clang/*/include/__clang_hip*"))
+    for path in paths:
+        if path.is_file():
+            words.update(WORD.findall(path.read_text(encoding="latin-1")))
+    return words
+
+
+def missing_at_version(compiled, words: set[str]) -> set[str]:
+    """CUDA names whose translation for ``compiled``'s version (variants included) names
+    something the headers of that version do not declare."""
+    out = set()
+    for name, r in compiled.identifiers.items():
+        entry = r.entry
+        if entry is None or r.status not in ("converted", "fallback") or not r.replacement \
+                or entry.kind == "namespace" or entry.library in NOT_IN_ROCM_FOLDER:
+            continue
+        head = WORD.match((r.template or r.replacement).decode())  # a template's function
+        if head and head.group() not in words:
+            out.add(name.decode())
     return out
 
 
