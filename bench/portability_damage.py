@@ -11,8 +11,8 @@ per tree, what the output has that the input did not:
            switch body, preprocessor branch) than it did before translation;
 * own:     names the project declares itself that got renamed: a name qualified by a
            namespace that is no CUDA API namespace (``mine::cudaMalloc``), a name at its
-           own declaration (``struct cudaX {``, ``int cudaHelper(...) {``), or a name
-           used inside a namespace in which some file of the tree declares it;
+           own declaration in a named namespace (``namespace q { struct cudaX {``), or a
+           name used inside a namespace in which some file of the tree declares it;
 * again:   files whose output changes when translated once more.
 
 Also printed: files, files changed, and the files where the compatibility-layer or
@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cudaport import scopes  # noqa: E402
+from cudaport import project_names, scopes  # noqa: E402
 from cudaport.driver import plan  # noqa: E402
 from cudaport.options import Options  # noqa: E402
 from cudaport.rules.compiled import get_compiled  # noqa: E402
@@ -51,9 +51,15 @@ def _created(before: list[tuple], after: list[tuple]) -> list[bytes]:
     return out
 
 
-def _dups(src: bytes) -> Counter:
-    return Counter({key: len(v) - 1 for key, v in
-                    scopes.duplicates(scopes.definitions(src)).items()})
+def _dups(src: bytes) -> tuple[Counter, dict]:
+    """Repeated definitions per (kind, scope) (a key renamed by the translation still
+    counts against the same scope), and one repeated key per (kind, scope) to show."""
+    counts: Counter = Counter()
+    shown = {}
+    for (kind, scope, key), v in scopes.duplicates(scopes.definitions(src)).items():
+        counts[(kind, scope)] += len(v) - 1
+        shown[(kind, scope)] = key
+    return counts, shown
 
 
 def _declared_in_namespaces(src: bytes, names) -> set[tuple[bytes, bytes]]:
@@ -72,7 +78,7 @@ def _own_renamed(src: bytes, result, declared: set[tuple[bytes, bytes]],
     code = scopes.blank(src)
     blocks = scopes.namespaces(code)
     decl_sites = {d.name_start for d in scopes.definitions(src, code)
-                  if d.kind in ("type", "typedef", "alias", "function")}
+                  if d.kind in ("type", "typedef", "alias", "function") and d.scope[0]}
     out = []
     for e in result.edits:
         name = src[e.start:e.end]
@@ -123,6 +129,7 @@ def measure(tree: Path, options: Options, show: bool) -> dict[str, int]:
     for data in sources.values():
         if b"namespace" in data:
             declared |= _declared_in_namespaces(data, renamable)
+    options = project_names.project_options(options, lambda: sources.values(), compiled)
     for job, data in sources.items():
         try:
             result = translate_bytes(data, options, job.shown, compiled)
@@ -140,10 +147,11 @@ def measure(tree: Path, options: Options, show: bool) -> dict[str, int]:
             found.append(("selfdef", name.decode()))
         for name in _created(scopes.self_aliases(code_in), scopes.self_aliases(code_out)):
             found.append(("alias", name.decode()))
-        before = _dups(data)
-        for key, n in _dups(out).items():
-            for _ in range(n - before.get(key, 0)):
-                found.append(("dup", f"{key[0]} {key[2].decode(errors='replace')}"))
+        before, _ = _dups(data)
+        after, shown = _dups(out)
+        for where, n in after.items():
+            for _ in range(n - before.get(where, 0)):
+                found.append(("dup", f"{where[0]} {shown[where].decode(errors='replace')}"))
         for offset, name, why in _own_renamed(data, result, declared, api_namespaces):
             line = data.count(b"\n", 0, offset) + 1
             found.append(("own", f"line {line}: {name.decode()} ({why})"))
@@ -156,7 +164,7 @@ def measure(tree: Path, options: Options, show: bool) -> dict[str, int]:
     return counts
 
 
-LAYER_CODES = frozenset(("CP150", "CP151"))
+LAYER_CODES = frozenset(("CP160", "CP161"))
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 
 from . import baseline as B
 from . import suppressions as S
-from . import own_names
+from . import own_names, portability_layers, project_names
 from .config import Config
 from .files import read_input
 from .findings import SEVERITY_RANK, Finding, Reference
@@ -194,6 +194,8 @@ def check_paths(paths: Iterable[str], options: Options, config: Config | None = 
                        stdin if stdin is not None else b""))
     inputs += [(path, display_path(path, cwd), None) for path in files]
     named = {Path(p) for p in paths if p != "-"}
+    options = project_names.project_options(options, lambda: portability_layers.read_all(
+        path if data is None else data for path, _, data in inputs), compiled)
     results: list[FileResult] = []
     for path, shown, data in inputs:
         try:

@@ -19,11 +19,11 @@ import sys
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from . import __version__, own_names
+from . import __version__, own_names, portability_layers, project_names
 from .findings import Finding, Reference
 from .ignore import PatternList, matches_any
 from .options import Options
@@ -544,6 +544,11 @@ def run(jobs: list[Job], request: Request, workers: int | None = None,
     from .rules import get_compiled
 
     compiled = get_compiled(request.options)  # loaded before forking: workers inherit it
+    options = project_names.project_options(
+        request.options, lambda: portability_layers.read_all(
+            j.source for j in jobs if j.kind == "source"), compiled)
+    if options is not request.options:
+        request = replace(request, options=options)
     outcomes: list[Outcome | None] = [None] * len(jobs)
     cache_path = None
     entries: dict = {}

@@ -69,8 +69,9 @@ def namespaces(code: bytes, pairs: dict[int, int] | None = None) -> list[Block]:
 
 def namespace_at(blocks: list[Block], offset: int) -> bytes:
     """The qualified namespace (``a::b``) enclosing ``offset``; b"" at global scope."""
-    names = [b.name for b in blocks if b.start < offset < b.end]
-    return b"::".join(names)
+    if not blocks:
+        return b""
+    return b"::".join([b.name for b in blocks if b.start < offset < b.end])
 
 
 class Nesting:
@@ -125,11 +126,17 @@ class Branches:
 
 class Definition(NamedTuple):
     kind: str  # type, typedef, alias, function, enumerator, case, macro
-    key: bytes  # what two definitions of one scope must not share
-    scope: tuple  # (enclosing block offset or namespace, branch path)
-    start: int  # span of the text that makes the key
+    key: bytes  # what two definitions of one scope must not share: prefix + key_text
+    scope: tuple  # (namespace, innermost block, branch path), or (enum/switch, branch path)
+    start: int  # span of the text that makes the key (a name, or a name and parameters)
     end: int
     name_start: int  # where the defined name is (for messages)
+    prefix: bytes = b""
+
+
+def key_text(text: bytes) -> bytes:
+    """The key part that ``Definition.start:end`` gives: its text, spaces normalized."""
+    return _SPACE.sub(b" ", text).strip()
 
 
 _TYPE_DEF = re.compile(rb"\b(struct|class|union|enum(?:\s+class|\s+struct)?)\s+"
@@ -152,10 +159,7 @@ _NOT_FUNCTIONS = frozenset(b"""if for while switch catch return sizeof alignof d
 _SPACE = re.compile(rb"\s+")
 
 
-def _norm(text: bytes) -> bytes:
-    return _SPACE.sub(b" ", text).strip()
-
-
+_OPERATOR = re.compile(rb"(?<![\w$])operator\Z")
 _ACCESS = re.compile(rb"(?:public|private|protected)\s*:\Z")
 
 
@@ -165,6 +169,8 @@ def _may_define(code: bytes, start: int) -> bool:
     before = code[max(0, start - 40):start].rstrip()
     if not before:
         return True
+    if _OPERATOR.search(before):
+        return False  # operator T(): a conversion to T, not a definition of T
     last = before[-1:]
     if last == b":":
         return before.endswith(b"::") or _ACCESS.search(before) is not None
@@ -183,23 +189,23 @@ def definitions(src: bytes, code: bytes | None = None) -> list[Definition]:
     def scope(offset: int) -> tuple:
         return (namespace_at(blocks, offset), nesting.at(offset), branches.at(offset))
 
+    def add(kind: str, prefix: bytes, where: tuple, start: int, end: int,
+            text: bytes = code) -> None:
+        out.append(Definition(kind, prefix + key_text(text[start:end]), where, start, end,
+                              start, prefix))
+
     for m in _TYPE_DEF.finditer(code):
-        kind = b"enum" if m.group(1).startswith(b"enum") else b"type"
-        out.append(Definition("type", kind + b" " + m.group(2), scope(m.start()),
-                              m.start(2), m.end(2), m.start(2)))
+        kind = b"enum " if m.group(1).startswith(b"enum") else b"type "
+        add("type", kind, scope(m.start()), m.start(2), m.end(2))
     for m in _TYPEDEF.finditer(code):
-        out.append(Definition("typedef", b"typedef " + m.group(2), scope(m.start()),
-                              m.start(), m.end(), m.start(2)))
+        add("typedef", b"typedef ", scope(m.start()), m.start(2), m.end(2))
     for m in _USING.finditer(code):
-        out.append(Definition("alias", b"typedef " + m.group(1), scope(m.start()),
-                              m.start(), m.end(), m.start(1)))
+        add("alias", b"typedef ", scope(m.start()), m.start(1), m.end(1))
     for m in _FUNCTION.finditer(code):
         name = m.group(1)
         if name in _NOT_FUNCTIONS or not _may_define(code, m.start()):
             continue
-        key = name + b"(" + _norm(m.group(2)) + b")"
-        out.append(Definition("function", key, scope(m.start()), m.start(), m.end(2) + 1,
-                              m.start()))
+        add("function", b"", scope(m.start()), m.start(), m.end(2) + 1)
     # enum and switch bodies are told apart by their ordinal, which translation keeps
     for ordinal, m in enumerate(_ENUM_BODY.finditer(code)):
         brace = m.end() - 1
@@ -208,8 +214,7 @@ def definitions(src: bytes, code: bytes | None = None) -> list[Definition]:
         for e in re.finditer(rb"(?:^|,|\{)\s*(?:#[^\n]*\n\s*)*([A-Za-z_]\w*)",
                              code[brace:close]):
             s = brace + e.start(1)
-            out.append(Definition("enumerator", e.group(1), (where[0], branches.at(s)),
-                                  s, s + len(e.group(1)), s))
+            add("enumerator", b"", (where[0], branches.at(s)), s, s + len(e.group(1)))
     for ordinal, m in enumerate(_SWITCH.finditer(code)):
         parsed = lexer.split_arguments(code, m.end() - 1)
         if parsed is None:
@@ -224,13 +229,11 @@ def definitions(src: bytes, code: bytes | None = None) -> list[Definition]:
             if any(a < c.start() < b and _SWITCH.search(code, max(brace, a - 200), a)
                    for a, b in inner):
                 continue
-            label = _norm(src[c.start(1):c.end(1)])  # with its literals ('a')
-            out.append(Definition("case", b"case " + label,
-                                  (("switch", ordinal), branches.at(c.start())), c.start(1), c.end(1),
-                                  c.start(1)))
+            # the label's text with its literals ('a')
+            add("case", b"case ", (("switch", ordinal), branches.at(c.start())),
+                c.start(1), c.end(1), src)
     for m in _DEFINE.finditer(code):
-        out.append(Definition("macro", b"#define " + m.group(1), ((), branches.at(m.start())),
-                              m.start(1), m.end(1), m.start(1)))
+        add("macro", b"#define ", ((), branches.at(m.start())), m.start(1), m.end(1))
     return out
 
 

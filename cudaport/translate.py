@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import edits as E
+from . import collisions, portability_layers, project_names
 from .context import FileContext, LineIndex
 from .findings import Finding, Reference
 from .options import Options
@@ -84,15 +85,21 @@ def translate_bytes(src: bytes, options: Options | None = None, path: str = "<st
     compiled = compiled or get_compiled(options)
     ctx = FileContext(src, path, compiled, options,
                       scan(src, compiled, options.rewrite_comments, options.rewrite_strings))
+    portable = portability_layers.before_passes(ctx)
+    parsed = False
     if options.clang:
-        from .clang.apply import after_passes, before_passes
+        from .clang.apply import after_passes, before_passes, parsed_by_clang
 
         before_passes(ctx)
+        parsed = parsed_by_clang(ctx)
+    if not parsed:  # clang, when it parsed the file, resolves names exactly
+        project_names.before_passes(ctx)
     for _name, run in passes():
         run(ctx)
     if ctx.clang is not None:
         after_passes(ctx)
-    kept = E.resolve(ctx.edits)
+    portability_layers.after_passes(ctx, portable)
+    kept = collisions.check(ctx, E.resolve(ctx.edits))
     output = E.apply(src, kept)
     ctx.findings.sort(key=lambda f: (f.offset, f.code))
     return Result(output, kept, ctx.findings, path, ctx.lines or LineIndex(src),

@@ -75,3 +75,7 @@ def test_bench_counts_damage(tmp_path):
     header, row = out.stdout.splitlines()[:2]
     counts = dict(zip(header.split()[1:], row.split()[1:]))
     assert counts["files"] == "1" and counts["changed"] == "1" and counts["again"] == "0"
+
+
+def test_conversion_operator_is_no_definition_of_its_type():
+    assert keys(b"struct L { operator T() const { return t; } };") == {("type", b"type L")}

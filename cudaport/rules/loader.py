@@ -325,6 +325,10 @@ def _read_target(path: Path, data: bytes) -> TargetInfo:
         "source": S.text, "compiler": anything, "header_extensions": anything,
         "experimental": S.boolean, "warp_sizes": anything,
         "unknown_libraries": extensions,
+        "portable_guards": lambda a, b, c: S.string_list(a, b, c),
+        "portable_headers": lambda a, b, c: S.string_list(a, b, c),
+        "portable_prefixes": lambda a, b, c: S.string_list(a, b, c),
+        "api_namespaces": lambda a, b, c: S.string_list(a, b, c),
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -339,7 +343,9 @@ def _read_target(path: Path, data: bytes) -> TargetInfo:
         extensions=d.get("extensions", {}), variant_groups=d.get("variants", {}),
         unknown_patterns=tuple(d.get("unknown_patterns", ())),
         extra={k: d[k] for k in ("compiler", "header_extensions", "description", "source",
-                                 "experimental", "warp_sizes", "unknown_libraries")
+                                 "experimental", "warp_sizes", "unknown_libraries",
+                                 "portable_guards", "portable_headers", "portable_prefixes",
+                                 "api_namespaces")
                if k in d},
     )
 
