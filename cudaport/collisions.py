@@ -116,8 +116,8 @@ _BODY_AFTER = re.compile(rb"[^;{}()]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{")
 def _maybe_definition(src: bytes, start: int, end: int) -> bool:
     """A cheap look around an edit: could it be inside a definition's key (a macro, type,
     typedef, alias, case label, enumerator, or the parameters of a function definition)?"""
-    line_start = src.rfind(b"\n", 0, start) + 1
-    before = src[line_start:start]
+    window = max(0, start - 200)  # bounded: a 1 MB line must not cost 1 MB per edit
+    before = src[src.rfind(b"\n", window, start) + 1 or window:start]
     if _DEFINING_LINE.search(before):
         return True
     after = src[end:end + 4].lstrip()

@@ -80,7 +80,8 @@ def is_declaration(code: bytes, start: int, length: int) -> bool:
         cut = max(statement.rfind(b";"), statement.rfind(b"{"), statement.rfind(b"}"))
         return statement[cut + 1:].lstrip().startswith(b"typedef")
     if follows == b"(" and word and word not in _NOT_A_TYPE:
-        line_start = code.rfind(b"\n", 0, start) + 1
+        window = max(0, start - 400)  # bounded, as a line may be 1 MB long
+        line_start = code.rfind(b"\n", window, start) + 1 or window
         return not code[line_start:start].lstrip().startswith(b"#")
     return False
 
