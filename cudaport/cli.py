@@ -94,6 +94,14 @@ def _clang_fields(kwargs: dict) -> dict:
     return fields
 
 
+def _portability_fields(kwargs: dict) -> tuple[tuple[str, object], ...]:
+    """Options of cudaport.portability_layers (kept in Options.extra)."""
+    guards = tuple(kwargs.pop("portable_guards", None) or ())
+    respect = bool(kwargs.pop("respect_layers", None))
+    return ((("portable_guards", guards),) if guards else ()) + \
+        ((("respect_layers", True),) if respect else ())
+
+
 def translation_options(fn):
     """Options shared by every command that translates or checks code."""
     decorators = [
@@ -123,6 +131,9 @@ def translation_options(fn):
         click.option("--framework", type=click.Choice(FRAMEWORKS),
                      help="Framework the code is written against (pytorch: ROCm PyTorch or "
                           "torch_musa names, headers and, for musa, Python files)."),
+        click.option("--respect-layers", is_flag=True, default=None,
+                     help="Leave alone, in every file, the CUDA names the project's "
+                          "compatibility layers define (translate only what they miss)."),
         click.option("--rules-dir", "rules_dirs", multiple=True,
                      type=click.Path(file_okay=False, path_type=Path),
                      help="Extra folder of targets, searched before the built-in one."),
@@ -158,6 +169,7 @@ def build_options(kwargs: dict, config=None) -> Options:
         rule_files=tuple(str(p) for p in kwargs.pop("rule_files")),
         rules_dirs=tuple(str(p) for p in kwargs.pop("rules_dirs")),
         framework=kwargs.pop("framework", None),
+        extra=_portability_fields(kwargs),
         **_clang_fields(kwargs),
     )
     try:
@@ -174,6 +186,7 @@ def _encoding(name: str) -> str:
         return check_name(name)
     except ValueError as exc:
         raise UsageError(f"--encoding: {exc}") from None
+_CONFIG_ONLY = ("portable_guards",)  # settings with no command-line flag
 
 
 def _apply_config(kwargs: dict, config) -> None:
@@ -190,6 +203,8 @@ def _apply_config(kwargs: dict, config) -> None:
             raise UsageError(str(exc)) from None
     for key, value in config.option_defaults().items():
         if key not in kwargs:
+            if key in _CONFIG_ONLY:
+                kwargs[key] = value
             continue
         source = ctx.get_parameter_source(key) if ctx is not None else None
         given = (source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")) \

@@ -55,12 +55,14 @@ class Config:
     fail_on: str | None = None
     warn_unused_ignores: bool | None = None
     framework: str | None = None
+    portable_guards: tuple[str, ...] = ()
+    respect_layers: bool | None = None
 
     def option_defaults(self) -> dict[str, object]:
         """Values for the translation options, keyed like ``cli.build_options``'s kwargs."""
         out: dict[str, object] = {}
         for key in ("target", "launch", "rewrite_comments", "rewrite_strings", "encoding",
-                    "experimental", "target_version", "framework"):
+                    "experimental", "target_version", "framework", "respect_layers"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -70,6 +72,7 @@ class Config:
             out["rule_files"] = self.rules
         if self.rules_dirs:
             out["rules_dirs"] = self.rules_dirs
+        out["portable_guards"] = self.portable_guards
         return out
 
     def relative(self, path: Path) -> str | None:
@@ -198,7 +201,7 @@ _KEYS = {
     "experimental": bool, "hip-version": str, "target-version": str, "variants": dict,
     "rules": list, "rules-dir": list, "select": list, "ignore": list, "exclude": list,
     "per-path-ignores": dict, "fail-on": str, "warn-unused-ignores": bool,
-    "framework": str,
+    "framework": str, "portable-guards": list, "respect-layers": bool,
 }
 _TYPE_NAMES = {str: "a string", bool: "true or false", dict: "a table", list: "a list"}
 
@@ -274,6 +277,7 @@ def _build(path: Path, table: dict, prefix: str) -> Config:
         per_path_ignores=tuple(per_path), fail_on=choice("fail-on", FAIL_LEVELS),
         warn_unused_ignores=get("warn-unused-ignores"),
         framework=_framework(get("framework"), fail),
+        portable_guards=strings("portable-guards"), respect_layers=get("respect-layers"),
     )
 
 

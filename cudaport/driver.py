@@ -17,9 +17,10 @@ import signal
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
-from . import own_names
+from . import own_names, portability_layers, project_names
 from .findings import Finding
 from .kinds import FileOutcome, kind_of, translate_file  # noqa: F401  (kind_of: re-export)
 from .runner.cache import (_cache_file, _cache_hit, _digest, _entry_key,  # noqa: F401
@@ -218,6 +219,11 @@ def run(jobs: list[Job], request: Request, workers: int | None = None,
     from .rules import get_compiled
 
     compiled = get_compiled(request.options)  # loaded before forking: workers inherit it
+    options = project_names.project_options(
+        request.options, lambda: portability_layers.read_all(
+            j.source for j in jobs if j.kind == "source"), compiled)
+    if options is not request.options:
+        request = replace(request, options=options)
     outcomes: list[Outcome | None] = [None] * len(jobs)
     cache_path = None
     entries: dict = {}

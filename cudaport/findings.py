@@ -144,6 +144,56 @@ Fix: keep the project's definition for CUDA only.
 Bad: `__device__ float atomicMax(float *a, float v) { ... }`
 Good: `#if !defined(__HIP_PLATFORM_AMD__)` around that definition.
 """)
+register("CP160", "portable-branch", "info", "branch already built for the target", """
+What: a `#if` branch that only a build defining a portability macro compiles (`USE_ROCM`,
+`__HIP_PLATFORM_AMD__`, `GGML_USE_HIP`, ...: `portable_guards` in the target's
+`target.yaml`, plus `portable-guards` in the project settings). Its code is left as it is
+and its names are not reported as CUDA problems.
+Why: the project already wrote this code for HIP (or another non-CUDA back end);
+translating it again would rename names that are already right, or break them.
+Fix: nothing to do; the message shows where the project's own portability lives. Add the
+project's own macro to `portable-guards` if its HIP branches use another name.
+""")
+register("CP161", "compatibility-layer", "info", "file is a compatibility layer", """
+What: the file includes a target header (`hip/hip_runtime.h`, `hipblas/...`) and defines
+CUDA names in terms of the target's (`#define cudaMalloc hipMalloc`,
+`typedef hipStream_t cudaStream_t;`). The file is left as it is.
+Why: translating the CUDA side of such definitions gives `#define hipMalloc hipMalloc`,
+`typedef hipStream_t hipStream_t;` and macros that expand into themselves.
+Fix: nothing to do. With `--respect-layers` the names the layer defines are also left
+alone in the project's other files (CP162).
+""")
+register("CP162", "left-for-layer", "info", "names left for the project's compatibility layer", """
+What: with `--respect-layers`, uses of CUDA names that one of the project's compatibility
+layers defines were not renamed.
+Why: the layer maps them when the project is built for the target; translating only what
+the layer does not cover keeps the diff small and the layer in charge.
+Fix: nothing to do; translate without `--respect-layers` to rename them anyway.
+""")
+register("CP163", "many-to-one-collision", "warning", "translation would make two definitions identical", """
+What: several CUDA names map to one target name, and two definitions of one scope (types,
+typedefs, enumerators, overloads, `case` labels, macros) would become the same. The second
+was left untranslated; the message names both places.
+Why: two identical definitions do not compile (`duplicate case value`, `redefinition`).
+Fix: keep one of the two definitions for the target build, for example under
+`#if !defined(__HIP_PLATFORM_AMD__)`.
+""")
+register("CP164", "own-cuda-name", "info", "CUDA-named symbol of the project kept", """
+What: the name is spelled like a CUDA API but is the project's own: qualified by one of its
+namespaces or classes (`mine::cudaMalloc`), reached through an object (`cfg.cudaStream`),
+or declared in a namespace of the project and used inside it. It was not renamed.
+Why: CUDA API never lives in a project's namespace; renaming the use but not the
+declaration (or both, in some files only) breaks the build.
+Fix: nothing; rename the project's symbol if the clash is confusing. `--clang` resolves
+every name exactly (CP906).
+""")
+register("CP165", "self-alias-dropped", "info", "alias that translation made name itself dropped", """
+What: a typedef, `using` alias or macro between two CUDA names that map to the same target
+name (`#define CUDA_MEMCPY3D CUDA_MEMCPY3D_v2`) would become `#define HIP_MEMCPY3D
+HIP_MEMCPY3D` (or `using X = X;`, `typedef X X;`); it was removed.
+Why: such a line does nothing but can clash with the target's own declaration.
+Fix: nothing to do.
+""")
 register("CP901", "unreadable-file", "error", "file could not be read", """
 What: the input could not be read (missing, permission denied, or not a regular file).
 Fix: check the path and permissions.

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import edits as E
-from . import encodings
-from . import platform_branches
+from . import collisions, encodings, platform_branches, portability_layers, project_names
 from .context import FileContext, LineIndex
 from .findings import Finding, Reference
 from .options import Options
@@ -88,17 +87,23 @@ def translate_bytes(src: bytes, options: Options | None = None, path: str = "<st
     src, restore = encodings.mask(src, options.encoding)  # the passes read the mask
     ctx = FileContext(src, path, compiled, options,
                       scan(src, compiled, options.rewrite_comments, options.rewrite_strings))
+    portable = portability_layers.before_passes(ctx)
+    parsed = False
     if options.clang:
-        from .clang.apply import after_passes, before_passes
+        from .clang.apply import after_passes, before_passes, parsed_by_clang
 
         before_passes(ctx)
+        parsed = parsed_by_clang(ctx)
+    if not parsed:  # clang, when it parsed the file, resolves names exactly
+        project_names.before_passes(ctx)
     for _name, run in passes():
         run(ctx)
     for _name, run in final_steps():
         run(ctx)
     if ctx.clang is not None:
         after_passes(ctx)
-    kept = E.resolve(ctx.edits, src)
+    portability_layers.after_passes(ctx, portable)
+    kept = collisions.check(ctx, E.resolve(ctx.edits, src))
     output = E.apply(src, kept)
     if restore is not None:
         output = output.translate(restore)

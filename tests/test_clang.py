@@ -109,10 +109,14 @@ def test_modes_are_detected(fake_toolkit):
         environment.header_set("toolkit", "/nonexistent/cuda")
 
 
-def test_without_clang_the_wrapper_is_renamed():
-    """The lexical engine alone cannot tell; that is what the clang layer is for."""
+def test_without_clang_the_wrapper_is_kept_by_text_rules():
+    """The lexical engine keeps the project's namespace members too (CP164); clang
+    resolves every other use exactly (CP906)."""
     r = translate_source(SHADOW)
-    assert "mine::hipMalloc" in r.text
+    assert "mine::cudaMalloc((void **)&d, 4);" in r.text
+    assert "int cudaMalloc(void **p, size_t n)" in r.text
+    assert "hipMalloc((void **)&d, 64 * sizeof(float));" in r.text
+    assert [f.line for f in r.findings if f.code == "CP164"] == [4, 10]
 
 
 def test_translated_output_compiles_with_hip():

@@ -21,6 +21,11 @@ def before_passes(ctx: FileContext) -> None:
                         ctx.scan.idents + ctx.scan.unknown, ctx.scan.launches)
 
 
+def parsed_by_clang(ctx: FileContext) -> bool:
+    """Whether clang parsed the file (its facts, not a note that it could not)."""
+    return isinstance(ctx.clang, Facts) and ctx.clang.parsed
+
+
 def clang_finding(ctx: FileContext, code: str, offset: int, message: str,
                   identifier: str = "", severity: str = "") -> Finding:
     line, col = ctx.linecol(offset)

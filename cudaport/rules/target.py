@@ -85,6 +85,10 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "experimental": S.boolean, "warp_sizes": anything,
         "unknown_libraries": extensions, "hazards": anything,
         "platform_macros": macro_list, "platform_macro_pattern": patterns_one,
+        "portable_guards": lambda a, b, c: S.string_list(a, b, c),
+        "portable_headers": lambda a, b, c: S.string_list(a, b, c),
+        "portable_prefixes": lambda a, b, c: S.string_list(a, b, c),
+        "api_namespaces": lambda a, b, c: S.string_list(a, b, c),
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -100,6 +104,8 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         unknown_patterns=tuple(d.get("unknown_patterns", ())),
         extra={k: d[k] for k in ("compiler", "header_extensions", "description", "source",
                                  "experimental", "warp_sizes", "unknown_libraries", "hazards",
-                                 "platform_macros", "platform_macro_pattern")
+                                 "platform_macros", "platform_macro_pattern",
+                                 "portable_guards", "portable_headers", "portable_prefixes",
+                                 "api_namespaces")
                if k in d},
     )

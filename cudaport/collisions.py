@@ -1,0 +1,149 @@
+"""Many-to-one mappings must not make two definitions one, nor a definition name itself.
+
+Several CUDA names map to one target name (``CUDA_MEMCPY3D`` and ``CUDA_MEMCPY3D_v2``
+both to ``HIP_MEMCPY3D``). Where two definitions of one scope (types, typedefs,
+enumerators, overloads, ``case`` labels, macros: see :func:`scopes.definitions`) were
+distinct and the edits would make them identical, the second keeps its original text
+and CP163 names both places. A typedef, alias or macro that the edits would turn into
+``using X = X;``, ``typedef X X;`` or ``#define X X`` is dropped instead (CP165).
+
+Only files where some edit writes a name that more than one CUDA name maps to, or one
+the file already holds, are examined.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from . import edits as E
+from . import scopes
+from .context import FileContext
+
+COLLISION, DROPPED = "CP163", "CP165"
+
+_STATEMENT = re.compile(
+    rb"\busing\s+[A-Za-z_]\w*\s*=[^;{}]*;|\btypedef\b[^;{}]*;"
+    rb"|(?m:^[ \t]*#[ \t]*define[ \t]+(?:[^\n\\]|\\\r?\n|\\)*)")
+
+
+def _shared_targets(compiled) -> frozenset[bytes]:
+    """Target names that two or more CUDA names map to."""
+    shared = getattr(compiled, "_shared_targets", None)
+    if shared is None:
+        seen: dict[bytes, int] = {}
+        for name, r in compiled.identifiers.items():
+            if r.renames and r.replacement:
+                seen[r.replacement] = seen.get(r.replacement, 0) + 1
+        shared = frozenset(t for t, n in seen.items() if n > 1)
+        compiled._shared_targets = shared
+    return shared
+
+
+def _within(starts: list[int], start: int, end: int) -> range:
+    """Indexes of the (sorted) edits that start in ``start:end``."""
+    return range(bisect.bisect_left(starts, start), bisect.bisect_left(starts, end))
+
+
+def _translated(src: bytes, edits: list[E.Edit], starts: list[int], start: int,
+                end: int) -> bytes:
+    inside = [edits[i] for i in _within(starts, start, end) if edits[i].end <= end]
+    if not inside:
+        return src[start:end]
+    return E.apply(src[start:end], [e._replace(start=e.start - start, end=e.end - start)
+                                     for e in inside])
+
+
+def check(ctx: FileContext, kept: list[E.Edit]) -> list[E.Edit]:
+    """``kept`` (resolved edits) without the ones that would collide, plus deletions of
+    self-aliases they would create; findings for both go to ``ctx``."""
+    src = ctx.src
+    starts = [e.start for e in kept]
+    shared = _shared_targets(ctx.compiled)
+    written = {e.replacement for e in kept}
+    risky = {r for r in written if r in shared or r in src}
+    if not any(e.replacement in risky and _maybe_definition(src, e.start, e.end)
+               for e in kept):
+        return kept
+    code = scopes.blank(src)
+    drop: list[tuple[int, int]] = []  # spans whose edits are withdrawn
+    add: list[E.Edit] = []
+    # 1. self-aliases the edits create
+    for m in _STATEMENT.finditer(code):
+        a, b = m.span()
+        if not _within(starts, a, b):
+            continue
+        after = _translated(src, kept, starts, a, b)
+        was = src[a:b]
+        if _names_itself(after) and not _names_itself(was):
+            start, end = _whole_lines(src, a, b)
+            add.append(E.Edit(start, end, b"", "self-alias"))  # replaces the edits inside
+            name = _names_itself(after).decode()
+            ctx.find(DROPPED, a, f"dropped `{_one_line(was)}`: translated it would only "
+                     f"name itself ({name})", name)
+    # 2. definitions the edits make identical
+    groups: dict[tuple, scopes.Definition] = {}
+    for d in scopes.definitions(src, code):
+        edited = bool(_within(starts, d.start, d.end)) and not any(
+            a <= d.start < b for a, b in drop) and not any(e.start <= d.start < e.end
+                                                            for e in add)
+        key = d.prefix + scopes.key_text(_translated(src, kept, starts, d.start, d.end)) \
+            if edited else d.key
+        group = (d.kind if d.kind not in ("typedef", "alias") else "typedef", d.scope, key)
+        first = groups.get(group)
+        if first is None:
+            groups[group] = d
+        elif first.key != d.key:  # distinct before, one after: leave one as it was
+            kept_one, other = (d, first) if edited else (first, d)
+            groups[group] = other
+            drop.append((kept_one.start, kept_one.end))
+            line, _ = ctx.linecol(other.name_start)
+            ctx.find(COLLISION, kept_one.name_start,
+                     f"`{_one_line(src[kept_one.start:kept_one.end])}` would become "
+                     f"`{_one_line(key)}`, like the definition on line {line} "
+                     f"(`{_one_line(src[other.start:other.end])}`): left as it was",
+                     kept_one.key.decode(errors="replace"))
+    if not drop and not add:
+        return kept
+    gone = drop + [(e.start, e.end) for e in add]
+    out = [e for e in kept if not any(a <= e.start < b or a < e.end <= b and e.start < b
+                                      for a, b in gone)]
+    return E.resolve(out + add) if add else out
+
+
+_DEFINING_LINE = re.compile(rb"#[ \t]*define\b|\b(?:typedef|using|case|struct|class|union|enum)\b")
+_BODY_AFTER = re.compile(rb"[^;{}()]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{")
+
+
+def _maybe_definition(src: bytes, start: int, end: int) -> bool:
+    """A cheap look around an edit: could it be inside a definition's key (a macro, type,
+    typedef, alias, case label, enumerator, or the parameters of a function definition)?"""
+    window = max(0, start - 200)  # bounded: a 1 MB line must not cost 1 MB per edit
+    before = src[src.rfind(b"\n", window, start) + 1 or window:start]
+    if _DEFINING_LINE.search(before):
+        return True
+    after = src[end:end + 4].lstrip()
+    if not before.strip() and after[:1] in (b"=", b",", b"}", b""):
+        return True  # an enumerator on its own line
+    return _BODY_AFTER.match(src, end, min(len(src), end + 300)) is not None
+
+
+def _names_itself(statement: bytes) -> bytes | None:
+    code = scopes.blank(statement)
+    found = scopes.self_aliases(code) + scopes.self_macros(code)
+    return found[0][2] if found else None
+
+
+def _whole_lines(src: bytes, start: int, end: int) -> tuple[int, int]:
+    """``start:end`` widened to its whole line when nothing else is on it."""
+    line_start = src.rfind(b"\n", 0, start) + 1
+    line_end = src.find(b"\n", end)
+    line_end = len(src) if line_end < 0 else line_end
+    if src[line_start:start].strip() or src[end:line_end].strip():
+        return start, end
+    return line_start, min(len(src), line_end + 1)
+
+
+def _one_line(text: bytes, width: int = 60) -> str:
+    flat = scopes.key_text(text).decode(errors="replace")
+    return flat if len(flat) <= width else flat[:width - 3] + "..."

@@ -1,0 +1,342 @@
+"""Code a project has already made portable: branches only a HIP (or other non-CUDA) build
+compiles, and compatibility-layer files that define CUDA names in terms of the target's.
+
+Neither is translated: a ``#if defined(USE_ROCM)`` branch already is HIP, and renaming the
+CUDA side of ``#define cudaMalloc hipMalloc`` gives ``#define hipMalloc hipMalloc``. Their
+findings are not CUDA problems either; each branch and layer gets one info finding
+instead (CP160, CP161), so the report shows where the project's portability lives.
+
+With ``--respect-layers`` a tree run also leaves alone, in every other file, the names the
+project's layers define (CP162): the layer already maps them for the HIP build.
+
+The guard macros and the headers that mark a layer are target facts
+(``portable_guards``, ``portable_headers`` in ``rules/<target>/target.yaml``); a project
+adds guards with ``portable-guards`` in its ``[tool.cudaport]`` settings.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import re
+from typing import Callable, Iterable
+
+from .context import FileContext
+
+BRANCH, LAYER, LAYER_NAMES = "CP160", "CP161", "CP162"
+OPTION_GUARDS, OPTION_LAYER_NAMES = "portable_guards", "layer_names"
+
+_COND = re.compile(rb"(?m)^[ \t]*#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b"
+                   rb"((?:[^\n\\]|\\\r?\n|\\)*)")
+_DIRECTIVE_LINE = re.compile(rb"#[ \t]*[a-z]+((?:[^\n\\]|\\\r?\n|\\)*)")
+_COMMENT = re.compile(rb"/\*[\s\S]*?\*/|//.*")
+_DEFINED = re.compile(rb"^defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|\s([A-Za-z_]\w*))$")
+_BARE = re.compile(rb"^([A-Za-z_]\w*)$")
+_LAYER_DEFS = (
+    re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?:\([^)\n]*\))?[ \t]+"
+               rb"(?:\(\s*)?([A-Za-z_]\w*)"),
+    re.compile(rb"\btypedef\s+(?:struct\s+|enum\s+)?([A-Za-z_]\w*)\s*\*?\s*([A-Za-z_]\w*)\s*;"),
+    re.compile(rb"\busing\s+([A-Za-z_]\w*)\s*=\s*(?:struct\s+)?([A-Za-z_]\w*)\s*;"),
+)
+_REST_OF_LINE = re.compile(rb"(?:[^\n\\]|\\\r?\n|\\)*")
+
+
+def option(options, key: str, default=()):
+    return dict(options.extra).get(key, default)
+
+
+def _strip(expr: bytes) -> bytes:
+    expr = expr.strip()
+    while expr.startswith(b"(") and expr.endswith(b")") and _balanced(expr[1:-1]):
+        expr = expr[1:-1].strip()
+    return expr
+
+
+def _balanced(expr: bytes) -> bool:
+    depth = 0
+    for c in expr:
+        depth += (c == 0x28) - (c == 0x29)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _guard(term: bytes, guards: frozenset[bytes]) -> bytes | None:
+    m = _DEFINED.match(term) or _BARE.match(term)
+    if m is None:
+        return None
+    name = m.group(1) or m.group(2) if m.re is _DEFINED else m.group(1)
+    return name if name in guards else None
+
+
+def classify(expr: bytes, guards: frozenset[bytes]) -> tuple[str, bytes] | None:
+    """("on", G) when ``#if expr`` holds only in a build that defines guard G,
+    ("off", G) when it holds only in one that does not (``!defined(G)``), else None."""
+    expr = _strip(re.sub(rb"\\\r?\n", b" ", expr))
+    if b"||" in expr:
+        parts = [_strip(p) for p in expr.split(b"||")]
+        found = [_guard(p, guards) for p in parts]
+        return ("on", found[0]) if all(found) and _balanced(expr) else None
+    for part in (_strip(p) for p in expr.split(b"&&")):
+        g = _guard(part, guards)
+        if g is not None:
+            return "on", g
+    if expr.startswith(b"!") and b"&&" not in expr:
+        g = _guard(_strip(expr[1:]), guards)
+        if g is not None:
+            return "off", g
+    return None
+
+
+def directives(src: bytes) -> list[tuple[int, bytes]]:
+    """(offset of '#', word) of each conditional directive (the scan has the same list)."""
+    return [(m.start(), m.group(1)) for m in _COND.finditer(src)]
+
+
+def guarded_spans(src: bytes, guards: frozenset[bytes],
+                  conds: list[tuple[int, bytes]] | None = None) -> list[tuple[int, int, bytes]]:
+    """(start, end, guard) of each ``#if`` branch only a build defining a guard compiles:
+    from the end of its directive line to the start of the next directive of the same
+    ``#if``. ``conds`` are the file's conditional directives (see :func:`directives`)."""
+    spans: list[tuple[int, int, bytes]] = []
+    # per open #if: [guard of the branch being read or None, guard if later branches are on]
+    stack: list[list] = []
+    for offset, word in directives(src) if conds is None else conds:
+        m = _DIRECTIVE_LINE.match(src, offset)
+        if m is None:
+            continue
+        rest = _COMMENT.sub(b" ", m.group(1))
+        if word in (b"if", b"ifdef", b"ifndef"):
+            if word == b"if":
+                kind = classify(rest, guards)
+            else:
+                g = _guard(rest.strip(), guards)
+                kind = (("on" if word == b"ifdef" else "off"), g) if g else None
+            on = kind[1] if kind and kind[0] == "on" else None
+            later = kind[1] if kind and kind[0] == "off" else None
+            stack.append([(m.end(), on) if on else None, later])
+            continue
+        if not stack:
+            continue
+        frame = stack[-1]
+        if frame[0] is not None:
+            spans.append((frame[0][0], offset, frame[0][1]))
+            frame[0] = None
+        if word == b"endif":
+            stack.pop()
+        elif frame[1] is not None:
+            frame[0] = (m.end(), frame[1])
+        elif word == b"elif":
+            kind = classify(rest, guards)
+            if kind and kind[0] == "on":
+                frame[0] = (m.end(), kind[1])
+    for frame in stack:  # unterminated #if: the branch runs to the end
+        if frame[0] is not None:
+            spans.append((frame[0][0], len(src), frame[0][1]))
+    return spans
+
+
+def _inside(spans: list[tuple[int, int, bytes]], offset: int) -> bool:
+    return any(a <= offset < b for a, b, _ in spans)
+
+
+def _target_names(compiled) -> frozenset[bytes]:
+    names = getattr(compiled, "_target_names", None)
+    if names is None:
+        names = frozenset(r.replacement for r in compiled.identifiers.values()
+                          if r.replacement)
+        compiled._target_names = names
+    return names
+
+
+def layer_definitions(src: bytes, compiled, idents=None) -> list[tuple[int, int, bytes]]:
+    """(start, end, CUDA name) of each definition of a CUDA name in terms of a target one
+    (``#define cudaMalloc hipMalloc``, ``typedef hipStream_t cudaStream_t;``,
+    ``using cudaStream_t = hipStream_t;``): translating one only makes it name itself.
+    ``idents``, the scan's table names, lets a file without such a shape be skipped fast."""
+    if idents is not None and not any(_may_define(src, s, len(n)) for s, n, _ in idents):
+        return []
+    code = src
+    cuda = compiled.identifiers
+    target = _target_names(compiled)
+    prefixes = tuple(p.encode() for p in compiled.target.extra.get("portable_prefixes") or ())
+    out = []
+    for i, regex in enumerate(_LAYER_DEFS):
+        for m in regex.finditer(code):
+            new, old = (m.group(2), m.group(1)) if i == 1 else (m.group(1), m.group(2))
+            if new in cuda and old not in cuda and (old in target or old.startswith(prefixes)):
+                end = m.end()
+                if i == 0:  # the whole logical line of the #define
+                    end = _REST_OF_LINE.match(code, end).end()
+                out.append((m.start(), end, new))
+    return sorted(out)
+
+
+_DEFINE_BEFORE = re.compile(rb"#[ \t]*define[ \t]+\Z")
+
+
+def _may_define(src: bytes, start: int, length: int) -> bool:
+    """A cheap look around a name: ``#define NAME``, ``NAME;`` or ``using NAME``."""
+    after = src[start + length:start + length + 2].lstrip()
+    if after.startswith(b";"):
+        return b"typedef" in src[max(0, start - 200):start]
+    window = max(0, start - 200)  # bounded: a 1 MB line must not cost 1 MB per name
+    line = src[src.rfind(b"\n", window, start) + 1 or window:start]
+    return _DEFINE_BEFORE.search(line) is not None or line.rstrip().endswith(b"using")
+
+
+def is_layer_file(src: bytes, compiled, defs, outside) -> bool:
+    """A file that includes a target header and defines CUDA names in terms of the
+    target's, both outside guarded branches: a compatibility layer as a whole."""
+    headers = tuple(h.encode() for h in compiled.target.extra.get("portable_headers") or ())
+    return bool(headers) and any(not _inside(outside, a) for a, _, _ in defs) and any(
+        i.name.startswith(headers) and not _inside(outside, i.start) for i in _includes(src))
+
+
+class _Include:
+    __slots__ = ("start", "name")
+
+    def __init__(self, start: int, name: bytes) -> None:
+        self.start, self.name = start, name
+
+
+_INCLUDE = re.compile(rb'(?m)^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]')
+
+
+def _includes(src: bytes) -> Iterable[_Include]:
+    return (_Include(m.start(), m.group(1)) for m in _INCLUDE.finditer(src))
+
+
+def guards_of(ctx: FileContext) -> frozenset[bytes]:
+    listed = list(ctx.compiled.target.extra.get("portable_guards") or ())
+    listed += list(option(ctx.options, OPTION_GUARDS))
+    return frozenset(g.encode() for g in listed)
+
+
+def portable_spans(ctx: FileContext) -> list[tuple[int, int, str]]:
+    """(start, end, why) of the file's already-portable regions (the whole file when it
+    is a compatibility layer); also adds the info findings that name them."""
+    src = ctx.src
+    if b"#" not in src:
+        return []
+    spans = guarded_spans(src, guards_of(ctx), ctx.scan.directives)
+    defs = layer_definitions(src, ctx.compiled, ctx.scan.idents)
+    if defs:
+        names = sorted({n.decode() for _, _, n in defs})
+        shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+        if is_layer_file(src, ctx.compiled, defs, spans):
+            ctx.find(LAYER, defs[0][0], f"compatibility layer: defines {len(names)} CUDA "
+                     f"name(s) in terms of the target's ({shown}); file left as it is")
+            return [(0, len(src), "layer")]
+    out = []
+    for start, end, guard in spans:
+        if any(a <= start and end <= b for a, b, _ in out):
+            continue  # nested in a branch already reported
+        first, _ = ctx.linecol(min(start + 1, end))  # the line after the directive
+        last, _ = ctx.linecol(max(start, end - 1))
+        ctx.find(BRANCH, start, f"lines {first}-{last} are built only with {guard.decode()} "
+                 "defined: already portable, left as they are")
+        out.append((start, end, guard.decode()))
+    loose = [(a, b, "definition") for a, b, _ in defs if not _inside(spans, a)]
+    if loose:
+        ctx.find(LAYER, loose[0][0], f"{len(loose)} definition(s) of CUDA names in terms of "
+                 f"the target's ({shown}) left as they are")
+    return out + loose
+
+
+def before_passes(ctx: FileContext) -> list[tuple[int, int, str]]:
+    """Drop what the scan found inside already-portable regions, and names the project's
+    layers define (with --respect-layers), so the passes leave them alone."""
+    spans = portable_spans(ctx)
+    scan = ctx.scan
+    if spans:
+        inside = _Spans(spans)
+
+        def keep(item) -> bool:
+            offset = item[0] if isinstance(item, tuple) else getattr(item, "start", item)
+            return offset not in inside
+
+        scan.idents[:] = [i for i in scan.idents if keep(i)]
+        scan.unknown[:] = [i for i in scan.unknown if keep(i)]
+        scan.launches[:] = [i for i in scan.launches if keep(i)]
+        scan.includes[:] = [i for i in scan.includes if keep(i)]
+    layer_names = option(ctx.options, OPTION_LAYER_NAMES)
+    if layer_names and scan.idents:
+        names = frozenset(n.encode() for n in layer_names)
+        left = [i for i in scan.idents if i[1] in names and i[2] == "code"]
+        if left:
+            scan.idents[:] = [i for i in scan.idents if i[1] not in names]
+            shown = sorted({i[1].decode() for i in left})
+            ctx.find(LAYER_NAMES, left[0][0], f"{len(left)} use(s) of {len(shown)} name(s) the "
+                     f"project's compatibility layer defines ({', '.join(shown[:4])}"
+                     f"{', ...' if len(shown) > 4 else ''}): left for the layer")
+    return spans
+
+
+class _Spans:
+    """``offset in spans`` in log time: the spans merged into sorted disjoint ones."""
+
+    def __init__(self, spans: list[tuple[int, int, str]]) -> None:
+        merged: list[list[int]] = []
+        for a, b, _ in sorted(spans):
+            if merged and a <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], b)
+            else:
+                merged.append([a, b])
+        self.starts = [a for a, _ in merged]
+        self.ends = [b for _, b in merged]
+
+    def __contains__(self, offset: int) -> bool:
+        i = bisect.bisect_right(self.starts, offset) - 1
+        return i >= 0 and offset < self.ends[i]
+
+
+def after_passes(ctx: FileContext, spans: list[tuple[int, int, str]]) -> None:
+    """Drop edits and findings that passes working on the raw text made inside the
+    already-portable regions (hazards, the main-header insertion of a layer file)."""
+    if not spans:
+        return
+    if spans[0][2] == "layer":
+        ctx.edits = []
+        ctx.uses_runtime = False
+        ctx.findings = [f for f in ctx.findings if f.code == LAYER]
+        return
+
+    inside = _Spans(spans)
+    ctx.edits = [e for e in ctx.edits if e[0] not in inside]
+    ctx.findings = [f for f in ctx.findings
+                    if f.code in (BRANCH, LAYER) or f.offset not in inside]
+
+
+def project_layer_names(sources: Iterable[bytes], compiled) -> frozenset[str]:
+    """CUDA names the compatibility layers among ``sources`` define, in a whole layer file
+    or in a guarded branch that includes a target header (for --respect-layers)."""
+    out: set[str] = set()
+    for src in sources:
+        if b"#" in src and b"include" in src:
+            out.update(n.decode() for _, _, n in layer_definitions(src, compiled))
+    return frozenset(out)
+
+
+def with_layer_names(options, sources: Callable[[], Iterable[bytes]], compiled):
+    """``options`` with the names the project's layers define (with --respect-layers);
+    ``sources`` yields every file's bytes, read before any file is translated, since any
+    file may use the names."""
+    if not option(options, "respect_layers", False):
+        return options
+    names = tuple(sorted(project_layer_names(sources(), compiled)))
+    extra = tuple(kv for kv in options.extra if kv[0] != OPTION_LAYER_NAMES)
+    return dataclasses.replace(options, extra=extra + ((OPTION_LAYER_NAMES, names),))
+
+
+def read_all(items: Iterable) -> Iterable[bytes]:
+    """The bytes of each item: bytes as they are, paths read (an unreadable one is
+    reported when its file is run)."""
+    for item in items:
+        if isinstance(item, bytes):
+            yield item
+            continue
+        try:
+            yield item.read_bytes()
+        except OSError:
+            continue

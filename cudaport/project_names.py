@@ -1,0 +1,195 @@
+"""CUDA-named symbols a project declares itself stay its own, in text mode too.
+
+A name with a CUDA API's spelling is the project's, not CUDA's, where it is reached
+through the project's declaration:
+
+* qualified by a namespace or class that is no CUDA API namespace (``mine::cudaMalloc``,
+  ``quickreduce::nv_bfloat16``, ``detail::curandGenerateNormal``);
+* reached through an object (``cfg.cudaStream``, ``p->cudaMalloc``);
+* declared inside a named namespace (``namespace mine { int cudaMalloc(void**, int); }``),
+  at that declaration and at unqualified uses inside that namespace, in this file or,
+  in a tree run, in any file (the declarations are collected before translation).
+
+Those are not renamed; one info finding (CP164) per name and file says so. CUDA API is
+never declared in a namespace of the project, so this only keeps what renaming would
+break. ``--clang`` resolves names exactly (CP906) and stays the precise answer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Callable, Iterable
+
+from . import lexer, portability_layers, scopes
+from .context import FileContext
+from .passes.identifiers import _word_before
+from .scan import scan
+
+KEPT = "CP164"
+OPTION = "project_declarations"
+
+# Words after which a name is not being declared (`return cudaX(`, `new cudaX(`).
+_NOT_A_TYPE = frozenset(b"""return else case do goto throw new delete sizeof alignof typedef
+namespace typename template co_return co_await co_yield operator decltype noexcept if while
+for switch and or not xor""".split())
+_TAGS = frozenset((b"struct", b"class", b"union", b"enum"))
+
+
+def api_namespaces(compiled) -> frozenset[bytes]:
+    names = getattr(compiled, "_api_namespaces", None)
+    if names is None:
+        listed = compiled.target.extra.get("api_namespaces") or ()
+        names = frozenset(n.encode() for n in listed) | frozenset(compiled.namespace_names)
+        compiled._api_namespaces = names
+    return names
+
+
+def qualifier(code: bytes, start: int) -> bytes | None:
+    """The word before ``::name`` (b"" for the global ``::name``); None if unqualified."""
+    i = start
+    while i > 0 and code[i - 1] in b" \t":
+        i -= 1
+    if code[i - 2:i] != b"::":
+        return None
+    i -= 2
+    while i > 0 and code[i - 1] in b" \t":
+        i -= 1
+    if i > 0 and code[i - 1:i] == b">":
+        return b"<template>"  # Traits<T>::cudaX: a member of a project template
+    return _word_before(code, i + 0)[1] if i and code[i - 1] in lexer.IDENT_BYTES else b""
+
+
+def is_member(code: bytes, start: int) -> bool:
+    before = code[max(0, start - 16):start].rstrip()
+    return before.endswith(b".") or before.endswith(b"->")
+
+
+def is_declaration(code: bytes, start: int, length: int) -> bool:
+    """Whether the name at ``start`` is being declared: ``struct X {``, ``using X =``,
+    ``typedef ... X;``, ``T X(...)`` (a function declaration or definition)."""
+    _, word = _word_before(code, start)
+    after = lexer.next_token(code, start + length)
+    follows = after.text if after is not None else b""
+    if word in _TAGS:
+        return follows in (b"{", b":", b";", b"final")
+    if word == b"using":
+        return follows == b"="
+    if follows == b";":
+        statement = code[max(0, start - 400):start]
+        cut = max(statement.rfind(b";"), statement.rfind(b"{"), statement.rfind(b"}"))
+        return statement[cut + 1:].lstrip().startswith(b"typedef")
+    if follows == b"(" and word and word not in _NOT_A_TYPE:
+        window = max(0, start - 400)  # bounded, as a line may be 1 MB long
+        line_start = code.rfind(b"\n", window, start) + 1 or window
+        return not code[line_start:start].lstrip().startswith(b"#")
+    return False
+
+
+_CLASS_HEAD = re.compile(rb"\b(?:struct|class|union)\s+[A-Za-z_]\w*(?:\s+final)?"
+                         rb"(?:\s*:[^;{}()]*)?\s*\Z")
+
+
+def _in_class_body(code: bytes, start: int) -> bool:
+    """Whether the innermost block around ``start`` is a struct, class or union body."""
+    depth = 0
+    i = start
+    while i > 0:
+        i -= 1
+        c = code[i]
+        if c == 0x7D:  # }
+            depth += 1
+        elif c == 0x7B:  # {
+            if depth == 0:
+                return _CLASS_HEAD.search(code, max(0, i - 300), i) is not None
+            depth -= 1
+    return False
+
+
+def _renaming(ctx: FileContext) -> list[tuple[int, bytes]]:
+    lookup = ctx.compiled.identifiers
+    return [(s, n) for s, n, c in ctx.scan.idents if c == "code" and lookup[n].renames]
+
+
+def declarations(src: bytes, compiled, idents=None) -> set[tuple[bytes, bytes]]:
+    """(namespace, name) of each CUDA table name ``src`` declares inside a named namespace."""
+    if b"namespace" not in src:
+        return set()
+    if idents is None:
+        lookup = compiled.identifiers
+        idents = [(s, n) for s, n, c in scan(src, compiled).idents
+                  if c == "code" and lookup[n].renames]
+    found = [(s, n) for s, n in idents if is_declaration(src, s, len(n))]
+    if not found:
+        return set()
+    blocks = scopes.namespaces(scopes.blank(src))
+    out = set()
+    for s, n in found:
+        ns = scopes.namespace_at(blocks, s)
+        if ns:
+            out.add((ns, n))
+    return out
+
+
+def before_passes(ctx: FileContext) -> None:
+    """Drop from the scan the names that are the project's own, and report them."""
+    renaming = _renaming(ctx)
+    if not renaming:
+        return
+    src = ctx.src
+    compiled = ctx.compiled
+    api = api_namespaces(compiled)
+    kept: dict[int, str] = {}
+    code = None
+    for s, n in renaming:
+        q = qualifier(src, s)
+        if q and q not in api:
+            kept[s] = f"qualified by {q.decode()}::"
+        elif is_member(src, s):
+            kept[s] = "a member"
+        elif is_declaration(src, s, len(n)):
+            code = scopes.blank(src) if code is None else code
+            if _in_class_body(code, s):
+                kept[s] = "a member"
+    project = {(ns.encode(), n.encode()) for ns, n in dict(ctx.options.extra).get(OPTION, ())}
+    if b"namespace" in src:
+        declared = declarations(src, compiled, renaming) | project
+        names = {n for _, n in declared}
+        if declared and any(n in names for _, n in renaming):
+            blocks = scopes.namespaces(scopes.blank(src))
+            for s, n in renaming:
+                if s in kept or n not in names or qualifier(src, s) is not None:
+                    continue
+                ns = scopes.namespace_at(blocks, s)
+                while ns:
+                    if (ns, n) in declared:
+                        kept[s] = f"declared in namespace {ns.decode()}"
+                        break
+                    ns = ns.rpartition(b"::")[0]
+    if not kept:
+        return
+    ctx.scan.idents[:] = [i for i in ctx.scan.idents if i[0] not in kept]
+    reported: set[tuple[bytes, str]] = set()
+    for s, n in renaming:
+        why = kept.get(s)
+        if why is not None and (n, why) not in reported:
+            reported.add((n, why))
+            uses = sum(1 for t, m in renaming if m == n and kept.get(t) == why)
+            ctx.find(KEPT, s, f"{n.decode()} is the project's own ({why}), not CUDA's: left "
+                     f"unchanged ({uses} use(s) in this file)", n.decode())
+
+
+def project_options(options, sources: Callable[[], Iterable[bytes]], compiled):
+    """``options`` for a run over a whole project, whose files are read once here before
+    any is translated: every (namespace, name) the files declare (so a file that only uses
+    such a name inside that namespace keeps it too) and, with --respect-layers, the names
+    the project's compatibility layers define."""
+    found: set[tuple[bytes, bytes]] = set()
+    read = list(sources())
+    for src in read:
+        found |= declarations(src, compiled)
+    if found:
+        items = tuple(sorted((ns.decode(), n.decode()) for ns, n in found))
+        extra = tuple(kv for kv in options.extra if kv[0] != OPTION)
+        options = dataclasses.replace(options, extra=extra + ((OPTION, items),))
+    return portability_layers.with_layer_names(options, lambda: read, compiled)

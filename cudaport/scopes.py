@@ -1,0 +1,276 @@
+"""Where things are in a C/C++ file, found from its text: namespace blocks, brace pairs,
+definitions (types, typedefs, aliases, functions, enumerators, case labels, macros) and
+the preprocessor branch each sits in.
+
+No parser: comments and literals are blanked first (same length, newlines kept), so plain
+regexes see only code and every offset is an offset of the original file. Braces are
+matched ignoring ``#if`` (all branches are code, as in the lexer); an unbalanced file
+just gets fewer or wider blocks. Used by the collision check, the own-name tracking and
+``bench/portability_damage.py``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import NamedTuple
+
+from . import lexer
+
+
+
+def blank(src: bytes) -> bytes:
+    """``src`` with every comment and literal replaced by spaces (newlines kept)."""
+    if b"/" not in src and b'"' not in src and b"'" not in src:
+        return src
+    out = bytearray(src)
+    for m in lexer.literals(src):
+        a, b = m.span()
+        piece = src[a:b]
+        out[a:b] = re.sub(rb"[^\n]", b" ", piece)
+    return bytes(out)
+
+
+def brace_pairs(code: bytes) -> dict[int, int]:
+    """Offset of each ``{`` to the offset of its ``}`` (unclosed ones map to the end)."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for m in re.finditer(rb"[{}]", code):
+        if m.group() == b"{":
+            stack.append(m.start())
+        elif stack:
+            pairs[stack.pop()] = m.start()
+    for open_ in stack:
+        pairs[open_] = len(code)
+    return pairs
+
+
+_NAMESPACE = re.compile(rb"\bnamespace\s+((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*(?:\[\[[^\]]*\]\]\s*)?\{")
+
+
+class Block(NamedTuple):
+    name: bytes  # the namespace's name (a::b for a nested definition)
+    start: int  # its '{'
+    end: int  # its '}'
+
+
+def namespaces(code: bytes, pairs: dict[int, int] | None = None) -> list[Block]:
+    """Named namespace blocks of blanked ``code``, in order of their '{'."""
+    if b"namespace" not in code:
+        return []
+    pairs = brace_pairs(code) if pairs is None else pairs
+    out = []
+    for m in _NAMESPACE.finditer(code):
+        brace = m.end() - 1
+        name = re.sub(rb"\s+", b"", m.group(1))
+        out.append(Block(name, brace, pairs.get(brace, len(code))))
+    return out
+
+
+def namespace_at(blocks: list[Block], offset: int) -> bytes:
+    """The qualified namespace (``a::b``) enclosing ``offset``; b"" at global scope."""
+    if not blocks:
+        return b""
+    return b"::".join([b.name for b in blocks if b.start < offset < b.end])
+
+
+class Nesting:
+    """The innermost brace block around an offset, named by its ordinal (the how-manieth
+    ``{`` of the file opens it), which a translation that adds no braces keeps."""
+
+    def __init__(self, code: bytes, pairs: dict[int, int]) -> None:
+        self.opens = sorted(pairs)
+        self.closes = [pairs[o] for o in self.opens]
+        self.parent: list[int] = []
+        stack: list[int] = []
+        for i, o in enumerate(self.opens):
+            while stack and self.closes[stack[-1]] < o:
+                stack.pop()
+            self.parent.append(stack[-1] if stack else -1)
+            stack.append(i)
+
+    def at(self, offset: int) -> int:
+        i = bisect.bisect_left(self.opens, offset) - 1
+        while i >= 0 and self.closes[i] < offset:
+            i = self.parent[i]
+        return i
+
+
+class Branches:
+    """The preprocessor branch path of any offset (a counter per nesting level, bumped
+    at ``#elif``/``#else``), so definitions in ``#if``/``#else`` siblings are told apart."""
+
+    _COND = re.compile(rb"(?m)^[ \t]*#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b")
+
+    def __init__(self, code: bytes) -> None:
+        self.starts: list[int] = [0]
+        self.paths: list[tuple[int, ...]] = [()]
+        path: list[int] = []
+        serial = 0
+        for m in self._COND.finditer(code):
+            word = m.group(1)
+            serial += 1
+            if word.startswith(b"if"):
+                path.append(serial)
+            elif word == b"endif":
+                if path:
+                    path.pop()
+            elif path:
+                path[-1] = serial
+            self.starts.append(m.start())
+            self.paths.append(tuple(path))
+
+    def at(self, offset: int) -> tuple[int, ...]:
+        return self.paths[bisect.bisect_right(self.starts, offset) - 1]
+
+
+class Definition(NamedTuple):
+    kind: str  # type, typedef, alias, function, enumerator, case, macro
+    key: bytes  # what two definitions of one scope must not share: prefix + key_text
+    scope: tuple  # (namespace, innermost block, branch path), or (enum/switch, branch path)
+    start: int  # span of the text that makes the key (a name, or a name and parameters)
+    end: int
+    name_start: int  # where the defined name is (for messages)
+    prefix: bytes = b""
+
+
+def key_text(text: bytes) -> bytes:
+    """The key part that ``Definition.start:end`` gives: its text, spaces normalized."""
+    return _SPACE.sub(b" ", text).strip()
+
+
+_TYPE_DEF = re.compile(rb"\b(struct|class|union|enum(?:\s+class|\s+struct)?)\s+"
+                       rb"(?:__attribute__\s*\(\([^;{]*?\)\)\s*|alignas\s*\([^)]*\)\s*)?"
+                       rb"([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^;{}()]*)?\{")
+_TYPEDEF = re.compile(rb"\btypedef\b([^;{}]*?)\b([A-Za-z_]\w*)\s*;")
+_TYPEDEF_BODY = re.compile(rb"\}\s*([A-Za-z_]\w*)\s*(?:,[^;{}]*)?;")
+_USING = re.compile(rb"\busing\s+([A-Za-z_]\w*)\s*=\s*([^;{}]*?)\s*;")
+_FUNCTION = re.compile(rb"(?<![\w$.>:])([A-Za-z_]\w*)\s*\(([^(){};]*(?:\([^(){};]*\)[^(){};]*)*)\)"
+                       rb"\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{")
+_ENUM_BODY = re.compile(rb"\benum\b(?:\s+(?:class|struct)\b)?(?:\s*[A-Za-z_]\w*)?"
+                        rb"\s*(?::\s*[\w:\s]+)?\{")
+_SWITCH = re.compile(rb"\bswitch\s*\(")
+_CASE = re.compile(rb"\bcase\b([^:;{}]*(?:::[^:;{}]*)*):(?!:)")
+_DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?[ \t]*"
+                     rb"((?:[^\n\\]|\\\r?\n|\\)*)")
+_NOT_FUNCTIONS = frozenset(b"""if for while switch catch return sizeof alignof decltype
+    defined __attribute__ __declspec alignas static_assert noexcept throw new delete
+    operator template typename using namespace else do case""".split())
+_SPACE = re.compile(rb"\s+")
+
+
+_OPERATOR = re.compile(rb"(?<![\w$])operator\Z")
+_ACCESS = re.compile(rb"(?:public|private|protected)\s*:\Z")
+
+
+def _may_define(code: bytes, start: int) -> bool:
+    """Whether what comes before ``name(`` lets it be a definition: a type, ``Class::``,
+    a statement or block boundary; not ``: base() {}``, ``, member() {}`` or ``= f() {``."""
+    before = code[max(0, start - 40):start].rstrip()
+    if not before:
+        return True
+    if _OPERATOR.search(before):
+        return False  # operator T(): a conversion to T, not a definition of T
+    last = before[-1:]
+    if last == b":":
+        return before.endswith(b"::") or _ACCESS.search(before) is not None
+    return last not in b",(=?!|+-/%^<["
+
+
+def definitions(src: bytes, code: bytes | None = None) -> list[Definition]:
+    """Definitions in ``src`` whose keys must be unique within their scope."""
+    code = blank(src) if code is None else code
+    pairs = brace_pairs(code)
+    blocks = namespaces(code, pairs)
+    branches = Branches(code)
+    nesting = Nesting(code, pairs)
+    out: list[Definition] = []
+
+    def scope(offset: int) -> tuple:
+        return (namespace_at(blocks, offset), nesting.at(offset), branches.at(offset))
+
+    def add(kind: str, prefix: bytes, where: tuple, start: int, end: int,
+            text: bytes = code) -> None:
+        out.append(Definition(kind, prefix + key_text(text[start:end]), where, start, end,
+                              start, prefix))
+
+    for m in _TYPE_DEF.finditer(code):
+        kind = b"enum " if m.group(1).startswith(b"enum") else b"type "
+        add("type", kind, scope(m.start()), m.start(2), m.end(2))
+    for m in _TYPEDEF.finditer(code):
+        add("typedef", b"typedef ", scope(m.start()), m.start(2), m.end(2))
+    for m in _USING.finditer(code):
+        add("alias", b"typedef ", scope(m.start()), m.start(1), m.end(1))
+    for m in _FUNCTION.finditer(code):
+        name = m.group(1)
+        if name in _NOT_FUNCTIONS or not _may_define(code, m.start()):
+            continue
+        add("function", b"", scope(m.start()), m.start(), m.end(2) + 1)
+    # enum and switch bodies are told apart by their ordinal, which translation keeps
+    for ordinal, m in enumerate(_ENUM_BODY.finditer(code)):
+        brace = m.end() - 1
+        close = pairs.get(brace, len(code))
+        where = (("enum", ordinal), branches.at(brace))
+        for e in re.finditer(rb"(?:^|,|\{)\s*(?:#[^\n]*\n\s*)*([A-Za-z_]\w*)",
+                             code[brace:close]):
+            s = brace + e.start(1)
+            add("enumerator", b"", (where[0], branches.at(s)), s, s + len(e.group(1)))
+    for ordinal, m in enumerate(_SWITCH.finditer(code)):
+        parsed = lexer.split_arguments(code, m.end() - 1)
+        if parsed is None:
+            continue
+        brace = code.find(b"{", parsed[1])
+        if brace < 0 or code[parsed[1]:brace].strip():
+            continue
+        close = pairs.get(brace, len(code))
+        inner = [(a, b) for a, b in pairs.items() if brace < a < close]
+        for c in _CASE.finditer(code, brace, close):
+            # only this switch's labels, not those of a switch nested in it
+            if any(a < c.start() < b and _SWITCH.search(code, max(brace, a - 200), a)
+                   for a, b in inner):
+                continue
+            # the label's text with its literals ('a')
+            add("case", b"case ", (("switch", ordinal), branches.at(c.start())),
+                c.start(1), c.end(1), src)
+    for m in _DEFINE.finditer(code):
+        add("macro", b"#define ", ((), branches.at(m.start())), m.start(1), m.end(1))
+    return out
+
+
+def duplicates(defs: list[Definition]) -> dict[tuple, list[Definition]]:
+    """(kind, scope, key) shared by more than one definition, with those definitions.
+    Macros and typedefs repeated word for word are legal; callers compare before/after."""
+    seen: dict[tuple, list[Definition]] = {}
+    for d in defs:
+        seen.setdefault((d.kind if d.kind not in ("typedef", "alias") else "typedef",
+                         d.scope, d.key), []).append(d)
+    return {k: v for k, v in seen.items() if len(v) > 1}
+
+
+_SELF_ALIAS = (
+    re.compile(rb"\busing\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?\1\s*;"),
+    re.compile(rb"\btypedef\s+(?:(?:struct|union|enum|class)\s+)?([A-Za-z_]\w*)\s+\1\s*;"),
+)
+
+
+def self_aliases(code: bytes) -> list[tuple[int, int, bytes]]:
+    """``using X = X;`` and ``typedef X X;`` (span, name). ``typedef struct X X;`` is
+    the C idiom that names a struct tag as a type and is not one: it is not counted."""
+    out = []
+    for m in _SELF_ALIAS[0].finditer(code):
+        out.append((m.start(), m.end(), m.group(1)))
+    for m in _SELF_ALIAS[1].finditer(code):
+        if not re.match(rb"typedef\s+(?:struct|union|enum|class)\b", m.group()):
+            out.append((m.start(), m.end(), m.group(1)))
+    return out
+
+
+def self_macros(code: bytes) -> list[tuple[int, int, bytes]]:
+    """``#define X X`` and ``#define f(a) f(a, b)``: a macro whose body names itself
+    (line span, name)."""
+    out = []
+    for m in _DEFINE.finditer(code):
+        name = m.group(1)
+        if re.search(rb"(?<![\w$])" + re.escape(name) + rb"(?![\w$])", m.group(3)):
+            out.append((m.start(), m.end(), name))
+    return out

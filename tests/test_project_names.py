@@ -1,0 +1,58 @@
+"""A project's own CUDA-named symbols stay its own in text mode (cudaport/project_names.py)."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from cudaport import Options, translate_bytes
+from cudaport.cli import main
+
+
+def tr(src: str) -> tuple[str, list[str]]:
+    result = translate_bytes(src.encode(), Options(insert_main_header=False))
+    return result.text, [f.code for f in result.findings]
+
+
+@pytest.mark.parametrize("src", [
+    # a wrapper in the project's namespace, declared and called qualified
+    "namespace mine { int cudaMalloc(void** p, int n); }\n"
+    "void f(void** p) { mine::cudaMalloc(p, 1); }\n",
+    # a type alias in a namespace, used qualified from outside and unqualified inside
+    "namespace quickreduce {\ntypedef __hip_bfloat16 nv_bfloat16;\n"
+    "inline float g(nv_bfloat16 v) { return 0.f; }\n}\nquickreduce::nv_bfloat16 x;\n",
+    # a wrapper in a nested namespace, called from a sibling function in it
+    "namespace raft::random::detail {\nvoid curandGenerateNormal(float* p, int n) {}\n"
+    "void h(float* p) { curandGenerateNormal(p, 4); }\n}\n",
+    # a member of the project's struct, and a static member reached through the class
+    "struct Api { static int cudaFree(void*); };\nvoid k(Api a, void* p) { Api::cudaFree(p); }\n",
+], ids=["wrapper", "alias", "nested", "class"])
+def test_own_names_are_kept_and_reported(src):
+    out, codes = tr(src)
+    assert out == src and "CP164" in codes
+
+
+def test_cuda_api_around_own_names_is_still_translated():
+    src = ("namespace mine { int cudaMalloc(void** p, int n); }\n"
+           "void f(void** p) { mine::cudaMalloc(p, 1); cudaMalloc(p, 2); ::cudaFree(*p);"
+           " cub::DeviceReduce::Sum(0, 0, 0, 0, 0); }\n")
+    out, _ = tr(src)
+    assert "mine::cudaMalloc(p, 1); hipMalloc(p, 2); ::hipFree(*p); hipcub::" in out
+    assert tr(out)[0] == out
+
+
+def test_declarations_in_other_files_of_the_tree(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "base.h").write_text(
+        "#pragma once\nnamespace qr {\ntypedef __hip_bfloat16 nv_bfloat16;\n}\n")
+    (tmp_path / "src" / "k.cu").write_text(
+        '#include "base.h"\nnamespace qr {\nnv_bfloat16 twice(nv_bfloat16 v);\n}\n'
+        "nv_bfloat16 outside;\n")
+    result = CliRunner().invoke(main, ["translate", str(tmp_path / "src"), "--out-dir",
+                                       str(tmp_path / "out"), "-q"])
+    assert result.exit_code == 0, result.output
+    out = (tmp_path / "out" / "k.cu").read_text()
+    assert "nv_bfloat16 twice(nv_bfloat16 v);" in out
+    assert "__hip_bfloat16 outside;" in out
+    checked = CliRunner().invoke(main, ["check", str(tmp_path / "src")])
+    assert "k.cu:3:1: CP164" in checked.output
