@@ -265,7 +265,7 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
     from .tree import finish
 
     outcomes = []
-    errors = 0
+    errors: list[str] = []  # shown as they happen
     base = Path.cwd()
     for name in inputs:
         try:
@@ -277,7 +277,7 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
                 data = read_input(path)
         except OSError as exc:
             click.echo(f"cudaport: error: {exc}", err=True)
-            errors += 1
+            errors.append(str(exc))
             continue
         kind = kind_of(path.name, options.framework) if name != "-" else "source"
         translated, outcome = translate_file(data, "source" if kind == "copy" else kind,
@@ -285,16 +285,16 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
                                              keep_references=report_file is not None)
         if translated is None:
             click.echo(f"cudaport: error: {outcome.message}", err=True)
-            errors += 1
+            errors.append(outcome.message)
             continue
         outcomes.append(outcome)
         try:
             _emit(translated, data, name, path, output, out_dir, in_place, base)
         except OutputError as exc:
             click.echo(f"cudaport: error: {exc}", err=True)
-            errors += 1
+            errors.append(str(exc))
     sys.exit(finish(outcomes, [], options, report_file=report_file, quiet=quiet,
-                    fail_on=fail_on, errors=errors, mode="stdout"))
+                    fail_on=fail_on, errors=tuple(errors), mode="stdout"))
 
 
 def _config_excludes(inputs: tuple[str, ...]):

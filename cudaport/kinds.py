@@ -57,7 +57,7 @@ class FileOutcome:
     message: str = ""
     digest: bytes = b""  # of the input, for the cache
     own_names: frozenset[bytes] = frozenset()  # see cudaport.own_names
-    checked: object = None  # check's policy applied (cudaport.check.FileResult)
+    checked: object = None  # the policy's record (cudaport.report.model.FileReport)
 
 
 def binary_finding(message: str, shown: str) -> Finding:

@@ -1,13 +1,14 @@
 """Plain-text findings for people and editors: ``path:line:col: CODE message``.
 
 Stable order (path, line, column, code), colour only when asked (the command asks when
-stdout is a terminal), a summary line, and ``--statistics`` counts per code.
+stdout is a terminal), a summary line, and ``--statistics`` counts per code; and
+``translate``'s summary of the references it ported (:func:`translation_summary`).
 """
 
 from __future__ import annotations
 
-from ..check import CheckReport
-from .totals import Totals
+from .model import Report
+from .totals import PORTED, Totals
 
 _COLOURS = {"error": "31", "warning": "33", "info": "36"}
 
@@ -16,7 +17,7 @@ def _paint(text: str, code: str, colour: bool) -> str:
     return f"\x1b[{code}m{text}\x1b[0m" if colour else text
 
 
-def render(report: CheckReport, totals: Totals, colour: bool = False,
+def render(report: Report, totals: Totals, colour: bool = False,
            statistics: bool = False) -> str:
     lines = []
     for f in sorted(report.findings, key=lambda f: (f.path, f.line, f.col, f.code)):
@@ -50,3 +51,19 @@ def summary_line(t: Totals) -> str:
     tail = f"; {', '.join(hidden)}" if hidden else ""
     return (f"{head}{tail}. {t.ported}/{t.references} CUDA reference(s) ported to {t.target} "
             f"({t.percent:.1f}%).")
+
+
+def translation_summary(t: Totals) -> str:
+    """``translate``'s summary: files, references ported and not, per library."""
+    unmapped = t.by_status["unsupported"] + t.by_status["version"]
+    lines = [
+        f"{t.files} file(s), {t.changed} changed; {t.references} CUDA reference(s): "
+        f"{t.ported} ported ({t.percent:.1f}%), {unmapped} unmapped on {t.target}, "
+        f"{t.by_status['experimental']} experimental-only; "
+        f"{t.unknown} unknown CUDA-looking name(s)"
+    ]
+    for library, counts in sorted(t.by_library.items()):
+        total = sum(counts.values())
+        ported = sum(counts[x] for x in PORTED)
+        lines.append(f"  {library:<10} {ported:>6}/{total:<6} ported")
+    return "\n".join(lines)
