@@ -15,7 +15,8 @@ import click
 from .files import mirror_path, read_input
 from .runner.io import OutputError, write_output
 from .config import FAIL_LEVELS
-from .options import LAUNCH_STYLES, VARIANT_OPTIONS, Options
+from .options import LAUNCH_STYLES, Options
+from .rules.roots import variant_options
 from .version import __version__
 from .frameworks import FRAMEWORKS
 from .rules import RuleError, get_compiled
@@ -122,7 +123,7 @@ def translation_options(fn):
     ] + CLANG_OPTIONS + [
         click.option(f"--{group}", f"variant_{group}", type=click.Choice(choices),
                      help=f"{group} library variant (default {choices[0]}).")
-        for group, choices in VARIANT_OPTIONS.items()
+        for group, choices in variant_options().items()  # (from rules/<target>/target.yaml)
     ]
     for deco in reversed(decorators):
         fn = deco(fn)
@@ -134,9 +135,10 @@ def build_options(kwargs: dict, config=None) -> Options:
     (``config``, else the one found from the command's paths) fill what the command line
     did not set."""
     _apply_config(kwargs, config)
-    variants = tuple((g, kwargs.pop(f"variant_{g}")) for g in VARIANT_OPTIONS
+    groups = variant_options()
+    variants = tuple((g, kwargs.pop(f"variant_{g}")) for g in groups
                      if kwargs.get(f"variant_{g}"))
-    for g in VARIANT_OPTIONS:
+    for g in groups:
         kwargs.pop(f"variant_{g}", None)
     version = kwargs.get("target_version")
     if version and not all(part.isdigit() for part in version.split(".")):
