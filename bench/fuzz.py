@@ -8,6 +8,11 @@ were tried and every distinct failure. Each failure's shrunk input is saved unde
 ``--save`` (default ``bench/fuzz-failures/``, git-ignored) with the options that broke it,
 so it can be replayed with ``--replay FILE``.
 
+Time is checked too: an input that takes longer than ``--budget`` seconds is a failure,
+and the inputs whose time per KB is far above the median (``--slow-factor``) are timed
+again at four times their size (the input repeated): one that then takes more than
+``--growth`` times as long is superlinear, printed and saved as ``slow-N.cu``.
+
     python bench/fuzz.py --minutes 10
     python bench/fuzz.py --minutes 10 --corpus ../cuda-samples ../llm.c
     python bench/fuzz.py --replay bench/fuzz-failures/failure-1.cu
@@ -16,7 +21,9 @@ so it can be replayed with ``--replay FILE``.
 from __future__ import annotations
 
 import argparse
+import heapq
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -34,6 +41,11 @@ from test_properties import FRAGMENTS, OPTIONS, _example_sources  # noqa: E402
 
 COUNT = {"token soup": 0, "mutated example": 0, "mutated corpus file": 0}
 LAST_FAILURE: dict[str, object] = {}
+BUDGET = {"seconds": 5.0}
+MIN_TIMED_BYTES = 1024  # smaller inputs are timed by their fixed costs, not their size
+TIMES: list[float] = []  # CPU seconds per KB of every input of at least MIN_TIMED_BYTES
+SLOWEST: list[tuple[float, int, bytes, dict]] = []  # heap of the slowest per KB
+KEEP_SLOWEST = 20
 SOURCE_SUFFIXES = {".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".c"}
 
 
@@ -70,7 +82,13 @@ def run_batch(batch: int, strategy: st.SearchStrategy[tuple[str, bytes]]
     def check(kind_and_src, options):
         kind, src = kind_and_src
         COUNT[kind] += 1
+        start = time.process_time()
         found = problems(src, options)
+        seconds = time.process_time() - start
+        if seconds > BUDGET["seconds"]:
+            found = found + [f"over the time budget: {seconds:.1f} s > {BUDGET['seconds']} s "
+                             f"for {len(src):,} bytes"]
+        _record_time(seconds, src, options)
         if found:  # hypothesis shrinks: the last failing call is the smallest input
             LAST_FAILURE.update(src=src, options=options.__dict__.copy())
         assert not found, found
@@ -80,6 +98,45 @@ def run_batch(batch: int, strategy: st.SearchStrategy[tuple[str, bytes]]
         return []
     except AssertionError as exc:
         return [(str(exc).splitlines()[0][:300], LAST_FAILURE["src"], LAST_FAILURE["options"])]
+
+
+def _record_time(seconds: float, src: bytes, options: Options) -> None:
+    if len(src) < MIN_TIMED_BYTES:
+        return
+    per_kb = seconds / (len(src) / 1024)
+    TIMES.append(per_kb)
+    entry = (per_kb, len(TIMES), src, options.__dict__.copy())
+    if len(SLOWEST) < KEEP_SLOWEST:
+        heapq.heappush(SLOWEST, entry)
+    elif per_kb > SLOWEST[0][0]:
+        heapq.heapreplace(SLOWEST, entry)
+
+
+def _cpu_time(src: bytes, options: Options, tries: int = 3) -> float:
+    best = float("inf")
+    for _ in range(tries):
+        start = time.process_time()
+        problems(src, options)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def superlinear(slow_factor: float, growth: float) -> list[tuple[float, float, bytes, dict]]:
+    """Of the slowest inputs per KB, those far above the median whose time grows more than
+    ``growth`` times when the input is repeated four times: (per KB, growth, src, options)."""
+    if not TIMES:
+        return []
+    median = statistics.median(TIMES)
+    found = []
+    for per_kb, _, src, fields in sorted(SLOWEST, reverse=True):
+        if per_kb < slow_factor * median:
+            break
+        options = _options(fields)
+        once = max(_cpu_time(src, options), 1e-3)
+        ratio = _cpu_time(src * 4, options, tries=2) / once
+        if ratio > growth:
+            found.append((per_kb, ratio, src, fields))
+    return found
 
 
 def _mutate(src: bytes, edits: list[tuple[float, bytes, int]]) -> bytes:
@@ -108,7 +165,17 @@ def main() -> int:
                         help="folders of real code whose files are mutated too")
     parser.add_argument("--corpus-files", type=int, default=300,
                         help="how many corpus files to sample as seeds")
+    parser.add_argument("--budget", type=float, default=BUDGET["seconds"],
+                        help="CPU seconds one input may take (translation, checks and the "
+                             "second pass together) before it counts as a failure")
+    parser.add_argument("--slow-factor", type=float, default=20.0,
+                        help="time per KB above this many times the median makes an input "
+                             "a suspect, timed again at four times its size")
+    parser.add_argument("--growth", type=float, default=8.0,
+                        help="a suspect whose time grows more than this many times at four "
+                             "times the size is superlinear (linear: about 4)")
     args = parser.parse_args()
+    BUDGET["seconds"] = args.budget
     if args.replay:
         return replay(args.replay)
     deadline = time.monotonic() + args.minutes * 60
@@ -121,17 +188,24 @@ def main() -> int:
                 print(f"failure: {failure}\n  saved: {saved}", flush=True)
             failures[failure] = failures.get(failure, 0) + 1
     kinds = ", ".join(f"{n:,} {kind}" for kind, n in COUNT.items() if n)
+    slow = superlinear(args.slow_factor, args.growth)
+    median = statistics.median(TIMES) * 1000 if TIMES else 0.0
     print(f"{sum(COUNT.values()):,} inputs in {args.minutes:.1f} min ({kinds}); "
-          f"{len(failures)} distinct failure(s)")
+          f"{len(failures)} distinct failure(s); {len(slow)} superlinear input(s) "
+          f"(median {median:.2f} ms per KB over {len(TIMES):,} inputs of 1 KB or more)")
     for failure, n in failures.items():
         print(f"  x{n}: {failure}")
-    return 1 if failures else 0
+    for number, (per_kb, ratio, src, options) in enumerate(slow, 1):
+        saved = save(args.save, number, src, options, "slow")
+        print(f"  superlinear: {per_kb * 1000:.2f} ms per KB, x{ratio:.1f} time at 4x size, "
+              f"{len(src):,} bytes; saved: {saved}")
+    return 1 if failures or slow else 0
 
 
-def save(folder: Path, number: int, src: bytes, options: dict) -> Path:
+def save(folder: Path, number: int, src: bytes, options: dict, kind: str = "failure") -> Path:
     """Write a failing input and its options (``<name>.json`` beside it)."""
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"failure-{number}.cu"
+    path = folder / f"{kind}-{number}.cu"
     path.write_bytes(src)
     path.with_suffix(".json").write_text(json.dumps(options, indent=1, default=str) + "\n")
     return path
@@ -141,12 +215,20 @@ def replay(path: Path) -> int:
     """Run the integrity checks on one saved input with its saved options."""
     sidecar = path.with_suffix(".json")
     fields = json.loads(sidecar.read_text()) if sidecar.exists() else {}
-    options = Options(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
-    found = problems(path.read_bytes(), options, str(path))
+    options = _options(fields)
+    src = path.read_bytes()
+    start = time.process_time()
+    found = problems(src, options, str(path))
+    seconds = time.process_time() - start
     for problem in found:
         print(problem)
-    print(f"{len(found)} problem(s)")
+    print(f"{len(found)} problem(s); {seconds:.2f} s CPU for {len(src):,} bytes, "
+          f"{_cpu_time(src * 4, options, tries=1):.2f} s at four times the size")
     return 1 if found else 0
+
+
+def _options(fields: dict) -> Options:
+    return Options(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
 
 
 if __name__ == "__main__":

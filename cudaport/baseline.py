@@ -4,6 +4,8 @@ A finding's fingerprint hashes its path, code, identifier (or message) and the t
 source line with whitespace removed, plus how many identical ones came before it in the
 file. Adding or deleting other lines moves line numbers but changes no fingerprint; editing
 the flagged line itself, or adding another identical occurrence, makes a new finding.
+A line longer than ``LONG_LINE`` characters (minified or generated code) enters as its
+SHA-256, so that many findings on one long line cost no more than the line itself.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from .findings import Finding
 
 FORMAT_VERSION = 1
+LONG_LINE = 512
 
 
 class BaselineError(Exception):
@@ -25,11 +28,17 @@ def fingerprints(findings: list[Finding], src: bytes | None) -> list[str]:
     """One fingerprint per finding of one file (``src`` is its text, if readable)."""
     lines = src.splitlines() if src is not None else []
     seen: dict[str, int] = {}
+    squeezed: dict[int, str] = {}  # line number -> its text without whitespace
     out = []
     for f in findings:
-        text = lines[f.line - 1] if 0 < f.line <= len(lines) else b""
-        key = "\0".join([f.path, f.code, f.identifier or f.message,
-                         "".join(text.decode("utf-8", "surrogateescape").split())])
+        text = squeezed.get(f.line)
+        if text is None:
+            raw = lines[f.line - 1] if 0 < f.line <= len(lines) else b""
+            text = "".join(raw.decode("utf-8", "surrogateescape").split())
+            if len(text) > LONG_LINE:
+                text = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+            squeezed[f.line] = text
+        key = "\0".join([f.path, f.code, f.identifier or f.message, text])
         n = seen.get(key, 0)
         seen[key] = n + 1
         out.append(hashlib.sha256(f"{key}\0{n}".encode("utf-8", "surrogateescape"))

@@ -47,7 +47,8 @@ def check_paths(paths: Iterable[str], options: Options, config: Config | None = 
     from . import driver
 
     config = config or Config()
-    policy = Policy(config, selection or Selection(), warn_unused_ignores, baseline)
+    policy = Policy(config, selection or Selection(), warn_unused_ignores, baseline,
+                    options.encoding)
     compiled = get_compiled(options)
     cwd = Path.cwd().resolve()
     paths = list(paths)

@@ -107,10 +107,17 @@ def translation_options(fn):
         click.option("--rewrite-comments", is_flag=True, help="Also rename CUDA names in comments."),
         click.option("--rewrite-strings", is_flag=True,
                      help="Also rename CUDA names in string literals."),
+        click.option("--encoding", default="auto", show_default=True, metavar="NAME",
+                     help="Source encoding. auto detects GBK/GB18030, Big5 and Shift-JIS, "
+                          "whose characters may end in a backslash byte; name one (gbk, "
+                          "shift_jis, latin-1, utf-8, ...) to say what the files are."),
         click.option("--experimental", is_flag=True,
                      help="Translate APIs whose target equivalent is experimental."),
         click.option("--hip-version", "target_version", metavar="X.Y",
-                     help="Treat target names added after this version as unavailable."),
+                     help="Target (HIP) version the output is for: header paths, API "
+                          "generations, warp-sync handling; names added later are "
+                          "unavailable. Default: the newest the rule tables describe "
+                          "(6.4 for hip)."),
         click.option("--rules", "rule_files", multiple=True,
                      type=click.Path(dir_okay=False, path_type=Path),
                      help="Extra rule pack (YAML), layered over the target's rules."),
@@ -147,6 +154,7 @@ def build_options(kwargs: dict, config=None) -> Options:
         target=kwargs.pop("target"), launch=kwargs.pop("launch"),
         rewrite_comments=kwargs.pop("rewrite_comments"),
         rewrite_strings=kwargs.pop("rewrite_strings"),
+        encoding=_encoding(kwargs.pop("encoding", "auto")),
         experimental=kwargs.pop("experimental"), target_version=kwargs.pop("target_version"),
         variants=variants,
         rule_files=tuple(str(p) for p in kwargs.pop("rule_files")),
@@ -159,6 +167,15 @@ def build_options(kwargs: dict, config=None) -> Options:
     except (RuleError, ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     return options
+
+
+def _encoding(name: str) -> str:
+    from .encodings import check_name
+
+    try:
+        return check_name(name)
+    except ValueError as exc:
+        raise UsageError(f"--encoding: {exc}") from None
 
 
 def _apply_config(kwargs: dict, config) -> None:

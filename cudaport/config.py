@@ -42,6 +42,7 @@ class Config:
     launch: str | None = None
     rewrite_comments: bool | None = None
     rewrite_strings: bool | None = None
+    encoding: str | None = None
     experimental: bool | None = None
     target_version: str | None = None
     variants: tuple[tuple[str, str], ...] = ()
@@ -58,7 +59,7 @@ class Config:
     def option_defaults(self) -> dict[str, object]:
         """Values for the translation options, keyed like ``cli.build_options``'s kwargs."""
         out: dict[str, object] = {}
-        for key in ("target", "launch", "rewrite_comments", "rewrite_strings",
+        for key in ("target", "launch", "rewrite_comments", "rewrite_strings", "encoding",
                     "experimental", "target_version", "framework"):
             value = getattr(self, key)
             if value is not None:
@@ -182,12 +183,18 @@ def _parse(path: Path) -> dict:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:  # TOML is UTF-8 by definition
+        data = path.read_bytes()
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{path}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x}); TOML files "
+                          "must be UTF-8") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 _KEYS = {
     "target": str, "launch": str, "rewrite-comments": bool, "rewrite-strings": bool,
+    "encoding": str,
     "experimental": bool, "hip-version": str, "target-version": str, "variants": dict,
     "rules": list, "rules-dir": list, "select": list, "ignore": list, "exclude": list,
     "per-path-ignores": dict, "fail-on": str, "warn-unused-ignores": bool,
@@ -258,6 +265,7 @@ def _build(path: Path, table: dict, prefix: str) -> Config:
     return Config(
         path=path, root=root, target=get("target"), launch=choice("launch", LAUNCH_STYLES),
         rewrite_comments=get("rewrite-comments"), rewrite_strings=get("rewrite-strings"),
+        encoding=get("encoding"),
         experimental=get("experimental"), target_version=version,
         variants=tuple(variants),
         rules=tuple(root / p for p in strings("rules")),

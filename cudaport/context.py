@@ -48,8 +48,13 @@ class FileContext:
     # file has it (and which target header came before it).
     uses_runtime: bool = False
     main_header: tuple = (False, None)
+    # Macros the target's headers need defined before them (HIP_ENABLE_WARP_SYNC_BUILTINS):
+    # always, and only when the file ends up including the main header.
+    defines: set[bytes] = field(default_factory=set)
+    defines_with_main: tuple[bytes, ...] = ()
     clang: object | None = None  # cudaport.clang.Facts when --clang parsed the file
     _literals: list[tuple[int, int]] | None = None
+    _brackets: lexer.Brackets | None = None
     # CUDA-looking names the file defines or declares itself (CUDA_CHECK, cudaDev): not
     # CUDA API here, nor in the project's other files (see cudaport.own_names).
     own_names: frozenset[bytes] = frozenset()
@@ -73,6 +78,13 @@ class FileContext:
             self._literals = lexer.literal_spans(self.src)
         i = bisect.bisect_left(self._literals, (end,)) - 1
         return i < 0 or self._literals[i][1] <= start
+
+    @property
+    def brackets(self) -> lexer.Brackets:
+        """The file's bracket pairs, shared by every pass that splits argument lists."""
+        if self._brackets is None:
+            self._brackets = lexer.Brackets(self.src)
+        return self._brackets
 
     def eol(self) -> bytes:
         """The file's line ending, for inserted lines."""

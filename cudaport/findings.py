@@ -87,6 +87,63 @@ launch function.
 Why: unbalanced brackets or an unusual kernel expression.
 Fix: simplify the launch expression, or keep `--launch cuda` (HIP accepts `<<<>>>`).
 """)
+# CP110-CP119: the CUDA C++ ecosystem beyond the C APIs (issue 16): CCCL (CUB, Thrust,
+# libcu++), <nv/target>, WMMA, CUTLASS/CuTe. Rule entries name these codes with `code:`.
+register("CP110", "libcudacxx", "error", "libcu++ (cuda::std, cuda::atomic) has no ROCm equivalent", """
+What: a libcu++ header (`<cuda/std/...>`, `<cuda/atomic>`, `<cuda/barrier>`, ...) or a name
+in namespace `cuda::` (`cuda::std::`, `cuda::atomic_ref`, `cuda::thread_scope_device`).
+Why: ROCm ships no libcu++; the include does not resolve and the names are undeclared.
+Fix: use the standard header and `std::` where the code is constexpr or host-only
+(`<type_traits>`, `<limits>`, `<cstdint>`), HIP atomics for device atomics (`atomicAdd`,
+`__hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)`), and
+`__syncthreads`/cooperative groups for barriers.
+Bad: `cuda::atomic_ref<int, cuda::thread_scope_device> r(x); r.fetch_add(1);`
+Good: `atomicAdd(&x, 1);`
+""")
+register("CP111", "nv-target", "error", "<nv/target> dispatch has no ROCm equivalent", """
+What: `<nv/target>` or its macros (`NV_IF_TARGET`, `NV_IF_ELSE_TARGET`, `NV_DISPATCH_TARGET`,
+`NV_IS_DEVICE`, `NV_PROVIDES_SM_80`, ...).
+Why: the macros select code by NVIDIA architecture; HIP defines none of them, so the
+translated code does not preprocess.
+Fix: select with the HIP compiler's macros. Bad: `NV_IF_TARGET(NV_IS_DEVICE, (f();), (g();))`
+Good: `#if defined(__HIP_DEVICE_COMPILE__)` `f();` `#else` `g();` `#endif` (per GPU:
+`__gfx90a__`, `__gfx942__`).
+""")
+register("CP112", "wmma", "error", "WMMA (<mma.h>, nvcuda::wmma) has no HIP equivalent", """
+What: warp matrix multiply-accumulate through `<mma.h>` and `nvcuda::wmma` (fragments,
+`load_matrix_sync`, `mma_sync`).
+Why: HIP has no `nvcuda::wmma`. AMD's rocWMMA (`rocwmma/rocwmma.hpp`, namespace `rocwmma`)
+is the nearest library, but its fragment shapes, layouts and wave size differ, so a rename
+would compile into wrong results or not at all.
+Fix: port the kernel to rocWMMA by hand (check the supported M/N/K for the GPU), or call
+hipBLAS/hipBLASLt for the whole GEMM.
+""")
+register("CP113", "cutlass-cute", "error", "CUTLASS/CuTe has no ROCm port", """
+What: a CUTLASS or CuTe header (`cutlass/...`, `cute/...`) or name (`cutlass::`, `cute::`).
+Why: CUTLASS and CuTe are built on NVIDIA tensor-core instructions and PTX; there is no
+ROCm build of them, so the file cannot compile for AMD GPUs.
+Fix: use AMD's composable_kernel for fused kernels, or hipBLASLt/rocBLAS for GEMMs; keep
+the CUTLASS path under `#if !defined(__HIP_PLATFORM_AMD__)`.
+""")
+register("CP114", "cccl-unmapped", "error", "CUB or Thrust part hipCUB/rocThrust lack", """
+What: a CUB or Thrust header or macro that hipCUB or rocThrust (ROCm 6.4) do not provide;
+the message names the nearest equivalent where there is one.
+Why: hipCUB and rocThrust cover the public algorithms, but not CUB's agent/policy layer,
+newer device algorithms, or Thrust's CUDA-specific system headers.
+Fix: use the algorithm through `hipcub/hipcub.hpp` or rocPRIM (`rocprim/rocprim.hpp`), or
+rewrite the part around it. Bad: `#include <cub/agent/agent_reduce.cuh>`
+Good: `#include <hipcub/hipcub.hpp>` and `hipcub::DeviceReduce::Sum(...)`.
+""")
+register("CP115", "redefines-target-function", "error", "defines a function the target already defines", """
+What: the project defines a device function, such as `atomicMax(float*, float)` or
+`atomicAdd(double*, double)`, with the name and parameter types of one HIP's headers define
+(the message names the header).
+Why: CUDA lacks the function (or lacked it on older GPUs), so the project wrote its own;
+after translation both definitions exist and the file does not compile.
+Fix: keep the project's definition for CUDA only.
+Bad: `__device__ float atomicMax(float *a, float v) { ... }`
+Good: `#if !defined(__HIP_PLATFORM_AMD__)` around that definition.
+""")
 register("CP901", "unreadable-file", "error", "file could not be read", """
 What: the input could not be read (missing, permission denied, or not a regular file).
 Fix: check the path and permissions.
@@ -95,6 +152,15 @@ register("CP902", "binary-file", "error", "file is not text", """
 What: the input contains NUL bytes or a UTF-16/32 byte-order mark, so it is not C/C++ text.
 Fix: pass source files only. (No longer reported: a binary file named on the command line
 is an input error, exit 2; one found while walking a folder is CP930 in every command.)
+""")
+register("CP907", "unterminated-literal", "warning", "comment or literal never closes", """
+What: a block comment, string or raw string has no end: a `/*` without `*/`, a `"` without
+its closing quote on the line, or a raw string `R"x(` without `)x"`.
+Why: the rest of the file (comment, raw string) or of the line (string) is read as part of
+it, so the CUDA names there are neither translated nor reported. A compiler rejects the
+file, or an `#if` branch it never compiles hides the mistake.
+Fix: close the comment or literal. In a file in GBK, Big5 or Shift-JIS whose encoding was
+not detected, pass `--encoding` so a character's second byte is not read as a backslash.
 """)
 # CP150-CP169: targets as data and user rules (issue 8). User check-only rules report under
 # the user's own code from the YAML, which may never start with "CP" (see rules/README.md).
@@ -353,6 +419,44 @@ Why: cuBLAS still accepts it in C++ through a compatibility overload; the transl
 `hipblasGemmEx_v2` and friends, takes only a `hipblasComputeType_t`, so it does not compile.
 Fix: pass the compute type (`CUBLAS_COMPUTE_32F`, `CUBLAS_COMPUTE_16F`, ...); cudaport maps it.
 Bad: `cublasGemmEx(..., C, CUDA_R_32F, ldc, CUDA_R_32F, algo)` Good: `cublasGemmEx(..., C, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, algo)`.
+""")
+register("CP217", "block-below-wavefront", "error", "warp-collective block algorithm with too few threads", """
+What: `cub::BlockLoad`/`BlockStore` with a `*_WARP_TRANSPOSE` algorithm in a block whose
+thread count is not a multiple of the target's wavefront (for example 32 threads on a
+64-lane AMD GPU).
+Why: hipCUB runs these on rocPRIM, which static_asserts "BlockSize must be a multiple of
+hardware warpsize"; the translated kernel does not compile.
+Fix: launch 64 threads or more (the ROCm ports of such kernels widen them), or use
+`BLOCK_LOAD_DIRECT`/`BLOCK_LOAD_STRIPED`. Bad: `cub::BlockLoad<float, 32, 4,
+cub::BLOCK_LOAD_WARP_TRANSPOSE>` Good: `cub::BlockLoad<float, 64, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>`.
+""")
+register("CP218", "per-warp-storage-32", "warning", "per-warp storage sized for 32-lane warps", """
+What: a `__shared__` array sized `[THREADS / 32]` (or `>> 5`): one slot per 32-lane warp.
+Why: with 64-lane wavefronts only half the slots are written; code that then reads every
+slot (a block reduction over the per-warp partial results) reads uninitialised values.
+Fix: size and index the slots with the wavefront width. Bad: `__shared__ float s[THREADS / 32];`
+Good: `__shared__ float s[THREADS / WARP_SIZE];` with `WARP_SIZE` 64 on AMD, and loops
+bounded by `blockDim.x / warpSize`.
+""")
+register("CP219", "lane-mask-not-full", "warning", "warp lane mask that is not the full warp", """
+What: a `*_sync` warp intrinsic gets a lane mask that is not a visible full-warp constant: a
+variable, a partial constant (`0x0000ffff`), a computed value.
+Why: HIP's `*_sync` intrinsics take a 64-bit mask with one bit per lane of a 64-wide
+wavefront, and check at run time that the mask equals the lanes that are active. A mask
+built for 32-lane warps names the wrong lanes: cudaport casts it to 64 bits so the call
+compiles, but what it selects is unchanged and must be checked.
+Fix: derive the mask from the lanes that take part (`__activemask()`, `__ballot_sync`), with
+64-bit arithmetic. Bad: `unsigned m = (1u << 16) - 1; __shfl_sync(m, v, 0);`
+Good: `unsigned long long m = __ballot_sync(__activemask(), lane < 16); __shfl_sync(m, v, 0);`
+""")
+register("CP220", "warpsize-not-constant", "error", "warpSize used as a constant expression (HIP 7)", """
+What: `warpSize` in a context that needs a constant: an array bound, a template argument,
+a `constexpr` or `static_assert`, a `case` label.
+Why: from HIP 7.0 `warpSize` is a device variable read at run time (wave32 and wave64
+targets share one binary), no longer a constant expression; such code does not compile.
+Fix: use a compile-time width you choose per target, or query it at run time.
+Bad: `__shared__ float slot[warpSize];` Good: `__shared__ float slot[64];` (sized for the
+widest wavefront) or `extern __shared__` memory sized at launch.
 """)
 register("CP903", "clang-parse-errors", "warning", "clang reported errors parsing the file", """
 What: clang parsed the file with errors (first errors are in the message, file:line).

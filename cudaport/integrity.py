@@ -8,7 +8,7 @@ options asked for it.
 
 from __future__ import annotations
 
-from . import lexer
+from . import encodings, lexer
 from .options import Options
 from .translate import Result, translate_bytes
 
@@ -56,7 +56,8 @@ def _edits_in_literals(src: bytes, result: Result, options: Options, path: str) 
         return []
     allowed = {k for k, on in (("comment", options.rewrite_comments),
                                ("string", options.rewrite_strings)) if on}
-    spans = [(t.start, t.end, _LITERAL_KINDS[t.kind]) for t in lexer.tokenize(src)
+    lexable = encodings.mask(src, options.encoding)[0]  # as the translator read it
+    spans = [(t.start, t.end, _LITERAL_KINDS[t.kind]) for t in lexer.tokenize(lexable)
              if t.kind in _LITERAL_KINDS]
     found = []
     i = 0

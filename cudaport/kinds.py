@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .findings import Finding, Reference
 from .options import Options
+from .verdict import unreferenced_blockers
 
 SOURCE_SUFFIXES = frozenset({
     ".cu", ".cuh", ".hip", ".h", ".hh", ".hpp", ".hxx", ".h++", ".c", ".cc", ".cpp", ".cxx",
@@ -57,6 +58,8 @@ class FileOutcome:
     message: str = ""
     digest: bytes = b""  # of the input, for the cache
     own_names: frozenset[bytes] = frozenset()  # see cudaport.own_names
+    includes: tuple[str, ...] = ()  # every #include'd name, for verdicts across files
+    blockers: int = 0  # error findings no unported reference stands for (cudaport.verdict)
     checked: object = None  # the policy's record (cudaport.report.model.FileReport)
 
 
@@ -107,6 +110,10 @@ def _source(data: bytes, options: Options, shown: str, outcome: FileOutcome, nam
         output = rewrite_includes(output, rel, renamed, dict(rename))
     outcome.findings.extend(result.findings)
     outcome.own_names = result.own_names
+    outcome.includes = tuple(inc.name.decode("utf-8", "surrogateescape")
+                             for inc in result.scan.includes)
+    if any(f.severity == "error" for f in result.findings):
+        outcome.blockers = unreferenced_blockers(result.findings, result.references)
     _tally(result, outcome.tally)
     if keep_references:
         outcome.references, outcome.edits = result.references, result.edits

@@ -197,71 +197,148 @@ def scanner(candidate_prefixes: list[bytes]) -> re.Pattern[bytes]:
     return re.compile(pattern)
 
 
+_CLOSED_STRING = re.compile(STRING[:-1])  # (STRING without its optional closing quote)
+G_DELIM = 3  # a raw string's delimiter, in the scanner
+
+
+def unterminated_string(text: bytes, m: re.Match[bytes]) -> str | None:
+    """``"raw string"`` or ``"string"`` if the scanner's string match ``m`` (text
+    ``text``) never closes, else None: a raw string then runs to the end of the file, a
+    plain one to the end of its line."""
+    if text[:1] == b"R":
+        closer = b")" + (m.group(G_DELIM) or b"") + b'"'
+        return None if len(text) > len(closer) + 1 and text.endswith(closer) else "raw string"
+    if len(text) > 1 and text[-1:] == b'"' and (text[-2:-1] != b"\\"
+                                                 or _CLOSED_STRING.fullmatch(text)):
+        return None
+    return "string"
+
+
 # Any identifier (used inside comments and strings when asked to rewrite them).
 IDENT_RE = re.compile(rb"(?<![\w$])[A-Za-z_$][\w$]*")
 
 
+# What the bracket matcher reads: literals and comments (skipped whole, so brackets inside
+# them do not count), ``#include <...>`` names (as the scanner reads them), and brackets.
+# ``<=>`` is read whole so that its ``>`` cannot start a ``>>>``.
+_BRACKET_RE = re.compile(b"|".join([
+    LINE_COMMENT, BLOCK_COMMENT,
+    rb"#[ \t]*include(?:_next)?[ \t]*<[^>\r\n]*>",
+    RAW_STRING.replace(b"(?P<delim>", b"(").replace(b"(?P=delim)", b"\\1"),
+    STRING, CHAR_START + CHAR[1:], rb"<=>|<<<|>>>|[()\[\]{}]",
+]))
+_OPENERS = frozenset((b"(", b"[", b"{", b"<<<"))
+
+
+class Brackets:
+    """Which bracket closes which, found lazily in one left-to-right pass over a source.
+
+    ``(``, ``[``, ``{`` and ``<<<`` open; ``)``, ``]`` and ``}`` close the innermost open
+    bracket whatever its kind, ``>>>`` does so while a ``<<<`` is open. Asking about a
+    bracket reads the source only up to where it closes (or to the end when it never
+    does), and every byte is read once however many brackets are asked about: that is
+    what keeps argument splitting linear on unbalanced input (``f((((`` ...)."""
+
+    def __init__(self, src: bytes) -> None:
+        self.src = src
+        self._matches = _BRACKET_RE.finditer(src)
+        self._closes: dict[int, int] = {}  # opener offset -> end of its closer, -1: never
+        self._stack: list[tuple[int, bool]] = []  # (offset, is '<<<')
+        self._launches = 0  # '<<<' on the stack
+        self._done = False
+
+    def close_end(self, start: int) -> int | None:
+        """Offset just past the bracket closing the one at ``start``; None if it never
+        closes (or no bracket starts there)."""
+        closes = self._closes
+        while start not in closes and not self._done:
+            self._step()
+        end = closes.get(start, -1)
+        return None if end < 0 else end
+
+    def _step(self) -> None:
+        m = next(self._matches, None)
+        if m is None:
+            self._done = True
+            for offset, _ in self._stack:
+                self._closes[offset] = -1
+            self._stack.clear()
+            return
+        text = m.group()
+        if text in _OPENERS:
+            launch = text == b"<<<"
+            self._stack.append((m.start(), launch))
+            self._launches += launch
+        elif text in (b")", b"]", b"}") or text == b">>>" and self._launches:
+            if self._stack:
+                offset, launch = self._stack.pop()
+                self._launches -= launch
+                self._closes[offset] = m.end()
+
+
 def split_arguments(src: bytes, open_paren: int, closer: bytes = b")",
-                    end_token: bytes | None = None) -> tuple[list[tuple[int, int]], int] | None:
+                    end_token: bytes | None = None,
+                    brackets: Brackets | None = None) -> tuple[list[tuple[int, int]], int] | None:
     """Split a bracketed argument list starting at ``src[open_paren]``.
 
     Returns the (start, end) span of each top-level argument, stripped of surrounding
     whitespace and comments, and the offset just past the closing token; None when the
     brackets do not balance before the end of the input or a ``;`` at the top level.
     ``end_token`` lets the launch parser close on ``>>>`` instead of ``)``.
+
+    Only the top level is tokenized: a nested bracket is stepped over to its closer, found
+    by ``brackets`` (pass the one kept for ``src`` when splitting many lists of one file:
+    then the work over all of them stays linear in the file, however unbalanced).
     """
     first = next_token(src, open_paren, skip_trivia=False)
     if first is None:
         return None
-    depth = 0
-    launches = 0  # '<<<' open inside the list: their '>>>' and commas are nested too
+    if brackets is None:
+        brackets = Brackets(src)
     args: list[tuple[int, int]] = []
     arg_start: int | None = None
     arg_end = 0
     closing = end_token or closer
-    for m in _TOKEN_RE.finditer(src, first.end):
-        kind = m.lastgroup
-        text = m.group()
-        if kind in TRIVIA:
+    pos = first.end
+    n = len(src)
+    match = _TOKEN_RE.match
+    while pos < n:
+        m = match(src, pos)
+        pos = m.end()
+        if m.lastgroup in TRIVIA:
             continue
-        if depth == 0 and text == closing:
+        text = m.group()
+        if text == closing:
             if arg_start is not None:
                 args.append((arg_start, arg_end))
             elif args:  # a trailing comma: an empty last argument
                 args.append((m.start(), m.start()))
             return args, m.end()
-        if text in (b"(", b"[", b"{"):
-            depth += 1
-        elif text == b"<<<":
-            depth += 1
-            launches += 1
-        elif text == b">>>" and launches:
-            depth -= 1
-            launches -= 1
-        elif text in (b")", b"]", b"}"):
-            depth -= 1
-            if depth < 0:
-                return None
-        elif text == b";" and depth == 0:
-            return None
-        elif text == b"," and depth == 0:
+        if text in _OPENERS:
+            pos = brackets.close_end(m.start())
+            if pos is None:
+                return None  # a nested bracket never closes, so neither does this list
+        elif text in (b")", b"]", b"}", b";"):
+            return None  # closes more than was opened, or ends the statement
+        elif text == b",":
             args.append((arg_start, arg_end) if arg_start is not None else (m.start(), m.start()))
             arg_start = None
             continue
         if arg_start is None:
             arg_start = m.start()
-        arg_end = m.end()
+        arg_end = pos
     return None
 
 
-def call_arguments(src: bytes, pos: int) -> tuple[list[tuple[int, int]], int] | None:
+def call_arguments(src: bytes, pos: int, brackets: Brackets | None = None
+                   ) -> tuple[list[tuple[int, int]], int] | None:
     """The argument spans of a parenthesised list that follows ``pos`` (after trivia),
     ``[]`` for ``()``, and the offset just past the ``)``; None if no list follows or it
     does not balance."""
     paren = next_token(src, pos)
     if paren is None or paren.text != b"(":
         return None
-    parsed = split_arguments(src, paren.start)
+    parsed = split_arguments(src, paren.start, brackets=brackets)
     if parsed is None:
         return None
     args, close = parsed

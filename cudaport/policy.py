@@ -8,11 +8,13 @@ suppression comments (and CP910/CP911 about them) → fingerprints → baseline.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from . import baseline as B
+from . import encodings
 from . import suppressions as S
 from .config import Config
 from .findings import Finding
@@ -54,6 +56,7 @@ class Policy:
     selection: Selection = field(default_factory=lambda: Selection())
     warn_unused_ignores: bool = False
     baseline: frozenset[str] = frozenset()
+    encoding: str = "auto"  # Options.encoding: suppression comments are read as translated
 
     def select_notes(self, notes: list[Finding], path: Path) -> FileReport:
         """Findings about a path itself rather than its text (the walk's notes)."""
@@ -70,13 +73,14 @@ class Policy:
         findings = [f for f in outcome.findings if allows(f.code, per_path)]
         hidden = 0
         if outcome.kind == "source" and outcome.status != "skipped":
-            comments = S.parse(src)
+            comments = S.parse(encodings.mask(src, self.encoding)[0])
             findings, hidden = S.apply(findings, comments)
             findings += [f for f in S.problems(comments, outcome.shown, self.warn_unused_ignores)
                          if allows(f.code, per_path)]
         findings.sort(key=lambda f: (f.line, f.col, f.code))
         result = FileReport(outcome.shown, references=outcome.references or [],
                             suppressed=hidden, own_names=outcome.own_names,
+                            includes=outcome.includes,
                             lines=src.count(b"\n") + (not src.endswith(b"\n") and bool(src)))
         keep(result, src, findings, self.baseline)
         return result
@@ -85,33 +89,50 @@ class Policy:
 def keep(result: FileReport, src: bytes, findings: list[Finding],
          baseline: frozenset[str]) -> None:
     """Fingerprint ``findings`` and add those not in the baseline to ``result``."""
+    columns = Utf16Columns(src)
     for f, fp in zip(findings, B.fingerprints(findings, src)):
         if fp in baseline:
             result.baselined += 1
         else:
             result.findings.append(f)
             result.fingerprints.append(fp)
-            result.utf16_columns.append(utf16_column(src, f))
+            result.utf16_columns.append(columns(f))
+
+
+class Utf16Columns:
+    """1-based columns in UTF-16 code units (what SARIF viewers count) of findings' byte
+    columns; bytes that are not UTF-8 count as one unit each. Asked in line and column
+    order (as findings are sorted), each line's text is decoded once however many
+    findings it has."""
+
+    def __init__(self, src: bytes) -> None:
+        self.src = src
+        self.line_starts: list[int] | None = None
+        self.last = (0, 1, 1)  # (line, byte column, UTF-16 column) of the last answer
+
+    def __call__(self, finding: Finding) -> int:
+        line, col = finding.line, finding.col
+        if line < 1 or col <= 1:
+            return col
+        if self.line_starts is None:
+            self.line_starts = [0] + [m.end() for m in re.finditer(rb"\n", self.src)]
+        if line > len(self.line_starts):
+            return col
+        start = self.line_starts[line - 1]
+        last_line, done, units = self.last
+        if last_line != line or done > col or 0x80 <= self.src[start + done - 1] < 0xC0:
+            done, units = 1, 1  # (a column inside a UTF-8 sequence: count from the start)
+        units += _utf16_units(self.src[start + done - 1:start + col - 1])
+        self.last = (line, col, units)
+        return units
 
 
 def utf16_column(src: bytes, finding: Finding) -> int:
-    """The 1-based column in UTF-16 code units (what SARIF viewers count) of a finding's
-    byte column; bytes that are not UTF-8 count as one unit each."""
-    col = finding.col
-    if finding.line < 1 or col <= 1:
-        return col
-    if 0 <= finding.offset <= len(src):
-        start = src.rfind(b"\n", 0, finding.offset) + 1
-    else:
-        start = 0
-        for _ in range(finding.line - 1):
-            start = src.find(b"\n", start) + 1
-            if start == 0:
-                return col
-    prefix = src[start:start + col - 1]
-    if prefix.isascii():
-        return col
-    text = prefix.decode("utf-8", "surrogateescape")
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2 + 1
+    """The UTF-16 column of one finding (see :class:`Utf16Columns`)."""
+    return Utf16Columns(src)(finding)
 
 
+def _utf16_units(text: bytes) -> int:
+    if text.isascii():
+        return len(text)
+    return len(text.decode("utf-8", "surrogateescape").encode("utf-16-le", "surrogatepass")) // 2

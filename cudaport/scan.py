@@ -31,6 +31,9 @@ class Scan:
     includes: list[Include] = field(default_factory=list)
     launches: list[int] = field(default_factory=list)  # offsets of '<<<'
     directives: list[tuple[int, bytes]] = field(default_factory=list)  # conditional directives
+    # (offset, what) of comments and literals that never close: they run to the end of
+    # the file (block comment, raw string) or of the line (string), hiding that code.
+    unterminated: list[tuple[int, str]] = field(default_factory=list)
 
 
 def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool = False) -> Scan:
@@ -68,9 +71,14 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
             if kind == K_SKIP:
                 continue
             if kind == K_COMMENT:
+                if text[1] == 0x2A and (len(text) < 4 or text[-2:] != b"*/"):  # "/*"
+                    result.unterminated.append((m.start(), "block comment"))
                 if comments:
                     _inner(src, m.start(), m.end(), compiled, idents, unknown, "comment")
             elif kind == K_STRING:
+                what = lexer.unterminated_string(text, m)
+                if what is not None:
+                    result.unterminated.append((m.start(), what))
                 if strings:
                     _inner(src, m.start(), m.end(), compiled, idents, unknown, "string")
             elif kind == K_DIRECTIVE:

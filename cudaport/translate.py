@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import edits as E
+from . import encodings
+from . import platform_branches
 from .context import FileContext, LineIndex
 from .findings import Finding, Reference
 from .options import Options
@@ -82,6 +84,8 @@ def translate_bytes(src: bytes, options: Options | None = None, path: str = "<st
     options = options or Options()
     check_text(src, path)
     compiled = compiled or get_compiled(options)
+    original = src
+    src, restore = encodings.mask(src, options.encoding)  # the passes read the mask
     ctx = FileContext(src, path, compiled, options,
                       scan(src, compiled, options.rewrite_comments, options.rewrite_strings))
     if options.clang:
@@ -96,6 +100,11 @@ def translate_bytes(src: bytes, options: Options | None = None, path: str = "<st
         after_passes(ctx)
     kept = E.resolve(ctx.edits, src)
     output = E.apply(src, kept)
+    if restore is not None:
+        output = output.translate(restore)
+        kept = [e._replace(replacement=e.replacement.translate(restore)) for e in kept]
+        src = original
+    platform_branches.drop_other_platform(ctx)
     ctx.findings.sort(key=lambda f: (f.offset, f.code))
     return Result(output, kept, ctx.findings, path, ctx.lines or LineIndex(src),
                   ctx.scan, compiled.identifiers, ctx.references, own_names=ctx.own_names)

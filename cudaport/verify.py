@@ -35,24 +35,30 @@ from .scan import scan
 from .kinds import translate_file
 
 DEFAULT_ARCH = "gfx90a"
+# The ROCm toolchain tools/setup-rocm.sh installs (a Debian sid root holding ROCm 6.4) and
+# the wrapper it writes there, which runs that root's hipcc on files of this machine.
+ROCM_DIR = "/var/cache/cudaport/rocm-6.4"
+ROCM_WRAPPER = "cudaport-hipcc"
+TOOLCHAINS = ("auto", "rocm", "system")
 DEFAULT_STD = "-std=c++17"  # nvcc's default dialect since CUDA 11; clang's HIP default is older
 COMPILE_TIMEOUT = 300
 INSTALL_HINT = (
+    "run tools/setup-rocm.sh (ROCm 6.4 from Debian's packages, into " + ROCM_DIR + "), "
     "install ROCm (it provides hipcc), or on Debian 12 / Ubuntu: "
     "`apt-get install clang-15 libamdhip64-dev` (add libhiprand-dev, libhipsparse-dev, "
     "librocprim-dev, librocrand-dev, librocsparse-dev for the math libraries)"
 )
 # Headers whose library Debian does not package: a "file not found" names what to install.
 MISSING_HEADER_HINTS = {
-    "hipblas": "hipBLAS (ROCm package hipblas-dev; not in Debian)",
+    "hipblas": "hipBLAS (ROCm package hipblas-dev; not in Debian 12)",
     "rocblas": "rocBLAS (librocblas-dev; Debian 13 or ROCm)",
-    "hipfft": "hipFFT (ROCm package hipfft-dev; not in Debian)",
+    "hipfft": "hipFFT (ROCm package hipfft-dev; not in Debian 12)",
     "rocfft": "rocFFT (librocfft-dev; Debian 13 or ROCm)",
-    "miopen": "MIOpen (ROCm package miopen-hip-dev; not in Debian)",
-    "hipcub": "hipCUB (ROCm package hipcub-dev; not in Debian)",
-    "thrust": "rocThrust (ROCm package rocthrust-dev; not in Debian)",
-    "rccl": "RCCL (ROCm package rccl-dev; not in Debian)",
-    "hipsolver": "hipSOLVER (ROCm package hipsolver-dev; not in Debian)",
+    "miopen": "MIOpen (ROCm package miopen-hip-dev; not in Debian 12)",
+    "hipcub": "hipCUB (ROCm package hipcub-dev; not in Debian 12)",
+    "thrust": "rocThrust (ROCm package rocthrust-dev; not in Debian 12)",
+    "rccl": "RCCL (ROCm package rccl-dev; not in Debian 12)",
+    "hipsolver": "hipSOLVER (ROCm package hipsolver-dev; not in Debian 12)",
     "hiprand": "hipRAND (Debian package libhiprand-dev)",
     "rocrand": "rocRAND (Debian package librocrand-dev)",
     "hipsparse": "hipSPARSE (Debian package libhipsparse-dev)",
@@ -66,6 +72,7 @@ HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc")
 _DIAG = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
                    r"(?P<sev>fatal error|error|warning): (?P<msg>.*)$")
 _INCLUDED = re.compile(r"^(?:In file included from|\s+from) (?P<path>[^:\s][^:]*):(?P<line>\d+):")
+_IGNORED_STATUS = re.compile(r"ignoring return value of (?:type|function) .*'nodiscard'")
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 
 
@@ -80,6 +87,11 @@ class Compiler:
     argv: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
     hip_version: str | None = None  # "5.2", read from the HIP headers the compiler uses
+
+    @property
+    def label(self) -> str:
+        """'HIP 6.4' (or 'HIP of unknown version'): what the report says compiled a file."""
+        return f"HIP {self.hip_version}" if self.hip_version else "HIP of unknown version"
 
     @property
     def description(self) -> str:
@@ -114,12 +126,41 @@ def _hipcc(path: str, arch: str, mode: tuple[str, ...]) -> Compiler:
     return Compiler((path, "-x", "hip", f"--offload-arch={arch}") + mode, env, version)
 
 
-def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH) -> Compiler | None:
-    """hipcc when present, else a clang++ that knows HIP with a ROCm path; None if neither.
+def rocm_dir(explicit: str | os.PathLike | None = None) -> Path:
+    """The ROCm toolchain folder: ``explicit``, else $CUDAPORT_ROCM_DIR, else ROCM_DIR."""
+    return Path(explicit or os.environ.get("CUDAPORT_ROCM_DIR") or ROCM_DIR)
+
+
+def rocm_compiler(root: str | os.PathLike, arch: str = DEFAULT_ARCH) -> Compiler | None:
+    """The hipcc of a folder tools/setup-rocm.sh set up (through its wrapper), or None."""
+    wrapper = Path(root, ROCM_WRAPPER)
+    if not os.access(wrapper, os.X_OK):
+        return None
+    return Compiler((str(wrapper), "-x", "hip", f"--offload-arch={arch}", "-fsyntax-only"),
+                    (), hip_version(str(Path(root, "usr"))))
+
+
+def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH,
+                  toolchain: str = "auto", rocm: str | os.PathLike | None = None
+                  ) -> Compiler | None:
+    """The HIP compiler verify runs; None if there is none.
+
+    ``explicit`` (a hipcc, clang++ or cudaport-hipcc path; else $CUDAPORT_HIP_COMPILER)
+    wins. Otherwise ``toolchain`` picks: "rocm" the folder tools/setup-rocm.sh installs
+    (``rocm``, else $CUDAPORT_ROCM_DIR, else ROCM_DIR); "system" hipcc on PATH or in
+    /opt/rocm, else a clang++ that knows HIP with a ROCm path (Debian 12: clang-15 and
+    HIP 5.2); "auto" the ROCm folder when it is set up, else the system's.
 
     The check is ``-fsyntax-only`` on host and device code: full semantic analysis
-    without code generation, which on Debian would need device libraries it lacks.
+    without code generation, which on Debian 12 would need device libraries it lacks.
     """
+    if toolchain not in TOOLCHAINS:
+        raise ValueError(f"toolchain {toolchain!r}: expected one of {', '.join(TOOLCHAINS)}")
+    explicit = explicit or os.environ.get("CUDAPORT_HIP_COMPILER") or None
+    if explicit is None and toolchain != "system":
+        found = rocm_compiler(rocm_dir(rocm), arch)
+        if found is not None or toolchain == "rocm":
+            return found
     mode = ("-fsyntax-only",)
     names = [explicit] if explicit else None
     if names is None:
@@ -132,6 +173,8 @@ def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH) -> Comp
         path = name if os.path.sep in name and os.access(name, os.X_OK) else shutil.which(name)
         if path is None:
             continue
+        if os.path.basename(path) == ROCM_WRAPPER:
+            return rocm_compiler(os.path.dirname(os.path.abspath(path)), arch)
         if os.path.basename(path).startswith("hipcc"):
             return _hipcc(path, arch, mode)
         rocm = _rocm_path(path)
@@ -163,6 +206,7 @@ class Outcome:
     output: str = ""  # the compiler's output, locations mapped to the original files
     command: tuple[str, ...] = ()
     seconds: float = 0.0
+    compiled_with: str = ""  # "HIP 6.4": the HIP version of the compiler that ran
 
 
 def _display(path: Path) -> str:
@@ -187,7 +231,7 @@ class Workspace:
         self.translate = translate
         self.files: dict[str, _Mapped] = {}  # workspace path → original
         self._done: dict[Path, Path] = {}
-        self._location = re.compile(re.escape(str(root)) + r"(/[^:\s]+):(\d+)(?::(\d+))?")
+        self._location = re.compile(re.escape(str(root)) + r"(/[^:\s]+)(?::(\d+)(?::(\d+))?)?")
 
     def mirror(self, path: Path) -> Path:
         return self.root / str(path).lstrip(os.sep)
@@ -242,9 +286,13 @@ class Workspace:
         return (mapped.display, *mapped.positions.to_input(line, col))
 
     def rewrite(self, text: str) -> str:
-        """Replace every workspace location in compiler output with the original one."""
+        """Replace every workspace location in compiler output with the original one; a
+        workspace path without a line (hipcc echoing its command) becomes the original path."""
         def repl(m: re.Match) -> str:
             ws = str(self.root) + m.group(1)
+            if m.group(2) is None:
+                mapped = self.files.get(os.path.normpath(ws))
+                return mapped.display if mapped else m.group(1)
             col = int(m.group(3)) if m.group(3) else 1
             loc = self.map_location(ws, int(m.group(2)), col)
             if loc is None:
@@ -326,8 +374,10 @@ def parse_diagnostics(ws: Workspace, text: str, unit: str) -> list[Finding]:
         line, col = int(m.group("line")), int(m.group("col"))
         loc = ws.map_location(m.group("path"), line, col)
         message = m.group("msg")
-        if loc is None and m.group("sev") == "warning":
-            chain = []  # a library header's own warning says nothing about the port
+        if m.group("sev") == "warning" and (loc is None or _IGNORED_STATUS.match(message)):
+            # A library header's own warning says nothing about the port, nor does CUDA code
+            # ignoring a status (clang 15 says -Wunused-result, clang 21 -Wunused-value).
+            chain = []
             continue
         if loc is None:
             where = f"{m.group('path')}:{line}"
@@ -373,7 +423,7 @@ def _compile(compiler: Compiler, ws: Workspace, unit: Path, display: str,
         last = (mapped.strip().splitlines() or ["no output"])[-1]
         findings.append(Finding("CP505", f"the HIP compiler failed (exit {rc}): {last}",
                                 display, 0, 0, engine="verify"))
-    return Outcome(display, rc == 0, findings, mapped, command, seconds)
+    return Outcome(display, rc == 0, findings, mapped, command, seconds, compiler.label)
 
 
 def verify_paths(paths: list[Path], options: Options, compiler: Compiler,

@@ -37,11 +37,18 @@ class Example:
     def expected_root(self) -> Path:
         return self.root / "expected" / "hip"
 
+    def expected_root_for(self, version: str | None) -> Path:
+        """Where the output for ``--hip-version version`` is: ``expected-5.2/hip/`` when it
+        differs from the default's ``expected/hip/`` (None: the default version)."""
+        versioned = self.root / f"expected-{version}" / "hip"
+        return versioned if version and versioned.is_dir() else self.expected_root
+
     def sources(self) -> list[Path]:
-        """Every CUDA file of the example, relative to its folder (expected/ excluded)."""
+        """Every CUDA file of the example, relative to its folder (expected*/ excluded)."""
         return sorted(p.relative_to(self.root) for p in self.root.rglob("*")
                       if p.is_file() and p.suffix in SOURCE_SUFFIXES + HEADER_SUFFIXES
-                      and "expected" not in p.relative_to(self.root).parts)
+                      and not any(part == "expected" or part.startswith("expected-")
+                                  for part in p.relative_to(self.root).parts))
 
     def units(self) -> list[Path]:
         """The translation units (headers are compiled through them)."""
@@ -56,11 +63,13 @@ class Example:
             out.append(flag)
         return out
 
-    def options(self):
-        """The translation options its ``args`` select, parsed by the real CLI."""
+    def options(self, version: str | None = None):
+        """The translation options its ``args`` select (and ``--hip-version version``),
+        parsed by the real CLI."""
         from cudaport.cli import build_options, translate
 
-        ctx = translate.make_context("translate", list(self.args) + ["input.cu"])
+        extra = ["--hip-version", version] if version else []
+        ctx = translate.make_context("translate", list(self.args) + extra + ["input.cu"])
         params = {k: v for k, v in ctx.params.items()
                   if k not in ("inputs", "output", "out_dir", "in_place", "report_file",
                                "fail_on", "quiet")}
@@ -88,20 +97,38 @@ def all_examples() -> list[Example]:
             if p.is_dir() and not p.name.startswith((".", "_"))]
 
 
-def translate_example(example: Example) -> dict[Path, bytes]:
+# Older HIP versions the tests compile with (Debian 12's HIP 5.2): where an example's output
+# for one differs from the default's, it is kept in expected-<version>/hip/.
+OLDER_VERSIONS = ("5.2",)
+
+
+def translate_example(example: Example, version: str | None = None) -> dict[Path, bytes]:
     from cudaport import translate_bytes
 
-    options = example.options()
+    options = example.options(version)
     return {rel: translate_bytes((example.root / rel).read_bytes(), options, str(rel)).output
             for rel in example.sources()}
+
+
+def expected_outputs(example: Example) -> dict[Path, bytes]:
+    """Every expected file of the example: the default's, and each older version's tree
+    when its output differs."""
+    default = translate_example(example)
+    out = {example.expected_root / rel: data for rel, data in default.items()}
+    for version in OLDER_VERSIONS:
+        older = translate_example(example, version)
+        if older != default:
+            root = example.root / f"expected-{version}" / "hip"
+            out.update({root / rel: data for rel, data in older.items()})
+    return out
 
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     stale = 0
     for example in all_examples():
-        for rel, output in translate_example(example).items():
-            target = example.expected_root / rel
+        wanted = expected_outputs(example)
+        for target, output in wanted.items():
             if target.exists() and target.read_bytes() == output:
                 continue
             stale += 1
@@ -109,6 +136,14 @@ def main(argv: list[str]) -> int:
             if not check:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(output)
+        for version in OLDER_VERSIONS:  # a version tree no longer needed
+            root = example.root / f"expected-{version}"
+            for path in sorted(root.rglob("*")) if root.is_dir() else ():
+                if path.is_file() and path not in wanted:
+                    stale += 1
+                    print(f"{'stale' if check else 'removed'}: {path.relative_to(HERE)}")
+                    if not check:
+                        path.unlink()
     return 1 if check and stale else 0
 
 

@@ -78,10 +78,33 @@ CASES = [
      " B, CUDA_R_32F, k, sb, &b, C, CUDA_R_32F, m, sc, count, CUDA_R_32F, algo); }\n",
      "void g() { cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &a, A, CUDA_R_32F, m, sa,"
      " B, CUDA_R_32F, k, sb, &b, C, CUDA_R_32F, m, sc, count, CUBLAS_COMPUTE_32F, algo); }\n"),
+    ("CP219", KERNEL.format("  unsigned m = 0xffffu; v += __shfl_xor_sync(m, v, 1);"),
+     KERNEL.format("  v += __shfl_xor_sync(0xffffffffu, v, 1);")),
+    ("CP219", KERNEL.format("  v = __shfl_sync((1u << 16) - 1, v, 0);"),
+     KERNEL.format("  unsigned long long m = __activemask(); v = __shfl_sync(m, v, 0);")),
+    ("CP220", KERNEL.format("  __shared__ float slot[warpSize]; slot[0] = v;"),
+     KERNEL.format("  __shared__ float slot[64]; slot[threadIdx.x % warpSize] = v;"),
+     {"target_version": "7.0"}),
+    ("CP220", KERNEL.format("  constexpr int w = warpSize; out[0] = w;"),
+     KERNEL.format("  const int w = warpSize; out[0] = w < warpSize;"), {"target_version": "7.0"}),
     ("CP215", "#if __CUDA_ARCH__ >= 700\nint x;\n#endif\n",
      "#if defined(__HIP_DEVICE_COMPILE__)\nint x;\n#endif\n"),
     ("CP215", "#if __CUDACC_VER_MAJOR__ >= 11\nint x;\n#endif\n",
      "#if HIP_VERSION >= 50200000\nint x;\n#endif\n"),
+    ("CP217", "using L = cub::BlockLoad<float, 32, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>;\n",
+     "using L = cub::BlockLoad<float, 64, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>;\n"),
+    ("CP217", "#define NT 32\nusing S = cub::BlockStore<float, NT, 4, cub::BLOCK_STORE_WARP_TRANSPOSE>;\n",
+     "#define NT 32\nusing S = cub::BlockStore<float, NT, 4, cub::BLOCK_STORE_DIRECT>;\n"),
+    ("CP217", "template<int kNThreads_> struct T { static constexpr int kNThreads = kNThreads_;\n"
+     "  using L = cub::BlockLoad<float, kNThreads, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>; };\n"
+     "template<int kNThreads> void launch() {}\nvoid f() { launch<32>(); }\n",
+     "template<int kNThreads_> struct T { static constexpr int kNThreads = kNThreads_;\n"
+     "  using L = cub::BlockLoad<float, kNThreads, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>; };\n"
+     "template<int kNThreads> void launch() {}\nvoid f() { launch<128>(); }\n"),
+    ("CP218", KERNEL.format("  __shared__ float sums[THREADS / 32];"),
+     KERNEL.format("  __shared__ float sums[THREADS / WARP_SIZE];")),
+    ("CP218", KERNEL.format("  __shared__ float sums[kBlock >> 5];"),
+     KERNEL.format("  __shared__ float sums[kBlock >> 6];")),
 ]
 
 
@@ -89,11 +112,12 @@ def _codes(src: str, **kw) -> list[str]:
     return [f.code for f in translate_source(src, **kw).findings if f.code.startswith("CP2")]
 
 
-@pytest.mark.parametrize("code, bad, good", CASES,
-                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
-def test_hazard_fires_and_safe_form_does_not(code, bad, good):
-    assert code in _codes(bad), bad
-    assert code not in _codes(good), good
+@pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_hazard_fires_and_safe_form_does_not(case):
+    code, bad, good, *options = case  # options: translation keywords (a HIP version)
+    kw = options[0] if options else {}
+    assert code in _codes(bad, **kw), bad
+    assert code not in _codes(good, **kw), good
 
 
 def test_every_hazard_code_is_tested_and_documented():
@@ -103,6 +127,22 @@ def test_every_hazard_code_is_tested_and_documented():
     for code in registered:
         text = CODES[code].explanation
         assert "What:" in text and "Why:" in text and "Fix:" in text and "Bad:" in text
+
+
+def test_block_size_hazards_need_a_wide_wavefront():
+    bad = next(c[1] for c in CASES if c[0] == "CP217")
+    assert "CP217" not in _codes(bad, warp_size=32)
+
+
+@pytest.mark.parametrize("guard", ["#ifndef USE_ROCM", "#if !defined(__HIP_PLATFORM_AMD__)",
+                                   "#ifdef USE_ROCM\n#else", "#if !BNB_HIP", "#if WITH_ROCM\n#else",
+                                   "#ifdef USE_ROCM\n#elif X\n#else"])
+def test_findings_in_branches_only_cuda_compiles_are_dropped(guard):
+    bad = next(c[1] for c in CASES if c[0] == "CP210")
+    assert _codes(f"{guard}\n{bad}#endif\n") == []
+    assert "CP210" in _codes(f"#ifdef USE_ROCM\n{bad}#endif\n")  # compiled on ROCm
+    assert "CP210" in _codes(f"#if !defined(USE_ROCM) || X\n{bad}#endif\n")  # maybe
+    assert "CP210" in _codes(f"#ifndef __HIP_DEVICE_COMPILE__\n{bad}#endif\n")  # HIP's host pass
 
 
 def test_compute_type_hazard_is_for_hipblas_only():

@@ -7,7 +7,8 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "cudaport"
-CLI = ("cudaport.cli", "cudaport.tree", "cudaport.commands", "cudaport.__main__")
+CLI = ("cudaport.cli", "cudaport.tree", "cudaport.commands", "cudaport.__main__",
+       "cudaport.entry")
 
 
 def modules() -> dict[str, Path]:

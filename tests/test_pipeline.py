@@ -221,13 +221,20 @@ def test_collect_keeps_files_counts_stale_and_turns_failures_into_errors():
     assert report.exit_code("never") == 1 and report.exit_code("error") == 1
 
 
-def test_a_verdict_has_a_slot_and_is_rendered_only_when_set():
-    report = collect([outcome("a.cu")], Options(), "HIP")
-    plain = json.loads(json_report.render(report, compute(report)))
-    assert "verdict" not in plain["files"][0]
-    report.files[0].verdict, report.files[0].blocking = "blocked", ("CP101",)
-    shown = json.loads(json_report.render(report, compute(report)))
-    assert shown["files"][0]["verdict"] == {"verdict": "blocked", "blocking": ["CP101"]}
+def test_collect_fills_verdicts_across_files_and_json_shows_them():
+    ptx = Finding("CP210", "inline PTX", "lib/core.cuh", 1)
+    outcomes = [outcome("lib/core.cuh", findings=[ptx], blockers=1),
+                outcome("main.cu", includes=("lib/core.cuh",)), outcome("other.cu")]
+    report = collect(outcomes, Options(), "HIP")
+    verdicts = {r.path: (r.verdict, r.blocking) for r in report.files}
+    assert verdicts == {
+        "lib/core.cuh": ("blocked", ("CP210 inline PTX assembly (1)",)),
+        "main.cu": ("blocked", ("includes lib/core.cuh, which is blocked",)),
+        "other.cu": ("ports cleanly", ())}
+    totals = compute(report)
+    assert totals.blockers == 1 and totals.percent == 0.0
+    files = json.loads(json_report.render(report, totals))["files"]
+    assert files[1]["verdict"] == "blocked" and files[2]["blocking"] == []
 
 
 def test_notes_are_records_but_not_files():

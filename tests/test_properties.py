@@ -20,7 +20,9 @@ FRAGMENTS = [
     b"// cudaMalloc comment\n", b"/* block cudaFree */", b"/* unterminated", b'"unterminated',
     b"#include <cuda_runtime.h>\n", b'#include "cuda.h"\n', b"#include <cublas_v2.h>\n",
     b"#if X\n", b"#else\n", b"#endif\n", b"#define M(x) x<<<1,1>>>()\n", b"#pragma once\n",
-    b"\xe9", b"\xc4\xe3\xba\xc3", b"\xef\xbb\xbf", b"template", b"dim3(1, 2)", b"namespace",
+    b"\xe9", b"\xc4\xe3\xba\xc3", b"\xef\xbb\xbf",
+    # GBK/Shift-JIS characters whose second byte is a backslash (read through a mask)
+    b"\x81\\", b"\x95\\", b'"\xc1\\"', b"// \x95\\\n", b"template", b"dim3(1, 2)", b"namespace",
 ]
 soup = st.lists(st.sampled_from(FRAGMENTS), max_size=60).map(b"".join)
 OPTIONS = st.builds(Options, launch=st.sampled_from(["cuda", "hip"]),

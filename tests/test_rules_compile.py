@@ -66,7 +66,7 @@ int main() {
 
 @pytest.fixture(scope="module")
 def compiler():
-    found = find_compiler()
+    found = find_compiler(toolchain="system")  # the host's HIP 5.2 (clang-15)
     if found is None:
         if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
             pytest.skip("no HIP compiler and CUDAPORT_SKIP_HIP=1")

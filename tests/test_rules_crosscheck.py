@@ -65,6 +65,21 @@ def test_hip_names_up_to_5_2_exist_in_debian_headers(table, known):
     assert X.missing_from_hip(table, X.header_words()) == set(known["hip52"])
 
 
+ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-sid/usr/include")
+
+
+@pytest.mark.skipif(not (ROCM_INCLUDE / "hip" / "hip_version.h").is_file(),
+                    reason="no ROCm 6.4 folder (tools/setup-system.sh)")
+def test_names_emitted_for_rocm_6_4_exist_in_its_headers(known):
+    words = X.rocm_words(ROCM_INCLUDE)
+    missing = set()
+    for variants in ((), (("blas", "rocblas"), ("sparse", "rocsparse"), ("rand", "rocrand"),
+                          ("solver", "rocsolver"))):
+        missing |= X.missing_at_version(get_compiled(Options(target_version="6.4",
+                                                             variants=variants)), words)
+    assert missing == set(known["rocm64"])
+
+
 def test_cuda13_names_file_is_sorted_and_unique():
     lines = [line for line in (HIP_RULES / "cuda13-names.txt").read_text().splitlines()
              if not line.startswith("#")]

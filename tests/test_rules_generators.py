@@ -92,3 +92,20 @@ def test_gen_hip_extra_rules_is_reproducible(tmp_path):
                      str(MIRRORS / "ROCm+clr" / "repo"), "--out", str(tmp_path)]) == 0
     for name in ("nccl.yaml", "lowp.yaml"):
         assert (tmp_path / name).read_bytes() == (HIP_RULES / name).read_bytes(), name
+
+
+def test_gen_hip_versions_is_reproducible(tmp_path):
+    gen = _tool("gen_hip_versions")
+    if not (gen.ROCM_INCLUDE / "hip" / "hip_version.h").is_file():
+        pytest.skip(f"no ROCm 6.4 headers at {gen.ROCM_INCLUDE} (tools/setup-system.sh)")
+    reference = gen._default_reference()
+    if not (reference / "hipify-headers.tsv").is_file():
+        pytest.skip(f"{reference} not found")
+    for path in HIP_RULES.glob("*.yaml"):
+        shutil.copy(path, tmp_path / path.name)
+    assert gen.main(["--out", str(tmp_path), "--reference", str(reference)]) == 0
+    names = ["header-paths.tsv", "hipblas-v2.tsv", "hip-spellings.tsv"]
+    if (gen.HIP52_INCLUDE / "hip" / "hip_version.h").is_file():  # Debian's HIP 5.2
+        names.append("hip52-present.tsv")
+    for name in names:
+        assert (tmp_path / name).read_bytes() == (HIP_RULES / name).read_bytes(), name

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,13 +16,21 @@ from cudaport import Options, translate_bytes
 from cudaport.compile_db import CompileDbError, load, preprocessor_flags
 from cudaport.linemap import PositionMap
 from cudaport.ptx import inline_ptx
-from cudaport.verify import find_compiler, hip_version
+from cudaport.verify import ROCM_WRAPPER, find_compiler, hip_version, rocm_dir
 from conftest import EXAMPLES, ROOT
 
 COMPILER = find_compiler()
+SYSTEM = find_compiler(toolchain="system")  # the host's HIP (Debian 12: 5.2)
+ROCM = find_compiler(toolchain="rocm")  # the folder tools/setup-rocm.sh installs
 _hip = pytest.mark.skipif(
     COMPILER is None and os.environ.get("CUDAPORT_SKIP_HIP") == "1",
     reason="no HIP compiler and CUDAPORT_SKIP_HIP=1")
+_system_hip = pytest.mark.skipif(
+    SYSTEM is None and os.environ.get("CUDAPORT_SKIP_HIP") == "1",
+    reason="no system HIP compiler and CUDAPORT_SKIP_HIP=1")
+_rocm = pytest.mark.skipif(
+    ROCM is None and os.environ.get("CUDAPORT_SKIP_HIP") == "1",
+    reason="no ROCm toolchain (tools/setup-rocm.sh) and CUDAPORT_SKIP_HIP=1")
 
 
 def needs_hip(test):
@@ -29,8 +38,16 @@ def needs_hip(test):
     return pytest.mark.slow(_hip(test))
 
 
-def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def needs_system_hip(test):
+    return pytest.mark.slow(_system_hip(test))
+
+
+def needs_rocm(test):
+    return pytest.mark.slow(_rocm(test))
+
+
+def run(*args: str, cwd: Path | None = None, **env_vars: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **env_vars)
     return subprocess.run([sys.executable, "-m", "cudaport", "verify", *args], cwd=cwd,
                           env=env, capture_output=True, text=True, timeout=300)
 
@@ -188,13 +205,13 @@ def test_flags_come_from_compile_commands(tmp_path):
     assert without.returncode == 1 and "CP504" in without.stdout  # cfg.h not found
 
 
-@needs_hip
+@needs_system_hip
 def test_missing_library_header_names_the_package(tmp_path):
     (tmp_path / "blas.cu").write_text(
         "#include <cublas_v2.h>\nvoid f(cublasHandle_t h) { cublasDestroy(h); }\n")
-    proc = run("blas.cu", cwd=tmp_path)
+    proc = run("blas.cu", "--toolchain", "system", cwd=tmp_path)  # Debian 12 has no hipBLAS
     assert proc.returncode == 1
-    assert "blas.cu:1:10: CP504 error: 'hipblas.h' file not found; needs hipBLAS" in proc.stdout
+    assert "blas.cu:1:10: CP504 error: 'hipblas/hipblas.h' file not found; needs hipBLAS" in proc.stdout
 
 
 @needs_hip
@@ -229,16 +246,83 @@ def test_hip_version_is_read_from_the_headers(tmp_path):
     assert hip_version(str(tmp_path / "nowhere")) is None
 
 
-@needs_hip
+@needs_system_hip
 def test_translation_targets_the_detected_hip_version(tmp_path):
     # Debian's HIP 5.2 lacks __shfl_down_sync: verify translates with its fallback.
     (tmp_path / "warp.cu").write_text(
         "__global__ void k(float* p) { p[0] = __shfl_down_sync(0xffffffffu, p[0], 1); }\n")
-    proc = run("warp.cu", cwd=tmp_path)
-    version = tuple(int(x) for x in (COMPILER.hip_version or "99").split("."))
+    proc = run("warp.cu", "--toolchain", "system", cwd=tmp_path)
+    version = tuple(int(x) for x in (SYSTEM.hip_version or "99").split("."))
     if version < (6, 2):
         assert proc.returncode == 0, proc.stdout
-        assert f"HIP {COMPILER.hip_version} detected" in proc.stderr
+        assert f"HIP {SYSTEM.hip_version} detected" in proc.stderr
+
+
+# --- the ROCm toolchain folder and its wrapper --------------------------------------------
+
+def test_a_missing_rocm_toolchain_is_a_usage_error_that_says_how_to_set_it_up(tmp_path):
+    (tmp_path / "a.cu").write_text("__global__ void k() {}\n")
+    for proc in (run("a.cu", "--rocm", "none", cwd=tmp_path),
+                 run("a.cu", "--toolchain", "rocm", cwd=tmp_path,
+                     CUDAPORT_ROCM_DIR=str(tmp_path / "none"))):
+        assert proc.returncode == 2
+        assert f"no ROCm toolchain in {'none' if '--rocm' in proc.args else tmp_path / 'none'}" \
+            in proc.stderr
+        assert "tools/setup-rocm.sh" in proc.stderr and "Traceback" not in proc.stderr
+    bad = run("a.cu", cwd=tmp_path, CUDAPORT_HIP_COMPILER=str(tmp_path / "no-hipcc"))
+    assert bad.returncode == 2 and "not a usable HIP compiler" in bad.stderr
+
+
+def test_auto_prefers_the_rocm_folder_and_falls_back_to_the_system(tmp_path, monkeypatch):
+    if ROCM is not None:
+        assert find_compiler() == ROCM
+        assert find_compiler(str(rocm_dir() / ROCM_WRAPPER)) == ROCM
+        assert ROCM.hip_version == hip_version(str(rocm_dir() / "usr"))
+    monkeypatch.setenv("CUDAPORT_ROCM_DIR", str(tmp_path))  # an empty folder: not set up
+    assert find_compiler() == SYSTEM
+    assert find_compiler(toolchain="rocm") is None
+    with pytest.raises(ValueError):
+        find_compiler(toolchain="cuda")
+
+
+def _mounts() -> list[str]:
+    return Path("/proc/self/mountinfo").read_text().splitlines()
+
+
+@pytest.mark.slow
+@needs_rocm
+def test_rocm_wrapper_maps_errors_reports_its_version_and_leaves_no_mounts(tmp_path):
+    (tmp_path / "broken.cu").write_text(BROKEN)
+    before = _mounts()
+    proc = run("broken.cu", "--toolchain", "rocm", "--report", "r.json", cwd=tmp_path)
+    assert _mounts() == before
+    assert proc.returncode == 1, proc.stderr
+    assert "broken.cu:10:3: CP501 error: use of undeclared identifier 'not_declared_anywhere'" \
+        in proc.stdout
+    assert f"with HIP {ROCM.hip_version}, translated for HIP {ROCM.hip_version}" in proc.stderr
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["hip_version"] == report["translated_for"] == ROCM.hip_version
+    assert [f["compiled_with"] for f in report["files"]] == [f"HIP {ROCM.hip_version}"]
+
+
+@pytest.mark.slow
+@needs_rocm
+def test_rocm_wrapper_compiles_files_below_a_system_folder_the_root_lacks(tmp_path):
+    # /var/tmp/... exists on the host only: the wrapper binds that folder at the same path.
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as folder:
+        (Path(folder) / "inc").mkdir()
+        (Path(folder) / "inc" / "scale.h").write_text("#define SCALE 2.0f\n")
+        (Path(folder) / "a.cu").write_text(
+            '#include "scale.h"\n__global__ void k(float* p) { p[0] = SCALE; }\n')
+        proc = run(f"{folder}/a.cu", "--toolchain", "rocm", "-I", f"{folder}/inc", cwd=tmp_path)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@needs_rocm
+def test_setup_rocm_returns_at_once_when_the_folder_is_set_up():
+    proc = subprocess.run(["bash", str(ROOT / "tools" / "setup-rocm.sh")], capture_output=True,
+                          text=True, timeout=60, env=dict(os.environ, CUDAPORT_ROCM_DIR=str(rocm_dir())))
+    assert proc.returncode == 0 and "ROCm toolchain ready" in proc.stderr, proc.stderr
 
 
 def test_compile_db_reads_nvcc_options_files_as_cmake_writes_them(tmp_path):

@@ -112,14 +112,55 @@ def _q(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _version_facts(name: str) -> dict[str, tuple[str, str]]:
+    """``old -> (new, before)`` from a table tools/gen_hip_versions.py writes: the newest
+    spelling of a target name or header path, and the version the old one applies before."""
+    path = ROOT / "rules" / "hip" / name
+    out = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#"):
+                cols = line.split("\t")
+                out[cols[0]] = (cols[1], cols[2])
+    return out
+
+
+# hipBLAS 2.x `_v2` names whose hipBLAS 3.0 spelling is the plain name, and HIP library
+# header paths by version (see tools/gen_hip_versions.py).
+V2_NAMES = {v2: (plain, before) for plain, (v2, before) in _version_facts("hipblas-v2.tsv").items()}
+HEADER_PATHS = _version_facts("header-paths.tsv")
+# Types and constants Debian's HIP 5.2 headers declare though HIPIFY dates them later.
+HIP52_PRESENT = _version_facts("hip52-present.tsv")
+# Names HIPIFY spells with other letter case than the HIP headers declare them.
+SPELLINGS = {old: new for old, (new, _source) in _version_facts("hip-spellings.tsv").items()}
+
+
+def _newest(value: str, table: dict[str, tuple[str, str]], quote: bool) -> str:
+    """``value`` rendered with its newest spelling, and the older one under ``before``."""
+    new, before = table.get(value, (value, ""))
+    text = _q(new) if quote or not PLAIN_NAME.fullmatch(new) else new
+    if new == value:
+        return text
+    if not before:
+        return text
+    old = _q(value) if quote or not PLAIN_NAME.fullmatch(value) else value
+    return f"{text}, before: {{{_q(before)}: {old}}}"
+
+
+def _header(value: str) -> str:
+    """A header entry's target path, as ``"path"`` or ``"path", before: {...}``."""
+    return _newest(value, HEADER_PATHS, quote=True)
+
+
 def _target_fields(values: dict[str, str], prefix: str = "to") -> list[str]:
-    to = values["to"]
-    if not PLAIN_NAME.fullmatch(to):
-        to = _q(to)
+    to = _newest(SPELLINGS.get(values["to"], values["to"]), V2_NAMES, quote=False)
     out = [f"{prefix}: {to}"]
     for key, label in (("A", "since"), ("D", "deprecated"), ("R", "removed")):
         if values.get(key):
-            out.append(f"{prefix}_{label}: {_q(values[key])}")
+            value = values[key]
+            if key == "A" and values["to"] in HIP52_PRESENT:
+                value = HIP52_PRESENT[values["to"]][0]
+            out.append(f"{prefix}_{label}: {_q(value)}")
     if values.get("E"):
         out.append("experimental: true")
     return out
@@ -143,7 +184,7 @@ def render_entry(row: Row, main: str, variants: dict[str, str],
         v = row.columns.get(col, {})
         if v.get("to"):
             fields = _target_fields(v)
-            vparts.append(f"{vname}: {fields[0][4:]}" if len(fields) == 1
+            vparts.append(f"{vname}: {fields[0][4:]}" if len(fields) == 1 and ", " not in fields[0]
                           else f"{vname}: {{{', '.join(fields)}}}")
     if vparts:
         parts.append("variants: {" + ", ".join(vparts) + "}")
@@ -164,16 +205,18 @@ def load_headers(reference: Path) -> dict[str, list[tuple[str, str]]]:
             if rec["unsupported"] == "yes":
                 parts.append("status: unsupported")
             else:
-                parts.append(f"to: {_q(rec['hip_header'])}")
+                parts.append(f"to: {_header(rec['hip_header'])}")
             if rec["main_header"] == "yes":
                 parts.append("main: true")
             if library == "cudnn":
                 # cuDNN's main column is MIOpen; hipDNN is the variant.
                 parts = [p for p in parts if not p.startswith("to:")]
-                parts.insert(0, f"to: {_q(rec['roc_header'])}")
+                parts.insert(0, f"to: {_header(rec['roc_header'])}")
                 parts.append(f"variants: {{hipdnn: {_q(rec['hip_header'])}}}")
             elif roc_variant and rec["roc_header"]:
-                parts.append(f"variants: {{{roc_variant}: {_q(rec['roc_header'])}}}")
+                roc = _header(rec["roc_header"])
+                parts.append(f"variants: {{{roc_variant}: {{to: {roc}}}}}" if ", " in roc
+                             else f"variants: {{{roc_variant}: {roc}}}")
             out.setdefault(library, []).append(
                 (rec["cuda_header"], f"  {rec['cuda_header']}: {{{', '.join(parts)}}}"))
     return out

@@ -159,6 +159,15 @@ def generate(reference: Path, out_dir: Path) -> list[Path]:
     return write_packs(out_dir, names, header_facts, banner, SOURCE)
 
 
+# HIP packs that hold ROCm facts only (what hipCUB, rocThrust and HIP 6.4 ship for CCCL,
+# libcu++, <nv/target>, WMMA, CUTLASS): MUSA's facts say nothing about these families.
+HIP_ONLY_PACKS = ("cccl.yaml", "cutlass.yaml")
+
+
+def _hip_only(source: str) -> bool:
+    return Path(source.rsplit(":", 1)[0]).name in HIP_ONLY_PACKS
+
+
 def write_packs(out_dir: Path, names: dict[str, str], header_facts: dict[str, str],
                 banner: str, source: str) -> list[Path]:
     """Write one pack per library: every name of ``names`` plus every CUDA name the HIP
@@ -166,23 +175,25 @@ def write_packs(out_dir: Path, names: dict[str, str], header_facts: dict[str, st
     hip = load_table("hip", [ROOT / "rules"], use_cache=False)
     cuda_looking = hip.unknown_regex()
     skip_names, skip_headers = hand_written(out_dir)
+    hip_identifiers = {n: e for n, e in hip.identifiers.items() if not _hip_only(e.source)}
+    hip_headers = {n: h for n, h in hip.headers.items() if not _hip_only(h.source)}
 
     packs: dict[str, list[str]] = {}
     header_lines: dict[str, list[str]] = {}
-    for name in sorted(set(names) | set(hip.identifiers)):
+    for name in sorted(set(names) | set(hip_identifiers)):
         if name in skip_names:
             continue
-        entry = hip.identifiers.get(name)
+        entry = hip_identifiers.get(name)
         library = entry.library if entry else classify(name)
         kind = entry.kind if entry else infer_kind(name)
         to = names.get(name)
         if to is None and entry is not None and keeps_spelling(entry, cuda_looking):
             to = name  # a kernel-language name the vendor's porting rules leave as written
         packs.setdefault(library, []).append(render(name, kind, to, entry))
-    for header in sorted(set(header_facts) | set(hip.headers)):
+    for header in sorted(set(header_facts) | set(hip_headers)):
         if header in skip_headers or header in PYTORCH_ONLY_HEADERS:
             continue
-        hentry = hip.headers.get(header)
+        hentry = hip_headers.get(header)
         library = hentry.library if hentry else classify(header)
         parts = []
         if header in header_facts:

@@ -19,3 +19,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# The ROCm 6.4 toolchain (hipcc 7.0, hipBLAS, hipCUB, rocThrust ...) that `cudaport verify`
+# and the tests compile with: a Debian sid root in /var/cache/cudaport/rocm-6.4 (about
+# 850 MB after pruning; $CUDAPORT_ROCM_DIR moves it). Returns at once when it is there.
+bash "$(dirname "$0")/setup-rocm.sh"

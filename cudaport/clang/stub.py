@@ -237,8 +237,8 @@ def support_dir(compiled: Compiled) -> Path:
     for header, text in COOPERATIVE_GROUPS.items():
         files[f"stub/{header}"] = text
     for header, hentry in compiled.table.headers.items():
-        if ".." in header or header.startswith("/"):
-            continue
+        if ".." in header or header.startswith("/") or header.endswith("/"):
+            continue  # (a folder entry rules headers below it; it is no header itself)
         lib = hentry.library
         body = "" if lib in RUNTIME_LIBRARIES or lib not in libraries else \
             f'#include "__cudaport_lib_{lib}.h"\n'

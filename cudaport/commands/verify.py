@@ -13,10 +13,10 @@ import click
 
 from ..cli import FAIL_LEVELS, UsageError, build_options, translation_options
 from ..compile_db import CompileDbError, load
-from ..runner.io import OutputError, write_output
 from ..policy import exit_code
-from ..verify import (DEFAULT_ARCH, INSTALL_HINT, Outcome, VerifyError, collect,
-                      find_compiler, verify_paths)
+from ..runner.io import OutputError, write_output
+from ..verify import (DEFAULT_ARCH, INSTALL_HINT, ROCM_WRAPPER, TOOLCHAINS, Compiler, Outcome,
+                      VerifyError, collect, find_compiler, rocm_dir, verify_paths)
 
 
 @click.command("verify")
@@ -25,8 +25,15 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, Outcome, VerifyError, collect,
 # -I, -D and -p come from the shared translation_options (they also feed --clang).
 @click.option("--translated", is_flag=True,
               help="The inputs are already translated: compile them as they are.")
-@click.option("--compiler", metavar="PATH", help="HIP compiler (hipcc or clang++); default: "
-              "hipcc on PATH, else the newest clang++ with a ROCm/HIP include folder.")
+@click.option("--compiler", metavar="PATH", help="HIP compiler (hipcc, clang++ or a "
+              "cudaport-hipcc wrapper; env CUDAPORT_HIP_COMPILER); overrides --toolchain.")
+@click.option("--toolchain", type=click.Choice(TOOLCHAINS), default="auto", show_default=True,
+              help="rocm: the ROCm folder tools/setup-rocm.sh installs; system: hipcc on PATH "
+              "or /opt/rocm, else clang++ with HIP headers (Debian 12: clang-15, HIP 5.2); "
+              "auto: rocm when it is set up, else system.")
+@click.option("--rocm", "rocm", type=click.Path(file_okay=False, path_type=Path),
+              metavar="DIR", help="The ROCm folder (env CUDAPORT_ROCM_DIR; default "
+              "/var/cache/cudaport/rocm-6.4); implies --toolchain rocm.")
 @click.option("--offload-arch", default=DEFAULT_ARCH, show_default=True,
               help="GPU architecture to check device code for.")
 @click.option("-j", "--jobs", type=click.IntRange(1), help="Parallel compilations "
@@ -43,7 +50,7 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, Outcome, VerifyError, collect,
 @translation_options
 def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[str, ...],
             compile_commands: Path | None, translated: bool, compiler: str | None,
-            offload_arch: str, jobs: int | None, keep_dir: Path | None,
+            toolchain: str, rocm: Path | None, offload_arch: str, jobs: int | None, keep_dir: Path | None,
             report_file: Path | None, fail_on: str, verbose: bool, quiet: bool,
             **kwargs: object) -> None:
     """Translate PATHs and compile them with a real HIP compiler.
@@ -56,16 +63,25 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
     file fails (or a finding at --fail-on remains), 2 on usage errors or without a compiler.
     """
     options = build_options(dict(kwargs))
-    hip = find_compiler(compiler, offload_arch)
+    if rocm is not None:
+        toolchain = "rocm"
+    hip = find_compiler(compiler, offload_arch, toolchain, rocm)
     if hip is None:
-        where = f"{compiler!r} is not a usable HIP compiler" if compiler else \
-            "no HIP compiler found (hipcc, or clang++ with HIP headers)"
+        explicit = compiler or os.environ.get("CUDAPORT_HIP_COMPILER")
+        if explicit:
+            where = f"{explicit!r} is not a usable HIP compiler"
+        elif toolchain == "rocm":
+            folder = rocm_dir(rocm)
+            where = f"no ROCm toolchain in {folder} (no {folder / ROCM_WRAPPER})"
+        else:
+            where = "no HIP compiler found (hipcc, or clang++ with HIP headers)"
         raise UsageError(f"{where}; {INSTALL_HINT}")
     detected = ""
     if options.target_version is None and hip.hip_version:
         # Translate for the HIP the compiler has, so version fallbacks apply.
         options = dataclasses.replace(options, target_version=hip.hip_version)
         detected = f"; HIP {hip.hip_version} detected"
+    translated_for = options.target_version or "the newest version the tables know"
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise UsageError(f"{missing[0]}: no such file or folder")
@@ -102,20 +118,24 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
             click.echo(outcome.output.rstrip(), err=True)
     if report_file is not None:
         try:
-            write_output(report_file, render_json(outcomes, hip.description).encode())
+            write_output(report_file, render_json(outcomes, hip, options.target_version).encode())
         except OutputError as exc:
             raise UsageError(str(exc)) from None
     if not quiet:
         failed = sum(not o.ok for o in outcomes)
         click.echo(f"verify: {len(outcomes)} file(s), {len(outcomes) - failed} compiled, "
-                   f"{failed} failed in {elapsed:.1f} s ({hip.description}{detected})", err=True)
+                   f"{failed} failed in {elapsed:.1f} s with {hip.label}, translated for "
+                   f"HIP {translated_for} ({hip.description}{detected})", err=True)
     failed = sum(not o.ok for o in outcomes) if fail_on != "never" else 0
     sys.exit(exit_code([f for o in outcomes for f in o.findings], fail_on, stale=failed))
 
 
-def render_json(outcomes: list[Outcome], compiler: str) -> str:
+def render_json(outcomes: list[Outcome], compiler: Compiler, target: str | None) -> str:
     return json.dumps({
-        "compiler": compiler,
-        "files": [{"path": o.path, "ok": o.ok, "seconds": round(o.seconds, 3),
+        "compiler": compiler.description,
+        "hip_version": compiler.hip_version,
+        "translated_for": target,
+        "files": [{"path": o.path, "ok": o.ok, "compiled_with": o.compiled_with,
+                   "seconds": round(o.seconds, 3),
                    "findings": [f.to_dict() for f in o.findings]} for o in outcomes],
     }, indent=2) + "\n"

@@ -31,4 +31,7 @@ def _load() -> None:
     # inline PTX in a translation is the hazard pass's CP210 (verify keeps CP503)
     from . import hazards, identifiers, includes, launches, spaced_launch  # noqa: F401
     from . import rule_checks  # noqa: F401
-    from . import framework_includes  # noqa: F401
+    from . import framework_includes, libcudacxx, redefinitions, thrust_backend  # noqa: F401
+    from . import unterminated  # noqa: F401
+    from . import wavefront_blocks  # noqa: F401
+    from . import warp_sync  # noqa: F401

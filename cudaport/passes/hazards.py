@@ -175,7 +175,7 @@ def _device_prop_message(target: dict, name: str) -> str:
 def _legacy_compute_types(ctx: FileContext, code: bytes, report: _Reporter,
                           gemm: dict) -> None:
     for m in _GEMM_EX.finditer(code):
-        parsed = lexer.split_arguments(ctx.src, m.end() - 1)
+        parsed = lexer.split_arguments(ctx.src, m.end() - 1, brackets=ctx.brackets)
         index = _COMPUTE_TYPE_ARG[m.group(1)]
         if parsed is None or len(parsed[0]) <= index:
             continue
@@ -218,8 +218,14 @@ def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> 
     for m in _MASK_LITERAL.finditer(code) if b"_sync" in code else ():
         call = _SYNC_CALL_OPEN.search(code, max(0, m.start() - 80), m.start())
         if call is not None:
+            r = ctx.compiled.identifiers.get(call.group(1))
+            fixed = r is not None and r.entry is not None and r.entry.lane_mask is not None \
+                and r.status in ("converted", "same") \
+                and code[m.end():m.end() + 40].lstrip()[:1] in (b",", b")")
             report("CP202", m.start(), f"{call.group(1).decode()} with mask "
-                   f"{m.group().decode()} covers 32 of {warp} lanes", call.group(1).decode())
+                   f"{m.group().decode()} covers 32 of {warp} lanes"
+                   + ("; the translation passes __activemask() instead" if fixed else ""),
+                   call.group(1).decode())
     for m in _FULL_MASK_DEFINE.finditer(code):
         report("CP202", m.start(2), f"{m.group(1).decode()} = {m.group(2).decode()} covers "
                f"32 of {warp} lanes when used as a warp mask", m.group(1).decode())
@@ -284,33 +290,90 @@ def _device_launches(ctx: FileContext, code: bytes, report: _Reporter, known: se
     launches clang did not see: inactive branches, or no clang).
 
     For each launch, the nearest ``__global__``/``__device__`` before it opens a body at
-    the next ``{``; the launch is device code when that body is still open there. Only the
-    braces between the two are read, not the whole file."""
+    the next ``{``; the launch is device code when that body is still open there. One
+    forward pass serves every launch: markers, bodies and brace pairs are found once, so
+    many launches after one marker (or before any) cost no rescans of the file."""
     if b"__global__" not in code and b"__device__" not in code:
         return
-    for lt in sorted(lt for lt in ctx.scan.launches if lt not in known):
-        marker = max(code.rfind(b"__global__", 0, lt), code.rfind(b"__device__", 0, lt))
-        if marker < 0:
+    launches = sorted(lt for lt in ctx.scan.launches if lt not in known)
+    markers = _DEVICE_FN.finditer(code)
+    marker = next_marker = next(markers, None)
+    braces = _BraceCloser(code)
+    bodies: dict[int, int | None] = {}  # marker offset -> its body's '{', None: no body
+    boundary = _LastBefore(code, (b";", b"}"))
+    host, semicolon, brace = (_FirstFrom(code, word) for word in (b"__host__", b";", b"{"))
+    for lt in launches:
+        while next_marker is not None and next_marker.start() < lt:
+            marker, next_marker = next_marker, next(markers, None)
+        if marker is None or marker.start() >= lt:
             continue
-        body = code.find(b"{", marker, lt)
-        if body < 0:
+        start = marker.start()
+        if start not in bodies:
+            body = brace(start)
+            # host-callable (__host__ since the last statement), or a declaration
+            bodies[start] = None if host(boundary(start) + 1) + 8 <= body \
+                or semicolon(start) < body else body
+        body = bodies[start]
+        if body is None or body >= lt:
             continue
-        head = code[max(code.rfind(b";", 0, marker), code.rfind(b"}", 0, marker)) + 1:body]
-        if b"__host__" in head or b";" in code[marker:body]:
-            continue  # host-callable, or a declaration without a body
-        if _still_open(code, body, lt):
+        close = braces.close(body, lt)
+        if close is None or close >= lt:
             report("CP212", lt, "kernel launched from device code (dynamic "
                    "parallelism); the target cannot do that", "<<<")
 
 
-def _still_open(code: bytes, body: int, pos: int) -> bool:
-    """Whether the brace at ``body`` is still unclosed at ``pos``."""
-    depth = 0
-    for m in _BRACE.finditer(code, body, pos):
-        depth += 1 if m.group() == b"{" else -1
-        if depth == 0:
-            return False
-    return depth > 0
+class _FirstFrom:
+    """First offset of ``needle`` at or after an offset (the length of the text if none),
+    for ascending queries: a query before the last answer reuses it, so the text is
+    searched once whatever the number of queries."""
+
+    def __init__(self, code: bytes, needle: bytes) -> None:
+        self.code, self.needle, self.found = code, needle, -1
+
+    def __call__(self, pos: int) -> int:
+        if self.found < pos:
+            found = self.code.find(self.needle, pos)
+            self.found = len(self.code) if found < 0 else found
+        return self.found
+
+
+class _LastBefore:
+    """Last offset of any of ``needles`` before an offset (-1 if none), for ascending
+    queries: each query searches only the text after the previous one."""
+
+    def __init__(self, code: bytes, needles: tuple[bytes, ...]) -> None:
+        self.code, self.needles, self.searched, self.found = code, needles, 0, -1
+
+    def __call__(self, pos: int) -> int:
+        if pos > self.searched:
+            self.found = max([self.found] + [self.code.rfind(n, self.searched, pos)
+                                             for n in self.needles])
+            self.searched = pos
+        return self.found
+
+
+class _BraceCloser:
+    """Where each ``{`` closes, found by one forward pass that goes only as far as asked."""
+
+    def __init__(self, code: bytes) -> None:
+        self.matches = _BRACE.finditer(code)
+        self.stack: list[int] = []
+        self.closes: dict[int, int] = {}
+        self.read = 0  # braces before this offset are paired
+
+    def close(self, brace: int, pos: int) -> int | None:
+        """Offset of the ``}`` closing the ``{`` at ``brace`` if it comes before ``pos``."""
+        while self.read < pos:
+            m = next(self.matches, None)
+            if m is None:
+                self.read = pos
+                break
+            self.read = m.end()
+            if m.group() == b"{":
+                self.stack.append(m.start())
+            elif self.stack:
+                self.closes[self.stack.pop()] = m.start()
+        return self.closes.get(brace)
 
 
 def _arch_conditions(ctx: FileContext, code: bytes, report: _Reporter) -> None:

@@ -149,8 +149,10 @@ def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
     since = f" (CUDA {entry.cuda_since}+)" if entry.cuda_since else ""
     if r.status == "unsupported":
         why = f": {r.reason}" if r.reason and "variant" in r.reason else ""
-        ctx.find("CP101", offset, f"{ident} has no {target} equivalent{since}{why}", ident,
-                 entry.library)
+        if entry.note:  # what to use instead
+            why = f"; {entry.note}"
+        ctx.find(entry.code or "CP101", offset, f"{ident} has no {target} equivalent{since}{why}",
+                 ident, entry.library)
     elif r.status == "experimental":
         ctx.find("CP104", offset, f"{ident}: {r.reason}; not translated without --experimental",
                  ident, entry.library)
@@ -225,7 +227,7 @@ def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
     rebuilds the call from its arguments' spans (see ``edits.Replacement``). Either way
     the names inside the arguments keep their own rename edits."""
     src = ctx.src
-    parsed = lexer.call_arguments(src, end)
+    parsed = lexer.call_arguments(src, end, ctx.brackets)
     if parsed is None:
         return None
     args, close = parsed

@@ -125,13 +125,13 @@ def parse_launch(ctx: FileContext, lt: int,
     if start is None or _leaves_directive(src, start, lt) or not ctx.in_code(start, lt):
         return None
     if config is None:
-        config = lexer.split_arguments(src, lt, end_token=b">>>")
+        config = lexer.split_arguments(src, lt, end_token=b">>>", brackets=ctx.brackets)
     if config is None:
         return None
     params, after_config = config
     if not 2 <= len(params) <= 4:
         return None
-    parsed = lexer.call_arguments(src, after_config)
+    parsed = lexer.call_arguments(src, after_config, ctx.brackets)
     if parsed is None:
         return None
     args, close = parsed

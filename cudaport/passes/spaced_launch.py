@@ -24,10 +24,11 @@ def close_spaced_chevrons(ctx: FileContext) -> None:
         return
     tokens = [t for t in lexer.tokenize(src) if t.kind not in lexer.TRIVIA]
     rule = f"{ctx.compiled.target.name}/launch-chevrons"
+    closings = _closings(tokens)
     i = 0
     while i + 1 < len(tokens):
         if tokens[i].text == b"<<" and tokens[i + 1].text == b"<":
-            close = _closing(tokens, i + 2)
+            close = closings.get(i)
             if close is not None:
                 opening = (tokens[i].start, tokens[i + 1].end)
                 closing = (tokens[close].start, tokens[close + 1].end)
@@ -61,20 +62,26 @@ def _rewrite_launch(ctx: FileContext, opening: tuple[int, int],
     return True
 
 
-def _closing(tokens: list[lexer.Token], j: int) -> int | None:
-    """Index of the ``>>`` of the ``>> >`` that ends the launch configuration."""
-    depth = 0
-    while j + 1 < len(tokens):
-        text = tokens[j].text
+def _closings(tokens: list[lexer.Token]) -> dict[int, int | None]:
+    """For each ``<< <`` (index of its ``<<``), the index of the ``>>`` of the ``>> >``
+    that ends its configuration: the first at its own bracket depth, before any ``;`` and
+    before its enclosing bracket closes; None when there is none. One pass for all of
+    them, so a file of unclosed launches costs no more than a file of closed ones."""
+    found: dict[int, int | None] = {}
+    pending: list[list[int]] = [[]]  # open launches, per bracket depth
+    for j, tok in enumerate(tokens):
+        text = tok.text
         if text in (b"(", b"[", b"{"):
-            depth += 1
-        elif text in (b")", b"]", b"}"):
-            depth -= 1
-            if depth < 0:
-                return None
-        elif text == b";":
-            return None
-        elif depth == 0 and text == b">>" and tokens[j + 1].text == b">":
-            return j
-        j += 1
-    return None
+            pending.append([])
+        elif text in (b")", b"]", b"}") or text == b";":
+            for level in pending if text == b";" else pending[-1:]:
+                found.update(dict.fromkeys(level))
+                level.clear()
+            if text != b";" and len(pending) > 1:
+                pending.pop()
+        elif text == b">>" and j + 1 < len(tokens) and tokens[j + 1].text == b">":
+            found.update(dict.fromkeys(pending[-1], j))
+            pending[-1].clear()
+        elif text == b"<<" and j + 1 < len(tokens) and tokens[j + 1].text == b"<":
+            pending[-1].append(j)
+    return found

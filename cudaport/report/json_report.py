@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from ..options import Options
 from ..version import __version__
 from .model import NOTE, Report
 from .totals import Totals
@@ -21,7 +22,9 @@ def render(report: Report, totals: Totals) -> str:
         "target": options.target,
         "options": {
             "launch": options.launch, "variants": dict(options.variants),
-            "experimental": options.experimental, "target_version": options.target_version,
+            "experimental": options.experimental,
+            # the version the output is for: --hip-version, else the tables' newest
+            "target_version": options.target_version or _default_version(options),
         },
         "summary": totals.translation_dict(),
         "files": [_file(r) for r in report.files if r.kind != NOTE],
@@ -42,5 +45,14 @@ def _file(r) -> dict:
         "findings": [f.to_dict() for f in r.findings],
     }
     if r.verdict:
-        entry["verdict"] = {"verdict": r.verdict, "blocking": list(r.blocking)}
+        entry.update(verdict=r.verdict, blocking=list(r.blocking))
     return entry
+
+
+def _default_version(options: Options) -> str | None:
+    from ..rules.compiled import get_compiled
+
+    try:
+        return get_compiled(options).target.version
+    except (ValueError, OSError):  # the report of a failed run still renders
+        return None

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from .. import own_names
+from .. import verdict as V
 from ..findings import SEVERITY_RANK, Finding, Reference
 from ..options import Options
 
@@ -51,8 +52,10 @@ class FileReport:
     changed: bool = False
     edits: int = 0
     tally: Counter = field(default_factory=Counter)  # (library, status) -> count
-    verdict: str = ""  # the file's porting verdict, when one was computed
-    blocking: tuple[str, ...] = ()  # the codes that block that verdict
+    includes: tuple[str, ...] = ()  # every #include'd name, for verdicts across files
+    blockers: int = 0  # error findings no unported reference stands for (cudaport.verdict)
+    verdict: str = ""  # cudaport.verdict's status, filled by collect() (not for notes)
+    blocking: tuple[str, ...] = ()  # a blocked file's reasons: error codes, or the include
 
     def drop_own_names(self, own: frozenset[str]) -> None:
         """Forget CP105 findings and unknown references for names another file defines."""
@@ -103,14 +106,18 @@ class Report:
 
 def file_report(outcome) -> FileReport:
     """The record of one :class:`~cudaport.kinds.FileOutcome`: the policy's record when
-    the worker applied one (check, report, hooks), else every finding as found."""
+    the worker applied one (check, report, hooks), its blockers counted from the findings
+    the policy kept, else every finding as found."""
     record = outcome.checked
     if record is None:
         record = FileReport(outcome.shown, list(outcome.findings),
                             references=list(outcome.references or ()),
-                            own_names=outcome.own_names)
+                            own_names=outcome.own_names, blockers=outcome.blockers)
+    else:
+        record.blockers = V.unreferenced_blockers(record.findings, record.references)
     record.kind, record.status, record.changed = outcome.kind, outcome.status, outcome.changed
     record.edits, record.tally = len(outcome.edits), Counter(outcome.tally)
+    record.includes = outcome.includes
     return record
 
 
@@ -119,8 +126,9 @@ def collect(outcomes: Iterable, options: Options, target_title: str, *,
             walk_notes: Iterable[Finding] = ()) -> Report:
     """The report of a run: one record per translated file (copied files and failures
     are not records; a failure's message is an error), names a file defines for itself
-    dropped from the others' CP105 findings, then the walk's ``notes`` as records of
-    their own. Stale outputs are counted."""
+    dropped from the others' CP105 findings, each with its verdict
+    (:func:`cudaport.verdict.of_files`: a file that includes a blocked file is blocked),
+    then the walk's ``notes`` as records of their own. Stale outputs are counted."""
     errors = list(errors)
     files: list[FileReport] = []
     stale = 0
@@ -135,6 +143,11 @@ def collect(outcomes: Iterable, options: Options, target_title: str, *,
     if own:  # (the runner dropped them from the outcomes; a policy record came earlier)
         for record in files:
             record.drop_own_names(own)
-    files += [replace(n, kind=NOTE) for n in notes if n.findings]
+    verdicts = V.of_files((r.path, r.findings, r.includes) for r in files)
+    for record in files:
+        v = verdicts[record.path]
+        record.verdict, record.blocking = v.status, v.reasons
+    files += [replace(n, kind=NOTE, blockers=V.unreferenced_blockers(n.findings, n.references))
+              for n in notes if n.findings]
     return Report(files, errors, options, target_title, list(walk_notes), stale)
 

@@ -6,6 +6,8 @@ from functools import lru_cache
 
 import jinja2
 
+from ..verdict import pct
+
 
 @lru_cache(maxsize=None)
 def environment(autoescape: bool) -> jinja2.Environment:
@@ -14,7 +16,7 @@ def environment(autoescape: bool) -> jinja2.Environment:
         autoescape=autoescape, undefined=jinja2.StrictUndefined,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     )
-    env.filters["pct"] = lambda value: f"{value:.1f}%"
+    env.filters["pct"] = pct
     env.filters["tail"] = tail
     return env
 

@@ -7,6 +7,7 @@ stdout is a terminal), a summary line, and ``--statistics`` counts per code; and
 
 from __future__ import annotations
 
+from .. import verdict as V
 from .model import Report
 from .totals import PORTED, Totals
 
@@ -29,6 +30,8 @@ def render(report: Report, totals: Totals, colour: bool = False,
         width = max(len(str(c.count)) for c in totals.codes)
         for c in totals.codes:
             lines.append(f"{c.count:>{width}}  {c.code}  {c.severity:<7}  {c.name}: {c.title}")
+    if statistics:
+        lines.extend(verdict_lines(totals))
     lines.append(summary_line(totals))
     return "\n".join(lines) + "\n"
 
@@ -49,18 +52,29 @@ def summary_line(t: Totals) -> str:
     if t.errors:
         hidden.append(f"{len(t.errors)} input error(s)")
     tail = f"; {', '.join(hidden)}" if hidden else ""
-    return (f"{head}{tail}. {t.ported}/{t.references} CUDA reference(s) ported to {t.target} "
-            f"({t.percent:.1f}%).")
+    blocking = f" and {t.blockers} blocking construct(s)" if t.blockers else ""
+    return (f"{head}{tail}. {t.ported}/{t.references} CUDA reference(s){blocking} ported to "
+            f"{t.target} ({V.pct(t.percent)}). Files: {V.sentence(t.by_verdict)}.")
+
+
+def verdict_lines(t: Totals) -> list[str]:
+    """``blocked: path: CP110 ... (3); ...`` per file that does not port cleanly."""
+    out = [f"{v.status}: {p}" + (f": {'; '.join(v.reasons)}" if v.reasons else "")
+           for p, v in t.not_clean]
+    return ([""] + out) if out else []
 
 
 def translation_summary(t: Totals) -> str:
-    """``translate``'s summary: files, references ported and not, per library."""
+    """``translate``'s summary: files, references ported and not, per library, and the
+    files' verdicts."""
     unmapped = t.by_status["unsupported"] + t.by_status["version"]
     lines = [
         f"{t.files} file(s), {t.changed} changed; {t.references} CUDA reference(s): "
-        f"{t.ported} ported ({t.percent:.1f}%), {unmapped} unmapped on {t.target}, "
+        f"{t.ported} ported ({V.pct(t.percent)}), {unmapped} unmapped on {t.target}, "
         f"{t.by_status['experimental']} experimental-only; "
         f"{t.unknown} unknown CUDA-looking name(s)"
+        + (f"; {t.blockers} blocking construct(s) no rule maps" if t.blockers else ""),
+        f"files: {V.sentence(t.by_verdict)}",
     ]
     for library, counts in sorted(t.by_library.items()):
         total = sum(counts.values())

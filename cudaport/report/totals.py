@@ -1,7 +1,7 @@
 """Totals over a run: the numbers every report format shows, for every command.
 
 Computed once from a :class:`~cudaport.report.model.Report` (the per-file reference
-tallies, findings and, when kept, references), so ``translate``'s summary and JSON report
+tallies, findings, blockers, verdicts and, when kept, references), so ``translate``'s summary and JSON report
 and ``check``'s text, JSON, SARIF, Markdown and HTML reports agree by construction.
 """
 
@@ -11,11 +11,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from .. import verdict as V
 from ..findings import CODES
+from ..verdict import PORTED  # reference statuses that mean "handled on the target"
 from .model import NOTE, Report
 
-# Reference statuses that mean "the CUDA name is handled on the target".
-PORTED = frozenset({"converted", "same", "drop", "fallback"})
 UNMAPPED = frozenset({"unsupported", "version", "experimental"})
 # Effort points per finding severity: a rough ranking of which file needs work first.
 EFFORT = {"error": 5, "warning": 2, "info": 1}
@@ -92,10 +92,24 @@ class Totals:
     folders: list[Bar] = field(default_factory=list)
     unmapped: list[Unmapped] = field(default_factory=list)  # most frequent first
     efforts: list[FileEffort] = field(default_factory=list)  # most effort first
+    blockers: int = 0  # error findings no unported reference stands for (see verdict.py)
+    verdicts: list[tuple[str, V.Verdict]] = field(default_factory=list)  # (path, verdict)
 
     @property
     def percent(self) -> float:
-        return 100.0 * self.ported / self.references if self.references else 100.0
+        counted = self.references + self.blockers
+        return 100.0 * self.ported / counted if counted else 100.0
+
+    @property
+    def by_verdict(self) -> dict[str, int]:
+        return V.counts(v for _path, v in self.verdicts)
+
+    @property
+    def not_clean(self) -> list[tuple[str, V.Verdict]]:
+        """Blocked files first, then files with warnings, each by path."""
+        rank = {status: i for i, status in enumerate(reversed(V.ORDER))}
+        return sorted(((p, v) for p, v in self.verdicts if v.status != V.CLEAN),
+                      key=lambda pv: (rank[pv[1].status], pv[0]))
 
     @property
     def hazards(self) -> list[CodeCount]:
@@ -109,6 +123,8 @@ class Totals:
             "by_code": {c.code: c.count for c in sorted(self.codes, key=lambda c: c.code)},
             "cuda_references": self.references, "ported": self.ported,
             "percent_ported": round(self.percent, 2), "unknown_cuda_names": self.unknown,
+            "blocking_without_rule": self.blockers, "verdicts": self.by_verdict,
+            "files_by_verdict": [dict(v.to_dict(), path=p) for p, v in self.verdicts],
         }
 
     def translation_dict(self) -> dict:
@@ -120,6 +136,7 @@ class Totals:
             "by_status": dict(sorted(self.by_status.items())),
             "by_library": {lib: dict(sorted(c.items())) for lib, c in sorted(self.by_library.items())},
             "by_code": {c.code: c.count for c in sorted(self.codes, key=lambda c: c.code)},
+            "blocking_without_rule": self.blockers, "verdicts": self.by_verdict,
         }
 
 
@@ -159,6 +176,8 @@ def compute(report: Report) -> Totals:
                 if len(u.locations) < MAX_LOCATIONS:
                     u.locations.append(f"{r.path}:{ref.line}")
         severities = Counter(f.severity for f in r.findings)
+        t.blockers += r.blockers
+        folder.unmapped += r.blockers
         for f in r.findings:
             codes[f.code] += 1
         t.by_severity.update(severities)
@@ -169,6 +188,8 @@ def compute(report: Report) -> Totals:
             t.efforts.append(FileEffort(r.path, effort, severities["error"],
                                         severities["warning"], severities["info"],
                                         file_unmapped, r.lines))
+    t.verdicts = [(r.path, V.Verdict(r.verdict, r.blocking)) for r in report.files
+                  if r.verdict]
     t.codes = [CodeCount(code, CODES[code].name, CODES[code].title,
                          CODES[code].severity, n, CODES[code].explanation)
                if code in CODES else CodeCount(code, code, code, "warning", n, "")

@@ -91,11 +91,19 @@ class Compiled:
             for library in group.libraries:
                 chosen[library] = (choice, choice != group.default)
         self.chosen_variants = chosen
-        tv = version_tuple(options.target_version) if options.target_version else None
+        # No --hip-version: the newest version the tables describe (target.yaml).
+        tv = version_tuple(options.target_version or info.version)
+        self.version = tv
         self.identifiers: dict[bytes, Resolved] = {}
         for name, entry in table.identifiers.items():
             self.identifiers[name.encode()] = self._resolve(entry, entry.main, entry.variants, tv)
         self.names: dict[bytes, bytes] = {name: name for name in self.identifiers}
+        # Macros some names need defined at this version (HIP_ENABLE_WARP_SYNC_BUILTINS).
+        self.version_macros = sorted({
+            e.needs_macro[0].encode() for e in table.identifiers.values()
+            if e.needs_macro is not None and tv is not None
+            and (not e.needs_macro[1] or tv >= version_tuple(e.needs_macro[1]))
+            and (not e.needs_macro[2] or tv < version_tuple(e.needs_macro[2]))})
         self.headers: dict[bytes, ResolvedHeader] = {}
         for name, hentry in table.headers.items():
             r = self._resolve_mapping(hentry.library, hentry.main, hentry.variants, tv)
@@ -108,6 +116,12 @@ class Compiled:
             else:
                 status = r.status
             self.headers[name.encode()] = ResolvedHeader(hentry, status, r.replacement)
+        # `cutlass/: {...}` rules every header below a folder no exact entry names.
+        self.header_folders = sorted(((name, h) for name, h in self.headers.items()
+                                      if name.endswith(b"/")), key=lambda item: -len(item[0]))
+        # Every header a translation can produce: not the project's own headers.
+        self.target_headers = frozenset(h.replacement for h in self.headers.values()
+                                        if h.replacement) | {info.main_header.encode()}
         self.main_headers = {info.main_header.encode()} | {
             h.replacement for h in self.headers.values()
             if h.entry.is_main and h.replacement
@@ -125,6 +139,13 @@ class Compiled:
         self.namespace_names = {name for name, r in self.identifiers.items()
                                 if r.entry is not None and r.entry.kind == "namespace"}
 
+    def header(self, name: bytes) -> ResolvedHeader | None:
+        """The rule for an included header: its own entry, else its deepest folder's."""
+        r = self.headers.get(name)
+        if r is None and self.header_folders:
+            r = next((h for folder, h in self.header_folders if name.startswith(folder)), None)
+        return r
+
     def _resolve(self, entry: Entry, main: Mapping, variants: dict[str, Mapping],
                  tv: tuple[int, ...] | None) -> Resolved:
         if entry.status == "unsupported":
@@ -135,7 +156,8 @@ class Compiled:
             return Resolved(entry, "fallback", (fb.to or entry.name).encode(), r.reason,
                             fb.note, fb.template.encode() if fb.template else None)
         note = "; ".join(n for n in (entry.note, r.note) if n) or None
-        template = entry.template.encode() if entry.template and r.status == "converted" else None
+        template = (r.template or (entry.template.encode() if entry.template else None)) \
+            if r.status == "converted" else None
         if r.replacement == entry.name.encode() and template is None:
             return Resolved(entry, "same", r.replacement, r.reason, note)
         return Resolved(entry, r.status, r.replacement, r.reason, note, template)
@@ -146,6 +168,13 @@ class Compiled:
         mapping = main
         if non_default:
             mapping = variants.get(choice) or Mapping(None)
+        template = None
+        if tv is not None and mapping.before:
+            older = next((b for b in mapping.before if tv < version_tuple(b[0])), None)
+            if older is not None:  # an older generation of the target name
+                template = older[2].encode() if older[2] else None
+                mapping = Mapping(older[1], mapping.since, mapping.deprecated, None,
+                                  mapping.experimental, mapping.note)
         if mapping.to is None:
             where = f" for the {choice} variant" if non_default else ""
             return Resolved(None, "unsupported", None, f"no equivalent{where}")
@@ -157,7 +186,8 @@ class Compiled:
         if tv is not None and mapping.since and version_tuple(mapping.since) > tv:
             return Resolved(None, "version", None,
                             f"{mapping.to} needs {self.target.title} {mapping.since}")
-        return Resolved(None, "converted", mapping.to.encode(), note=mapping.note)
+        return Resolved(None, "converted", mapping.to.encode(), note=mapping.note,
+                        template=template)
 
 
 # Words so common in C/C++ that a scanner prefix they start with would stop the scanner at

@@ -47,6 +47,8 @@ def _mapping_text(mapping: Mapping, target: str) -> str:
     facts = _facts([(f"since {target}", mapping.since), ("deprecated in", mapping.deprecated),
                     ("removed in", mapping.removed)])
     facts += ["experimental"] if mapping.experimental else []
+    facts += [f"{to or 'no equivalent'}{f' as {template}' if template else ''} "
+              f"before {target} {version}" for version, to, template in mapping.before]
     return f"{mapping.to} ({', '.join(facts)})" if facts else mapping.to
 
 
@@ -125,6 +127,16 @@ def explain_identifier(compiled: Compiled, name: str) -> list[str]:
                      "used (CP108)")
     if entry.template:
         lines.append(f"  template: {entry.template}")
+    if entry.lane_mask is not None:
+        lines.append(f"  mask:     argument {entry.lane_mask} is a warp lane mask: a full-warp "
+                     "32-bit mask becomes __activemask(), others are cast to 64 bits (CP219)")
+    if entry.needs_macro is not None:
+        macro, since, before = entry.needs_macro
+        span = " ".join(_facts([("from", since), ("before", before)]))
+        lines.append(f"  macro:    {macro} is defined before the first include ({span})")
+    if entry.runtime_value_since:
+        lines.append(f"  {'':9} a run-time value from {target} {entry.runtime_value_since}, "
+                     "not a constant expression (CP220)")
     lines.append(f"  rule:     {entry.rule_id} ({entry.source})")
     return lines
 
@@ -140,8 +152,10 @@ def explain_header(compiled: Compiled, name: str) -> list[str]:
         "unsupported": "no equivalent: reported (CP106)",
     }.get(resolved.status, resolved.status)
     lines = [f"{name}: header of {entry.library}", f"  result:   {outcome}"]
+    if entry.main.before:
+        lines.append(f"  {target + ':':9} {_mapping_text(entry.main, target)}")
     for choice, mapping in sorted(entry.variants.items()):
-        lines.append(f"  variant {choice}: {mapping.to or 'no equivalent'}")
+        lines.append(f"  variant {choice}: {_mapping_text(mapping, target)}")
     if entry.is_main:
         lines.append(f"  main:     yes (provides the library; counts as including {target}'s "
                      "runtime)")

@@ -41,6 +41,10 @@ class Mapping:
     removed: str | None = None
     experimental: bool = False
     note: str | None = None  # a difference specific to this target name (argument order ...)
+    # Older generations of the target name: ((version, to, template), ...) in ascending
+    # version order; below ``version`` the target name is ``to`` (None: none) and the
+    # argument template ``template`` (None: the entry's own). See rules/README.md.
+    before: tuple = ()
 
 
 @fast_pickle
@@ -90,6 +94,14 @@ class Entry:
     rule_id: str = ""
     source: str = ""  # "path:line" of the entry, for `rules explain`
     check: Check | None = None  # a user check-only rule attached to this name
+    code: str | None = None  # the CP1xx code reported when unsupported (default CP101)
+    lane_mask: int | None = None  # the argument (1-based) that is a warp lane mask
+    # A macro the target header needs defined to declare this name, and the target
+    # versions that need it: (macro, from_version, before_version or None).
+    needs_macro: tuple | None = None
+    # From this target version the name is a run-time value, no longer a constant
+    # expression (HIP 7's warpSize): uses that need a constant are reported (CP220).
+    runtime_value_since: str | None = None
 
 
 @fast_pickle
@@ -104,6 +116,7 @@ class HeaderEntry:
     rule_id: str = ""
     source: str = ""
     fallback: str | None = None  # the header to use when ``main`` is too new or absent
+    code: str | None = None  # the CP1xx code reported when unsupported (default CP106)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import yaml
 
+from ..findings import CODES
 from . import schema as S
-from .model import Check, Entry, Fallback, HeaderEntry, Mapping, TargetInfo
+from .model import Check, Entry, Fallback, HeaderEntry, Mapping, TargetInfo, version_tuple
 from .target import decode as _decode
 
 _TEMPLATE_HEAD = re.compile(r"\s*[A-Za-z_][\w:]*\s*(?:<[^;{}]*>\s*)?\(")
@@ -63,9 +64,11 @@ def _mapping_reader(info: TargetInfo, check_name) -> object:
         d = S.fields(path, node, what, {
             "to": check_name, "to_since": S.version, "to_deprecated": S.version,
             "to_removed": S.version, "experimental": S.boolean, "note": S.text,
+            "before": _before_reader(check_name),
         })
         return Mapping(d.get("to"), d.get("to_since"), d.get("to_deprecated"),
-                       d.get("to_removed"), d.get("experimental", False), d.get("note"))
+                       d.get("to_removed"), d.get("experimental", False), d.get("note"),
+                       d.get("before", ()))
 
     return read
 
@@ -84,6 +87,15 @@ def _variants_reader(info: TargetInfo, library: str, check_name):
         return out
 
     return read
+
+
+def _code(path: str, node: yaml.Node, what: str) -> str:
+    """The code an unsupported entry is reported under: a registered CP1xx code, so a
+    family of names (libcu++, WMMA, CUTLASS) says what it is and what to use instead."""
+    code = S.text(path, node, what)
+    if not (code.startswith("CP1") and code in CODES):
+        raise S.where(path, node).error(f"{what}: {code!r} is not a registered CP1xx code")
+    return code
 
 
 def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, Entry],
@@ -137,13 +149,16 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
         identifiers[name] = Entry(
             name=name, library=lib_for(old, d.get("library")), kind=d.get("kind", kind),
             main=Mapping(d.get("to"), d.get("to_since"), d.get("to_deprecated"),
-                         d.get("to_removed"), d.get("experimental", False)),
+                         d.get("to_removed"), d.get("experimental", False),
+                         before=d.get("before", ())),
             variants=d.get("variants", {}),
             cuda_since=d.get("cuda_since"), cuda_deprecated=d.get("cuda_deprecated"),
             cuda_changed=d.get("cuda_changed"), cuda_removed=d.get("cuda_removed"),
             cuda_present=present, status=d.get("status"), note=d.get("note"),
             template=d.get("template"), fallback=d.get("fallback"),
-            rule_id=f"{prefix}/{stem}:{name}", source=f"{p}:{at.line}",
+            rule_id=f"{prefix}/{stem}:{name}", source=f"{p}:{at.line}", code=d.get("code"),
+            lane_mask=d.get("lane_mask"), needs_macro=d.get("needs_macro"),
+            runtime_value_since=d.get("runtime_value_since"),
         )
 
     if "identifiers" in top:
@@ -156,7 +171,9 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
             "cuda_changed": S.version, "cuda_removed": S.version,
             "status": lambda a, b, c: S.choice(a, b, c, S.STATUSES),
             "note": S.text, "template": _template, "variants": variant,
-            "library": S.identifier, "fallback": _fallback,
+            "library": S.identifier, "fallback": _fallback, "code": _code,
+            "before": _before_reader(S.target_name), "lane_mask": _argument_number,
+            "needs_macro": _needs_macro, "runtime_value_since": S.version,
         }
         for name, value, at in S.mapping(p, top["identifiers"][0], "identifiers"):
             old = define(name, at, "identifiers")
@@ -186,7 +203,8 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
         variant = _variants_reader(info, library or "user", S.header)
         spec = {"to": _header_or_empty, "main": S.boolean, "note": S.text,
                 "variants": variant, "library": S.identifier, "status": S.text,
-                "to_since": S.version, "fallback": S.header}
+                "to_since": S.version, "fallback": S.header, "code": _code,
+                "before": _before_reader(S.header)}
         seen_headers: set[str] = set()
         for name, value, at in S.mapping(p, top["headers"][0], "headers"):
             if not S.HEADER.match(name):
@@ -204,10 +222,11 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
             headers[name] = HeaderEntry(
                 name=name,
                 library=d.get("library") or library or (old_h.library if old_h else "user"),
-                main=Mapping(d.get("to"), d.get("to_since")), variants=d.get("variants", {}),
+                main=Mapping(d.get("to"), d.get("to_since"), before=d.get("before", ())),
+                variants=d.get("variants", {}),
                 is_main=d.get("main", old_h.is_main if old_h else False),
                 note=d.get("note"), rule_id=f"{prefix}/{stem}:{name}", source=f"{p}:{at.line}",
-                fallback=d.get("fallback"),
+                fallback=d.get("fallback"), code=d.get("code"),
             )
     if "calls" in top:
         for name, value, at in S.mapping(p, top["calls"][0], "calls"):
@@ -250,8 +269,9 @@ def apply_notes(identifiers: dict[str, Entry], info: TargetInfo,
                            f"(allowed: {', '.join(sorted(allowed))})")
         if choice == "main" or (group and choice == group.default):
             mapping = entry.main
-            if mapping.to is None:
-                raise at.error(f"notes.{name}.{choice}: {name} has no equivalent to annotate")
+            if mapping.to is None:  # no equivalent: the note says what to use instead
+                identifiers[name] = _replace(entry, note=text)  # (shown with CP101)
+                continue
             identifiers[name] = _replace(entry, main=dataclasses.replace(mapping, note=text))
         else:
             mapping = entry.variants.get(choice)
@@ -289,6 +309,45 @@ def _fallback(path: str, node: yaml.Node, what: str) -> Fallback:
     if "to" not in d and "template" not in d:
         raise S.where(path, node).error(f"{what}: needs 'to' or 'template'")
     return Fallback(d.get("to"), d.get("template"), d.get("note"))
+
+
+def _before_reader(check_name):
+    """``before: {VERSION: NAME | null | {to: NAME, template: T}}``: older generations of
+    the target name. Below VERSION the name is NAME (null: no equivalent); the smallest
+    VERSION above the selected target version wins. Returned in ascending version order."""
+
+    def read(path: str, node: yaml.Node, what: str) -> tuple:
+        out = []
+        for key, value, at in S.mapping(path, node, what):
+            if not S.VERSION.match(key):
+                raise at.error(f"{what}: {key!r} is not a version like 7.0.0")
+            if S.is_null(value):
+                out.append((key, None, None))
+            elif isinstance(value, yaml.ScalarNode):
+                out.append((key, check_name(path, value, f"{what}.{key}"), None))
+            else:
+                d = S.fields(path, value, f"{what}.{key}",
+                             {"to": check_name, "template": _template}, required=("to",))
+                out.append((key, d["to"], d.get("template")))
+        out.sort(key=lambda item: version_tuple(item[0]))
+        return tuple(out)
+
+    return read
+
+
+def _argument_number(path: str, node: yaml.Node, what: str) -> int:
+    value = S.scalar(path, node, what)
+    if not value.isdigit() or int(value) < 1:
+        raise S.where(path, node).error(f"{what}: expected an argument number (1, 2, ...)")
+    return int(value)
+
+
+def _needs_macro(path: str, node: yaml.Node, what: str) -> tuple:
+    """``needs_macro: {name: MACRO, since: "6.2.0", before: "7.0.0"}``: the target header
+    declares the name only when MACRO is defined, in versions since..before."""
+    d = S.fields(path, node, what, {"name": S.identifier, "since": S.version,
+                                     "before": S.version}, required=("name",))
+    return (d["name"], d.get("since"), d.get("before"))
 
 
 def _header_or_empty(path: str, node: yaml.Node, what: str) -> str:

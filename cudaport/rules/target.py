@@ -60,6 +60,19 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
             raise S.where(pth, n).error(f"{what} must be a whole number")
         return int(value)
 
+    def patterns_one(pth: str, n: yaml.Node, what: str) -> str:
+        text = S.text(pth, n, what)
+        try:
+            re.compile(text)
+        except re.error as exc:
+            raise S.where(pth, n).error(f"{what}: bad regular expression {text!r}: {exc}")
+        return text
+
+    def macro_list(pth: str, n: yaml.Node, what: str) -> list[str]:
+        if not isinstance(n, yaml.SequenceNode):
+            raise S.where(pth, n).error(f"{what}: expected a list of macro names")
+        return [S.identifier(pth, item, what) for item in n.value]
+
     def anything(pth: str, n: yaml.Node, what: str) -> object:
         return yaml.load(yaml.serialize(n), Loader=S._Loader)
 
@@ -71,6 +84,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "source": S.text, "compiler": anything, "header_extensions": anything,
         "experimental": S.boolean, "warp_sizes": anything,
         "unknown_libraries": extensions, "hazards": anything,
+        "platform_macros": macro_list, "platform_macro_pattern": patterns_one,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -85,6 +99,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         extensions=d.get("extensions", {}), variant_groups=d.get("variants", {}),
         unknown_patterns=tuple(d.get("unknown_patterns", ())),
         extra={k: d[k] for k in ("compiler", "header_extensions", "description", "source",
-                                 "experimental", "warp_sizes", "unknown_libraries", "hazards")
+                                 "experimental", "warp_sizes", "unknown_libraries", "hazards",
+                                 "platform_macros", "platform_macro_pattern")
                if k in d},
     )

@@ -20,11 +20,21 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
     permissions of ``mode_from`` when given, else those of the file it replaces, else
     those of any new file (0666 less the umask). ``durable=False`` skips the fsync (a
     regenerable mirror or cache need not survive a power cut; thousands of fsyncs
-    dominate a tree translation). Failures raise :class:`OutputError` naming the path."""
-    folder = path.parent
+    dominate a tree translation). Failures raise :class:`OutputError` naming the path.
+
+    What is not a regular file is written through, never replaced: a device
+    (``/dev/null``), a FIFO, ``/dev/stdout`` and anything else under /dev or /proc. A
+    symbolic link stays one: the file it points to is written (created if the link
+    dangles)."""
+    target = _replaceable(path)
+    if target is None:
+        _write_through(path, data)
+        return
+    folder = target.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".cudaport-tmp")
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.",
+                                   suffix=".cudaport-tmp")
     except OSError as exc:
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     try:
@@ -33,8 +43,8 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())
-        os.chmod(tmp, _mode(mode_from if mode_from is not None else path))
-        os.replace(tmp, path)
+        os.chmod(tmp, _mode(mode_from if mode_from is not None else target))
+        os.replace(tmp, target)
     except BaseException as exc:
         try:
             os.unlink(tmp)
@@ -52,3 +62,32 @@ def _mode(like: Path) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+_SPECIAL_ROOTS = ("/dev/", "/proc/")
+
+
+def _replaceable(path: Path) -> Path | None:
+    """The regular file that ``path`` names, to be replaced by a rename (through any
+    symbolic links); None when ``path`` is to be written through instead."""
+    if os.path.abspath(path).startswith(_SPECIAL_ROOTS):
+        return None  # /dev/stdout, /proc/self/fd/1: links the kernel makes, not files
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError:
+        return path  # (the write reports it)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return None
+    if os.path.islink(path):
+        return Path(os.path.realpath(path))
+    return path
+
+
+def _write_through(path: Path, data: bytes) -> None:
+    try:
+        with open(path, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None

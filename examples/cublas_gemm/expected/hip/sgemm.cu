@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <vector>
 #include <hip/hip_runtime.h>
-#include <hipblas.h>
+#include <hipblas/hipblas.h>
 
 #define CUBLAS_CHECK(call)                                                     \
   do {                                                                         \

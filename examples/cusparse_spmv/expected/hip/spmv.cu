@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <vector>
 #include <hip/hip_runtime.h>
-#include <hipsparse.h>
+#include <hipsparse/hipsparse.h>
 
 #define CHECK_CUSPARSE(call)                                                  \
   do {                                                                        \

@@ -1,5 +1,8 @@
 // Sum of a large array: grid-stride loads, warp-shuffle reduction, one shared-memory slot
 // per warp, and a second pass over the per-block partial sums.
+#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS
+#define HIP_ENABLE_WARP_SYNC_BUILTINS
+#endif
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
@@ -21,7 +24,7 @@ constexpr unsigned kFullMask = 0xffffffffu;
 
 __inline__ __device__ float warp_reduce_sum(float v) {
   for (int offset = 16; offset > 0; offset /= 2)
-    v += __shfl_down(v, offset);
+    v += __shfl_down_sync(__activemask(), v, offset);
   return v;
 }
 

@@ -1,0 +1,53 @@
+"""Report libcu++ names (``cuda::std::``, ``cuda::atomic_ref``, ``cuda::thread_scope_*``).
+
+The identifier table cannot hold them: ``cuda`` alone is also PyTorch's ``at::cuda``,
+Thrust's ``thrust::cuda`` and many projects' own namespace. So a use counts only where
+``cuda::`` starts the qualification (not ``x::cuda::``, ``a.cuda::``) and the next name is
+one libcu++ declares in namespace ``cuda``. The names come from the target's rule folder
+(``libcudacxx-names.txt``, written by tools/gen_cccl_rules.py from the CUDA 13 headers); a
+target that has libcu++ ships no such file and gets no findings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..context import FileContext
+from .data import target_data
+from .registry import register
+
+_USE = re.compile(rb"(?<![\w:.$])(?<!->)cuda[ \t]*::[ \t]*([A-Za-z_]\w*)")
+
+_HINTS = {
+    b"std": "use std:: where the code is constexpr or host-only (HIP has no device "
+            "standard library beyond that)",
+    b"atomic": "use HIP atomics (atomicAdd, __hip_atomic_fetch_add)",
+    b"atomic_ref": "use HIP atomics (atomicAdd, __hip_atomic_fetch_add)",
+    b"barrier": "use __syncthreads() or cooperative groups' sync()",
+    b"memcpy_async": "copy with plain loads and __syncthreads()",
+    b"pipeline": "copy with plain loads and __syncthreads()",
+    b"ptx": "use HIP intrinsics",
+}
+
+
+@register(32, "libcudacxx")
+def libcudacxx(ctx: FileContext) -> None:
+    if b"cuda" not in ctx.src:
+        return
+    names = {line.strip().encode() for line in target_data(ctx, "libcudacxx-names.txt")}
+    if not names:
+        return
+    title = ctx.compiled.target.title
+    for m in _USE.finditer(ctx.src):
+        name = m.group(1)
+        if name not in names or not ctx.in_code(m.start(), m.end()):
+            continue
+        if name.startswith(b"thread_scope_"):
+            hint = "pass a __HIP_MEMORY_SCOPE_* scope to the __hip_atomic_* builtins"
+        elif name.startswith(b"memory_order_"):
+            hint = "use the __ATOMIC_* orders of the __hip_atomic_* builtins"
+        else:
+            hint = _HINTS.get(name, "rewrite it with HIP or standard C++")
+        used = f"cuda::{name.decode()}"
+        ctx.find("CP110", m.start(), f"{used} (libcu++) has no {title} equivalent; {hint}",
+                 used, "cccl")

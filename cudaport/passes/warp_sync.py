@@ -1,0 +1,136 @@
+"""Warp lane masks for the target's wavefront, and the macro that enables the intrinsics.
+
+Rules mark the argument of a warp intrinsic that is a lane mask (``lane_mask: 1``) and the
+macro a target version needs defined before its headers (``needs_macro``); see
+rules/hip/warp.yaml for the facts and README "Warp-synchronous intrinsics" for the policy.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import lexer
+from ..context import FileContext
+from ..edits import Edit
+from ..rules.model import version_tuple
+from .registry import register
+
+FULL_MASK = b"__activemask()"  # 64 bits, and the lanes HIP's run-time mask check expects
+_U32 = rb"(?:unsigned|unsignedint|uint32_t|std::uint32_t|uint)"
+# A 32-bit full-warp mask, with blanks and comments removed.
+_FULL_32 = re.compile(
+    rb"\(*(?:0[xX][fF]{8}[uUlL]*|4294967295[uUlL]*|~0[uU]?|~0[xX]0+[uU]?|~" + _U32 + rb"\(0\)"
+    rb"|(?:\(" + _U32 + rb"\)|" + _U32 + rb"|static_cast<" + _U32 + rb">)\(?-1\)?)\)*\Z")
+# Masks that are already 64 bits wide: left as written.
+_WIDE = re.compile(
+    rb"\(*(?:0[xX][fF]{16}[uUlL]*|~0(?:ull|ULL|llu|LLU|ul|UL)|__activemask\(\)"
+    rb"|(?:static_cast<(?:unsignedlonglong|uint64_t|std::uint64_t)>|\((?:unsignedlonglong|uint64_t"
+    rb"|std::uint64_t)\))\S*)\)*\Z")
+_NAME = re.compile(rb"[A-Za-z_]\w*\Z")
+_SPACE = re.compile(lexer.LINE_COMMENT + rb"|" + lexer.BLOCK_COMMENT + rb"|\s+")
+
+
+@register(25, "warp-sync")
+def warp_sync(ctx: FileContext) -> None:
+    lookup = ctx.compiled.identifiers
+    src = ctx.src
+    version = ctx.compiled.version
+    macros: set[bytes] = set()
+    for start, name, context in ctx.scan.idents:
+        if context != "code":
+            continue
+        r = lookup[name]
+        entry = r.entry
+        if entry is None or r.status not in ("converted", "same"):
+            continue
+        if entry.needs_macro is not None and _applies(entry.needs_macro, version):
+            macros.add(entry.needs_macro[0].encode())
+        if entry.lane_mask is not None:
+            _mask(ctx, start + len(name), entry.lane_mask, name.decode())
+        since = entry.runtime_value_since
+        if since and version is not None and version >= version_tuple(since) \
+                and _needs_constant(src, start):
+            ctx.find("CP220", start, f"{name.decode()} is used as a constant expression; "
+                     f"from {ctx.compiled.target.title} {since} it is a run-time value",
+                     name.decode())
+    ctx.defines |= macros
+    if not macros and ctx.compiled.version_macros and _includes_project_header(ctx):
+        # A project header this file includes may use the intrinsics; the macro must come
+        # before the HIP header, which this file includes first (see includes.main_header).
+        ctx.defines_with_main = tuple(ctx.compiled.version_macros)
+
+
+def _includes_project_header(ctx: FileContext) -> bool:
+    """A ``"..."`` include that is neither a CUDA header a rule maps nor a header a
+    translation produces (so a second run sees the same): the project's own header."""
+    src = ctx.src
+    compiled = ctx.compiled
+    return any(src[inc.name_start - 1:inc.name_start] == b'"' and inc.name not in
+               compiled.headers and inc.name not in compiled.target_headers
+               for inc in ctx.scan.includes)
+
+
+def _applies(needs: tuple, version: tuple[int, ...] | None) -> bool:
+    _name, since, before = needs
+    if version is None:
+        return before is None
+    return (since is None or version >= version_tuple(since)) and (
+        before is None or version < version_tuple(before))
+
+
+def _mask(ctx: FileContext, end: int, number: int, ident: str) -> None:
+    src = ctx.src
+    parsed = lexer.call_arguments(src, end, ctx.brackets)
+    if parsed is None or len(parsed[0]) < number:
+        return
+    a, b = parsed[0][number - 1]
+    text = _SPACE.sub(b"", src[a:b])
+    if _WIDE.match(text) or _is_wide_name(src, text):
+        return
+    if _FULL_32.match(text) or _is_full_name(src, text):
+        ctx.edits.append(Edit(a, b, FULL_MASK, "hip/warp-mask"))
+        return
+    ctx.edits.append(Edit(a, a, b"static_cast<unsigned long long>(", "hip/warp-mask"))
+    ctx.edits.append(Edit(b, b, b")", "hip/warp-mask"))
+    ctx.find("CP219", a, f"{ident}: lane mask {src[a:b].decode(errors='replace')} is not a "
+             f"full-warp constant; cast to 64 bits, check which of the "
+             f"{ctx.compiled.target.warp_size} lanes it names", ident)
+
+
+# Before a use, within its statement: a context that needs a constant expression.
+_CONSTANT_CONTEXT = re.compile(
+    rb"\b(?:constexpr|consteval|static_assert|alignas|case)\b"  # constexpr x = warpSize
+    rb"|(?:__shared__|\bstatic|\bconst)\b[^=;]*\w\s*\[[^\]]*\Z"  # __shared__ T a[warpSize
+    rb"|^\s*(?:[\w:]+\s+)+\w+\s*\[[^\]]*\Z"  # T a[warpSize (a declaration)
+    rb"|\w<[^<>;(){}]*\Z", re.M)  # Template<warpSize
+
+
+def _needs_constant(src: bytes, start: int) -> bool:
+    """Whether the name at ``start`` sits where C++ needs a constant expression."""
+    begin = max(src.rfind(b";", 0, start), src.rfind(b"{", 0, start),
+                src.rfind(b"}", 0, start), src.rfind(b"\n#", 0, start)) + 1
+    return _CONSTANT_CONTEXT.search(src, begin, start) is not None
+
+
+def _is_full_name(src: bytes, text: bytes) -> bool:
+    """A name the file defines as a 32-bit full mask (``#define FULL_MASK 0xffffffff``,
+    ``constexpr unsigned kFull = 0xffffffffu;``)."""
+    if not _NAME.match(text):
+        return False
+    name = re.escape(text)
+    for m in re.finditer(rb"#[ \t]*define[ \t]+" + name + rb"[ \t]+([^\n]*)|\b(?:constexpr|const)"
+                         rb"\s+[\w:\s]*?\b" + name + rb"\s*(?:=\s*([^;{}]*?)|\{([^;{}]*)\})\s*;",
+                         src):
+        value = next(g for g in m.groups() if g is not None)
+        if _FULL_32.match(_SPACE.sub(b"", value)):
+            return True
+    return False
+
+
+def _is_wide_name(src: bytes, text: bytes) -> bool:
+    """A name the file declares with a 64-bit type."""
+    return bool(_NAME.match(text)) and re.search(
+        rb"\b(?:unsigned\s+long\s+long(?:\s+int)?|(?:std::)?uint64_t|lane_mask)\s+"
+        + re.escape(text) + rb"\b", src) is not None
+
+

@@ -1,0 +1,107 @@
+"""Spans of ``#if`` branches that a build for the target never compiles.
+
+A project that already supports the target keeps its CUDA code in the branch the target
+skips: ``#ifndef USE_ROCM`` ... ``#else`` (the ROCm code) ... ``#endif``. Findings in such
+a branch are not problems of the port. The target's ``platform_macros`` and
+``platform_macro_pattern`` (target.yaml) name the macros only its builds define (or set to
+1, like bitsandbytes' ``BNB_HIP``); a branch counts as the other platform's when its
+condition is exactly one of them negated (``#ifndef M``, ``#if !defined(M)``, ``#if !M``),
+or it follows a branch that tests one (``#ifdef M`` / ``#if M`` ... ``#elif``/``#else``).
+Anything more complex (``&&``, ``||``, versions) is left alone: both may be compiled.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+
+
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$", re.M)
+_DEFINED = re.compile(rb"\A(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))\Z")
+
+
+_PLAIN = re.compile(rb"\A(!?)\s*(\w+)\Z")
+
+
+def _test(kind: bytes, cond: bytes, is_platform) -> bool | None:
+    """True: the branch is compiled only for the target; False: only elsewhere; None:
+    not a plain test of one platform macro (``#if M`` tests a project's own switch that
+    is 1 on the target, such as bitsandbytes' ``BNB_HIP``)."""
+    cond = cond.strip()
+    if kind in (b"ifdef", b"ifndef"):
+        return (kind == b"ifdef") if is_platform(cond) else None
+    m = _DEFINED.match(cond) or _PLAIN.match(cond)
+    if m and is_platform(m.group(m.lastindex) if m.re is _PLAIN else m.group(2) or m.group(3)):
+        return not m.group(1)
+    return None
+
+
+def other_platform_spans(code: bytes, is_platform) -> list[tuple[int, int]]:
+    """(start, end) byte spans of branches only another platform compiles. ``code`` has
+    its comments and literals blanked (same offsets as the source); ``is_platform`` tells
+    whether a macro name is one only the target's builds define."""
+    spans: list[tuple[int, int]] = []
+    # per open group: [test of the current branch, its start, test of the #if branch]
+    stack: list[list] = []
+    for m in _DIRECTIVE.finditer(code):
+        kind, cond = m.group(1), m.group(2)
+        if kind in (b"if", b"ifdef", b"ifndef"):
+            test = _test(kind, cond, is_platform)
+            stack.append([test, m.end(), test])
+        elif not stack:
+            continue  # an unbalanced #elif/#else/#endif: nothing to say
+        elif kind in (b"elif", b"else"):
+            current, start, first = stack[-1]
+            if current is False:
+                spans.append((start, m.start()))
+            # after a target-only #if, every later branch is another platform's; after an
+            # other-platform #if, the rest is the target's (with or without more tests)
+            stack[-1] = [False if first else None, m.end(), first]
+        else:  # endif
+            current, start, _first = stack.pop()
+            if current is False:
+                spans.append((start, m.start()))
+    merged: list[tuple[int, int]] = []  # (nested spans inside an outer one fold into it)
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def drop_other_platform(ctx) -> None:
+    """Forget the findings and references of ``ctx`` in branches only another platform
+    compiles."""
+    extra = ctx.compiled.target.extra
+    macros = extra.get("platform_macros")
+    if not macros or b"#" not in ctx.src:
+        return
+    is_platform = _platform_test(tuple(macros), extra.get("platform_macro_pattern"))
+    from .passes.hazards import blank_comments_and_literals
+    spans = other_platform_spans(blank_comments_and_literals(ctx.src), is_platform)
+    if spans:
+        inside = _Inside(spans)
+        ctx.findings = [f for f in ctx.findings if f.offset < 0 or not inside(f.offset)]
+        ctx.references = [r for r in ctx.references if not inside(r[0])]
+        ctx.scan.idents[:] = [i for i in ctx.scan.idents if not inside(i[0])]
+        ctx.scan.unknown[:] = [u for u in ctx.scan.unknown if not inside(u[0])]
+        ctx.scan.includes[:] = [i for i in ctx.scan.includes if not inside(i.start)]
+
+
+@functools.cache
+def _platform_test(macros: tuple[str, ...], pattern: str | None):
+    names = frozenset(m.encode() for m in macros)
+    regex = re.compile(pattern.encode()) if pattern else None
+    return lambda name: name in names or regex is not None and regex.fullmatch(name) is not None
+
+
+class _Inside:
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = spans
+        self.starts = [s for s, _ in spans]
+
+    def __call__(self, offset: int) -> bool:
+        i = bisect.bisect_right(self.starts, offset) - 1
+        return i >= 0 and offset < self.spans[i][1]

@@ -1,0 +1,134 @@
+"""Findings -> a verdict per file: ports cleanly, ports with warnings, or blocked.
+
+The rule, in one place for every report format:
+
+- **blocked**: at least one error finding. An error means the translation does not
+  compile on the target as it stands (an unmapped API or header, libcu++, PTX, CUTLASS,
+  WMMA ...). The reasons are the error codes with their titles and counts.
+- **ports with warnings**: no error, at least one warning (a hazard that compiles but may
+  compute something else, such as 32-lane warp math on 64-lane wavefronts).
+- **ports cleanly**: nothing but notes.
+
+Checked together, a file that includes a blocked file of the same run is blocked too
+(:func:`of_files`): its translation unit cannot compile either.
+
+The headline percentage counts CUDA references ported over all references *plus* every
+error finding that no unported reference stands for (a PTX statement, a ``cuda::`` use, a
+CUTLASS namespace): those block compilation as surely as an unmapped API does, so a file
+with an error finding never reads 100 %.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+from .findings import CODES, Finding, Reference
+
+CLEAN = "ports cleanly"
+WARNINGS = "ports with warnings"
+BLOCKED = "blocked"
+ORDER = (CLEAN, WARNINGS, BLOCKED)
+PORTED = frozenset({"converted", "same", "drop", "fallback"})  # reference statuses
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str
+    reasons: tuple[str, ...] = ()  # for a blocked file: "CP110 libcu++ ... (3)"
+
+    def to_dict(self) -> dict:
+        return {"verdict": self.status, "blocking": list(self.reasons)}
+
+
+def verdict(findings: Iterable[Finding]) -> Verdict:
+    errors: Counter = Counter()
+    warned = False
+    for f in findings:
+        if f.severity == "error":
+            errors[f.code] += 1
+        elif f.severity == "warning":
+            warned = True
+    if errors:
+        return Verdict(BLOCKED, tuple(
+            f"{code} {CODES[code].title if code in CODES else 'user rule'} ({n})"
+            for code, n in sorted(errors.items(), key=lambda kv: (-kv[1], kv[0]))))
+    return Verdict(WARNINGS if warned else CLEAN)
+
+
+def unreferenced_blockers(findings: Iterable[Finding], references: Iterable[Reference]) -> int:
+    """Error findings that no unported reference (same line and name) stands for."""
+    unported = Counter((r.line, r.identifier) for r in references
+                       if r.status not in PORTED and r.status != "unknown"
+                       and r.context in ("code", "include"))
+    extra = 0
+    for f in findings:
+        if f.severity != "error":
+            continue
+        key = (f.line, f.identifier)
+        if unported[key] > 0:
+            unported[key] -= 1
+        else:
+            extra += 1
+    return extra
+
+
+def counts(verdicts: Iterable[Verdict]) -> dict[str, int]:
+    c = Counter(v.status for v in verdicts)
+    return {status: c[status] for status in ORDER}
+
+
+def sentence(by_status: dict[str, int]) -> str:
+    """``3 port cleanly, 1 with warnings, 2 blocked``."""
+    return (f"{by_status[CLEAN]} port cleanly, {by_status[WARNINGS]} with warnings, "
+            f"{by_status[BLOCKED]} blocked")
+
+
+def pct(value: float, digits: int = 1) -> str:
+    """``99.96`` -> ``99.9%``, never ``100.0%``: rounding must not call a file with
+    something unported complete."""
+    text = f"{value:.{digits}f}"
+    if value < 100 and float(text) >= 100:
+        text = f"{100 - 10 ** -digits:.{digits}f}"
+    return text + "%"
+
+
+def of_files(files: Iterable[tuple[str, Iterable[Finding], Iterable[str]]]
+             ) -> dict[str, Verdict]:
+    """path -> verdict for a set of files checked together, given as (path, findings,
+    names the file ``#include``s). A file that includes a blocked file of the set, however
+    indirectly, is blocked too: the translation unit cannot compile. An include resolves
+    next to the including file, or to any file of the set whose path ends with the name
+    (``cuco/detail/__config`` is ``include/cuco/detail/__config``)."""
+    verdicts: dict[str, Verdict] = {}
+    includes: dict[str, list[str]] = {}
+    for path, findings, names in files:
+        verdicts[path] = verdict(findings)
+        includes[path] = list(names)
+    by_suffix: dict[str, list[str]] = {}
+    for path in verdicts:
+        parts = path.split("/")
+        for i in range(len(parts)):
+            by_suffix.setdefault("/".join(parts[i:]), []).append(path)
+    included_by: dict[str, set[str]] = {}
+    for path, names in includes.items():
+        folder = posixpath.dirname(path)
+        for name in names:
+            near = posixpath.normpath(posixpath.join(folder, name))
+            for target in ([near] if near in verdicts else by_suffix.get(name, ())):
+                if target != path:
+                    included_by.setdefault(target, set()).add(path)
+    queue = [p for p, v in verdicts.items() if v.status == BLOCKED and not _via(v)]
+    while queue:
+        blocked = queue.pop()
+        for user in sorted(included_by.get(blocked, ())):
+            if verdicts[user].status != BLOCKED:
+                verdicts[user] = Verdict(BLOCKED, (f"includes {blocked}, which is blocked",))
+                queue.append(user)
+    return verdicts
+
+
+def _via(v: Verdict) -> bool:
+    return bool(v.reasons) and v.reasons[0].startswith("includes ")

@@ -1,0 +1,199 @@
+"""Every public header of the CUDA toolkit is mapped or reported (issue 16), each header
+family with its code, and libcu++ names after ``cuda::`` are reported (CP110).
+
+The walk over the toolkit needs nvcc 13's include folder; the family cases need nothing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cudaport.findings import CODES
+from cudaport.options import Options
+from cudaport.rules.compiled import get_compiled
+from cudaport.translate import translate_source
+
+ROOT = Path(__file__).resolve().parent.parent
+ROCM = Path("/var/cache/cudaport/rocm-sid")
+
+_spec = importlib.util.spec_from_file_location("gen_cccl_rules", ROOT / "tools" / "gen_cccl_rules.py")
+gen = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen)
+
+CUDA_INCLUDE = gen.cuda_include()
+needs_toolkit = pytest.mark.skipif(CUDA_INCLUDE is None or not (CUDA_INCLUDE / "cccl").is_dir(),
+                                   reason="no CUDA 13 toolkit (nvcc) on this machine")
+
+
+def _compiled():
+    return get_compiled(Options(target="hip", target_version="6.4"))
+
+
+@needs_toolkit
+def test_every_public_toolkit_header_is_mapped_or_reported():
+    compiled = _compiled()
+    headers = gen.public_headers(CUDA_INCLUDE)
+    assert len(headers) > 400  # toolkit, CUB, Thrust, libcu++, nv/target
+    unruled, silent = [], []
+    for name in headers:
+        r = compiled.header(name.encode())
+        if r is None:
+            unruled.append(name)
+        elif r.status not in ("converted", "same", "drop"):
+            code = r.entry.code or "CP106"
+            if CODES[code].severity != "error":
+                silent.append(name)
+    assert unruled == [] and silent == []
+
+
+@needs_toolkit
+@pytest.mark.skipif(not (ROCM / "usr/include/hipcub").is_dir(), reason="no ROCm 6.4 headers")
+def test_every_mapped_header_exists_in_rocm_6_4():
+    """A header is mapped only to a file ROCm 6.4 ships."""
+    compiled = _compiled()
+    include = ROCM / "usr/include"
+    missing = []
+    for name in gen.public_headers(CUDA_INCLUDE):
+        r = compiled.header(name.encode())
+        if r.status == "converted" and not (include / r.replacement.decode()).is_file():
+            if r.replacement.decode() != "stdint.h" or not Path("/usr/include/stdint.h").is_file():
+                missing.append((name, r.replacement.decode()))
+    assert missing == []
+
+
+@needs_toolkit
+def test_generated_pack_is_current():
+    """rules/hip/cccl.yaml is what the generator writes from the installed headers."""
+    if not (ROCM / "usr/include/hipcub").is_dir():
+        pytest.skip("no ROCm 6.4 headers")
+    rules, names = gen.build(CUDA_INCLUDE, ROCM / "usr/include")
+    assert (ROOT / "rules/hip/cccl.yaml").read_text() == rules
+    assert (ROOT / "rules/hip/libcudacxx-names.txt").read_text() == names
+
+
+FAMILIES = [
+    # include line, code (None: translated), what the translation includes instead
+    ("cub/block/block_reduce.cuh", None, "hipcub/hipcub.hpp"),
+    ("cub/device/device_scan.cuh", None, "hipcub/hipcub.hpp"),
+    ("cub/util_ptx.cuh", None, "hipcub/hipcub.hpp"),
+    ("cub/config.cuh", None, "hipcub/hipcub.hpp"),
+    ("thrust/sort.h", None, "thrust/sort.h"),
+    ("thrust/system/cuda/execution_policy.h", None, "thrust/system/hip/execution_policy.h"),
+    ("sm_61_intrinsics.h", None, "hip/hip_runtime.h"),
+    ("cub/agent/agent_reduce.cuh", "CP114", None),
+    ("cub/detail/type_traits.cuh", "CP114", None),
+    ("cuda/std/atomic", "CP110", None),
+    ("cuda/std/__atomic/api/owned.h", "CP110", None),
+    ("cuda/atomic", "CP110", None),
+    ("cuda/barrier", "CP110", None),
+    ("nv/target", "CP111", None),
+    ("mma.h", "CP112", None),
+    ("cutlass/gemm/device/gemm.h", "CP113", None),
+    ("cute/tensor.hpp", "CP113", None),
+    ("cupti.h", "CP106", None),
+    ("nvtx3/nvToolsExt.h", "CP106", None),
+    ("cuda_pipeline.h", "CP106", None),
+    ("cooperative_groups/reduce.h", "CP106", None),
+]
+
+
+@pytest.mark.parametrize("header,code,to", FAMILIES, ids=[f[0] for f in FAMILIES])
+def test_header_family_is_mapped_or_reported(header, code, to):
+    src = f"#include <{header}>\n__global__ void k() {{}}\n"
+    r = translate_source(src, target_version="6.4")
+    codes = [f.code for f in r.findings]
+    if code is None:
+        assert f"#include <{to}>".encode() in r.output
+        assert not [c for c in codes if CODES[c].severity == "error"]
+    else:
+        assert codes == [code]
+        assert ";" in r.findings[0].message  # names what to use instead
+        assert f"#include <{header}>".encode() in r.output
+
+
+NAMES = [
+    ("  int w = CUB_WARP_THREADS(0);", "CP114", "HIPCUB_DEVICE_WARP_THREADS"),
+    ("  NV_IF_TARGET(NV_IS_DEVICE, (x[0] = 1;));", "CP111", "__HIP_DEVICE_COMPILE__"),
+    ("  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> c;", "CP112",
+     "rocWMMA"),
+    ("  cutlass::half_t h;", "CP113", "composable_kernel"),
+    ("  cuda::atomic_ref<int, cuda::thread_scope_device> r(x[0]);", "CP110", "HIP atomics"),
+    ("  auto m = cuda::std::numeric_limits<int>::max();", "CP110", "std::"),
+]
+
+
+@pytest.mark.parametrize("line,code,hint", NAMES, ids=[n[1] + ":" + n[0].split("(")[0].strip()
+                                                       for n in NAMES])
+def test_ecosystem_names_are_reported_with_what_to_use(line, code, hint):
+    r = translate_source(f"__global__ void k(int *x) {{\n{line}\n}}\n")
+    found = [f for f in r.findings if f.code == code]
+    assert found and all(f.line == 2 for f in found)
+    assert hint in found[0].message
+
+
+@pytest.mark.parametrize("line", [
+    "  auto s = at::cuda::getCurrentCUDAStream();",      # PyTorch's namespace
+    "  thrust::sort(thrust::cuda::par, x, x + 4);",      # Thrust's policy namespace
+    "  // cuda::std::atomic would be nicer",            # comment
+    '  const char *s = "cuda::atomic_ref";',             # string
+    "  obj.cuda::barrier();",                            # member access
+    "  auto d = cuda::myproject_helper(x);",             # not a libcu++ name
+])
+def test_cuda_namespace_that_is_not_libcudacxx_is_not_reported(line):
+    r = translate_source(f"void f(int *x) {{\n{line}\n}}\n")
+    assert [f for f in r.findings if f.code == "CP110"] == []
+
+
+def test_code_key_must_name_a_cp1xx_code(tmp_path):
+    from cudaport.rules.loader import layer_user_files, load_table
+    from cudaport.rules.schema import RuleError
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(b"identifiers:\n  fooBar: {code: CP999}\n")
+    with pytest.raises(RuleError, match="not a registered CP1xx code"):
+        layer_user_files(load_table("hip"), [bad], [bad.read_bytes()])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (ROCM / "usr/bin/hipcc").exists() or shutil.which("chroot") is None,
+                    reason="no ROCm 6.4 chroot")
+def test_mapped_cub_and_thrust_includes_compile_on_rocm_6_4(tmp_path):
+    """The translated includes of every CUB family and Thrust header compile (hipcc 6.4)."""
+    compiled = _compiled()
+    lines = sorted({f"#include <{h.replacement.decode()}>"
+                    for name, h in compiled.headers.items()
+                    if name.startswith((b"cub/", b"thrust/")) and h.status in ("converted", "same")
+                    and not name.startswith(b"thrust/system/")})
+    src = "\n".join(lines) + "\n__global__ void k(int *x) { x[0] = hipcub::Max()(1, 2); }\n"
+    work = ROCM / "tmp" / f"i16-{tmp_path.name}"
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        (work / "t.hip").write_text(src)
+        proc = subprocess.run(["chroot", str(ROCM), "hipcc", "--offload-arch=gfx90a",
+                               "-fsyntax-only", "-std=c++17", f"/tmp/{work.name}/t.hip"],
+                              capture_output=True, text=True, timeout=600)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_a_project_folder_named_like_a_family_is_not_reported():
+    """Folder entries follow the toolkit's folders: a project's own "cuda/kernels.cuh"
+    (exllamav2 has such a folder) is no libcu++ header."""
+    r = translate_source('#include "cuda/cache.cuh"\n#include "cub_helpers/x.cuh"\n')
+    assert r.findings == []
+
+
+def test_thrust_cuda_policies_become_the_hip_backend():
+    src = ("void f(int *p, cudaStream_t s) {\n"
+           "  thrust::sort(thrust::cuda::par.on(s), p, p + 4);  // thrust::cuda::par\n"
+           "  thrust::sort(thrust :: cuda :: par_nosync, p, p + 4);\n}\n")
+    out = translate_source(src).text
+    assert "thrust::hip::par.on(s)" in out and "// thrust::cuda::par" in out
+    assert "thrust :: hip :: par_nosync" in out
+    assert translate_source(out).text == out

@@ -1,0 +1,297 @@
+"""Output follows --hip-version: header paths, hipBLAS generations, warp-sync intrinsics,
+HIP 7's warpSize, and the rule keys that carry those facts (`before`, `lane_mask`,
+`needs_macro`, `runtime_value_since`)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cudaport import Options, translate_bytes, translate_source
+from cudaport.rules.compiled import get_compiled
+from conftest import tr
+
+ROCM = Path("/var/cache/cudaport/rocm-sid")
+MACRO = "#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#endif\n"
+
+
+def test_default_version_is_the_newest_the_tables_describe():
+    compiled = get_compiled(Options())
+    assert compiled.target.version == "6.4.0"
+    assert compiled.version == (6, 4)
+    assert tr("void f(){ cublasGemmEx(h); }\n") == tr("void f(){ cublasGemmEx(h); }\n",
+                                                     target_version="6.4")
+
+
+@pytest.mark.parametrize("version, blas, roc, sparse", [
+    ("5.0", "hipblas.h", "rocblas.h", "hipsparse.h"),
+    ("5.2", "hipblas/hipblas.h", "rocblas/rocblas.h", "hipsparse/hipsparse.h"),
+    ("6.4", "hipblas/hipblas.h", "rocblas/rocblas.h", "hipsparse/hipsparse.h"),
+    ("7.0", "hipblas/hipblas.h", "rocblas/rocblas.h", "hipsparse/hipsparse.h"),
+])
+def test_library_header_paths_follow_the_version(version, blas, roc, sparse):
+    src = "#include <cublas_v2.h>\n#include <cusparse.h>\n"
+    assert tr(src, target_version=version) == f"#include <{blas}>\n#include <{sparse}>\n"
+    out = tr("#include <cublas_v2.h>\n", target_version=version,
+             variants=(("blas", "rocblas"),))
+    assert out == f"#include <{roc}>\n"
+
+
+def test_headers_that_never_moved():
+    assert tr("#include <nvrtc.h>\n") == "#include <hip/hiprtc.h>\n"  # hip/ in 5.2 and 6.4
+    assert tr("#include <cufft.h>\n", target_version="5.2") == "#include <hipfft/hipfft.h>\n"
+
+
+@pytest.mark.parametrize("version, gemm, caxpy", [
+    ("6.0", "hipblasGemmEx_v2", "hipblasCaxpy_v2"),
+    ("6.4", "hipblasGemmEx_v2", "hipblasCaxpy_v2"),
+    ("7.0", "hipblasGemmEx", "hipblasCaxpy"),
+])
+def test_hipblas_v2_names_until_hipblas_3(version, gemm, caxpy):
+    out = tr("void f(){ cublasGemmEx(h); cublasCaxpy(h); }\n", target_version=version)
+    assert out == f"void f(){{ {gemm}(h); {caxpy}(h); }}\n"
+
+
+def test_hipblas_v2_names_are_unavailable_before_hipblas_2():
+    r = translate_source("void f(){ cublasGemmEx(h); }\n", target_version="5.2")
+    assert "cublasGemmEx(h)" in r.text and [f.code for f in r.findings] == ["CP107"]
+
+
+def test_hip52_declares_hip_data_types():
+    # HIPIFY dates HIP_R_32F at 5.7; Debian's HIP 5.2 hip/library_types.h declares it.
+    assert tr("cudaDataType t = CUDA_R_32F;\n", target_version="5.2") == \
+        "hipDataType t = HIP_R_32F;\n"
+
+
+KERNEL = ("#include <cuda_runtime.h>\n"
+          "__global__ void k(float* x, unsigned m) {{ float v = x[0];\n{}\n}}\n")
+FULL_MASKS = ["0xffffffff", "0xFFFFFFFFu", "~0u", "uint32_t(-1)", "(unsigned)-1",
+              "static_cast<unsigned int>(-1)", "( 0xffffffffU )", "4294967295u"]
+
+
+@pytest.mark.parametrize("mask", FULL_MASKS)
+def test_full_warp_masks_become_the_active_mask(mask):
+    src = KERNEL.format(f"  v += __shfl_down_sync({mask}, v, 16);")
+    out = tr(src)
+    assert out.startswith(MACRO + "#include <hip/hip_runtime.h>\n")
+    assert "v += __shfl_down_sync(__activemask(), v, 16);" in out
+    assert tr(out) == out
+
+
+def test_full_mask_names_the_file_defines():
+    src = ("#define FULL_MASK 0xffffffff\nconstexpr unsigned kAll = 0xffffffffu;\n"
+           + KERNEL.format("  v += __shfl_xor_sync(FULL_MASK, v, 1);\n"
+                           "  v += __shfl_xor_sync(kAll, v, 2);"))
+    out = tr(src)
+    assert "__shfl_xor_sync(__activemask(), v, 1)" in out
+    assert "__shfl_xor_sync(__activemask(), v, 2)" in out
+
+
+def test_partial_or_variable_mask_is_cast_and_reported():
+    src = KERNEL.format("  v += __shfl_sync(m, v, 0);\n  v += __shfl_sync(0xffff, v, 0);")
+    r = translate_source(src)
+    assert "__shfl_sync(static_cast<unsigned long long>(m), v, 0)" in r.text
+    assert "__shfl_sync(static_cast<unsigned long long>(0xffff), v, 0)" in r.text
+    assert [f.code for f in r.findings if f.code == "CP219"] == ["CP219", "CP219"]
+    again = translate_source(r.text)
+    assert again.text == r.text and not [f for f in again.findings if f.code == "CP219"]
+
+
+def test_64_bit_masks_are_left_alone():
+    src = KERNEL.format("  unsigned long long all = __activemask();\n"
+                        "  v += __shfl_sync(all, v, 0) + __shfl_sync(~0ull, v, 1);")
+    r = translate_source(src)
+    assert "__shfl_sync(all, v, 0) + __shfl_sync(~0ull, v, 1)" in r.text
+    assert not [f for f in r.findings if f.code == "CP219"]
+
+
+def test_macro_inserted_once_before_the_first_include():
+    src = ("// header\n#include <cstdio>\n#include <cuda_runtime.h>\n"
+           "__device__ float f(float v) { v += __shfl_down_sync(0xffffffff, v, 1);\n"
+           "  return __any_sync(0xffffffff, v > 0) ? __ballot_sync(~0u, 1) : v; }\n")
+    out = tr(src)
+    assert out.count("#define HIP_ENABLE_WARP_SYNC_BUILTINS") == 1
+    assert out.startswith("// header\n" + MACRO + "#include <cstdio>\n")
+    assert tr(out) == out
+
+
+def test_macro_shares_the_main_header_insertion():
+    src = "#pragma once\n__device__ float f(float v) { return __shfl_sync(0xffffffff, v, 0); }\n"
+    out = tr(src)
+    assert out.startswith("#pragma once\n" + MACRO + "#include <hip/hip_runtime.h>\n")
+    assert tr(out) == out
+
+
+def test_no_macro_from_hip_7_and_mask_less_forms_before_6_2():
+    src = KERNEL.format("  v += __shfl_down_sync(0xffffffff, v, 16);\n"
+                        "  if (__all_sync(0xffffffff, v > 0)) __syncwarp();")
+    new = tr(src, target_version="7.0")
+    assert "HIP_ENABLE_WARP_SYNC_BUILTINS" not in new
+    assert "__shfl_down_sync(__activemask(), v, 16)" in new and "__syncwarp();" in new
+    old = translate_source(src, target_version="5.2")
+    assert "HIP_ENABLE_WARP_SYNC_BUILTINS" not in old.text
+    assert "v += __shfl_down(v, 16);" in old.text
+    assert "if (__all(v > 0)) __threadfence_block();" in old.text
+    assert {f.code for f in old.findings if f.code.startswith("CP1")} == {"CP108"}
+    assert translate_source(old.text, target_version="5.2").text == old.text
+
+
+def test_syncwarp_needs_hip_7():
+    # ROCm 6.4's amd_warp_sync_functions.h has no __syncwarp: the fence fallback applies.
+    src = KERNEL.format("  __syncwarp();")
+    assert "__threadfence_block();" in tr(src, target_version="6.4")
+    assert "__syncwarp();" in tr(src, target_version="7.0")
+
+
+def test_warpsize_constant_expression_reported_for_hip_7_only():
+    src = KERNEL.format("  __shared__ float s[warpSize]; s[0] = v;")
+    assert "CP220" in {f.code for f in translate_source(src, target_version="7.0").findings}
+    assert "CP220" not in {f.code for f in translate_source(src).findings}
+
+
+def _pack(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "user.yaml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_version_conditional_template_in_a_user_rule(tmp_path):
+    rules = _pack(tmp_path, 'identifiers:\n  acmeCopy: {to: acmeCopy2, before: '
+                  '{"7.0.0": {to: acmeCopy1, template: "acmeCopy1($2, $1)"}}}\n')
+    src = b"void f(){ acmeCopy(a, b); }\n"
+    old = translate_bytes(src, Options(rule_files=(rules,), target_version="6.4")).output
+    new = translate_bytes(src, Options(rule_files=(rules,), target_version="7.0")).output
+    assert old == b"void f(){ acmeCopy1(b, a); }\n"
+    assert new == b"void f(){ acmeCopy2(a, b); }\n"
+
+
+@pytest.mark.parametrize("body, message", [
+    ('acmeX: {to: y, before: {"seven": z}}', "not a version"),
+    ('acmeX: {to: y, before: {"7.0": {template: "z($1)"}}}', "missing required key 'to'"),
+    ("acmeX: {to: y, lane_mask: 0}", "argument number"),
+    ("acmeX: {to: y, needs_macro: {since: \"6.2\"}}", "missing required key 'name'"),
+])
+def test_version_keys_are_validated(tmp_path, body, message):
+    from cudaport.rules.schema import RuleError
+
+    rules = _pack(tmp_path, f"identifiers:\n  {body}\n")
+    with pytest.raises(RuleError, match=message):
+        get_compiled(Options(rule_files=(rules,)))
+
+
+WARP_PROGRAM = """#include <cuda_runtime.h>
+#include <cstdio>
+#define FULL_MASK 0xffffffff
+__global__ void k(const float* in, float* out, unsigned sub) {
+  float v = in[threadIdx.x];
+  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(FULL_MASK, v, o);
+  v += __shfl_xor_sync(0xffffffffu, v, 1) + __shfl_up_sync(~0u, v, 1);
+  v += __shfl_sync(sub, v, 0);
+  unsigned long long b = __ballot_sync(0xffffffff, v > 0);
+  if (__all_sync(0xffffffff, v > 0) && __any_sync(uint32_t(-1), v < 0)) out[0] = b;
+  unsigned long long act = __activemask();
+  int pred; out[1] = __match_all_sync(act, 1, &pred) + __match_any_sync(0xffffffff, 2);
+  __syncwarp();
+}
+int main() { k<<<1, 64>>>(nullptr, nullptr, 0xffffu); return cudaDeviceSynchronize(); }
+"""
+
+
+def _compile(cmd: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.slow
+def test_warp_sync_program_compiles_with_rocm_6_4():
+    if not (ROCM / "usr" / "bin" / "hipcc").exists():
+        pytest.skip(f"no ROCm 6.4 folder at {ROCM} (run tools/setup-system.sh)")
+    if shutil.which("chroot") is None:
+        pytest.skip("chroot is not available to run ROCm 6.4's hipcc")
+    out = tr(WARP_PROGRAM, target_version="6.4")
+    work = ROCM / "tmp" / "cudaport-test-warp"
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "warp.hip").write_text(out)
+    run = _compile(["chroot", str(ROCM), "hipcc", "--offload-arch=gfx90a", "-fsyntax-only",
+                    "-std=c++17", "-x", "hip", "/tmp/cudaport-test-warp/warp.hip"])
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.slow
+def test_warp_sync_program_compiles_with_hip_5_2(tmp_path):
+    if shutil.which("clang++-15") is None or not Path("/usr/include/hip/hip_runtime.h").exists():
+        pytest.skip("no HIP 5.2 (clang-15, libamdhip64-dev): run tools/setup-system.sh")
+    src = "\n".join(line for line in WARP_PROGRAM.splitlines() if "__match_" not in line)
+    path = tmp_path / "warp.hip"
+    path.write_text(tr(src, target_version="5.2"))
+    run = _compile(["clang++-15", "-x", "hip", "--offload-arch=gfx90a", "--rocm-path=/usr",
+                    "-nogpulib", "-fsyntax-only", "--hip-version=5.2.0", str(path)])
+    assert run.returncode == 0, run.stderr
+
+
+def test_rules_explain_shows_the_generations():
+    from cudaport.rules.describe import explain_header, explain_identifier
+
+    compiled = get_compiled(Options())
+    text = "\n".join(explain_identifier(compiled, "cublasGemmEx"))
+    assert "hipblasGemmEx (since HIP 6.0.0, hipblasGemmEx_v2 before HIP 7.0.0)" in text
+    text = "\n".join(explain_identifier(compiled, "__shfl_down_sync"))
+    assert "argument 1 is a warp lane mask" in text and "HIP_ENABLE_WARP_SYNC_BUILTINS" in text
+    assert "HIP 7.0.0, not a constant" in "\n".join(explain_identifier(compiled, "warpSize"))
+    text = "\n".join(explain_header(compiled, "cusparse.h"))
+    assert "hipsparse/hipsparse.h (hipsparse.h before HIP 5.2.0)" in text
+
+
+def test_full_mask_hazard_says_what_the_translation_did():
+    src = KERNEL.format("  v += __shfl_down_sync(0xffffffff, v, 1);\n"
+                        "  v += __shfl_down_sync(0xffffffff & m, v, 1);")
+    messages = [f.message for f in translate_source(src).findings if f.code == "CP202"]
+    assert len(messages) == 2
+    assert messages[0].endswith("the translation passes __activemask() instead")
+    assert not messages[1].endswith("instead")
+    old = [f.message for f in translate_source(src, target_version="5.2").findings
+           if f.code == "CP202"]
+    assert old and not any(m.endswith("instead") for m in old)
+
+
+def test_json_report_names_the_version_the_output_is_for():
+    import json
+
+    from cudaport.kinds import translate_file
+    from cudaport.report import json_report
+    from cudaport.report.model import collect
+    from cudaport.report.totals import compute
+
+    _output, outcome = translate_file(b"void f(){ cudaFree(p); }\n", "source", Options(), "f.cu",
+                                      keep_references=True)
+
+    def render(outcomes, options):
+        report = collect(outcomes, options, "HIP")
+        return json_report.render(report, compute(report))
+
+    assert json.loads(render([outcome], Options()))["options"]["target_version"] == "6.4.0"
+    options = Options(target_version="5.2")
+    assert json.loads(render([outcome], options))["options"]["target_version"] == "5.2"
+
+
+def test_macro_for_files_that_include_a_project_header():
+    # The project header may use the intrinsics: the macro must precede the HIP header,
+    # which this file includes first (llm.c's dev/cuda/*.cu and common.h).
+    src = '#include <cuda_runtime.h>\n#include "common.h"\nint main() { return 0; }\n'
+    assert tr(src) == MACRO + '#include <hip/hip_runtime.h>\n#include "common.h"\n' \
+        "int main() { return 0; }\n"
+    assert tr(tr(src)) == tr(src)
+    assert "HIP_ENABLE" not in tr(src, target_version="7.0")
+    assert "HIP_ENABLE" not in tr(src, target_version="5.2")
+    plain = "#include <cuda_runtime.h>\n#include <cstdio>\nint main() { return 0; }\n"
+    assert "HIP_ENABLE" not in tr(plain)
+    assert "HIP_ENABLE" not in tr('#include "common.h"\nint x;\n')  # no HIP header here
+
+
+@pytest.mark.parametrize("src", ['#include "cuda.h"\n', '#include "cuda_fp16.h"\n#include "a.h"\n'
+                                 "__global__ void k() {}\n"])
+def test_quoted_cuda_headers_are_not_project_headers(src):
+    once = tr(src)
+    assert tr(once) == once

@@ -1,0 +1,80 @@
+"""Every pass runs in time linear in its input: inputs built to make a backward search or
+an unclosed bracket rescan the file (each once took tens of seconds at under 100 KB) are
+run at two sizes, and eight times the input may take at most about eight times as long.
+
+CPU time (not wall time), the best of a few runs, and a base size grown until it takes
+long enough to measure keep this steady on a loaded machine; a quadratic pass would take
+64 times as long, far above the limit."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from cudaport import Options, translate_bytes
+from cudaport.check import check_paths
+
+pytestmark = pytest.mark.slow
+
+HIP_LAUNCH = Options(launch="hip")
+ORDINARY = (b"__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
+            b"void h(float* p) { k<<<1, 1>>>(p); cudaMalloc(&p, 4); }  // done\n")
+
+# name -> (text repeated n times, or a function of n; options; run through `check`)
+SHAPES = {
+    "unclosed call after each launch": (b"k<<<1,1>>>((", HIP_LAUNCH, False),
+    "launch inside an unclosed launch": (b"k<<<1,1>>>(k<<<1,1>>>(", HIP_LAUNCH, False),
+    "unclosed launch configurations": (b"k<<<", HIP_LAUNCH, False),
+    "spaced launches": (b"k<< <1,1>> >(", HIP_LAUNCH, False),
+    "unclosed spaced launches": (b"k<< <", Options(), False),
+    "duplicate includes": (b"#include <cuda_runtime.h>\n", Options(), False),
+    "unclosed template calls in check": (b"cudaMemcpyToSymbol(", Options(), True),
+    "unclosed hazard calls": (b"cublasGemmEx(", Options(), False),
+    "launches before any __global__":
+        (lambda n: b"void h() {\n" + b"  k<<<1, 1>>>(x);\n" * n + b"}\n__global__ void g();\n",
+         HIP_LAUNCH, False),
+    "launches in one device function":
+        (lambda n: b"__global__ void g() {\n" + b"  k<<<1, 1>>>(x);\n" * n + b"}\n",
+         Options(), False),
+    "device markers without bodies": (b"__device__ k<<<1,1>>>(x)\n", Options(), False),
+    "findings on one long line in check": (b"cudaNotAThing1(); k<<<1,1>>>((", HIP_LAUNCH, True),
+    "ordinary code": (ORDINARY, HIP_LAUNCH, True),
+}
+
+
+def _source(shape, n: int) -> bytes:
+    return shape(n) if callable(shape) else shape * n
+
+
+def _cpu_time(run, tries: int = 3) -> float:
+    best = float("inf")
+    for _ in range(tries):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def _runner(src: bytes, options: Options, check: bool, tmp_path: Path):
+    if not check:
+        return lambda: translate_bytes(src, options)
+    path = tmp_path / f"input-{len(src)}.cu"
+    path.write_bytes(src)
+    return lambda: check_paths([str(path)], options)
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_time_grows_linearly(name, tmp_path):
+    shape, options, check = SHAPES[name]
+    translate_bytes(b"k<<<1,1>>>();", options)  # rule tables loaded before timing
+    n = 100
+    while True:  # a base size that takes long enough to time
+        base = _cpu_time(_runner(_source(shape, n), options, check, tmp_path))
+        if base >= 0.02 or n >= 200_000:
+            break
+        n *= 2
+    big = _cpu_time(_runner(_source(shape, 8 * n), options, check, tmp_path), tries=2)
+    assert big <= 20 * max(base, 0.005), \
+        f"{name}: {n} repeats took {base:.3f} s, {8 * n} took {big:.3f} s"

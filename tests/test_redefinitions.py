@@ -1,0 +1,78 @@
+"""CP115: device functions the project defines that HIP already defines; library hints for
+cuBLAS names hipBLAS lacks (issue 16)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from cudaport.passes.redefinitions import parameter_types
+from cudaport.translate import translate_source
+
+ROOT = Path(__file__).resolve().parent.parent
+ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-sid/usr/include")
+
+
+def _cp115(src: str) -> list[str]:
+    return [f.message for f in translate_source(src).findings if f.code == "CP115"]
+
+
+@pytest.mark.parametrize("src", [
+    "__device__ float atomicMax(float* address, float val) { return val; }\n",
+    "static __device__ __forceinline__ float atomicMax(float *a, float v)\n{ return v; }\n",
+    "__device__ double atomicAdd(double* address, double val) { return val; }\n",
+    "#if __CUDA_ARCH__ < 600\n__device__ double atomicAdd(double *a, double b) { return b; }\n#endif\n",
+])
+def test_redefinition_of_a_hip_device_function_is_reported(src):
+    messages = _cp115(src)
+    assert len(messages) == 1 and "hip/amd_detail/amd_hip_atomic.h" in messages[0]
+
+
+@pytest.mark.parametrize("src", [
+    "__device__ float myAtomicMax(float* a, float v) { return v; }\n",      # own name
+    "__device__ float atomicMax(float2* a, float v) { return v; }\n",       # other overload
+    "__device__ float atomicMax(float* a, float v);\n",                     # declaration only
+    "// __device__ float atomicMax(float* a, float v) { return v; }\n",     # comment
+    "#ifndef USE_ROCM\n__device__ float atomicMax(float* a, float v) { return v; }\n#endif\n",
+    "__device__ void f(float* a) { atomicMax(a, 1.0f); }\n",                # a call
+])
+def test_other_code_is_not_reported(src):
+    assert _cp115(src) == []
+
+
+@pytest.mark.parametrize("params,types", [
+    ("float* addr, float val", ["float*", "float"]),
+    ("float *addr, float val = 0.f", ["float*", "float"]),
+    ("unsigned long long int* p, unsigned long long int v",
+     ["unsigned long long int*", "unsigned long long int"]),
+    ("const __half2 * __restrict__ p", ["const __half2* __restrict__"]),
+    ("void", []),
+    ("int", ["int"]),
+    ("std::pair<int, int> p", ["std::pair<int, int>"]),
+])
+def test_parameter_types(params, types):
+    assert parameter_types(params) == types
+
+
+@pytest.mark.skipif(not (ROCM_INCLUDE / "hip/amd_detail").is_dir(), reason="no ROCm 6.4 headers")
+def test_hip_device_function_list_is_current():
+    spec = importlib.util.spec_from_file_location(
+        "gen_hip_device_functions", ROOT / "tools" / "gen_hip_device_functions.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    names = {line.split("\t")[1] for line in
+             (ROOT / "rules/hip/cuda13-names.txt").read_text().splitlines()
+             if line and not line.startswith("#") and line.split("\t")[2] == "function"}
+    rows = gen.device_functions(ROCM_INCLUDE, names)
+    listed = [tuple(line.split("\t")) for line in
+              (ROOT / "rules/hip/hip-device-functions.txt").read_text().splitlines()
+              if line and not line.startswith("#")]
+    assert listed == rows
+
+
+def test_gemm_tensor_op_names_say_what_to_use():
+    r = translate_source("void f() { int a = CUBLAS_GEMM_DEFAULT_TENSOR_OP; }\n")
+    messages = [f.message for f in r.findings if f.code == "CP101"]
+    assert messages and "use HIPBLAS_GEMM_DEFAULT" in messages[0]

@@ -1,0 +1,107 @@
+"""Outputs that are not regular files are written through, never replaced: a device, a
+FIFO, /dev/stdout. A symlinked output writes the file it points to and stays a link.
+(Every writer goes through cudaport.runner.io.write_output: -o, --report, check -o, report
+--html.)"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from cudaport.runner.io import write_output
+from conftest import ROOT
+
+CUDA = b"#include <cuda_runtime.h>\nvoid f(void* p) { cudaFree(p); }\n"
+
+
+def _cudaport(*args: str, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "cudaport", *args], cwd=cwd, env=env,
+                          capture_output=True, **kwargs)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "k.cu").write_bytes(CUDA)
+    return tmp_path
+
+
+def test_fifo_is_written_through(project):
+    fifo = project / "out.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    proc = _cudaport("translate", "k.cu", "-o", str(fifo), cwd=project, timeout=120)
+    reader.join(timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert b"hipFree(p)" in received[0]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_device_is_written_through_not_replaced(project):
+    device = project / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # what /dev/null is
+    except (PermissionError, OSError) as exc:
+        pytest.skip(f"cannot make a device node here: {exc}")
+    for args in (["translate", "k.cu", "-o", str(device)],
+                 ["translate", "k.cu", "-o", "x.cu", "--report", str(device)],
+                 ["check", "k.cu", "-o", str(device)]):
+        proc = _cudaport(*args, cwd=project)
+        assert proc.returncode == 0, (args, proc.stderr)
+        assert stat.S_ISCHR(os.lstat(device).st_mode), args
+    assert not [p for p in project.iterdir() if p.name.endswith(".cudaport-tmp")]
+
+
+def test_dev_stdout(project):
+    proc = _cudaport("translate", "k.cu", "-o", "/dev/stdout", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == CUDA.replace(b"cuda_runtime.h", b"hip/hip_runtime.h").replace(
+        b"cudaFree", b"hipFree")
+    sarif = _cudaport("check", "k.cu", "--format", "sarif", "-o", "/dev/stdout", cwd=project)
+    assert sarif.returncode == 0 and sarif.stdout.lstrip().startswith(b"{")
+
+
+def test_symlinked_output_writes_its_target_and_stays_a_link(project):
+    (project / "real").mkdir()
+    target = project / "real" / "out.cu"
+    target.write_bytes(b"old\n")
+    (project / "middle.cu").symlink_to("real/out.cu")
+    link = project / "out.cu"
+    link.symlink_to("middle.cu")  # a chain of two links
+    proc = _cudaport("translate", "k.cu", "-o", "out.cu", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink() and (project / "middle.cu").is_symlink()
+    assert os.readlink(link) == "middle.cu"
+    assert b"hipFree(p)" in target.read_bytes()
+    assert not [p for p in project.rglob("*") if p.name.endswith(".cudaport-tmp")]
+
+
+def test_dangling_symlink_creates_its_target(tmp_path):
+    link = tmp_path / "report.json"
+    link.symlink_to("reports/today.json")
+    (tmp_path / "reports").mkdir()
+    write_output(link, b"{}\n")
+    assert link.is_symlink() and (tmp_path / "reports" / "today.json").read_bytes() == b"{}\n"
+
+
+def test_regular_file_is_still_replaced_atomically(tmp_path):
+    path = tmp_path / "out.cu"
+    path.write_bytes(b"old\n")
+    before = os.stat(path).st_ino
+    write_output(path, b"new\n")
+    assert path.read_bytes() == b"new\n" and os.stat(path).st_ino != before
+
+
+def test_directory_output_is_an_error(project):
+    (project / "outdir").mkdir()
+    proc = _cudaport("translate", "k.cu", "-o", "outdir", cwd=project)
+    assert proc.returncode == 2 and b"Traceback" not in proc.stderr
+    assert b"outdir" in proc.stderr
