@@ -1,55 +1,25 @@
 """Collect findings for files and folders without writing anything: ``cudaport check``.
 
-One function, :func:`check_paths`, turns paths plus settings into a :class:`CheckReport`
-(findings with fingerprints, the references seen, input errors) by running the same walk,
-file kinds and runner as ``translate`` (see :mod:`cudaport.driver`) with the
-:class:`~cudaport.policy.Policy` applied per file. Renderers in ``cudaport/report/``
-format that report; they never compute findings themselves.
+One function, :func:`check_paths`, turns paths plus settings into the one report model,
+a :class:`~cudaport.report.model.Report` (findings with fingerprints, the references seen,
+input errors), by running the same walk, file kinds and runner as ``translate`` (see
+:mod:`cudaport.driver`) with the :class:`~cudaport.policy.Policy` applied per file.
+Renderers in ``cudaport/report/`` format that report; they never compute findings.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
-from . import own_names
 from .config import Config
-from .findings import Finding
 from .kinds import translate_file
 from .options import Options
-from .policy import FileResult, Policy, Selection, exit_code, utf16_column  # noqa: F401
+from .policy import Policy, Selection, exit_code, utf16_column  # noqa: F401
+from .report.model import FileReport, Report, collect
 from .rules.compiled import get_compiled
-
-
-@dataclass
-class CheckReport:
-    files: list[FileResult]
-    errors: list[str]  # inputs that could not be checked (exit code 2)
-    options: Options
-    target_title: str
-    notes: list[Finding] = field(default_factory=list)  # from the walk (symbolic links)
-
-    @property
-    def findings(self) -> list[Finding]:
-        return [f for r in self.files for f in r.findings]
-
-    def pairs(self) -> list[tuple[Finding, str]]:
-        """Every finding with its fingerprint, in report order."""
-        return [pair for r in self.files for pair in zip(r.findings, r.fingerprints)]
-
-    @property
-    def suppressed(self) -> int:
-        return sum(r.suppressed for r in self.files)
-
-    @property
-    def baselined(self) -> int:
-        return sum(r.baselined for r in self.files)
-
-    def exit_code(self, fail_on: str) -> int:
-        """0 clean, 1 a finding at or above ``fail_on``, 2 an input could not be checked."""
-        return exit_code(self.findings, fail_on, len(self.errors))
 
 
 def display_path(path: Path, cwd: Path) -> str:
@@ -64,7 +34,7 @@ def check_paths(paths: Iterable[str], options: Options, config: Config | None = 
                 selection: Selection | None = None, warn_unused_ignores: bool = False,
                 baseline: frozenset[str] = frozenset(), stdin: bytes | None = None,
                 stdin_filename: str | None = None, exclude: tuple[str, ...] = (),
-                jobs: int | None = 1, quiet: bool = True, named: bool = True) -> CheckReport:
+                jobs: int | None = 1, quiet: bool = True, named: bool = True) -> Report:
     """Translate every file in memory (the tree translation's walk, file kinds and
     runner, writing nothing) and keep what the policy reports.
 
@@ -100,31 +70,22 @@ def check_paths(paths: Iterable[str], options: Options, config: Config | None = 
     job_list = sorted(unique.values(), key=lambda j: j.shown)
     request = driver.Request(options, "report", keep_references=True, policy=policy)
     progress = driver.Progress(len(job_list), enabled=False if quiet else None)
-    results: list[FileResult] = []
+    outcomes = []
     if "-" in paths and not (stdin_filename and config.is_excluded(Path(stdin_filename))):
         name = Path(stdin_filename or "<stdin>")
         shown = display_path(name, cwd) if stdin_filename else "<stdin>"
         data = stdin if stdin is not None else b""
-        output, outcome = translate_file(data, "source", options, shown, named=True,
-                                         keep_references=True)
-        if outcome.status == "failed":
-            errors.append(outcome.message)
-        else:
-            results.append(policy(data, name, outcome))
-    for outcome in driver.run(job_list, request, jobs, None, progress):
-        if outcome.status == "failed":
-            errors.append(outcome.message)
-        else:
-            results.append(outcome.checked)
-    own = own_names.union(r.own_names for r in results)
-    if own:
-        for result in results:
-            result.drop_own_names(own)
+        _, outcome = translate_file(data, "source", options, shown, named=True,
+                                    keep_references=True)
+        if outcome.status != "failed":
+            outcome.checked = policy(data, name, outcome)
+        outcomes.append(outcome)
+    outcomes += driver.run(job_list, request, jobs, None, progress)
+    notes: list[FileReport] = []
     for note in plan.notes:  # what the walk met (symbolic links), as translate reports it
         link = Path(note.path)  # shown where it is, not where it points
         folder = display_path(link.parent, cwd)
         shown = link.name if folder in ("", ".") else f"{folder}/{link.name}"
-        kept = policy.select_notes([replace(note, path=shown)], Path(note.path))
-        if kept.findings:
-            results.append(kept)
-    return CheckReport(results, errors, options, compiled.target.title, plan.notes)
+        notes.append(policy.select_notes([replace(note, path=shown)], Path(note.path)))
+    return collect(outcomes, options, compiled.target.title, notes=notes, errors=errors,
+                   walk_notes=plan.notes)

@@ -15,7 +15,8 @@ import click
 from .files import mirror_path, read_input
 from .runner.io import OutputError, write_output
 from .config import FAIL_LEVELS
-from .options import LAUNCH_STYLES, VARIANT_OPTIONS, Options
+from .options import LAUNCH_STYLES, Options
+from .rules.roots import variant_options
 from .version import __version__
 from .frameworks import FRAMEWORKS
 from .rules import RuleError, get_compiled
@@ -140,7 +141,7 @@ def translation_options(fn):
     ] + CLANG_OPTIONS + [
         click.option(f"--{group}", f"variant_{group}", type=click.Choice(choices),
                      help=f"{group} library variant (default {choices[0]}).")
-        for group, choices in VARIANT_OPTIONS.items()
+        for group, choices in variant_options().items()  # (from rules/<target>/target.yaml)
     ]
     for deco in reversed(decorators):
         fn = deco(fn)
@@ -152,9 +153,10 @@ def build_options(kwargs: dict, config=None) -> Options:
     (``config``, else the one found from the command's paths) fill what the command line
     did not set."""
     _apply_config(kwargs, config)
-    variants = tuple((g, kwargs.pop(f"variant_{g}")) for g in VARIANT_OPTIONS
+    groups = variant_options()
+    variants = tuple((g, kwargs.pop(f"variant_{g}")) for g in groups
                      if kwargs.get(f"variant_{g}"))
-    for g in VARIANT_OPTIONS:
+    for g in groups:
         kwargs.pop(f"variant_{g}", None)
     version = kwargs.get("target_version")
     if version and not all(part.isdigit() for part in version.split(".")):
@@ -297,7 +299,7 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
     from .tree import finish
 
     outcomes = []
-    errors = 0
+    errors: list[str] = []  # shown as they happen
     base = Path.cwd()
     for name in inputs:
         try:
@@ -309,7 +311,7 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
                 data = read_input(path)
         except OSError as exc:
             click.echo(f"cudaport: error: {exc}", err=True)
-            errors += 1
+            errors.append(str(exc))
             continue
         kind = kind_of(path.name, options.framework) if name != "-" else "source"
         translated, outcome = translate_file(data, "source" if kind == "copy" else kind,
@@ -317,16 +319,16 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
                                              keep_references=report_file is not None)
         if translated is None:
             click.echo(f"cudaport: error: {outcome.message}", err=True)
-            errors += 1
+            errors.append(outcome.message)
             continue
         outcomes.append(outcome)
         try:
             _emit(translated, data, name, path, output, out_dir, in_place, base)
         except OutputError as exc:
             click.echo(f"cudaport: error: {exc}", err=True)
-            errors += 1
+            errors.append(str(exc))
     sys.exit(finish(outcomes, [], options, report_file=report_file, quiet=quiet,
-                    fail_on=fail_on, errors=errors, mode="stdout"))
+                    fail_on=fail_on, errors=tuple(errors), mode="stdout"))
 
 
 def _config_excludes(inputs: tuple[str, ...]):

@@ -247,14 +247,15 @@ def _build(path: Path, table: dict, prefix: str) -> Config:
                    f"{version!r}: expected a version like 5.2 or 6.1.0")
     variants = []
     for group, value in get("variants", {}).items():
-        from .options import VARIANT_OPTIONS
+        from .rules.roots import variant_options
 
-        if group not in VARIANT_OPTIONS:
+        groups = variant_options()
+        if group not in groups:
             raise fail("variants", f"unknown library group {group!r}; "
-                                   f"known: {', '.join(VARIANT_OPTIONS)}")
-        if value not in VARIANT_OPTIONS[group]:
+                                   f"known: {', '.join(groups)}")
+        if value not in groups[group]:
             raise fail("variants", f"{group} = {value!r} is not one of "
-                                   f"{', '.join(VARIANT_OPTIONS[group])}")
+                                   f"{', '.join(groups[group])}")
         variants.append((group, value))
     per_path = []
     for pattern, listed in get("per-path-ignores", {}).items():

@@ -32,7 +32,7 @@ def check(files: list[str], options: Options, fail_on: str) -> int:
     from .check import check_paths
     from .config import ConfigError, load_config
     from .findings import SEVERITY_RANK
-    from .policy import Selection, exit_code
+    from .policy import Selection
 
     try:
         config = load_config(files)
@@ -47,7 +47,7 @@ def check(files: list[str], options: Options, fail_on: str) -> int:
     for f in report.findings:
         if SEVERITY_RANK[f.severity] >= level:
             print(f"{f.path}:{f.line}:{f.col}: {f.code} [{f.severity}] {f.message}")
-    return exit_code(report.findings, fail_on, len(report.errors))
+    return report.exit_code(fail_on)
 
 
 def translate_check(files: list[str], options: Options, source: Path, mirror: Path,
@@ -80,19 +80,22 @@ def translate_check(files: list[str], options: Options, source: Path, mirror: Pa
         jobs.append(driver.Job(path, name, rel, kind, target))
     request = driver.Request(options, "check", rename=tuple(sorted(suffixes.items())),
                              renamed=renamed)
-    status = 0
+    outcomes = []
     for job in jobs:
         outcome = driver.run_job(job, request)
+        outcomes.append(outcome)
         if outcome.status == "failed":
             print(f"{job.shown}: error: {outcome.message or 'cannot read'}", file=sys.stderr)
-            status = 2
         elif outcome.status == "stale":
             what = "missing" if not job.target or not job.target.exists() else "out of date"
             print(f"{job.shown}: CP933 translated mirror {job.target} is {what}; run "
                   f"cudaport translate {source} --out-dir {mirror}"
                   + (" --rename" if rename else ""))
-            status = max(status, 1)
-    return status
+    from .report.model import collect
+    from .rules import get_compiled
+
+    # Findings do not fail this hook (the check hook reports them): errors and stale do.
+    return collect(outcomes, options, get_compiled(options).target.title).exit_code("never")
 
 
 def main(argv: list[str] | None = None) -> int:

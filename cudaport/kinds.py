@@ -60,7 +60,7 @@ class FileOutcome:
     own_names: frozenset[bytes] = frozenset()  # see cudaport.own_names
     includes: tuple[str, ...] = ()  # every #include'd name, for verdicts across files
     blockers: int = 0  # error findings no unported reference stands for (cudaport.verdict)
-    checked: object = None  # check's policy applied (cudaport.check.FileResult)
+    checked: object = None  # the policy's record (cudaport.report.model.FileReport)
 
 
 def binary_finding(message: str, shown: str) -> Finding:

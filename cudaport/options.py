@@ -6,15 +6,6 @@ from dataclasses import dataclass, field
 
 LAUNCH_STYLES = ("cuda", "hip")
 
-
-# Library variant groups and their choices (the first is the default); ``--blas`` & co.
-VARIANT_OPTIONS = {
-    "blas": ("hipblas", "rocblas"), "dnn": ("miopen", "hipdnn"),
-    "sparse": ("hipsparse", "rocsparse"), "rand": ("hiprand", "rocrand"),
-    "solver": ("hipsolver", "rocsolver"),
-}
-
-
 @dataclass(frozen=True)
 class Options:
     target: str = "hip"

@@ -3,7 +3,7 @@
 Order, per file: the translation's findings → ``select``/``ignore`` and per-path ignores →
 suppression comments (and CP910/CP911 about them) → fingerprints → baseline. The same
 :class:`Policy` runs for ``check``, ``report`` and the pre-commit hook; :func:`exit_code`
-decides the exit status of every command.
+(in :mod:`cudaport.report.model`) decides the exit status of every command.
 """
 
 from __future__ import annotations
@@ -15,47 +15,10 @@ from typing import Iterable
 
 from . import baseline as B
 from . import encodings
-from . import own_names
 from . import suppressions as S
 from .config import Config
-from .findings import SEVERITY_RANK, Finding, Reference
-
-
-def exit_code(findings: Iterable[Finding], fail_on: str, errors: int = 0, stale: int = 0) -> int:
-    """2 when an input, output or configuration failed; 1 when a finding is at or above
-    ``fail_on`` (``never``: none is) or, for ``translate --check``, an output is stale;
-    else 0."""
-    if errors:
-        return 2
-    if stale:
-        return 1
-    level = SEVERITY_RANK.get(fail_on)
-    if level is None:
-        return 0
-    return int(any(SEVERITY_RANK[f.severity] >= level for f in findings))
-
-
-@dataclass
-class FileResult:
-    path: str  # as shown in reports: relative to the current folder when inside it
-    findings: list[Finding] = field(default_factory=list)
-    fingerprints: list[str] = field(default_factory=list)  # parallel to findings
-    utf16_columns: list[int] = field(default_factory=list)  # parallel; for SARIF and editors
-    references: list[Reference] = field(default_factory=list)
-    suppressed: int = 0
-    baselined: int = 0
-    lines: int = 0
-    own_names: frozenset[bytes] = frozenset()  # see cudaport.own_names
-    includes: tuple[str, ...] = ()  # every #include'd name, for verdicts across files
-
-    def drop_own_names(self, own: frozenset[str]) -> None:
-        """Forget CP105 findings and unknown references for names another file defines."""
-        keep = [i for i, f in enumerate(self.findings) if not own_names.is_own(f, own)]
-        if len(keep) < len(self.findings):
-            self.findings = [self.findings[i] for i in keep]
-            self.fingerprints = [self.fingerprints[i] for i in keep]
-            self.utf16_columns = [self.utf16_columns[i] for i in keep]
-        self.references = own_names.other_references(self.references, own)
+from .findings import Finding
+from .report.model import FileReport, exit_code  # noqa: F401  (exit_code: re-export)
 
 
 class Selection:
@@ -95,15 +58,15 @@ class Policy:
     baseline: frozenset[str] = frozenset()
     encoding: str = "auto"  # Options.encoding: suppression comments are read as translated
 
-    def select_notes(self, notes: list[Finding], path: Path) -> FileResult:
+    def select_notes(self, notes: list[Finding], path: Path) -> FileReport:
         """Findings about a path itself rather than its text (the walk's notes)."""
         per_path = self.config.ignores_for(path)
-        result = FileResult(notes[0].path if notes else str(path))
+        result = FileReport(notes[0].path if notes else str(path))
         keep(result, b"", [f for f in notes if self.selection.allows(f.code, per_path)],
              self.baseline)
         return result
 
-    def __call__(self, src: bytes, path: Path, outcome) -> FileResult:
+    def __call__(self, src: bytes, path: Path, outcome) -> FileReport:
         """``outcome`` is the file's :class:`cudaport.kinds.FileOutcome`."""
         per_path = self.config.ignores_for(path)
         allows = self.selection.allows
@@ -115,7 +78,7 @@ class Policy:
             findings += [f for f in S.problems(comments, outcome.shown, self.warn_unused_ignores)
                          if allows(f.code, per_path)]
         findings.sort(key=lambda f: (f.line, f.col, f.code))
-        result = FileResult(outcome.shown, references=outcome.references or [],
+        result = FileReport(outcome.shown, references=outcome.references or [],
                             suppressed=hidden, own_names=outcome.own_names,
                             includes=outcome.includes,
                             lines=src.count(b"\n") + (not src.endswith(b"\n") and bool(src)))
@@ -123,7 +86,7 @@ class Policy:
         return result
 
 
-def keep(result: FileResult, src: bytes, findings: list[Finding],
+def keep(result: FileReport, src: bytes, findings: list[Finding],
          baseline: frozenset[str]) -> None:
     """Fingerprint ``findings`` and add those not in the baseline to ``result``."""
     columns = Utf16Columns(src)

@@ -60,53 +60,52 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
     except KeyboardInterrupt:
         click.echo("cudaport: interrupted; every file written is complete", err=True)
         sys.exit(130)
-    errors = 0
-    stale = 0
     out = sys.stdout.buffer
     for outcome in outcomes:
-        if outcome.status == "failed":
-            errors += 1
-            if outcome.message:
-                click.echo(f"cudaport: error: {outcome.message}", err=True)
-        if outcome.status == "stale":
-            stale += 1
-            if mode == "check" and not quiet:
-                click.echo(f"would translate {outcome.shown}", err=True)
+        if outcome.status == "failed" and outcome.message:
+            click.echo(f"cudaport: error: {outcome.message}", err=True)
+        if outcome.status == "stale" and mode == "check" and not quiet:
+            click.echo(f"would translate {outcome.shown}", err=True)
         if outcome.diff:
             out.write(outcome.diff)
     out.flush()
     sys.exit(finish(outcomes, the_plan.notes, options, report_file=report_file, quiet=quiet,
-                    fail_on=fail_on, errors=errors, stale=stale, mode=mode))
+                    fail_on=fail_on, mode=mode))
 
 
 def finish(outcomes: list[driver.Outcome], notes: list, options: Options, *,
-           report_file: Path | None, quiet: bool, fail_on: str, errors: int = 0,
-           stale: int = 0, mode: str = "write") -> int:
-    """What every translate run ends with: the JSON report, the findings and summary on
-    stderr (unless quiet), and the exit code."""
-    from .policy import exit_code
-    from .report.summary import render_text, summarize
+           report_file: Path | None, quiet: bool, fail_on: str, errors: tuple[str, ...] = (),
+           mode: str = "write") -> int:
+    """What every translate run ends with: the run's report (the one model, see
+    :mod:`cudaport.report.model`), written as JSON when asked, its findings and summary
+    on stderr (unless quiet), and its exit code. ``errors``: failures already shown."""
+    from .report.model import FileReport, collect
+    from .report.text import translation_summary
+    from .report.totals import compute
     from .rules import get_compiled
 
-    findings = list(notes) + [f for o in outcomes for f in o.findings]
+    report = collect(outcomes, options, get_compiled(options).target.title,
+                     notes=[FileReport(n.path, [n]) for n in notes], errors=errors,
+                     walk_notes=notes)
+    if mode != "check":
+        report.stale = 0  # (--diff shows the differences; only --check fails on them)
+    totals = compute(report)
     if report_file is not None:
-        errors += _write_report(report_file, outcomes, options)
+        _write_report(report_file, report, totals)
     if not quiet:
-        for f in findings:
+        for f in list(notes) + [f for r in report.files if r.kind != "note" for f in r.findings]:
             if f.code == "CP901":
                 continue  # already printed as an error
             where = f"{f.path}:{f.line}:{f.col}" if f.line else f.path
             click.echo(f"{where}: {f.code} {f.message}", err=True)
-        click.echo(render_text(summarize(outcomes), get_compiled(options).target.title),
-                   err=True)
-        written = sum(o.status == "written" for o in outcomes)
+        click.echo(translation_summary(totals), err=True)
         if mode in ("write", "in-place"):
-            click.echo(f"{written} file(s) written, {len(outcomes) - written} unchanged or "
-                       "not needed", err=True)
+            click.echo(f"{report.written} file(s) written, {len(outcomes) - report.written} "
+                       "unchanged or not needed", err=True)
         elif mode == "check":
-            click.echo(f"{stale} file(s) would be translated" if stale
+            click.echo(f"{report.stale} file(s) would be translated" if report.stale
                        else "all files up to date", err=True)
-    return exit_code(findings, fail_on, errors, stale if mode == "check" else 0)
+    return report.exit_code(fail_on)
 
 
 def _require_clean_git(jobs: list[driver.Job]) -> None:
@@ -120,13 +119,12 @@ def _require_clean_git(jobs: list[driver.Job]) -> None:
               "or stash them, or pass --backup")
 
 
-def _write_report(path: Path, outcomes: list[driver.Outcome], options: Options) -> int:
+def _write_report(path: Path, report, totals) -> None:
     from .report.json_report import render
     from .runner.io import OutputError, write_output
 
     try:
-        write_output(path, render(outcomes, options).encode())
+        write_output(path, render(report, totals).encode())
     except OutputError as exc:
         click.echo(f"cudaport: error: {exc}", err=True)
-        return 1
-    return 0
+        report.errors.append(str(exc))

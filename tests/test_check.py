@@ -143,13 +143,13 @@ def test_new_output_files_get_normal_permissions(proj, tmp_path):
 
 
 def test_colour_only_when_asked():
-    from cudaport.check import CheckReport, FileResult
+    from cudaport.report.model import FileReport, Report
     from cudaport.findings import Finding
     from cudaport.options import Options
     from cudaport.report import text
     from cudaport.report.totals import compute
 
-    report = CheckReport([FileResult("a.cu", [Finding("CP101", "m", "a.cu", 1, 2)], ["f"])],
+    report = Report([FileReport("a.cu", [Finding("CP101", "m", "a.cu", 1, 2)], ["f"])],
                          [], Options(), "HIP")
     plain = text.render(report, compute(report))
     painted = text.render(report, compute(report), colour=True)

@@ -260,10 +260,17 @@ def test_json_report_names_the_version_the_output_is_for():
     import json
 
     from cudaport.kinds import translate_file
-    from cudaport.report.json_report import render
+    from cudaport.report import json_report
+    from cudaport.report.model import collect
+    from cudaport.report.totals import compute
 
     _output, outcome = translate_file(b"void f(){ cudaFree(p); }\n", "source", Options(), "f.cu",
                                       keep_references=True)
+
+    def render(outcomes, options):
+        report = collect(outcomes, options, "HIP")
+        return json_report.render(report, compute(report))
+
     assert json.loads(render([outcome], Options()))["options"]["target_version"] == "6.4.0"
     options = Options(target_version="5.2")
     assert json.loads(render([outcome], options))["options"]["target_version"] == "5.2"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -13,6 +14,12 @@ from click.testing import CliRunner
 
 from cudaport import hooks
 from cudaport.cli import main
+from cudaport.findings import Finding
+from cudaport.kinds import FileOutcome
+from cudaport.options import Options
+from cudaport.report import json_report
+from cudaport.report.model import FileReport, collect
+from cudaport.report.totals import compute
 
 UNMAPPED = b"#include <cuda_runtime.h>\nvoid f(cudaArray_t a) { cudaArrayGetPlane(0, a, 0); }\n"
 CLEAN = b"#include <cuda_runtime.h>\nvoid g() { cudaDeviceSynchronize(); }\n"
@@ -156,3 +163,84 @@ def test_a_link_out_of_the_tree_is_the_same_note_everywhere(proj: Path, tmp_path
         assert "CP101" not in text, front  # the file it points to is not read
         if front != "report":
             assert "proj/src/link.cu" in text and "CP931" in text, front
+
+
+# One report model (cudaport.report.model): translate, check and report build the same
+# Report from the runner's outcomes and render the same totals from it.
+
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "ok.cu").write_bytes(CLEAN)
+    (tmp_path / "proj" / "bad.cu").write_bytes(UNMAPPED)
+    (tmp_path / "proj" / "notes.txt").write_bytes(b"copied, not counted\n")
+    return tmp_path
+
+
+def test_translate_and_check_report_the_same_totals(tmp_path: Path):
+    root = tree(tmp_path)
+    run("translate", "proj", "--out-dir", "out", "--no-cache", "--report", "tr.json", cwd=root)
+    _, out, _ = run("check", "proj", "--format", "json", "--no-config", "--fail-on", "never",
+                    cwd=root)
+    translated = json.loads((root / "tr.json").read_text())["summary"]
+    checked = json.loads(out)["summary"]
+    assert translated["files"] == checked["files"] == 2  # the copied .txt is not a file
+    assert translated["known_cuda_references"] == checked["cuda_references"] > 0
+    assert translated["ported"] == checked["ported"] < checked["cuda_references"]
+    assert translated["percent_ported"] == checked["percent_ported"]
+    assert translated["by_code"] == checked["by_code"] and "CP101" in checked["by_code"]
+
+
+def test_a_link_is_a_note_not_a_file_in_every_count(tmp_path: Path):
+    root = tree(tmp_path)
+    (root / "elsewhere.cu").write_bytes(UNMAPPED)
+    (root / "proj" / "link.cu").symlink_to(root / "elsewhere.cu")
+    _, out, _ = run("check", "proj", "--no-config", "--fail-on", "never", cwd=root)
+    assert "proj/link.cu" in out and "CP931" in out
+    assert re.search(r"in 2 file\(s\)", out.splitlines()[-1]), out
+    _, _, err = run("translate", "proj", "--check", "--no-cache", cwd=root)
+    assert any(line.startswith("2 file(s), ") for line in err.splitlines()), err
+
+
+def outcome(shown: str, **kw) -> FileOutcome:
+    o = FileOutcome(shown, "source", **kw)
+    o.references = []
+    return o
+
+
+def test_collect_keeps_files_counts_stale_and_turns_failures_into_errors():
+    finding = Finding("CP101", "no equivalent", "a.cu", 2, 3)
+    outcomes = [outcome("a.cu", status="stale", changed=True, findings=[finding]),
+                FileOutcome("b.txt", "copy"), outcome("c.cu", status="failed"),
+                outcome("d.cu", status="failed", message="d.cu: cannot read")]
+    report = collect(outcomes, Options(), "HIP", errors=["x: no such file or folder"])
+    assert [r.path for r in report.files] == ["a.cu"]
+    assert report.files[0].findings == [finding] and report.files[0].changed
+    assert report.errors == ["x: no such file or folder", "c.cu: failed", "d.cu: cannot read"]
+    assert report.stale == 1 and report.exit_code("never") == 2
+    report.errors.clear()
+    assert report.exit_code("never") == 1 and report.exit_code("error") == 1
+
+
+def test_collect_fills_verdicts_across_files_and_json_shows_them():
+    ptx = Finding("CP210", "inline PTX", "lib/core.cuh", 1)
+    outcomes = [outcome("lib/core.cuh", findings=[ptx], blockers=1),
+                outcome("main.cu", includes=("lib/core.cuh",)), outcome("other.cu")]
+    report = collect(outcomes, Options(), "HIP")
+    verdicts = {r.path: (r.verdict, r.blocking) for r in report.files}
+    assert verdicts == {
+        "lib/core.cuh": ("blocked", ("CP210 inline PTX assembly (1)",)),
+        "main.cu": ("blocked", ("includes lib/core.cuh, which is blocked",)),
+        "other.cu": ("ports cleanly", ())}
+    totals = compute(report)
+    assert totals.blockers == 1 and totals.percent == 0.0
+    files = json.loads(json_report.render(report, totals))["files"]
+    assert files[1]["verdict"] == "blocked" and files[2]["blocking"] == []
+
+
+def test_notes_are_records_but_not_files():
+    note = Finding("CP931", "symbolic link out of the tree", "l.cu")
+    report = collect([outcome("a.cu")], Options(), "HIP", notes=[FileReport("l.cu", [note])])
+    totals = compute(report)
+    assert totals.files == 1 and totals.findings == 1 and report.findings == [note]
+    assert [f["path"] for f in json.loads(json_report.render(report, totals))["files"]] \
+        == ["a.cu"]

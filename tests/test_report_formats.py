@@ -88,17 +88,17 @@ def test_github_format(proj):
 
 
 def test_github_escapes_properties_and_messages():
-    from cudaport.check import CheckReport, FileResult
+    from cudaport.report.model import FileReport, Report
     from cudaport.findings import Finding
     from cudaport.options import Options
     from cudaport.report.totals import compute
 
     f = Finding("CP108", "50% done,\nsee: notes", "dir,a:b%.cu", 3, 4)
-    report = CheckReport([FileResult("dir,a:b%.cu", [f], ["x" * 32])], [], Options(), "HIP")
+    report = Report([FileReport("dir,a:b%.cu", [f], ["x" * 32])], [], Options(), "HIP")
     first = github_render(report, compute(report)).splitlines()[0]
     assert first == "::notice file=dir%2Ca%3Ab%25.cu,line=3,col=4,title=CP108::50%25 done,%0Asee: notes"
     whole_file = Finding("CP902", "binary", "b.cu", 0, 0)
-    report = CheckReport([FileResult("b.cu", [whole_file], ["y" * 32])], [], Options(), "HIP")
+    report = Report([FileReport("b.cu", [whole_file], ["y" * 32])], [], Options(), "HIP")
     assert github_render(report, compute(report)).startswith("::error file=b.cu,title=CP902::binary\n")
 
 
@@ -131,14 +131,14 @@ def test_the_schema_rejects_a_broken_log(proj, sarif_validator):
 
 def test_user_rule_codes_get_a_sarif_rule(sarif_validator):
     """Codes from users' check rules (never CP...) are valid results with their own rule."""
-    from cudaport.check import CheckReport, FileResult
+    from cudaport.report.model import FileReport, Report
     from cudaport.findings import Finding
     from cudaport.options import Options
     from cudaport.report.sarif import render
     from cudaport.report.totals import compute
 
     f = Finding("ACME-002", "do not reset the device", "a.cu", 2, 5, "error")
-    report = CheckReport([FileResult("a.cu", [f], ["0" * 32])], [], Options(), "HIP")
+    report = Report([FileReport("a.cu", [f], ["0" * 32])], [], Options(), "HIP")
     log = json.loads(render(report, compute(report)))
     assert not list(sarif_validator.iter_errors(log))
     result = log["runs"][0]["results"][0]
@@ -177,13 +177,13 @@ def test_sarif_uris_are_encoded_and_absolute_paths_are_file_uris(tmp_path, monke
 
 def test_markdown_explains_hazards():
     """Hazard codes (CP2xx, from the hazard passes) get their explanation in the comment."""
-    from cudaport.check import CheckReport, FileResult
+    from cudaport.report.model import FileReport, Report
     from cudaport.findings import Finding
     from cudaport.options import Options
     from cudaport.report.markdown import render
     from cudaport.report.totals import CodeCount, compute
 
-    report = CheckReport([FileResult("a.cu", [Finding("CP101", "m", "a.cu", 1, 1)], ["0" * 32])],
+    report = Report([FileReport("a.cu", [Finding("CP101", "m", "a.cu", 1, 1)], ["0" * 32])],
                          [], Options(), "HIP")
     totals = compute(report)
     totals.codes.append(CodeCount("CP299", "warp-thing", "a warp hazard", "warning", 2,

@@ -162,3 +162,32 @@ def test_hazard_facts_come_from_the_target(tmp_path):
     musa = {f.code for f in translate_bytes(src, Options(target="musa")).findings}
     assert {"CP211", "CP213", "CP214", "CP216"} <= hip
     assert not {"CP213", "CP214", "CP216"} & musa and "CP211" in musa
+
+
+def declared_variants(root: Path) -> dict[str, set[str]]:
+    import yaml
+
+    declared: dict[str, set[str]] = {}
+    for path in sorted(root.glob("*/target.yaml")):
+        for group, spec in (yaml.safe_load(path.read_text()).get("variants") or {}).items():
+            declared.setdefault(group, set()).update(spec["choices"])
+    return declared
+
+
+def test_variant_options_are_derived_from_the_targets_variants():
+    from cudaport.rules.roots import variant_options
+
+    params = [p for p in main.commands["translate"].params if p.name.startswith("variant_")]
+    options = {p.opts[0][2:]: tuple(p.type.choices) for p in params}
+    assert options == variant_options() and options["blas"][0] == "hipblas"
+    assert {g: set(c) for g, c in options.items()} == declared_variants(default_rules_root())
+
+
+def test_a_new_variant_group_needs_only_target_yaml(tmp_path):
+    from cudaport.rules.roots import variant_options
+
+    root = make_toy_target(tmp_path / "targets")
+    text = (root / "toy" / "target.yaml").read_text()
+    (root / "toy" / "target.yaml").write_text(
+        text + "variants:\n  fft: {libraries: [cufft], default: toyfft, choices: [vkfft, toyfft]}\n")
+    assert variant_options((root,)) == {"fft": ("toyfft", "vkfft")}

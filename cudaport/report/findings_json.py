@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 from ..version import __version__
-from ..check import CheckReport
+from .model import Report
 from .totals import Totals
 
 
-def render(report: CheckReport, totals: Totals) -> str:
+def render(report: Report, totals: Totals) -> str:
     payload = {
         "tool": "cudaport",
         "version": __version__,

@@ -3,7 +3,7 @@ request (``::error file=...,line=...,col=...,title=CP101::message``)."""
 
 from __future__ import annotations
 
-from ..check import CheckReport
+from .model import Report
 from .text import summary_line
 from .totals import Totals
 
@@ -18,7 +18,7 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render(report: CheckReport, totals: Totals) -> str:
+def render(report: Report, totals: Totals) -> str:
     lines = []
     for f in sorted(report.findings, key=lambda f: (f.path, f.line, f.col, f.code)):
         where = [f"file={_escape_property(f.path)}"]

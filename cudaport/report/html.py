@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 
 from ..version import __version__
-from ..check import CheckReport
+from .model import Report
 from .templating import environment
 from .totals import Totals
 
@@ -14,7 +14,7 @@ MAX_FINDINGS = 5000
 MAX_ROWS = 25
 
 
-def render(report: CheckReport, totals: Totals, title: str = "", paths: tuple[str, ...] = (),
+def render(report: Report, totals: Totals, title: str = "", paths: tuple[str, ...] = (),
            now: _dt.datetime | None = None) -> str:
     findings = sorted(report.findings, key=lambda f: (f.path, f.line, f.col, f.code))
     stamp = (now or _dt.datetime.now(_dt.timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")

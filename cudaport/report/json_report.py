@@ -1,19 +1,21 @@
-"""The machine-readable translation report (``--report FILE.json``)."""
+"""The machine-readable translation report (``translate --report FILE.json``)."""
 
 from __future__ import annotations
 
 import json
 
-from ..version import __version__
 from ..options import Options
-from .summary import summarize, verdicts
+from ..version import __version__
+from .model import NOTE, Report
+from .totals import Totals
+
+UNMAPPED = ("unsupported", "version", "experimental")
 
 
-def render(outcomes: list, options: Options) -> str:
-    """The report of a run's :class:`cudaport.kinds.FileOutcome` values (translated with
-    their references kept); copied files are left out."""
-    outcomes = [o for o in outcomes if o.kind != "copy"]
-    by_path = verdicts(outcomes)
+def render(report: Report, totals: Totals) -> str:
+    """Every translated file with its references and findings (the walk's notes are
+    counted in the summary only)."""
+    options = report.options
     payload = {
         "tool": "cudaport",
         "version": __version__,
@@ -24,25 +26,27 @@ def render(outcomes: list, options: Options) -> str:
             # the version the output is for: --hip-version, else the tables' newest
             "target_version": options.target_version or _default_version(options),
         },
-        "summary": summarize(outcomes).to_dict(),
-        "files": [
-            {
-                "path": o.shown,
-                "changed": o.changed,
-                "edits": len(o.edits),
-                "references": [ref.to_dict() for ref in o.references or ()],
-                "unmapped": [ref.to_dict() for ref in o.references or ()
-                             if ref.status in ("unsupported", "version", "experimental")
-                             and ref.context == "code"],
-                "unknown": [ref.to_dict() for ref in o.references or ()
-                            if ref.status == "unknown" and ref.context == "code"],
-                "findings": [f.to_dict() for f in o.findings],
-                **by_path[o.shown].to_dict(),
-            }
-            for o in outcomes
-        ],
+        "summary": totals.translation_dict(),
+        "files": [_file(r) for r in report.files if r.kind != NOTE],
     }
     return json.dumps(payload, indent=2, sort_keys=False) + "\n"
+
+
+def _file(r) -> dict:
+    entry = {
+        "path": r.path,
+        "changed": r.changed,
+        "edits": r.edits,
+        "references": [ref.to_dict() for ref in r.references],
+        "unmapped": [ref.to_dict() for ref in r.references
+                     if ref.status in UNMAPPED and ref.context == "code"],
+        "unknown": [ref.to_dict() for ref in r.references
+                    if ref.status == "unknown" and ref.context == "code"],
+        "findings": [f.to_dict() for f in r.findings],
+    }
+    if r.verdict:
+        entry.update(verdict=r.verdict, blocking=list(r.blocking))
+    return entry
 
 
 def _default_version(options: Options) -> str | None:

@@ -4,7 +4,7 @@ files need the most work, and the findings themselves (folded, capped)."""
 from __future__ import annotations
 
 from ..version import __version__
-from ..check import CheckReport
+from .model import Report
 from .templating import environment
 from .totals import Totals
 
@@ -18,7 +18,7 @@ def md_escape(text: str) -> str:
         .replace("\r", " ").replace("\n", " ")
 
 
-def render(report: CheckReport, totals: Totals) -> str:
+def render(report: Report, totals: Totals) -> str:
     env = environment(False)
     env.filters["md"] = md_escape
     findings = sorted(report.findings, key=lambda f: (f.path, f.line, f.col, f.code))

@@ -9,7 +9,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
 from ..version import __version__
-from ..check import CheckReport
+from .model import Report
 from ..findings import CODES, Code
 from .totals import Totals
 
@@ -50,7 +50,7 @@ def _user_rule(code: str, severity: str) -> dict:
             "defaultConfiguration": {"level": _LEVEL.get(severity, "warning")}}
 
 
-def render(report: CheckReport, totals: Totals) -> str:
+def render(report: Report, totals: Totals) -> str:
     user = {f.code: f.severity for f in report.findings if f.code not in CODES}
     codes = sorted(CODES) + sorted(user)
     index = {code: i for i, code in enumerate(codes)}

@@ -1,14 +1,15 @@
 """Plain-text findings for people and editors: ``path:line:col: CODE message``.
 
 Stable order (path, line, column, code), colour only when asked (the command asks when
-stdout is a terminal), a summary line, and ``--statistics`` counts per code.
+stdout is a terminal), a summary line, and ``--statistics`` counts per code; and
+``translate``'s summary of the references it ported (:func:`translation_summary`).
 """
 
 from __future__ import annotations
 
 from .. import verdict as V
-from ..check import CheckReport
-from .totals import Totals
+from .model import Report
+from .totals import PORTED, Totals
 
 _COLOURS = {"error": "31", "warning": "33", "info": "36"}
 
@@ -17,7 +18,7 @@ def _paint(text: str, code: str, colour: bool) -> str:
     return f"\x1b[{code}m{text}\x1b[0m" if colour else text
 
 
-def render(report: CheckReport, totals: Totals, colour: bool = False,
+def render(report: Report, totals: Totals, colour: bool = False,
            statistics: bool = False) -> str:
     lines = []
     for f in sorted(report.findings, key=lambda f: (f.path, f.line, f.col, f.code)):
@@ -61,3 +62,22 @@ def verdict_lines(t: Totals) -> list[str]:
     out = [f"{v.status}: {p}" + (f": {'; '.join(v.reasons)}" if v.reasons else "")
            for p, v in t.not_clean]
     return ([""] + out) if out else []
+
+
+def translation_summary(t: Totals) -> str:
+    """``translate``'s summary: files, references ported and not, per library, and the
+    files' verdicts."""
+    unmapped = t.by_status["unsupported"] + t.by_status["version"]
+    lines = [
+        f"{t.files} file(s), {t.changed} changed; {t.references} CUDA reference(s): "
+        f"{t.ported} ported ({V.pct(t.percent)}), {unmapped} unmapped on {t.target}, "
+        f"{t.by_status['experimental']} experimental-only; "
+        f"{t.unknown} unknown CUDA-looking name(s)"
+        + (f"; {t.blockers} blocking construct(s) no rule maps" if t.blockers else ""),
+        f"files: {V.sentence(t.by_verdict)}",
+    ]
+    for library, counts in sorted(t.by_library.items()):
+        total = sum(counts.values())
+        ported = sum(counts[x] for x in PORTED)
+        lines.append(f"  {library:<10} {ported:>6}/{total:<6} ported")
+    return "\n".join(lines)

@@ -1,7 +1,8 @@
-"""Totals over a check: the numbers every report format shows.
+"""Totals over a run: the numbers every report format shows, for every command.
 
-Computed once from a :class:`~cudaport.check.CheckReport` (findings and references that
-``check`` already collected), so the text, Markdown and HTML reports agree by construction.
+Computed once from a :class:`~cudaport.report.model.Report` (the per-file reference
+tallies, findings, blockers, verdicts and, when kept, references), so ``translate``'s summary and JSON report
+and ``check``'s text, JSON, SARIF, Markdown and HTML reports agree by construction.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from .. import verdict as V
-from ..check import CheckReport
 from ..findings import CODES
-from .summary import PORTED
+from ..verdict import PORTED  # reference statuses that mean "handled on the target"
+from .model import NOTE, Report
 
 UNMAPPED = frozenset({"unsupported", "version", "experimental"})
 # Effort points per finding severity: a rough ranking of which file needs work first.
@@ -73,7 +74,8 @@ class CodeCount:
 @dataclass
 class Totals:
     target: str
-    files: int = 0
+    files: int = 0  # translated files (not copies, not the walk's notes)
+    changed: int = 0  # of which the translation differs from the input
     lines: int = 0
     findings: int = 0
     suppressed: int = 0
@@ -84,6 +86,8 @@ class Totals:
     references: int = 0  # known CUDA references in code and includes
     ported: int = 0
     unknown: int = 0
+    by_status: Counter = field(default_factory=Counter)  # every reference, unknown included
+    by_library: dict[str, Counter] = field(default_factory=dict)  # known ones, per status
     libraries: list[Bar] = field(default_factory=list)
     folders: list[Bar] = field(default_factory=list)
     unmapped: list[Unmapped] = field(default_factory=list)  # most frequent first
@@ -123,47 +127,57 @@ class Totals:
             "files_by_verdict": [dict(v.to_dict(), path=p) for p, v in self.verdicts],
         }
 
+    def translation_dict(self) -> dict:
+        """The ``summary`` of ``translate --report``."""
+        return {
+            "files": self.files, "changed": self.changed,
+            "references": self.references + self.unknown, "known_cuda_references": self.references,
+            "ported": self.ported, "percent_ported": round(self.percent, 2),
+            "by_status": dict(sorted(self.by_status.items())),
+            "by_library": {lib: dict(sorted(c.items())) for lib, c in sorted(self.by_library.items())},
+            "by_code": {c.code: c.count for c in sorted(self.codes, key=lambda c: c.code)},
+            "blocking_without_rule": self.blockers, "verdicts": self.by_verdict,
+        }
 
-def compute(report: CheckReport) -> Totals:
+
+def compute(report: Report) -> Totals:
     t = Totals(target=report.target_title, errors=list(report.errors))
-    libraries: dict[str, Bar] = {}
     folders: dict[str, Bar] = {}
     unmapped: dict[str, Unmapped] = {}
     codes: Counter = Counter()
     for r in report.files:
-        t.files += 1
+        if r.kind != NOTE:
+            t.files += 1
+            t.changed += r.changed
         t.lines += r.lines
         t.suppressed += r.suppressed
         t.baselined += r.baselined
         name = folder_of(r.path)
         folder = folders.setdefault(name, Bar(name))
         file_unmapped = 0
-        for ref in r.references:
-            if ref.context not in ("code", "include"):
+        for (library, status), count in r.tally.items():
+            t.by_status[status] += count
+            if status == "unknown":
+                t.unknown += count
                 continue
-            if ref.status == "unknown":
-                t.unknown += 1
-                continue
-            lib = libraries.setdefault(ref.library or "?", Bar(ref.library or "?"))
-            t.references += 1
-            if ref.status in PORTED:
-                t.ported += 1
-                lib.ported += 1
-                folder.ported += 1
+            t.by_library.setdefault(library or "?", Counter())[status] += count
+            t.references += count
+            if status in PORTED:
+                t.ported += count
+                folder.ported += count
             else:
-                lib.unmapped += 1
-                folder.unmapped += 1
-                file_unmapped += 1
-            if ref.status in UNMAPPED:
+                folder.unmapped += count
+                file_unmapped += count
+        for ref in r.references:
+            if ref.context in ("code", "include") and ref.status in UNMAPPED:
                 u = unmapped.setdefault(ref.identifier,
                                         Unmapped(ref.identifier, ref.library, ref.status))
                 u.count += 1
                 if len(u.locations) < MAX_LOCATIONS:
                     u.locations.append(f"{r.path}:{ref.line}")
         severities = Counter(f.severity for f in r.findings)
-        blockers = V.unreferenced_blockers(r.findings, r.references)
-        t.blockers += blockers
-        folder.unmapped += blockers
+        t.blockers += r.blockers
+        folder.unmapped += r.blockers
         for f in r.findings:
             codes[f.code] += 1
         t.by_severity.update(severities)
@@ -174,13 +188,15 @@ def compute(report: CheckReport) -> Totals:
             t.efforts.append(FileEffort(r.path, effort, severities["error"],
                                         severities["warning"], severities["info"],
                                         file_unmapped, r.lines))
-    verdicts = V.of_files((r.path, r.findings, r.includes) for r in report.files)
-    t.verdicts = list(verdicts.items())
+    t.verdicts = [(r.path, V.Verdict(r.verdict, r.blocking)) for r in report.files
+                  if r.verdict]
     t.codes = [CodeCount(code, CODES[code].name, CODES[code].title,
                          CODES[code].severity, n, CODES[code].explanation)
                if code in CODES else CodeCount(code, code, code, "warning", n, "")
                for code, n in sorted(codes.items(), key=lambda kv: (-kv[1], kv[0]))]
-    t.libraries = sorted(libraries.values(), key=lambda b: (-b.total, b.label))
+    t.libraries = sorted((Bar(lib, sum(c[s] for s in PORTED), sum(c.values())
+                              - sum(c[s] for s in PORTED))
+                          for lib, c in t.by_library.items()), key=lambda b: (-b.total, b.label))
     t.folders = sorted(folders.values(), key=lambda b: (-(b.total + b.findings), b.label))
     t.unmapped = sorted(unmapped.values(), key=lambda u: (-u.count, u.identifier))
     t.efforts.sort(key=lambda e: (-e.effort, e.path))

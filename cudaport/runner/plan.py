@@ -43,7 +43,7 @@ class Request:
     backup_dir: Path | None = None
     backup_beside: bool = False
     # check and report: findings → selection, suppressions, baseline, for each file in
-    # the worker, as (bytes, path, outcome) -> cudaport.check.FileResult
+    # the worker, as (bytes, path, outcome) -> cudaport.report.model.FileReport
     policy: Callable | None = None
 
 
