@@ -155,7 +155,8 @@ _DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\)
                      rb"((?:[^\n\\]|\\\r?\n|\\)*)")
 _NOT_FUNCTIONS = frozenset(b"""if for while switch catch return sizeof alignof decltype
     defined __attribute__ __declspec alignas static_assert noexcept throw new delete
-    operator template typename using namespace else do case""".split())
+    operator template typename using namespace else do case constexpr consteval asm
+    __asm__ volatile __launch_bounds__""".split())
 _SPACE = re.compile(rb"\s+")
 
 

@@ -79,3 +79,8 @@ def test_bench_counts_damage(tmp_path):
 
 def test_conversion_operator_is_no_definition_of_its_type():
     assert keys(b"struct L { operator T() const { return t; } };") == {("type", b"type L")}
+
+
+def test_if_constexpr_blocks_are_not_function_definitions():
+    code = b"void f() {\n  if constexpr (n == 8) { a(); }\n  if constexpr (n == 8) { b(); }\n}\n"
+    assert [d.key for d in scopes.definitions(code) if d.kind == "function"] == [b"f()"]
