@@ -93,7 +93,7 @@ def _act(job: Job, data: bytes, output: bytes | None, request: Request,
         if output == data and target == job.source:
             return
         _backup(job, data, request)
-        _write(target, output, mode_from=job.source)
+        _write(target, output, mode_from=job.source, keep_identity=target == job.source)
         if target != job.source:
             os.unlink(job.source)
         outcome.status = "written"

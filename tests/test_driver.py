@@ -213,6 +213,69 @@ def test_in_place_on_git_refuses_dirty_files(tree: Path):
     assert b"add_executable(demo a.hip)" in (tree / "CMakeLists.txt").read_bytes()
 
 
+def test_in_place_on_named_files_refuses_dirty_ones(tree: Path):
+    git(tree, "init", "-q")
+    git(tree, "add", ".")
+    git(tree, "commit", "-qm", "x")
+    (tree / "a.cu").write_bytes(KERNEL + b"// local edit\n")
+    code, _, err = cli("translate", "a.cu", "--in-place", cwd=tree)
+    assert code == 2 and "uncommitted" in err and "a.cu" in err
+    assert (tree / "a.cu").read_bytes() == KERNEL + b"// local edit\n"
+    code, _, err = cli("translate", "a.cu", "--in-place", "--backup", cwd=tree)
+    assert code == 0, err
+    assert b"hipMalloc" in (tree / "a.cu").read_bytes()
+
+
+def test_in_place_on_named_files_outside_git_is_done_as_asked(tree: Path):
+    code, _, err = cli("translate", "a.cu", "--in-place", cwd=tree)
+    assert code == 0, err
+    assert b"hipMalloc" in (tree / "a.cu").read_bytes()
+
+
+@pytest.mark.parametrize("named", [True, False])
+def test_in_place_refuses_read_only_files(tree: Path, named: bool):
+    os.chmod(tree / "a.cu", 0o444)  # (root could write it: the mode is what counts)
+    args = ["a.cu"] if named else ["."]
+    code, _, err = cli("translate", *args, "--in-place", "--backup", cwd=tree)
+    assert code == 2 and "a.cu" in err and "read-only" in err
+    assert len(err.strip().splitlines()) == 1
+    assert (tree / "a.cu").read_bytes() == KERNEL
+    assert not (tree / "a.cu.orig").exists()
+
+
+def test_in_place_keeps_mode_owner_and_links(tree: Path):
+    src = tree / "a.cu"
+    os.chmod(src, 0o640)
+    twin = tree / "twin.cu.keep"
+    os.link(src, twin)
+    link = tree / "l.cu"
+    (tree / "real").mkdir()
+    (tree / "real" / "k.cu").write_bytes(KERNEL)
+    link.symlink_to("real/k.cu")
+    if os.geteuid() == 0:
+        os.chown(src, 4321, 4322)
+    code, _, err = cli("translate", "a.cu", "l.cu", "--in-place", cwd=tree)
+    assert code == 0, err
+    st = os.stat(src)
+    assert oct(st.st_mode & 0o777) == "0o640"
+    if os.geteuid() == 0:
+        assert (st.st_uid, st.st_gid) == (4321, 4322)
+    assert b"hipMalloc" in twin.read_bytes() and os.path.samefile(src, twin)
+    assert link.is_symlink() and os.readlink(link) == "real/k.cu"
+    assert b"hipMalloc" in (tree / "real" / "k.cu").read_bytes()
+
+
+def test_in_place_as_root_gives_the_owner_back(tree: Path):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to hand a file to another user")
+    os.chown(tree / "a.cu", 4321, 4322)
+    code, _, err = cli("translate", ".", "--in-place", "--backup", cwd=tree)
+    assert code == 0, err
+    assert b"hipMalloc" in (tree / "a.cu").read_bytes()
+    st = os.stat(tree / "a.cu")
+    assert (st.st_uid, st.st_gid) == (4321, 4322)
+
+
 def test_backup_dir_keeps_originals(tree: Path, tmp_path: Path):
     code, _, _ = cli("translate", str(tree), "--in-place", "--backup-dir", str(tmp_path / "bak"))
     assert code == 0

@@ -14,7 +14,7 @@ class OutputError(Exception):
 
 
 def write_output(path: Path, data: bytes, mode_from: Path | None = None,
-                 durable: bool = True) -> None:
+                 durable: bool = True, keep_identity: bool = False) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename,
     so a reader (or an interrupted run) never sees a partial file. The file gets the
     permissions of ``mode_from`` when given, else those of the file it replaces, else
@@ -25,11 +25,27 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
     What is not a regular file is written through, never replaced: a device
     (``/dev/null``), a FIFO, ``/dev/stdout`` and anything else under /dev or /proc. A
     symbolic link stays one: the file it points to is written (created if the link
-    dangles)."""
+    dangles).
+
+    ``keep_identity`` (``--in-place``): the file keeps its owner and group (root gives the
+    new file the old one's; anyone else never changes an owner) and its hard links. When a
+    rename cannot keep them (another user's file, one with several links, a group the
+    writer cannot give), the file is rewritten where it is instead (not atomic)."""
     target = _replaceable(path)
     if target is None:
         _write_through(path, data)
         return
+    owner = None
+    if keep_identity:
+        try:
+            st = os.stat(target)
+        except OSError:
+            st = None
+        if st is not None:
+            if st.st_nlink > 1 or (os.geteuid() != 0 and st.st_uid != os.geteuid()):
+                _write_through(target, data)
+                return
+            owner = (st.st_uid, st.st_gid)
     folder = target.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -44,6 +60,10 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
                 fh.flush()
                 os.fsync(fh.fileno())
         os.chmod(tmp, _mode(mode_from if mode_from is not None else target))
+        if owner is not None and not _give(tmp, owner):
+            os.unlink(tmp)
+            _write_through(target, data)
+            return
         os.replace(tmp, target)
     except BaseException as exc:
         try:
@@ -53,6 +73,18 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
         if isinstance(exc, OSError):
             raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
         raise
+
+
+def _give(tmp: str, owner: tuple[int, int]) -> bool:
+    """Give ``tmp`` the ``(uid, gid)`` of the file it replaces; False when not allowed."""
+    st = os.stat(tmp)
+    if (st.st_uid, st.st_gid) == owner:
+        return True
+    try:
+        os.chown(tmp, owner[0] if os.geteuid() == 0 else -1, owner[1])
+    except OSError:
+        return False
+    return True
 
 
 def _mode(like: Path) -> int:
