@@ -25,6 +25,7 @@ from .kinds import FileOutcome, kind_of, translate_file  # noqa: F401  (kind_of:
 from .runner.cache import (_cache_file, _cache_hit, _digest, _entry_key,  # noqa: F401
                            _fingerprint, _load_cache, _save_cache, _stat_key)
 from .runner.git import dirty_files  # noqa: F401
+from .runner.io import refuse_linked_folders
 from .runner.plan import Job, Plan, PlanError, Request, plan, renamed_rel  # noqa: F401
 
 MODES = ("write", "in-place", "check", "diff", "report")  # report: findings only
@@ -100,6 +101,7 @@ def _act(job: Job, data: bytes, output: bytes | None, request: Request,
         return
     if not outcome.wanted:
         return
+    refuse_linked_folders(target, job.rel.count("/"))
     try:
         if target.read_bytes() == output:
             return  # already up to date: keep its timestamp, save a write
@@ -113,6 +115,7 @@ def _backup(job: Job, data: bytes, request: Request) -> None:
     from .runner.io import OutputError
 
     if request.backup_dir is not None:
+        refuse_linked_folders(request.backup_dir / job.rel, job.rel.count("/"))
         _write(request.backup_dir / job.rel, data, mode_from=job.source)
     elif request.backup_beside:
         beside = job.source.with_name(job.source.name + ".orig")

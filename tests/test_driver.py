@@ -276,6 +276,43 @@ def test_in_place_as_root_gives_the_owner_back(tree: Path):
     assert (st.st_uid, st.st_gid) == (4321, 4322)
 
 
+def test_a_linked_folder_in_the_output_is_not_written_through(tree: Path, tmp_path: Path):
+    mirror, outside = tmp_path / "hip", tmp_path / "outside"
+    outside.mkdir()
+    mirror.mkdir()
+    (mirror / "inc").symlink_to(outside, target_is_directory=True)
+    code, _, err = cli("translate", str(tree), "--out-dir", str(mirror))
+    assert code == 2
+    assert [line for line in err.splitlines() if "error" in line] == [
+        f"cudaport: error: {mirror}/inc/common.cuh: {mirror}/inc is a symbolic link; cudaport "
+        "does not write through it (remove the link or choose another output folder)"]
+    assert list(outside.iterdir()) == []
+    assert b"hipMalloc" in (mirror / "a.cu").read_bytes()  # the other files are written
+    assert (mirror / "inc").is_symlink()
+
+
+def test_a_linked_folder_in_the_backup_folder_is_not_written_through(tree: Path,
+                                                                      tmp_path: Path):
+    backups, outside = tmp_path / "bak", tmp_path / "outside"
+    outside.mkdir()
+    backups.mkdir()
+    (backups / "inc").symlink_to(outside, target_is_directory=True)
+    code, _, err = cli("translate", str(tree), "--in-place", "--backup-dir", str(backups))
+    assert code == 2 and f"{backups}/inc is a symbolic link" in err
+    assert list(outside.iterdir()) == []
+    assert (tree / "inc/common.cuh").read_bytes() == HEADER  # no backup: not overwritten
+    assert (backups / "a.cu").read_bytes() == KERNEL
+
+
+def test_a_linked_output_root_is_the_users_choice(tree: Path, tmp_path: Path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "hip").symlink_to(real, target_is_directory=True)
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "hip"))
+    assert code == 0, err
+    assert b"hipDeviceSynchronize" in (real / "inc/common.cuh").read_bytes()
+
+
 def test_backup_dir_keeps_originals(tree: Path, tmp_path: Path):
     code, _, _ = cli("translate", str(tree), "--in-place", "--backup-dir", str(tmp_path / "bak"))
     assert code == 0

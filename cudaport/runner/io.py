@@ -75,6 +75,24 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
         raise
 
 
+def refuse_linked_folders(path: Path, depth: int) -> None:
+    """Refuse (:class:`OutputError`) to write ``path`` when one of the ``depth`` folders
+    just above it (those between an output root and the file) is a symbolic link: a
+    link left in an output folder must not carry a write out of that folder. The root
+    itself may be a link: the user named it."""
+    folder = path.parent
+    for _ in range(depth):
+        try:
+            st = os.lstat(folder)
+        except OSError:
+            return  # (missing from here up: created as real folders)
+        if stat.S_ISLNK(st.st_mode):
+            raise OutputError(f"{path}: {folder} is a symbolic link; cudaport does not "
+                              "write through it (remove the link or choose another output "
+                              "folder)")
+        folder = folder.parent
+
+
 def _give(tmp: str, owner: tuple[int, int]) -> bool:
     """Give ``tmp`` the ``(uid, gid)`` of the file it replaces; False when not allowed."""
     st = os.stat(tmp)
