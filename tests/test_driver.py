@@ -313,6 +313,21 @@ def test_a_linked_output_root_is_the_users_choice(tree: Path, tmp_path: Path):
     assert b"hipDeviceSynchronize" in (real / "inc/common.cuh").read_bytes()
 
 
+def test_rename_rewrites_cmake_paths_of_translated_files_only(tmp_path: Path):
+    root = make_tree(tmp_path / "repo", {
+        "vendor/v.cu": KERNEL,
+        "src/a.cu": KERNEL,
+        "src/CMakeLists.txt": b"add_library(l a.cu ../vendor/v.cu gone.cu /abs/x.cu)\n"})
+    code, _, err = cli("translate", str(root / "src"), "--out-dir", str(tmp_path / "hip"),
+                       "--rename")
+    assert code == 0, err
+    assert (tmp_path / "hip/CMakeLists.txt").read_bytes() == (
+        b"add_library(l a.hip ../vendor/v.cu gone.cu /abs/x.cu)\n"
+        b"set_source_files_properties(../vendor/v.cu gone.cu /abs/x.cu PROPERTIES "
+        b"LANGUAGE HIP)\n")
+    assert b"hipMalloc" in (tmp_path / "hip/a.hip").read_bytes()
+
+
 def test_backup_dir_keeps_originals(tree: Path, tmp_path: Path):
     code, _, _ = cli("translate", str(tree), "--in-place", "--backup-dir", str(tmp_path / "bak"))
     assert code == 0
