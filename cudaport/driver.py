@@ -93,6 +93,8 @@ def _act(job: Job, data: bytes, output: bytes | None, request: Request,
     if mode == "in-place":
         if output == data and target == job.source:
             return
+        if target != job.source:
+            refuse_linked_folders(target, 0)
         _backup(job, data, request)
         _write(target, output, mode_from=job.source, keep_identity=target == job.source)
         if target != job.source:
@@ -119,7 +121,7 @@ def _backup(job: Job, data: bytes, request: Request) -> None:
         _write(request.backup_dir / job.rel, data, mode_from=job.source)
     elif request.backup_beside:
         beside = job.source.with_name(job.source.name + ".orig")
-        if beside.exists():
+        if os.path.lexists(beside):
             raise OutputError(f"{beside}: backup already exists; remove it first")
         _write(beside, data, mode_from=job.source)
 

@@ -291,6 +291,40 @@ def test_a_linked_folder_in_the_output_is_not_written_through(tree: Path, tmp_pa
     assert (mirror / "inc").is_symlink()
 
 
+def test_a_link_further_up_or_to_a_file_outside_is_not_written_through(tmp_path: Path):
+    root = make_tree(tmp_path / "src", {"inc/deep/x.cuh": HEADER, "a.cu": KERNEL})
+    mirror, outside = tmp_path / "hip", tmp_path / "outside"
+    outside.mkdir()
+    mirror.mkdir()
+    (mirror / "inc").symlink_to(outside, target_is_directory=True)  # deep/ is missing
+    (outside / "victim.cu").write_bytes(b"// not ours\n")
+    (mirror / "a.cu").symlink_to(outside / "victim.cu")
+    code, _, err = cli("translate", str(root), "--out-dir", str(mirror))
+    assert code == 2
+    assert f"{mirror}/inc is a symbolic link" in err
+    assert f"{mirror}/a.cu: a symbolic link out of {mirror}" in err
+    assert sorted(p.name for p in outside.iterdir()) == ["victim.cu"]
+    assert (outside / "victim.cu").read_bytes() == b"// not ours\n"
+
+
+def test_in_place_rename_does_not_write_through_a_link_out(tree: Path, tmp_path: Path):
+    outside = tmp_path / "victim.hip"
+    outside.write_bytes(b"// not ours\n")
+    (tree / "a.hip").symlink_to(outside)
+    code, _, err = cli("translate", "a.cu", "--in-place", "--rename", cwd=tree)
+    assert code == 2 and "a.hip: a symbolic link out of" in err
+    assert outside.read_bytes() == b"// not ours\n"
+    assert (tree / "a.cu").read_bytes() == KERNEL
+
+
+def test_a_dangling_backup_link_is_not_followed(tree: Path, tmp_path: Path):
+    (tree / "a.cu.orig").symlink_to(tmp_path / "made-elsewhere")
+    code, _, err = cli("translate", "a.cu", "--in-place", "--backup", cwd=tree)
+    assert code == 2 and "backup already exists" in err
+    assert not (tmp_path / "made-elsewhere").exists()
+    assert (tree / "a.cu").read_bytes() == KERNEL
+
+
 def test_a_linked_folder_in_the_backup_folder_is_not_written_through(tree: Path,
                                                                       tmp_path: Path):
     backups, outside = tmp_path / "bak", tmp_path / "outside"

@@ -77,20 +77,21 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
 
 def refuse_linked_folders(path: Path, depth: int) -> None:
     """Refuse (:class:`OutputError`) to write ``path`` when one of the ``depth`` folders
-    just above it (those between an output root and the file) is a symbolic link: a
-    link left in an output folder must not carry a write out of that folder. The root
-    itself may be a link: the user named it."""
+    just above it (those between an output root and the file) is a symbolic link, or
+    when ``path`` is a link to a file outside that root: a link left in an output folder
+    must not carry a write out of it. The root itself may be a link: the user named it."""
     folder = path.parent
     for _ in range(depth):
-        try:
-            st = os.lstat(folder)
-        except OSError:
-            return  # (missing from here up: created as real folders)
-        if stat.S_ISLNK(st.st_mode):
+        if os.path.islink(folder):  # (a missing folder is created as a real one)
             raise OutputError(f"{path}: {folder} is a symbolic link; cudaport does not "
                               "write through it (remove the link or choose another output "
                               "folder)")
         folder = folder.parent
+    if os.path.islink(path):
+        root = os.path.realpath(folder)
+        if not os.path.realpath(path).startswith(root.rstrip("/") + "/"):
+            raise OutputError(f"{path}: a symbolic link out of {folder}; cudaport does not "
+                              "write through it (remove the link)")
 
 
 def _give(tmp: str, owner: tuple[int, int]) -> bool:
