@@ -25,7 +25,7 @@ from .kinds import FileOutcome, kind_of, translate_file  # noqa: F401  (kind_of:
 from .runner.cache import (_cache_file, _cache_hit, _digest, _entry_key,  # noqa: F401
                            _fingerprint, _load_cache, _save_cache, _stat_key)
 from .runner.git import dirty_files  # noqa: F401
-from .runner.io import refuse_linked_folders
+from .runner.io import refuse_linked_folders, refuse_read_only
 from .runner.plan import Job, Plan, PlanError, Request, plan, renamed_rel  # noqa: F401
 
 MODES = ("write", "in-place", "check", "diff", "report")  # report: findings only
@@ -93,6 +93,7 @@ def _act(job: Job, data: bytes, output: bytes | None, request: Request,
     if mode == "in-place":
         if output == data and target == job.source:
             return
+        refuse_read_only(job.source, job.shown)
         if target != job.source:
             refuse_linked_folders(target, 0)
         _backup(job, data, request)

@@ -27,9 +27,9 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
                    backup_dir: Path | None, jobs: int | None, use_cache: bool,
                    report_file: Path | None, fail_on: str, quiet: bool,
                    extra_excludes: tuple[str, ...] = (), is_excluded=None) -> None:
-    """Run a tree translation and exit. --in-place refuses read-only files, and files with
-    uncommitted git changes unless backed up (a folder outside git too; files named one
-    by one outside git are overwritten as asked). ``is_excluded``: the project
+    """Run a tree translation and exit. --in-place refuses files with uncommitted git
+    changes unless backed up (a folder outside git too; files named one by one outside
+    git are overwritten as asked); the driver refuses each read-only file it would change. ``is_excluded``: the project
     configuration's excludes ([tool.cudaport] exclude), a predicate on paths."""
     from .rules import get_compiled
 
@@ -45,10 +45,8 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
         _fail(str(exc))
     jobs_list = the_plan.jobs
     mode = "check" if check else "diff" if diff else "in-place" if in_place else "write"
-    if mode == "in-place":
-        _refuse_read_only(jobs_list)
-        if backup_dir is None and not backup:
-            _require_clean_git(jobs_list)
+    if mode == "in-place" and backup_dir is None and not backup:
+        _require_clean_git(jobs_list)
     renamed = frozenset(j.rel for j in jobs_list
                         if j.kind == "source" and driver.renamed_rel(j.rel, suffixes) != j.rel)
     request = driver.Request(options, mode, copy_all, tuple(sorted(suffixes.items())), renamed,
@@ -108,22 +106,6 @@ def finish(outcomes: list[driver.Outcome], notes: list, options: Options, *,
             click.echo(f"{stale} file(s) would be translated" if stale
                        else "all files up to date", err=True)
     return exit_code(findings, fail_on, errors, stale if mode == "check" else 0)
-
-
-def _refuse_read_only(jobs: list[driver.Job]) -> None:
-    """A file without any write permission is not overwritten, not even by root."""
-    import os
-    import stat
-
-    for job in jobs:
-        try:
-            mode = os.stat(job.source).st_mode
-        except OSError:
-            continue  # (reading it reports the error)
-        if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) \
-                or (os.geteuid() != 0 and not os.access(job.source, os.W_OK)):
-            _fail(f"{job.shown}: read-only; --in-place does not overwrite it (make it "
-                  "writable first)")
 
 
 def _require_clean_git(jobs: list[driver.Job]) -> None:

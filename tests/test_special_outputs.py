@@ -158,19 +158,18 @@ def test_in_place_by_another_user_keeps_the_owner(shared: Path):
 
 
 def test_in_place_refuses_a_file_the_user_cannot_write(shared: Path):
-    from cudaport import driver, tree
+    from cudaport.runner.io import OutputError, refuse_read_only
 
     src = shared / "k.cu"
     src.write_bytes(CUDA)
     os.chmod(src, 0o644)  # root's, writable by root only
-    job = driver.Job(src, "k.cu", "k.cu", "source", None, True)
 
     def refused() -> bool:
         try:
-            tree._refuse_read_only([job])
-        except tree.TreeError as exc:
+            refuse_read_only(src, "k.cu")
+        except OutputError as exc:
             return str(exc).startswith("k.cu: read-only")
         return False
 
     assert _as_nobody(refused) == 0
-    tree._refuse_read_only([job])  # root may: the mode allows it
+    refuse_read_only(src, "k.cu")  # root may: the mode allows it

@@ -94,6 +94,19 @@ def refuse_linked_folders(path: Path, depth: int) -> None:
                               "write through it (remove the link)")
 
 
+def refuse_read_only(path: Path, shown: str) -> None:
+    """Refuse (:class:`OutputError`) to overwrite a file that has no write permission at
+    all (root included: the mode says to keep it) or that this user may not write."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # (the write reports it)
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) \
+            or (os.geteuid() != 0 and not os.access(path, os.W_OK)):
+        raise OutputError(f"{shown}: read-only; --in-place does not overwrite it (make it "
+                          "writable first)")
+
+
 def _give(tmp: str, owner: tuple[int, int]) -> bool:
     """Give ``tmp`` the ``(uid, gid)`` of the file it replaces; False when not allowed."""
     st = os.stat(tmp)
