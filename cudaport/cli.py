@@ -222,8 +222,9 @@ def _apply_config(kwargs: dict, config) -> None:
 @click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write translated files below this folder, mirroring their paths.")
 @click.option("--in-place", is_flag=True,
-              help="Overwrite the inputs. In a folder, only files without uncommitted "
-                   "git changes, unless --backup or --backup-dir.")
+              help="Overwrite the inputs, keeping their mode, owner and links. Refuses "
+                   "read-only files, and files with uncommitted git changes (or a folder "
+                   "outside git) unless --backup or --backup-dir.")
 @click.option("--check", is_flag=True,
               help="Write nothing; exit 1 if translating would change a file (or, with "
                    "--out-dir, if the mirror there is missing or stale).")
@@ -291,7 +292,7 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
                 check=check, diff=diff, copy_all=copy_all, rename=rename, include=include,
                 exclude=exclude, backup=backup, backup_dir=backup_dir, jobs=jobs,
                 use_cache=not no_cache, report_file=report_file, fail_on=fail_on, quiet=quiet,
-                guard_in_place=bool(folders), is_excluded=_config_excludes(inputs))
+                is_excluded=_config_excludes(inputs))
         except TreeError as exc:
             raise UsageError(str(exc)) from None
         return

@@ -9,8 +9,10 @@ enable_language, find_package, file(GLOB), source lists).
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import hashlib
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -218,8 +220,11 @@ def _arguments(src: bytes, pos: int) -> tuple[list[Arg], int]:
 
 
 class _Translator:
-    def __init__(self, src: bytes, rules: CMakeRules, path: str, rename: dict[str, str]) -> None:
+    def __init__(self, src: bytes, rules: CMakeRules, path: str, rename: dict[str, str],
+                 rel: str = "", renamed: frozenset[str] | None = None) -> None:
         self.src, self.rules, self.path, self.rename = src, rules, path, rename
+        self.folder = posixpath.dirname(rel)
+        self.renamed = renamed
         self.edits: list[Edit] = []
         self.findings: list[Finding] = []
         self.newline = b"\r\n" if b"\r\n" in src else b"\n"
@@ -361,22 +366,30 @@ class _Translator:
             return
         suffixes = [(s.encode(), t.encode()) for s, t in self.rename.items() if s != t]
         unmarked: list[bytes] = []
+        kept_globs = False
         for arg in cmd.args[1:]:
             value = arg.value
             if arg.kind == "bracket" or not value.endswith(b".cu"):
                 continue
-            if suffixes:
-                for old, new in suffixes:
-                    if value.endswith(old):
-                        end = arg.value_start + len(value)
-                        self.edit(end - len(old), end, new, "rename")
-                        break
-            elif not globbing and b"*" not in value and value not in marked:
+            pattern = globbing or b"*" in value
+            renamed = False
+            for old, new in suffixes:
+                if value.endswith(old) and self._renamed(value, cmd.args[0].value
+                                                         if globbing else b""):
+                    end = arg.value_start + len(value)
+                    self.edit(end - len(old), end, new, "rename")
+                    renamed = True
+                    break
+            if renamed:
+                continue
+            if pattern:
+                kept_globs = kept_globs or globbing
+            elif value not in marked:
                 unmarked.append(value)
-        if suffixes or not self.rules.languages.get(b"CUDA"):
+        if not self.rules.languages.get(b"CUDA"):
             return
         language = self.rules.languages[b"CUDA"]
-        if globbing and any(a.value.endswith(b".cu") for a in cmd.args[2:]):
+        if kept_globs:
             variable = cmd.args[1].value if len(cmd.args) > 1 else b""
             ref = b"${" + variable + b"}"
             if variable and ref not in marked:
@@ -386,6 +399,33 @@ class _Translator:
             line = (self.newline + indent + b"set_source_files_properties(" + b" ".join(unmarked)
                     + b" PROPERTIES LANGUAGE " + language + b")")
             self.edit(cmd.end, cmd.end, line, "source-language")
+
+    def _renamed(self, value: bytes, glob: bytes) -> bool:
+        """Whether the source path (or file(GLOB) pattern) ``value`` names a file this run
+        renames: a path relative to this file's folder (or after
+        ``${CMAKE_CURRENT_SOURCE_DIR}/``, ``${CMAKE_CURRENT_LIST_DIR}/``) that stays inside
+        the tree. Absolute paths, other variables, paths out of the tree and files that
+        are not translated are left as they are. Without the run's list (``renamed`` None,
+        a lone CMake file), every path inside its folder counts."""
+        text = value.decode("utf-8", "surrogateescape")
+        for prefix in ("${CMAKE_CURRENT_SOURCE_DIR}/", "${CMAKE_CURRENT_LIST_DIR}/"):
+            if text.startswith(prefix):
+                text = text[len(prefix):].lstrip("/")
+                break
+        if not text or text.startswith("/") or "$" in text or "\\" in text:
+            return False
+        full = posixpath.normpath(posixpath.join(self.folder, text))
+        if full == ".." or full.startswith("../"):
+            return False
+        if self.renamed is None:
+            return True
+        if not glob:
+            return full in self.renamed
+        if glob == b"GLOB_RECURSE":
+            base, name = posixpath.split(full)
+            return any(fnmatch.fnmatchcase(posixpath.basename(r), name)
+                       and (not base or r.startswith(base + "/")) for r in self.renamed)
+        return any(fnmatch.fnmatchcase(r, full) for r in self.renamed)
 
     def _already_marked(self, commands: list[Command]) -> set[bytes]:
         marked: set[bytes] = set()
@@ -409,15 +449,18 @@ class _Translator:
 
 
 def translate_cmake(src: bytes, options: Options | None = None, path: str = "CMakeLists.txt",
-                    rename: bool = False) -> CMakeResult:
+                    rename: bool = False, rel: str = "",
+                    renamed: frozenset[str] | None = None) -> CMakeResult:
     """Translate one CMake file; a file that cannot be parsed is returned unchanged with a
-    CP305 finding."""
+    CP305 finding. ``rename``: give ``.cu`` sources the target's extension, only those
+    in ``renamed`` (paths below the tree root, as is ``rel``, this file's path) when
+    given; the sources left as they are get ``LANGUAGE`` marks instead."""
     from .rules import get_compiled
 
     options = options or Options()
     rules = load_rules(options)
     extension_map = get_compiled(options).target.extensions if rename else {}
-    translator = _Translator(src, rules, path, dict(extension_map))
+    translator = _Translator(src, rules, path, dict(extension_map), rel, renamed)
     try:
         commands = parse(src)
     except CMakeSyntaxError as exc:

@@ -26,6 +26,7 @@ from .kinds import FileOutcome, kind_of, translate_file  # noqa: F401  (kind_of:
 from .runner.cache import (_cache_file, _cache_hit, _digest, _entry_key,  # noqa: F401
                            _fingerprint, _load_cache, _save_cache, _stat_key)
 from .runner.git import dirty_files  # noqa: F401
+from .runner.io import refuse_linked_folders, refuse_read_only
 from .runner.plan import Job, Plan, PlanError, Request, plan, renamed_rel  # noqa: F401
 
 MODES = ("write", "in-place", "check", "diff", "report")  # report: findings only
@@ -93,14 +94,18 @@ def _act(job: Job, data: bytes, output: bytes | None, request: Request,
     if mode == "in-place":
         if output == data and target == job.source:
             return
+        refuse_read_only(job.source, job.shown)
+        if target != job.source:
+            refuse_linked_folders(target, 0)
         _backup(job, data, request)
-        _write(target, output, mode_from=job.source)
+        _write(target, output, mode_from=job.source, keep_identity=target == job.source)
         if target != job.source:
             os.unlink(job.source)
         outcome.status = "written"
         return
     if not outcome.wanted:
         return
+    refuse_linked_folders(target, job.rel.count("/"))
     try:
         if target.read_bytes() == output:
             return  # already up to date: keep its timestamp, save a write
@@ -114,10 +119,11 @@ def _backup(job: Job, data: bytes, request: Request) -> None:
     from .runner.io import OutputError
 
     if request.backup_dir is not None:
+        refuse_linked_folders(request.backup_dir / job.rel, job.rel.count("/"))
         _write(request.backup_dir / job.rel, data, mode_from=job.source)
     elif request.backup_beside:
         beside = job.source.with_name(job.source.name + ".orig")
-        if beside.exists():
+        if os.path.lexists(beside):
             raise OutputError(f"{beside}: backup already exists; remove it first")
         _write(beside, data, mode_from=job.source)
 

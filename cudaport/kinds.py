@@ -87,7 +87,8 @@ def translate_file(data: bytes, kind: str, options: Options, shown: str, *,
         outcome.wanted = copy_all or named
         return data, outcome
     if kind == "cmake":
-        return _cmake(data, options, shown, outcome, named, copy_all, bool(rename))
+        return _cmake(data, options, shown, outcome, named, copy_all, bool(rename), rel,
+                      renamed)
     if kind == "python":
         return _python(data, options, shown, outcome, named, copy_all)
     return _source(data, options, shown, outcome, named, copy_all, rel, rename, renamed,
@@ -136,12 +137,13 @@ def _not_text(data: bytes, message: str, shown: str, outcome: FileOutcome, named
 
 
 def _cmake(data: bytes, options: Options, shown: str, outcome: FileOutcome, named: bool,
-           copy_all: bool, renaming: bool) -> tuple[bytes | None, FileOutcome]:
+           copy_all: bool, renaming: bool, rel: str,
+           renamed: frozenset[str]) -> tuple[bytes | None, FileOutcome]:
     from .cmake import translate_cmake
     from .translate import InputError
 
     try:
-        result = translate_cmake(data, options, shown, renaming)
+        result = translate_cmake(data, options, shown, renaming, rel, renamed)
     except InputError as exc:
         return _not_text(data, str(exc), shown, outcome, named, copy_all)
     outcome.findings.extend(result.findings)

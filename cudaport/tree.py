@@ -26,11 +26,10 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
                    include: tuple[str, ...], exclude: tuple[str, ...], backup: bool,
                    backup_dir: Path | None, jobs: int | None, use_cache: bool,
                    report_file: Path | None, fail_on: str, quiet: bool,
-                   extra_excludes: tuple[str, ...] = (), guard_in_place: bool = True,
-                   is_excluded=None) -> None:
-    """Run a tree translation and exit. ``guard_in_place``: refuse --in-place on files with
-    uncommitted changes (or outside git) unless backed up; the CLI asks it for folders,
-    files named one by one are overwritten as asked. ``is_excluded``: the project
+                   extra_excludes: tuple[str, ...] = (), is_excluded=None) -> None:
+    """Run a tree translation and exit. --in-place refuses files with uncommitted git
+    changes unless backed up (a folder outside git too; files named one by one outside
+    git are overwritten as asked); the driver refuses each read-only file it would change. ``is_excluded``: the project
     configuration's excludes ([tool.cudaport] exclude), a predicate on paths."""
     from .rules import get_compiled
 
@@ -46,7 +45,7 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
         _fail(str(exc))
     jobs_list = the_plan.jobs
     mode = "check" if check else "diff" if diff else "in-place" if in_place else "write"
-    if mode == "in-place" and guard_in_place and backup_dir is None and not backup:
+    if mode == "in-place" and backup_dir is None and not backup:
         _require_clean_git(jobs_list)
     renamed = frozenset(j.rel for j in jobs_list
                         if j.kind == "source" and driver.renamed_rel(j.rel, suffixes) != j.rel)
@@ -109,10 +108,17 @@ def finish(outcomes: list[driver.Outcome], notes: list, options: Options, *,
 
 
 def _require_clean_git(jobs: list[driver.Job]) -> None:
-    dirty = driver.dirty_files([j.source for j in jobs])
+    walked = [j.source for j in jobs if not j.named]
+    dirty = driver.dirty_files(walked) if walked else []
     if dirty is None:
         _fail("--in-place outside a git work tree needs --backup or --backup-dir "
               "(the originals would be lost)")
+    by_folder: dict = {}
+    for job in jobs:
+        if job.named:
+            by_folder.setdefault(job.source.parent, []).append(job.source)
+    for paths in by_folder.values():
+        dirty += driver.dirty_files(paths) or []  # (outside git: overwritten as asked)
     if dirty:
         shown = ", ".join(dirty[:5]) + (" ..." if len(dirty) > 5 else "")
         _fail(f"--in-place: {len(dirty)} file(s) have uncommitted changes ({shown}); commit "

@@ -67,6 +67,26 @@ def test_cu_sources_marked_hip_or_renamed():
                        'file(GLOB_RECURSE KS "k/*.hip")\n')
 
 
+def test_rename_touches_only_the_files_renamed_in_this_run():
+    src = ("add_executable(app a.cu ../vendor/v.cu /opt/x/abs.cu missing.cu\n"
+           "  ${CMAKE_CURRENT_SOURCE_DIR}/k/b.cu ${OTHER}/a.cu ../sub/a.cu)\n"
+           'file(GLOB KS "k/*.cu")\nfile(GLOB OUT "../vendor/*.cu")\n'
+           'file(GLOB_RECURSE DEEP "k/*.cu")\n')
+    out, _ = tr(src, rename=True, rel="sub/CMakeLists.txt",
+                renamed=frozenset({"sub/a.cu", "sub/k/b.cu", "sub/k/deep/c.cu"}))
+    assert out == (
+        "add_executable(app a.hip ../vendor/v.cu /opt/x/abs.cu missing.cu\n"
+        "  ${CMAKE_CURRENT_SOURCE_DIR}/k/b.hip ${OTHER}/a.cu ../sub/a.hip)\n"
+        "set_source_files_properties(../vendor/v.cu /opt/x/abs.cu missing.cu ${OTHER}/a.cu "
+        "PROPERTIES LANGUAGE HIP)\n"
+        'file(GLOB KS "k/*.hip")\nfile(GLOB OUT "../vendor/*.cu")\n'
+        "set_source_files_properties(${OUT} PROPERTIES LANGUAGE HIP)\n"
+        'file(GLOB_RECURSE DEEP "k/*.hip")\n')
+    again, _ = tr(out, rename=True, rel="sub/CMakeLists.txt",
+                  renamed=frozenset({"sub/a.cu", "sub/k/b.cu"}))
+    assert again == out  # idempotent
+
+
 def test_reports_what_it_cannot_migrate():
     src = ("find_package(CUDA)\ncuda_add_executable(x a.cu)\n"
            "set_target_properties(t PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n"

@@ -213,6 +213,165 @@ def test_in_place_on_git_refuses_dirty_files(tree: Path):
     assert b"add_executable(demo a.hip)" in (tree / "CMakeLists.txt").read_bytes()
 
 
+def test_in_place_on_named_files_refuses_dirty_ones(tree: Path):
+    git(tree, "init", "-q")
+    git(tree, "add", ".")
+    git(tree, "commit", "-qm", "x")
+    (tree / "a.cu").write_bytes(KERNEL + b"// local edit\n")
+    code, _, err = cli("translate", "a.cu", "--in-place", cwd=tree)
+    assert code == 2 and "uncommitted" in err and "a.cu" in err
+    assert (tree / "a.cu").read_bytes() == KERNEL + b"// local edit\n"
+    code, _, err = cli("translate", "a.cu", "--in-place", "--backup", cwd=tree)
+    assert code == 0, err
+    assert b"hipMalloc" in (tree / "a.cu").read_bytes()
+
+
+def test_in_place_on_named_files_outside_git_is_done_as_asked(tree: Path):
+    code, _, err = cli("translate", "a.cu", "--in-place", cwd=tree)
+    assert code == 0, err
+    assert b"hipMalloc" in (tree / "a.cu").read_bytes()
+
+
+@pytest.mark.parametrize("named", [True, False])
+def test_in_place_refuses_read_only_files(tree: Path, named: bool):
+    os.chmod(tree / "a.cu", 0o444)  # (root could write it: the mode is what counts)
+    args = ["a.cu"] if named else ["."]
+    code, _, err = cli("translate", *args, "--in-place", "--backup", cwd=tree)
+    assert code == 2
+    assert [line for line in err.splitlines() if "error" in line] == [
+        f"cudaport: error: {'' if named else './'}a.cu: read-only; --in-place does not "
+        "overwrite it (make it writable first)"]
+    assert (tree / "a.cu").read_bytes() == KERNEL
+    assert not (tree / "a.cu.orig").exists()
+    if not named:  # the other files are still translated
+        assert b"hipDeviceSynchronize" in (tree / "inc/common.cuh").read_bytes()
+
+
+def test_in_place_leaves_read_only_files_it_need_not_change(tree: Path):
+    os.chmod(tree / "util/plain.cpp", 0o444)
+    code, _, err = cli("translate", ".", "--in-place", "--backup", cwd=tree)
+    assert code == 0, err
+
+
+def test_in_place_keeps_mode_owner_and_links(tree: Path):
+    src = tree / "a.cu"
+    os.chmod(src, 0o640)
+    twin = tree / "twin.cu.keep"
+    os.link(src, twin)
+    link = tree / "l.cu"
+    (tree / "real").mkdir()
+    (tree / "real" / "k.cu").write_bytes(KERNEL)
+    link.symlink_to("real/k.cu")
+    if os.geteuid() == 0:
+        os.chown(src, 4321, 4322)
+    code, _, err = cli("translate", "a.cu", "l.cu", "--in-place", cwd=tree)
+    assert code == 0, err
+    st = os.stat(src)
+    assert oct(st.st_mode & 0o777) == "0o640"
+    if os.geteuid() == 0:
+        assert (st.st_uid, st.st_gid) == (4321, 4322)
+    assert b"hipMalloc" in twin.read_bytes() and os.path.samefile(src, twin)
+    assert link.is_symlink() and os.readlink(link) == "real/k.cu"
+    assert b"hipMalloc" in (tree / "real" / "k.cu").read_bytes()
+
+
+def test_in_place_as_root_gives_the_owner_back(tree: Path):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to hand a file to another user")
+    os.chown(tree / "a.cu", 4321, 4322)
+    code, _, err = cli("translate", ".", "--in-place", "--backup", cwd=tree)
+    assert code == 0, err
+    assert b"hipMalloc" in (tree / "a.cu").read_bytes()
+    st = os.stat(tree / "a.cu")
+    assert (st.st_uid, st.st_gid) == (4321, 4322)
+
+
+def test_a_linked_folder_in_the_output_is_not_written_through(tree: Path, tmp_path: Path):
+    mirror, outside = tmp_path / "hip", tmp_path / "outside"
+    outside.mkdir()
+    mirror.mkdir()
+    (mirror / "inc").symlink_to(outside, target_is_directory=True)
+    code, _, err = cli("translate", str(tree), "--out-dir", str(mirror))
+    assert code == 2
+    assert [line for line in err.splitlines() if "error" in line] == [
+        f"cudaport: error: {mirror}/inc/common.cuh: {mirror}/inc is a symbolic link; cudaport "
+        "does not write through it (remove the link or choose another output folder)"]
+    assert list(outside.iterdir()) == []
+    assert b"hipMalloc" in (mirror / "a.cu").read_bytes()  # the other files are written
+    assert (mirror / "inc").is_symlink()
+
+
+def test_a_link_further_up_or_to_a_file_outside_is_not_written_through(tmp_path: Path):
+    root = make_tree(tmp_path / "src", {"inc/deep/x.cuh": HEADER, "a.cu": KERNEL})
+    mirror, outside = tmp_path / "hip", tmp_path / "outside"
+    outside.mkdir()
+    mirror.mkdir()
+    (mirror / "inc").symlink_to(outside, target_is_directory=True)  # deep/ is missing
+    (outside / "victim.cu").write_bytes(b"// not ours\n")
+    (mirror / "a.cu").symlink_to(outside / "victim.cu")
+    code, _, err = cli("translate", str(root), "--out-dir", str(mirror))
+    assert code == 2
+    assert f"{mirror}/inc is a symbolic link" in err
+    assert f"{mirror}/a.cu: a symbolic link out of {mirror}" in err
+    assert sorted(p.name for p in outside.iterdir()) == ["victim.cu"]
+    assert (outside / "victim.cu").read_bytes() == b"// not ours\n"
+
+
+def test_in_place_rename_does_not_write_through_a_link_out(tree: Path, tmp_path: Path):
+    outside = tmp_path / "victim.hip"
+    outside.write_bytes(b"// not ours\n")
+    (tree / "a.hip").symlink_to(outside)
+    code, _, err = cli("translate", "a.cu", "--in-place", "--rename", cwd=tree)
+    assert code == 2 and "a.hip: a symbolic link out of" in err
+    assert outside.read_bytes() == b"// not ours\n"
+    assert (tree / "a.cu").read_bytes() == KERNEL
+
+
+def test_a_dangling_backup_link_is_not_followed(tree: Path, tmp_path: Path):
+    (tree / "a.cu.orig").symlink_to(tmp_path / "made-elsewhere")
+    code, _, err = cli("translate", "a.cu", "--in-place", "--backup", cwd=tree)
+    assert code == 2 and "backup already exists" in err
+    assert not (tmp_path / "made-elsewhere").exists()
+    assert (tree / "a.cu").read_bytes() == KERNEL
+
+
+def test_a_linked_folder_in_the_backup_folder_is_not_written_through(tree: Path,
+                                                                      tmp_path: Path):
+    backups, outside = tmp_path / "bak", tmp_path / "outside"
+    outside.mkdir()
+    backups.mkdir()
+    (backups / "inc").symlink_to(outside, target_is_directory=True)
+    code, _, err = cli("translate", str(tree), "--in-place", "--backup-dir", str(backups))
+    assert code == 2 and f"{backups}/inc is a symbolic link" in err
+    assert list(outside.iterdir()) == []
+    assert (tree / "inc/common.cuh").read_bytes() == HEADER  # no backup: not overwritten
+    assert (backups / "a.cu").read_bytes() == KERNEL
+
+
+def test_a_linked_output_root_is_the_users_choice(tree: Path, tmp_path: Path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "hip").symlink_to(real, target_is_directory=True)
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "hip"))
+    assert code == 0, err
+    assert b"hipDeviceSynchronize" in (real / "inc/common.cuh").read_bytes()
+
+
+def test_rename_rewrites_cmake_paths_of_translated_files_only(tmp_path: Path):
+    root = make_tree(tmp_path / "repo", {
+        "vendor/v.cu": KERNEL,
+        "src/a.cu": KERNEL,
+        "src/CMakeLists.txt": b"add_library(l a.cu ../vendor/v.cu gone.cu /abs/x.cu)\n"})
+    code, _, err = cli("translate", str(root / "src"), "--out-dir", str(tmp_path / "hip"),
+                       "--rename")
+    assert code == 0, err
+    assert (tmp_path / "hip/CMakeLists.txt").read_bytes() == (
+        b"add_library(l a.hip ../vendor/v.cu gone.cu /abs/x.cu)\n"
+        b"set_source_files_properties(../vendor/v.cu gone.cu /abs/x.cu PROPERTIES "
+        b"LANGUAGE HIP)\n")
+    assert b"hipMalloc" in (tmp_path / "hip/a.hip").read_bytes()
+
+
 def test_backup_dir_keeps_originals(tree: Path, tmp_path: Path):
     code, _, _ = cli("translate", str(tree), "--in-place", "--backup-dir", str(tmp_path / "bak"))
     assert code == 0

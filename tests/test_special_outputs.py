@@ -105,3 +105,71 @@ def test_directory_output_is_an_error(project):
     proc = _cudaport("translate", "k.cu", "-o", "outdir", cwd=project)
     assert proc.returncode == 2 and b"Traceback" not in proc.stderr
     assert b"outdir" in proc.stderr
+
+
+
+NOBODY = 65534
+
+
+def _as_nobody(action) -> int:
+    """Run ``action()`` in a child process that is user and group ``nobody``; its exit
+    status (0 when it returns True). The child imports nothing after dropping root: this
+    Python may live where nobody cannot read."""
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            status = 0 if action() else 1
+        finally:
+            os._exit(status)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+@pytest.fixture
+def shared(tmp_path_factory) -> Path:
+    """A folder everyone may write (below /tmp: pytest's own folders are root's alone)."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to act as another user")
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="cudaport-shared-", dir="/tmp"))
+    os.chmod(folder, 0o777)
+    yield folder
+    shutil.rmtree(folder)
+
+
+def test_in_place_by_another_user_keeps_the_owner(shared: Path):
+    """The group may write root's file: the edit goes into the file, which stays root's
+    (a rename would hand it to the writer)."""
+    src = shared / "k.cu"
+    src.write_bytes(CUDA)
+    os.chown(src, 0, NOBODY)
+    os.chmod(src, 0o664)
+    assert _as_nobody(lambda: write_output(src, b"new\n", mode_from=src,
+                                           keep_identity=True) is None) == 0
+    st = os.stat(src)
+    assert (st.st_uid, st.st_gid, st.st_mode & 0o777) == (0, NOBODY, 0o664)
+    assert src.read_bytes() == b"new\n"
+    assert [p.name for p in shared.iterdir()] == ["k.cu"]
+
+
+def test_in_place_refuses_a_file_the_user_cannot_write(shared: Path):
+    from cudaport.runner.io import OutputError, refuse_read_only
+
+    src = shared / "k.cu"
+    src.write_bytes(CUDA)
+    os.chmod(src, 0o644)  # root's, writable by root only
+
+    def refused() -> bool:
+        try:
+            refuse_read_only(src, "k.cu")
+        except OutputError as exc:
+            return str(exc).startswith("k.cu: read-only")
+        return False
+
+    assert _as_nobody(refused) == 0
+    refuse_read_only(src, "k.cu")  # root may: the mode allows it

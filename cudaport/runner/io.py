@@ -14,7 +14,7 @@ class OutputError(Exception):
 
 
 def write_output(path: Path, data: bytes, mode_from: Path | None = None,
-                 durable: bool = True) -> None:
+                 durable: bool = True, keep_identity: bool = False) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename,
     so a reader (or an interrupted run) never sees a partial file. The file gets the
     permissions of ``mode_from`` when given, else those of the file it replaces, else
@@ -25,11 +25,27 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
     What is not a regular file is written through, never replaced: a device
     (``/dev/null``), a FIFO, ``/dev/stdout`` and anything else under /dev or /proc. A
     symbolic link stays one: the file it points to is written (created if the link
-    dangles)."""
+    dangles).
+
+    ``keep_identity`` (``--in-place``): the file keeps its owner and group (root gives the
+    new file the old one's; anyone else never changes an owner) and its hard links. When a
+    rename cannot keep them (another user's file, one with several links, a group the
+    writer cannot give), the file is rewritten where it is instead (not atomic)."""
     target = _replaceable(path)
     if target is None:
         _write_through(path, data)
         return
+    owner = None
+    if keep_identity:
+        try:
+            st = os.stat(target)
+        except OSError:
+            st = None
+        if st is not None:
+            if st.st_nlink > 1 or (os.geteuid() != 0 and st.st_uid != os.geteuid()):
+                _write_through(target, data)
+                return
+            owner = (st.st_uid, st.st_gid)
     folder = target.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -44,6 +60,10 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
                 fh.flush()
                 os.fsync(fh.fileno())
         os.chmod(tmp, _mode(mode_from if mode_from is not None else target))
+        if owner is not None and not _give(tmp, owner):
+            os.unlink(tmp)
+            _write_through(target, data)
+            return
         os.replace(tmp, target)
     except BaseException as exc:
         try:
@@ -53,6 +73,50 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
         if isinstance(exc, OSError):
             raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
         raise
+
+
+def refuse_linked_folders(path: Path, depth: int) -> None:
+    """Refuse (:class:`OutputError`) to write ``path`` when one of the ``depth`` folders
+    just above it (those between an output root and the file) is a symbolic link, or
+    when ``path`` is a link to a file outside that root: a link left in an output folder
+    must not carry a write out of it. The root itself may be a link: the user named it."""
+    folder = path.parent
+    for _ in range(depth):
+        if os.path.islink(folder):  # (a missing folder is created as a real one)
+            raise OutputError(f"{path}: {folder} is a symbolic link; cudaport does not "
+                              "write through it (remove the link or choose another output "
+                              "folder)")
+        folder = folder.parent
+    if os.path.islink(path):
+        root = os.path.realpath(folder)
+        if not os.path.realpath(path).startswith(root.rstrip("/") + "/"):
+            raise OutputError(f"{path}: a symbolic link out of {folder}; cudaport does not "
+                              "write through it (remove the link)")
+
+
+def refuse_read_only(path: Path, shown: str) -> None:
+    """Refuse (:class:`OutputError`) to overwrite a file that has no write permission at
+    all (root included: the mode says to keep it) or that this user may not write."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # (the write reports it)
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) \
+            or (os.geteuid() != 0 and not os.access(path, os.W_OK)):
+        raise OutputError(f"{shown}: read-only; --in-place does not overwrite it (make it "
+                          "writable first)")
+
+
+def _give(tmp: str, owner: tuple[int, int]) -> bool:
+    """Give ``tmp`` the ``(uid, gid)`` of the file it replaces; False when not allowed."""
+    st = os.stat(tmp)
+    if (st.st_uid, st.st_gid) == owner:
+        return True
+    try:
+        os.chown(tmp, owner[0] if os.geteuid() == 0 else -1, owner[1])
+    except OSError:
+        return False
+    return True
 
 
 def _mode(like: Path) -> int:
