@@ -88,3 +88,39 @@ def test_templates_and_fallbacks_compile_with_hip_5_2(compiler, tmp_path):
     proc = subprocess.run([*compiler.argv, str(path)], capture_output=True, text=True,
                           env={**os.environ, **dict(compiler.env)})
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+EVENTS = b"""\
+#include <cuda_runtime.h>
+int main() {
+  cudaEvent_t a, b;
+  cudaGraph_t g;
+  cudaGraphExec_t exec;
+  if (cudaEventCreate(&a) != cudaSuccess) return 1;
+  if (cudaEventCreate(&b, cudaEventDisableTiming) != cudaSuccess) return 1;
+  if (cudaGraphCreate(&g, 0) != cudaSuccess) return 1;
+  if (cudaGraphInstantiate(&exec, g, 0) != cudaSuccess) return 1;
+  return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_argument_count_overloads_compile_with_rocm_6_4(tmp_path):
+    """cudaEventCreate(&e, flags) and cudaGraphInstantiate(&x, g, flags), CUDA's C++ and
+    CUDA 12 forms, compile against HIP 6.4 (its hipEventCreate takes one argument,
+    hipGraphInstantiate five)."""
+    rocm = find_compiler(toolchain="rocm")
+    if rocm is None:
+        if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
+            pytest.skip("no ROCm toolchain and CUDAPORT_SKIP_HIP=1")
+        pytest.fail("no ROCm toolchain: run tools/setup-rocm.sh")
+    result = translate_bytes(EVENTS, Options(), "events.cu")
+    out = result.output.decode()
+    assert "hipEventCreateWithFlags(&b, hipEventDisableTiming)" in out
+    assert "hipGraphInstantiateWithFlags(&exec, g, 0)" in out
+    path = tmp_path / "events.hip"
+    path.write_bytes(result.output)
+    proc = subprocess.run([*rocm.argv, "-std=c++17", str(path)], capture_output=True, text=True,
+                          env={**os.environ, **dict(rocm.env)})
+    assert proc.returncode == 0, proc.stderr[-3000:]

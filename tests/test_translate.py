@@ -103,6 +103,25 @@ def test_function_pointer_template():
             "hipFuncAttributeMaxDynamicSharedMemorySize, n)") in tr(src)
 
 
+def test_callee_chosen_by_argument_count():
+    # cuda-samples: CUDA's C++ overload cudaEventCreate(&e, flags) is HIP's
+    # hipEventCreateWithFlags; CUDA 12's three-argument cudaGraphInstantiate likewise.
+    src = ("#include <cuda_runtime.h>\nvoid f(cudaGraph_t g, cudaGraphExec_t* x) {\n"
+           "  cudaEvent_t a, b;\n  cudaEventCreate(&a);\n"
+           "  cudaEventCreate(&b, /* no timing */\n                  cudaEventDisableTiming);\n"
+           "  cudaGraphInstantiate(x, g, 0);\n  cudaGraphInstantiate(x, g, nullptr, nullptr, 0);\n"
+           "  auto fp = &cudaEventCreate;\n}\n")
+    out = tr(src)
+    assert out == ("#include <hip/hip_runtime.h>\nvoid f(hipGraph_t g, hipGraphExec_t* x) {\n"
+                   "  hipEvent_t a, b;\n  hipEventCreate(&a);\n"
+                   "  hipEventCreateWithFlags(&b, /* no timing */\n"
+                   "                  hipEventDisableTiming);\n"
+                   "  hipGraphInstantiateWithFlags(x, g, 0);\n"
+                   "  hipGraphInstantiate(x, g, nullptr, nullptr, 0);\n"
+                   "  auto fp = &hipEventCreate;\n}\n")
+    assert tr(out) == out
+
+
 def test_template_not_a_call_falls_back_to_rename():
     src = "#include <cuda_runtime.h>\nauto fp = &cudaMemcpyToSymbol;\n"
     assert "auto fp = &hipMemcpyToSymbol;" in tr(src)
