@@ -48,6 +48,13 @@ def test_valid_pack_loads(tmp_path):
     assert table.headers["cublas_v2.h"].is_main
 
 
+def test_by_args_templates_load(tmp_path):
+    table = load(tmp_path, "library: x\nidentifiers:\n  cudaA: hipA\ncalls:\n"
+                           "  cudaA: {by_args: {2: 'hipAWithFlags($1, $2)'}}\n")
+    entry = table.identifiers["cudaA"]
+    assert entry.by_args == ((2, "hipAWithFlags($1, $2)"),) and entry.template is None
+
+
 @pytest.mark.parametrize("pack,line,message", [
     ("library: x\nidentifiers:\n  a: {to: b\n", 4, "invalid YAML"),
     ("library: x\nidentifiers:\n  cudaA: hipA\n  cudaA: hipB\n", 4, "duplicate key 'cudaA'"),
@@ -68,6 +75,12 @@ def test_valid_pack_loads(tmp_path):
     ("library: x\nidentifiers:\n  cudaA: cudaB\n  cudaB: cudaA\n", 3, "would not be idempotent"),
     ("library: x\nidentifiers:\n  cudaA: {to: b, fallback: {note: n}}\n", 3, "needs 'to' or 'template'"),
     ("library: x\nidentifiers: [a, b]\n", 2, "must be a mapping"),
+    ("library: x\nidentifiers:\n  cudaA: hipA\ncalls:\n  cudaA: {note: n}\n", 5,
+     "needs 'template' or 'by_args'"),
+    ("library: x\nidentifiers:\n  cudaA: hipA\ncalls:\n  cudaA: {by_args: {two: 'f($1)'}}\n", 5,
+     "'two' is not an argument count"),
+    ("library: x\nidentifiers:\n  cudaA: hipA\ncalls:\n  cudaA: {by_args: {1: 'f($1, $2)'}}\n", 5,
+     "uses $2 but the call has 1 arguments"),
 ])
 def test_errors_name_file_and_line(tmp_path, pack, line, message):
     err = error(tmp_path, pack)

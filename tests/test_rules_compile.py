@@ -88,3 +88,52 @@ def test_templates_and_fallbacks_compile_with_hip_5_2(compiler, tmp_path):
     proc = subprocess.run([*compiler.argv, str(path)], capture_output=True, text=True,
                           env={**os.environ, **dict(compiler.env)})
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+EVENTS = b"""\
+#include <cuda_runtime.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+__global__ void stream(const float* x, float* o, const float4* v, float4* w,
+                       __nv_bfloat16* b, const __half* h, __half* g) {
+  float a = __ldcs(x + threadIdx.x);
+  float4 q = __ldcs(&v[threadIdx.x]);
+  __stcs(o + threadIdx.x, a * 2);
+  __stcs(w, q);
+  __stcs(b + 1, (__nv_bfloat16)__ldcs(b));
+  __stcs(g, __ldcs(h));
+}
+int main() {
+  cudaEvent_t a, b;
+  cudaGraph_t g;
+  cudaGraphExec_t exec;
+  if (cudaEventCreate(&a) != cudaSuccess) return 1;
+  if (cudaEventCreate(&b, cudaEventDisableTiming) != cudaSuccess) return 1;
+  if (cudaGraphCreate(&g, 0) != cudaSuccess) return 1;
+  if (cudaGraphInstantiate(&exec, g, 0) != cudaSuccess) return 1;
+  return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_argument_count_overloads_and_cache_hints_compile_with_rocm_6_4(tmp_path):
+    """cudaEventCreate(&e, flags) and cudaGraphInstantiate(&x, g, flags), CUDA's C++ and
+    CUDA 12 forms, compile against HIP 6.4 (its hipEventCreate takes one argument,
+    hipGraphInstantiate five); so do __ldcs/__stcs on scalar, vector, bf16 and half
+    pointers (HIP 6.4 declares __ldcs for __half/__half2 only, __stcs not at all)."""
+    rocm = find_compiler(toolchain="rocm")
+    if rocm is None:
+        if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
+            pytest.skip("no ROCm toolchain and CUDAPORT_SKIP_HIP=1")
+        pytest.fail("no ROCm toolchain: run tools/setup-rocm.sh")
+    result = translate_bytes(EVENTS, Options(), "events.cu")
+    out = result.output.decode()
+    assert "hipEventCreateWithFlags(&b, hipEventDisableTiming)" in out
+    assert "hipGraphInstantiateWithFlags(&exec, g, 0)" in out
+    assert "__ldcs" not in out and "__stcs" not in out
+    path = tmp_path / "events.hip"
+    path.write_bytes(result.output)
+    proc = subprocess.run([*rocm.argv, "-std=c++17", str(path)], capture_output=True, text=True,
+                          env={**os.environ, **dict(rocm.env)})
+    assert proc.returncode == 0, proc.stderr[-3000:]

@@ -103,6 +103,42 @@ def test_function_pointer_template():
             "hipFuncAttributeMaxDynamicSharedMemorySize, n)") in tr(src)
 
 
+def test_callee_chosen_by_argument_count():
+    # cuda-samples: CUDA's C++ overload cudaEventCreate(&e, flags) is HIP's
+    # hipEventCreateWithFlags; CUDA 12's three-argument cudaGraphInstantiate likewise.
+    src = ("#include <cuda_runtime.h>\nvoid f(cudaGraph_t g, cudaGraphExec_t* x) {\n"
+           "  cudaEvent_t a, b;\n  cudaEventCreate(&a);\n"
+           "  cudaEventCreate(&b, /* no timing */\n                  cudaEventDisableTiming);\n"
+           "  cudaGraphInstantiate(x, g, 0);\n  cudaGraphInstantiate(x, g, nullptr, nullptr, 0);\n"
+           "  auto fp = &cudaEventCreate;\n}\n")
+    out = tr(src)
+    assert out == ("#include <hip/hip_runtime.h>\nvoid f(hipGraph_t g, hipGraphExec_t* x) {\n"
+                   "  hipEvent_t a, b;\n  hipEventCreate(&a);\n"
+                   "  hipEventCreateWithFlags(&b, /* no timing */\n"
+                   "                  hipEventDisableTiming);\n"
+                   "  hipGraphInstantiateWithFlags(x, g, 0);\n"
+                   "  hipGraphInstantiate(x, g, nullptr, nullptr, 0);\n"
+                   "  auto fp = &hipEventCreate;\n}\n")
+    assert tr(out) == out
+
+
+def test_cache_streaming_load_and_store_become_plain_ones():
+    # llm.c: __ldcs/__stcs on float, float4 and bf16 pointers; HIP 6.4 declares __ldcs
+    # only for __half/__half2 and no __stcs.
+    src = ("__global__ void k(const float4* v, float4* w, float* o) {\n"
+           "  float4 q = __ldcs(&v[threadIdx.x]);\n  __stcs(w, q);\n"
+           "  __stcs(o + 1, __ldcs(o) * 2);\n}\n")
+    result = translate_bytes(src.encode(), Options(), "k.cu")
+    out = result.output.decode()
+    assert out == ("#include <hip/hip_runtime.h>\n"
+                   "__global__ void k(const float4* v, float4* w, float* o) {\n"
+                   "  float4 q = std::decay_t<decltype(*(&v[threadIdx.x]))>(*(&v[threadIdx.x]));\n"
+                   "  static_cast<void>(*(w) = (q));\n"
+                   "  static_cast<void>(*(o + 1) = (std::decay_t<decltype(*(o))>(*(o)) * 2));\n}\n")
+    assert sorted({f.code for f in result.findings}) == ["CP108"]
+    assert tr(out) == out
+
+
 def test_template_not_a_call_falls_back_to_rename():
     src = "#include <cuda_runtime.h>\nauto fp = &cudaMemcpyToSymbol;\n"
     assert "auto fp = &hipMemcpyToSymbol;" in tr(src)

@@ -28,12 +28,13 @@ def identifiers(ctx: FileContext) -> None:
             continue  # at::cuda::X, c10::cuda::X: PyTorch's names, not CUDA API
         if r.renames:
             end = start + len(name)
-            if r.template is None and name not in namespaces:
+            if r.template is None and not r.by_args and name not in namespaces:
                 add_edit(new_edit(start, end, r.replacement, r.entry.rule_id))  # hot path
             elif name not in namespaces or _is_namespace_use(src, start, end):
                 edits = None
-                if r.template is not None and context == "code":
-                    edits = _template_call(ctx, start, end, r.template, r.entry.rule_id)
+                if (r.template is not None or r.by_args) and context == "code":
+                    edits = _template_call(ctx, start, end, r.template, r.by_args,
+                                           r.entry.rule_id)
                 if edits is not None:
                     ctx.edits += edits
                 elif r.replacement != name:
@@ -218,20 +219,22 @@ def _wrapping_shape(template: bytes) -> tuple[bytes, list[tuple[bytes, bytes]], 
     return shape
 
 
-def _template_call(ctx: FileContext, start: int, end: int, template: bytes,
-                   rule_id: str) -> list[tuple] | None:
+def _template_call(ctx: FileContext, start: int, end: int, template: bytes | None,
+                   by_args: tuple, rule_id: str) -> list[tuple] | None:
     """Edits that rewrite ``name(args)`` with an argument template; None if it is not a
     call. A template that keeps every argument in place (maybe wrapped) becomes edits at
     the boundaries: the new name, and the wrappers inserted around the arguments; the call
     keeps its own layout (line breaks, comments between arguments). Any other template
     rebuilds the call from its arguments' spans (see ``edits.Replacement``). Either way
-    the names inside the arguments keep their own rename edits."""
+    the names inside the arguments keep their own rename edits. ``by_args`` picks the
+    template by the number of arguments (``template`` for other counts, maybe None)."""
     src = ctx.src
     parsed = lexer.call_arguments(src, end, ctx.brackets)
     if parsed is None:
         return None
     args, close = parsed
-    if lexer.contains_directive(src, start, close):
+    template = next((t for n, t in by_args if n == len(args)), template)
+    if template is None or lexer.contains_directive(src, start, close):
         return None  # the plain rename still applies
     numbered = [int(m.group(1)) for m in _PLACEHOLDER.finditer(template) if m.group(1) != b"*"]
     highest = max(numbered, default=0)

@@ -33,6 +33,7 @@ class Resolved:
     reason: str = ""
     note: str | None = None  # the entry's note and the chosen target column's, reported as CP108
     template: bytes | None = None  # argument template to apply at call sites
+    by_args: tuple = ()  # ((argument count, template bytes), ...): overrides ``template``
     # Precomputed for the hot loop: does a use need an edit, and does it need a finding?
     renames: bool = False
     reportable: bool = False
@@ -42,7 +43,7 @@ class Resolved:
         entry = self.entry
         name = entry.name.encode() if entry else b""
         renames = self.status in ("converted", "fallback") and (
-            self.template is not None or self.replacement != name)
+            self.template is not None or bool(self.by_args) or self.replacement != name)
         reportable = self.status not in ("converted", "same") or entry is not None and bool(
             entry.cuda_deprecated or entry.cuda_removed or self.note)
         object.__setattr__(self, "renames", renames)
@@ -53,14 +54,15 @@ class Resolved:
 def _restore_resolved(values: tuple) -> Resolved:
     """Unpickle without __init__/__post_init__: the derived fields are stored too."""
     r = object.__new__(Resolved)
-    (r.entry, r.status, r.replacement, r.reason, r.note, r.template, r.renames, r.reportable,
-     r.runtime) = values
+    (r.entry, r.status, r.replacement, r.reason, r.note, r.template, r.by_args, r.renames,
+     r.reportable, r.runtime) = values
     return r
 
 
 def _reduce_resolved(self: Resolved):
     return _restore_resolved, ((self.entry, self.status, self.replacement, self.reason,
-                                self.note, self.template, self.renames, self.reportable,
+                                self.note, self.template, self.by_args, self.renames,
+                                self.reportable,
                                 self.runtime),)
 
 
@@ -158,9 +160,11 @@ class Compiled:
         note = "; ".join(n for n in (entry.note, r.note) if n) or None
         template = (r.template or (entry.template.encode() if entry.template else None)) \
             if r.status == "converted" else None
-        if r.replacement == entry.name.encode() and template is None:
+        by_args = tuple((n, t.encode()) for n, t in entry.by_args) \
+            if r.status == "converted" else ()
+        if r.replacement == entry.name.encode() and template is None and not by_args:
             return Resolved(entry, "same", r.replacement, r.reason, note)
-        return Resolved(entry, r.status, r.replacement, r.reason, note, template)
+        return Resolved(entry, r.status, r.replacement, r.reason, note, template, by_args)
 
     def _resolve_mapping(self, library: str, main: Mapping, variants: dict[str, Mapping],
                          tv: tuple[int, ...] | None) -> Resolved:

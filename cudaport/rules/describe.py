@@ -84,6 +84,9 @@ def explain_identifier(compiled: Compiled, name: str) -> list[str]:
     }.get(resolved.status, resolved.status)
     if resolved.status == "converted" and entry.template:
         outcome += f"; calls are rewritten as {entry.template}"
+    if resolved.status == "converted" and entry.by_args:
+        outcome += "".join(f"; calls with {n} arguments are rewritten as {t}"
+                           for n, t in entry.by_args)
     if entry.fallback is not None:
         fb = entry.fallback
         lines_fallback = [f"  fallback: {fb.template or fb.to} when the target name is "
@@ -127,6 +130,8 @@ def explain_identifier(compiled: Compiled, name: str) -> list[str]:
                      "used (CP108)")
     if entry.template:
         lines.append(f"  template: {entry.template}")
+    for count, template in entry.by_args:
+        lines.append(f"  {count} args:   {template}")
     if entry.lane_mask is not None:
         lines.append(f"  mask:     argument {entry.lane_mask} is a warp lane mask: a full-warp "
                      "32-bit mask becomes __activemask(), others are cast to 64 bits (CP219)")

@@ -102,6 +102,9 @@ class Entry:
     # From this target version the name is a run-time value, no longer a constant
     # expression (HIP 7's warpSize): uses that need a constant are reported (CP220).
     runtime_value_since: str | None = None
+    # Argument templates chosen by the call's argument count: ((count, template), ...);
+    # a call with another count gets ``template`` (None: the plain rename).
+    by_args: tuple = ()
 
 
 @fast_pickle

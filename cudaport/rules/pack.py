@@ -24,11 +24,12 @@ class Call:
     """A ``calls:`` item, applied once its layer's identifiers are all known."""
 
     name: str
-    template: str
+    template: str | None
     note: str | None
     at: S.Where
     library: str
     rule_id: str
+    by_args: tuple = ()  # ((argument count, template), ...)
 
 
 def apply_calls(identifiers: dict[str, Entry], calls: list[Call], create: bool) -> None:
@@ -38,13 +39,13 @@ def apply_calls(identifiers: dict[str, Entry], calls: list[Call], create: bool) 
         if entry is None:
             if not create:
                 raise call.at.error(f"calls: {call.name!r} is not an identifier of any rule pack")
-            head = _TEMPLATE_HEAD.match(call.template).group().rstrip(" (")
+            head = _TEMPLATE_HEAD.match(call.template or call.by_args[0][1]).group().rstrip(" (")
             head = re.sub(r"\s*<.*", "", head)
             entry = Entry(name=call.name, library=call.library, kind="function",
                           main=Mapping(head), rule_id=call.rule_id,
                           source=f"{call.at.path}:{call.at.line}")
-        identifiers[call.name] = _replace(entry, template=call.template,
-                                          note=call.note or entry.note)
+        identifiers[call.name] = _replace(entry, template=call.template or entry.template,
+                                          by_args=call.by_args, note=call.note or entry.note)
 
 
 def _replace(entry: Entry, **changes: object) -> Entry:
@@ -230,12 +231,14 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
             )
     if "calls" in top:
         for name, value, at in S.mapping(p, top["calls"][0], "calls"):
-            d = S.fields(p, value, f"calls.{name}", {"template": _template, "note": S.text},
-                         required=("template",))
+            d = S.fields(p, value, f"calls.{name}",
+                         {"template": _template, "by_args": _by_args, "note": S.text})
             if not S.QUALIFIED.match(name):
                 raise at.error(f"calls: {name!r} is not a C/C++ identifier")
-            calls.append(Call(name, d["template"], d.get("note"), at, library or "user",
-                               f"{prefix}/{stem}:{name}"))
+            if "template" not in d and "by_args" not in d:
+                raise at.error(f"calls.{name}: needs 'template' or 'by_args'")
+            calls.append(Call(name, d.get("template"), d.get("note"), at, library or "user",
+                               f"{prefix}/{stem}:{name}", d.get("by_args", ())))
     if "notes" in top and notes is not None and not S.is_null(top["notes"][0]):
         for name, value, at in S.mapping(p, top["notes"][0], "notes"):
             for choice, text, where_ in S.mapping(p, value, f"notes.{name}"):
@@ -355,6 +358,23 @@ def _header_or_empty(path: str, node: yaml.Node, what: str) -> str:
     if value == "":
         return ""
     return S.header(path, node, what)
+
+
+def _by_args(path: str, node: yaml.Node, what: str) -> tuple:
+    """``by_args: {COUNT: TEMPLATE}``: the template for calls with exactly COUNT arguments."""
+    out = []
+    for key, value, at in S.mapping(path, node, what):
+        if not re.fullmatch(r"\d+", key):
+            raise at.error(f"{what}: {key!r} is not an argument count")
+        template = _template(path, value, f"{what}.{key}")
+        highest = max((int(n) for n in re.findall(r"\$(\d+)", template)), default=0)
+        if highest > int(key):
+            raise at.error(f"{what}.{key}: template {template!r} uses ${highest} "
+                           f"but the call has {key} arguments")
+        out.append((int(key), template))
+    if not out:
+        raise S.where(path, node).error(f"{what}: needs at least one argument count")
+    return tuple(out)
 
 
 def _template(path: str, node: yaml.Node, what: str) -> str:
