@@ -172,3 +172,12 @@ def test_cuda_names_only_hips_nvidia_layer_declares_are_not_kept():
 def test_headers_are_never_included_inside_a_brace_block(src, out):
     assert tr(src) == out
     assert tr(out) == out
+
+
+def test_a_call_template_keeps_a_template_ids_arguments_together():
+    # cuda-samples MC_EstimatePiInlineQ: the comma inside <...> split the argument.
+    src = ("#include <cuda_runtime.h>\ntemplate <typename A, typename B> __global__ void k() {}\n"
+           "void f(cudaFuncAttributes* a) { cudaFuncGetAttributes(a, k<int, float>); }\n")
+    out = tr(src)
+    assert "hipFuncGetAttributes(a, reinterpret_cast<const void*>(k<int, float>));" in out
+    assert tr(out) == out
