@@ -302,12 +302,19 @@ def split_arguments(src: bytes, open_paren: int, closer: bytes = b")",
     pos = first.end
     n = len(src)
     match = _TOKEN_RE.match
+    after_name = False  # the last token was an identifier
     while pos < n:
         m = match(src, pos)
         pos = m.end()
         if m.lastgroup in TRIVIA:
             continue
         text = m.group()
+        if text == b"<" and after_name:
+            template_end = _template_arguments_end(src, pos)
+            if template_end is not None:
+                pos = arg_end = template_end  # (its commas do not split the list)
+                continue
+        after_name = m.lastgroup == "ident"
         if text == closing:
             if arg_start is not None:
                 args.append((arg_start, arg_end))
@@ -327,6 +334,38 @@ def split_arguments(src: bytes, open_paren: int, closer: bytes = b")",
         if arg_start is None:
             arg_start = m.start()
         arg_end = pos
+    return None
+
+
+_TEMPLATE_ARGUMENT_LIMIT = 256
+_TEMPLATE_ARGUMENT_TOKENS = frozenset({b"::", b",", b"*", b"&", b"<", b">", b">>"})
+
+
+def _template_arguments_end(src: bytes, pos: int) -> int | None:
+    """The offset past the ``>`` closing the template arguments that follow a name and
+    a ``<`` ending before ``pos`` (``initRNG<A, B>`` passed as an argument), or None when
+    the ``<`` is a comparison. Read as a template only if the brackets hold nothing but
+    names, numbers, ``::``, ``*``, ``&`` and nested ``<...>``, and a ``(``, ``)`` or ``,``
+    follows the ``>``: ``f(a < b, c > d)`` stays two comparisons. It reads at most
+    ``_TEMPLATE_ARGUMENT_LIMIT`` tokens, so many ``<`` in one list stay linear."""
+    depth = 1
+    n = len(src)
+    for _ in range(_TEMPLATE_ARGUMENT_LIMIT):
+        if pos >= n:
+            break
+        m = _TOKEN_RE.match(src, pos)
+        pos = m.end()
+        if m.lastgroup in TRIVIA:
+            continue
+        text = m.group()
+        if m.lastgroup not in ("ident", "number") and text not in _TEMPLATE_ARGUMENT_TOKENS:
+            return None
+        depth += {b"<": 1, b">": -1, b">>": -2}.get(text, 0)
+        if depth < 0:
+            return None
+        if depth == 0:
+            after = next_token(src, pos)
+            return pos if after is not None and after.text in (b"(", b")", b",") else None
     return None
 
 

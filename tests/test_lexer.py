@@ -107,6 +107,24 @@ def test_split_arguments_nested():
         b"a(b, c)", b"[d, e]{ return 1, 2; }", b"g<int>(h)", b'"x,y"']
 
 
+@pytest.mark.parametrize("src, expected", [
+    # cuda-samples MC_EstimatePiInlineQ: a kernel template passed by name
+    (b"f(&a, initRNG<curandStateSobol_sz, curandDirectionVectors_sz>)",
+     [b"&a", b"initRNG<curandStateSobol_sz, curandDirectionVectors_sz>"]),
+    (b"f(k<A, ns::B<int, 2>>, x)", [b"k<A, ns::B<int, 2>>", b"x"]),
+    (b"f(k<A, B>(p, q), y)", [b"k<A, B>(p, q)", b"y"]),
+    # comparisons: what follows the '>' (or a token inside) is no template-id
+    (b"f(a < b, c > d)", [b"a < b", b"c > d"]),
+    (b"f(a < b, c > 0)", [b"a < b", b"c > 0"]),
+    (b"f(i < n, x + 1)", [b"i < n", b"x + 1"]),
+    (b"f(a < b, c >= d)", [b"a < b", b"c >= d"]),
+])
+def test_split_arguments_keeps_template_arguments_whole(src, expected):
+    args, end = lexer.split_arguments(src, 1)
+    assert end == len(src)
+    assert [src[a:b] for a, b in args] == expected
+
+
 def test_split_arguments_keeps_a_nested_launch_whole():
     # Found by bench/fuzz.py: the comma inside `x<<<1, 2>>>` split the outer argument.
     src = b"k<<<g, x<<<1, 2>>>(), s>>>(a)"

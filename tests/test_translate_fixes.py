@@ -152,3 +152,32 @@ def test_cuda_names_only_hips_nvidia_layer_declares_are_not_kept():
 
     r = translate_source("#include <cuda_runtime.h>\n#if CUDART_VERSION >= 11000\n#endif\n")
     assert [(f.code, f.identifier) for f in r.findings] == [("CP101", "CUDART_VERSION")]
+
+
+@pytest.mark.parametrize("src, out", [
+    # rodinia b+tree util/cuda/cuda.cu: the whole file sits in extern "C" under a guard
+    ('#ifdef __cplusplus\nextern "C" {\n#endif\n\n#include "cuda.h"  // driver\n\n'
+     'void f(void) { cudaSetDevice(0); }\n\n#ifdef __cplusplus\n}\n#endif\n',
+     '#include "hip/hip_runtime.h"\n#ifdef __cplusplus\nextern "C" {\n#endif\n\n'
+     '#include "hip/hip_runtime.h"  // driver\n\nvoid f(void) { hipSetDevice(0); }\n\n'
+     '#ifdef __cplusplus\n}\n#endif\n'),
+    # main header added for runtime use: before the block, not before the inner include
+    ('int n;\nextern "C"\n{\n#include <stdio.h>\nvoid f(float* p) { cudaFree(p); }\n}\n',
+     'int n;\n#include <hip/hip_runtime.h>\nextern "C"\n{\n#include <stdio.h>\n'
+     'void f(float* p) { hipFree(p); }\n}\n'),
+    ('#include <stdio.h>\nnamespace a { namespace b {\n#include <cuda_fp16.h>\n} }\n',
+     '#include <stdio.h>\n#include <hip/hip_fp16.h>\nnamespace a { namespace b {\n'
+     '#include <hip/hip_fp16.h>\n} }\n'),
+], ids=["extern-c-under-guard", "extern-c-main-header", "nested-namespaces"])
+def test_headers_are_never_included_inside_a_brace_block(src, out):
+    assert tr(src) == out
+    assert tr(out) == out
+
+
+def test_a_call_template_keeps_a_template_ids_arguments_together():
+    # cuda-samples MC_EstimatePiInlineQ: the comma inside <...> split the argument.
+    src = ("#include <cuda_runtime.h>\ntemplate <typename A, typename B> __global__ void k() {}\n"
+           "void f(cudaFuncAttributes* a) { cudaFuncGetAttributes(a, k<int, float>); }\n")
+    out = tr(src)
+    assert "hipFuncGetAttributes(a, reinterpret_cast<const void*>(k<int, float>));" in out
+    assert tr(out) == out

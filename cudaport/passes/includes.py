@@ -25,6 +25,8 @@ def includes(ctx: FileContext) -> None:
     # (HIP 5.2's hip_cooperative_groups.h uses macros only hip_runtime.h defines).
     early = None
     deletable = _Deletable(src)
+    outside = OutsideBlocks(src)
+    hoisted: set[tuple[int, bytes]] = set()
     for inc in ctx.scan.includes:
         r = ctx.compiled.header(inc.name)
         effective = inc.name
@@ -54,6 +56,17 @@ def includes(ctx: FileContext) -> None:
                 continue
         if translated:
             ctx.edits.append(Edit(inc.name_start, inc.name_end, effective, r.entry.rule_id))
+            # A target header inside a block (`extern "C" {`) is included before the
+            # block too: its templates need C++ linkage, and the inner one then adds
+            # nothing (include guards). Not when an include before it already has it.
+            line = src.rfind(b"\n", 0, inc.start) + 1
+            before = line if duplicate else outside(line)
+            if before != line and (before, effective) not in hoisted:
+                hoisted.add((before, effective))
+                ctx.edits.append(Edit(before, before, b"#include "
+                                      + src[inc.name_start - 1:inc.name_start] + effective
+                                      + src[inc.name_end:inc.name_end + 1] + ctx.eol(),
+                                      r.entry.rule_id))
         seen_in.setdefault(effective, []).append(inc.branch)
         if effective in ctx.compiled.main_headers:
             has_main = True
@@ -83,7 +96,7 @@ def main_header(ctx: FileContext) -> None:
     if inserted_at_top:
         top += header
     if has_main and early is not None and insert:
-        pos = ctx.src.rfind(b"\n", 0, early.start) + 1
+        pos = OutsideBlocks(ctx.src)(ctx.src.rfind(b"\n", 0, early.start) + 1)
         ctx.edits.append(Edit(pos, pos, header, main))
     if top:
         pos, prefix = top_insertion_point(ctx)
@@ -215,8 +228,81 @@ def top_insertion_point(ctx: FileContext) -> tuple[int, bytes]:
     if ctx.scan.includes:
         top_level = [inc for inc in ctx.scan.includes if not inc.branch]
         first = (top_level or ctx.scan.includes)[0]
-        return src.rfind(b"\n", 0, first.start) + 1, b""
+        return OutsideBlocks(src)(src.rfind(b"\n", 0, first.start) + 1), b""
     return _LEADING_COMMENTS.match(src).end(), b""
+
+
+_CONDITIONAL = re.compile(lexer.CONDITIONAL)
+
+
+class OutsideBlocks:
+    """Maps a line start to itself if no brace is open there, else to the start of the
+    line where the outermost open block's declaration begins: a header included inside
+    ``extern "C" {`` (or a namespace, or a function) would not compile, templates need
+    C++ linkage. The declaration begins at the line of its first token after the last
+    ``;``, ``}`` or directive line before its ``{``. When a conditional opened before
+    that ``{`` ends inside the block (``#ifdef __cplusplus`` / ``extern "C" {`` /
+    ``#endif``), the answer is the conditional's ``#if`` line: inside it, the block
+    would open under the condition only. Braces in directives do not count. Asked
+    about offsets in ascending order, it reads the file once, up to the last one."""
+
+    def __init__(self, src: bytes) -> None:
+        self.src = src
+        self.tokens = lexer.tokenize(src)
+        self.pending: lexer.Token | None = None
+        self.depth = 0
+        self.decl: int | None = None  # where the declaration being read begins
+        self.block: tuple[int, int] | None = None  # (its start, conditionals open at "{")
+        self.conditionals: list[int] = []  # line starts of the open #if lines
+        self.escaped: int | None = None  # a conditional around the "{" that ends inside
+        self.directive_end = 0
+
+    def __call__(self, pos: int) -> int:
+        if self.pending is None and b"{" not in self.src[:pos]:
+            return pos
+        while True:
+            tok = self.pending or next(self.tokens, None)
+            self.pending = None
+            if tok is None or tok.start >= pos:
+                self.pending = tok
+                break
+            self._read(tok)
+        if self.block is None:
+            return pos
+        return self.block[0] if self.escaped is None else self.escaped
+
+    def _read(self, tok: lexer.Token) -> None:
+        src, kind = self.src, tok.kind
+        if kind in lexer.TRIVIA or tok.start < self.directive_end:
+            return
+        if kind == "directive" or kind == "include":
+            self.directive_end = _next_line(src, tok.start)
+            m = _CONDITIONAL.match(tok.text.lstrip(b" \t\xef\xbb\xbf"))
+            cond = m.group("cond") if m else b""
+            if cond in (b"if", b"ifdef", b"ifndef"):
+                self.conditionals.append(src.rfind(b"\n", 0, tok.start) + 1)
+            elif cond == b"endif" and self.conditionals:
+                opened = self.conditionals.pop()
+                if self.block is not None and len(self.conditionals) < self.block[1]:
+                    self.escaped = opened  # the last one popped is the outermost
+            if self.depth == 0:
+                self.decl = None
+            return
+        if self.decl is None and self.depth == 0:
+            self.decl = src.rfind(b"\n", 0, tok.start) + 1
+        if kind != "punct":
+            return
+        if tok.text == b"{":
+            if self.depth == 0:
+                self.block = (self.decl or 0, len(self.conditionals))
+                self.escaped = None
+            self.depth += 1
+        elif tok.text == b"}" and self.depth:
+            self.depth -= 1
+            if self.depth == 0:
+                self.block = self.decl = None
+        elif tok.text == b";" and self.depth == 0:
+            self.decl = None
 
 
 def _after_guard_or_pragma(src: bytes) -> int | None:
