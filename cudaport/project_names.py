@@ -143,9 +143,12 @@ def before_passes(ctx: FileContext) -> None:
     code = None
     for s, n in renaming:
         q = qualifier(src, s)
+        if q or is_member(src, s):  # the raw text may mislead: a comment ending in '.'
+            code = scopes.blank(src) if code is None else code
+            q = qualifier(code, s)
         if q and q not in api:
             kept[s] = f"qualified by {q.decode()}::"
-        elif is_member(src, s):
+        elif is_member(code if code is not None else src, s):
             kept[s] = "a member"
         elif is_declaration(src, s, len(n)):
             code = scopes.blank(src) if code is None else code

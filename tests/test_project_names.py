@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from cudaport import Options, translate_bytes
+from cudaport import Options, translate_bytes, translate_source
 from cudaport.cli import main
 
 
@@ -56,3 +56,11 @@ def test_declarations_in_other_files_of_the_tree(tmp_path):
     assert "__hip_bfloat16 outside;" in out
     checked = CliRunner().invoke(main, ["check", str(tmp_path / "src")])
     assert "k.cu:3:1: CP164" in checked.output
+
+
+def test_a_comment_that_ends_in_a_period_does_not_make_a_member():
+    # cuda_programming's vectorAdd.cu: "// ... barrier.\n  cudaMemcpy(...)" was kept as a member
+    src = "void f() {\n  // a synchronization\n  // barrier.\n  cudaMemcpy(a, b, n, cudaMemcpyDeviceToHost);\n}\n"
+    out = translate_source(src)
+    assert "hipMemcpy(a, b, n, hipMemcpyDeviceToHost)" in out.text
+    assert not [f for f in out.findings if f.code == "CP164"]
