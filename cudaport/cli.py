@@ -324,7 +324,7 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
             continue
         outcomes.append(outcome)
         try:
-            _emit(translated, data, name, path, output, out_dir, in_place, base)
+            _emit(translated, name, path, output, out_dir, base)
         except OutputError as exc:
             click.echo(f"cudaport: error: {exc}", err=True)
             errors.append(str(exc))
@@ -343,12 +343,10 @@ def _config_excludes(inputs: tuple[str, ...]):
     return config.is_excluded if config.exclude else None
 
 
-def _emit(translated: bytes, data: bytes, name: str, path: Path, output: Path | None,
-          out_dir: Path | None, in_place: bool, base: Path) -> None:
-    if in_place:
-        if translated != data:
-            write_output(path, translated, mode_from=path)
-        return
+def _emit(translated: bytes, name: str, path: Path, output: Path | None,
+          out_dir: Path | None, base: Path) -> None:
+    """Write one translation of the single-file path (stdin, or ``-o``); ``--in-place``
+    and folders never come here: they run through :func:`cudaport.tree.translate_tree`."""
     if out_dir is not None:
         target = mirror_path(out_dir, path, base) if name != "-" else out_dir / "stdin.hip"
     elif output is not None and str(output) != "-":
