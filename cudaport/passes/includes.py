@@ -24,6 +24,7 @@ def includes(ctx: FileContext) -> None:
     # A target header translated before the main one: some need the main header first
     # (HIP 5.2's hip_cooperative_groups.h uses macros only hip_runtime.h defines).
     early = None
+    translated_main = None
     deletable = _Deletable(src)
     outside = OutsideBlocks(src)
     hoisted: set[tuple[int, bytes]] = set()
@@ -70,10 +71,12 @@ def includes(ctx: FileContext) -> None:
         seen_in.setdefault(effective, []).append(inc.branch)
         if effective in ctx.compiled.main_headers:
             has_main = True
+            if translated and translated_main is None:
+                translated_main = inc
         elif (translated and not has_main and early is None and not inc.branch
               and r.entry.library in RUNTIME_LIBRARIES):
             early = inc
-    ctx.main_header = (has_main, early)
+    ctx.main_header = (has_main, early, translated_main)
 
 
 @register_final("main-header")
@@ -81,7 +84,7 @@ def main_header(ctx: FileContext) -> None:
     """Add the target's main header once, after every pass had its say: passes that
     see runtime or device use ask for it (``ctx.uses_runtime``), and macros the target's
     headers need defined first (``ctx.defines``) go before the file's first include."""
-    has_main, early = ctx.main_header
+    has_main, early, translated_main = ctx.main_header
     insert = ctx.options.insert_main_header
     main = f"{ctx.compiled.target.name}/main-header"
     header = b"#include <" + ctx.compiled.target.main_header.encode() + b">" + ctx.eol()
@@ -94,7 +97,13 @@ def main_header(ctx: FileContext) -> None:
         eol = ctx.eol()
         top += b"#ifndef " + macro + eol + b"#define " + macro + eol + b"#endif" + eol
     if inserted_at_top:
-        top += header
+        top += header + _companions(ctx)
+    elif translated_main is not None:
+        after = _companions(ctx)
+        if after:
+            pos = ctx.src.find(b"\n", translated_main.end) + 1 or len(ctx.src)
+            lead = b"" if ctx.src[pos - 1:pos] == b"\n" else ctx.eol()
+            ctx.edits.append(Edit(pos, pos, lead + after, f"{ctx.compiled.target.name}/main-header"))
     if has_main and early is not None and insert:
         pos = OutsideBlocks(ctx.src)(ctx.src.rfind(b"\n", 0, early.start) + 1)
         ctx.edits.append(Edit(pos, pos, header, main))
@@ -103,6 +112,24 @@ def main_header(ctx: FileContext) -> None:
         ctx.edits.append(Edit(pos, pos, prefix + top,
                               main if inserted_at_top
                               else f"{ctx.compiled.target.name}/target-macros"))
+
+
+def _companions(ctx: FileContext) -> bytes:
+    """Includes of the headers CUDA's runtime header brings in and the target's main
+    header does not (``main_header_companions`` in target.yaml), for those the file needs:
+    it calls one of their names unqualified (or as ``::name``) in code, and does not
+    include the header itself."""
+    table = ctx.compiled.target.extra.get("main_header_companions") or {}
+    out = b""
+    included = {inc.name for inc in ctx.scan.includes}
+    for header, names in table.items():
+        if header.encode() in included or not any(n.encode() in ctx.src for n in names):
+            continue
+        pattern = re.compile(rb"(?<![\w.>$])(?<![\w]::)\b(?:" + b"|".join(
+            n.encode() for n in names) + rb")\s*\(")
+        if any(ctx.in_code(m.start(), m.end()) for m in pattern.finditer(ctx.src)):
+            out += b"#include <" + header.encode() + b">" + ctx.eol()
+    return out
 
 
 class _Deletable:

@@ -73,6 +73,11 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
             raise S.where(pth, n).error(f"{what}: expected a list of macro names")
         return [S.identifier(pth, item, what) for item in n.value]
 
+    def companions(pth: str, n: yaml.Node, what: str) -> dict[str, list[str]]:
+        if not isinstance(n, yaml.MappingNode):
+            raise S.where(pth, n).error(f"{what}: expected a mapping of header: [names]")
+        return {S.header(pth, k, what): S.string_list(pth, v, what) for k, v in n.value}
+
     def anything(pth: str, n: yaml.Node, what: str) -> object:
         return yaml.load(yaml.serialize(n), Loader=S._Loader)
 
@@ -89,6 +94,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "portable_headers": lambda a, b, c: S.string_list(a, b, c),
         "portable_prefixes": lambda a, b, c: S.string_list(a, b, c),
         "api_namespaces": lambda a, b, c: S.string_list(a, b, c),
+        "main_header_companions": companions,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -106,6 +112,6 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "experimental", "warp_sizes", "unknown_libraries", "hazards",
                                  "platform_macros", "platform_macro_pattern",
                                  "portable_guards", "portable_headers", "portable_prefixes",
-                                 "api_namespaces")
+                                 "api_namespaces", "main_header_companions")
                if k in d},
     )

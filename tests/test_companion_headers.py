@@ -1,0 +1,82 @@
+"""Headers CUDA's runtime header brings in and the target's main header does not.
+
+cuda_runtime.h declares C99's classification functions (isfinite ...) in the global
+namespace for host code; ROCm 6.4's hip/hip_runtime.h does not, so llm.c's ``validate_result`` (an
+unqualified ``isfinite`` in a host template) stopped compiling after translation. The
+translated file gets ``#include <math.h>`` after the main header when it needs it
+(``main_header_companions`` in rules/hip/target.yaml).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+
+from cudaport import Options, translate_bytes
+from cudaport.verify import find_compiler
+
+HOST_CHECK = b"""\
+#include <cuda_runtime.h>
+#include <stdio.h>
+template <class T> int faults(const T* ref, int n) {
+  int bad = 0;
+  for (int i = 0; i < n; i++)
+    if (!isfinite(ref[i])) bad++;
+  return bad;
+}
+int main() {
+  float x[2] = {1.0f, 2.0f};
+  printf("%d\\n", faults(x, 2));
+  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+}
+"""
+
+
+def _translate(src: bytes, **options) -> str:
+    return translate_bytes(src, Options(**options), "check.cu").output.decode()
+
+
+def test_math_header_follows_the_translated_runtime_header():
+    out = _translate(HOST_CHECK)
+    assert out.startswith("#include <hip/hip_runtime.h>\n#include <math.h>\n#include <stdio.h>\n")
+    assert _translate(out.encode()) == out  # idempotent
+
+
+@pytest.mark.parametrize("src", [
+    HOST_CHECK.replace(b"#include <stdio.h>", b"#include <math.h>"),  # already there
+    HOST_CHECK.replace(b"!isfinite(", b"!std::isfinite("),  # qualified: <cmath> has it
+    HOST_CHECK.replace(b"!isfinite(", b"!ref->isfinite("),  # a member of the project's
+    HOST_CHECK.replace(b"if (!isfinite(ref[i]))", b"// isfinite(x) in a comment\n"),
+])
+def test_no_math_header_when_not_needed(src):
+    assert "<math.h>" not in _translate(src).replace(
+        "#include <math.h>", "", src.count(b"#include <math.h>"))
+
+
+def test_math_header_with_the_inserted_main_header():
+    src = HOST_CHECK.replace(b"#include <cuda_runtime.h>\n", b"")
+    out = _translate(src)
+    assert out.startswith("#include <hip/hip_runtime.h>\n#include <math.h>\n")
+    assert "<math.h>" not in _translate(src, insert_main_header=False)
+
+
+def test_global_qualified_call_counts():
+    out = _translate(HOST_CHECK.replace(b"!isfinite(", b"!::isfinite("))
+    assert "#include <math.h>" in out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+def test_translated_host_check_compiles(tmp_path, toolchain, version):
+    compiler = find_compiler(toolchain=toolchain)
+    if compiler is None:
+        if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
+            pytest.skip("no HIP compiler and CUDAPORT_SKIP_HIP=1")
+        pytest.fail(f"no {toolchain} HIP toolchain: run tools/setup-system.sh")
+    path = tmp_path / "check.hip"
+    path.write_text(_translate(HOST_CHECK, target_version=version))
+    proc = subprocess.run([*compiler.argv, "-std=c++17", str(path)], capture_output=True,
+                          text=True, env={**os.environ, **dict(compiler.env)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
