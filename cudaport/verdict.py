@@ -31,7 +31,7 @@ CLEAN = "ports cleanly"
 WARNINGS = "ports with warnings"
 BLOCKED = "blocked"
 ORDER = (CLEAN, WARNINGS, BLOCKED)
-PORTED = frozenset({"converted", "same", "drop", "fallback"})  # reference statuses
+PORTED = frozenset({"converted", "same", "drop", "fallback", "inline"})  # reference statuses
 
 
 @dataclass(frozen=True)

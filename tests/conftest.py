@@ -23,3 +23,21 @@ def tr(src: str | bytes, **options) -> str:
     data = src.encode() if isinstance(src, str) else src
     out = translate_bytes(data, Options(**options)).output
     return out.decode() if isinstance(src, str) else out
+
+
+def compile_hip(path: Path, toolchain: str) -> None:
+    """Compile ``path`` (-fsyntax-only, C++17) with one HIP toolchain ("rocm": ROCm 6.4,
+    "system": the host's HIP 5.2) and fail the test with the compiler's errors."""
+    import os
+    import subprocess
+
+    from cudaport.verify import find_compiler
+
+    compiler = find_compiler(toolchain=toolchain)
+    if compiler is None:
+        if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
+            pytest.skip("no HIP compiler and CUDAPORT_SKIP_HIP=1")
+        pytest.fail(f"no {toolchain} HIP toolchain: run tools/setup-system.sh")
+    proc = subprocess.run([*compiler.argv, "-std=c++17", str(path)], capture_output=True,
+                          text=True, env={**os.environ, **dict(compiler.env)})
+    assert proc.returncode == 0, proc.stderr[-3000:]

@@ -40,6 +40,10 @@ def includes(ctx: FileContext) -> None:
                 if span is not None and deletable(span[0]):
                     ctx.edits.append(Edit(*span, b"", entry.rule_id))
                     continue  # (a header kept inside a statement is reported below)
+            if r.status == "inline":
+                ctx.edits.append(Edit(inc.start, inc.end, _inline_text(ctx, r.entry.inline),
+                                      entry.rule_id))
+                continue
             if r.status == "converted":
                 effective = r.replacement
                 translated = True
@@ -112,6 +116,13 @@ def main_header(ctx: FileContext) -> None:
         ctx.edits.append(Edit(pos, pos, prefix + top,
                               main if inserted_at_top
                               else f"{ctx.compiled.target.name}/target-macros"))
+
+
+def _inline_text(ctx: FileContext, text: bytes) -> bytes:
+    """Definitions that replace an include line, in the file's line endings, without
+    their final line break (the include line keeps its own)."""
+    text = text.rstrip(b"\r\n").replace(b"\r\n", b"\n")
+    return text.replace(b"\n", ctx.eol())
 
 
 def _companions(ctx: FileContext) -> bytes:

@@ -72,7 +72,7 @@ Resolved.__reduce__ = _reduce_resolved  # the cached compiled table holds ~12,00
 @dataclass(frozen=True, slots=True)
 class ResolvedHeader:
     entry: HeaderEntry
-    status: str  # converted, same, drop, unsupported
+    status: str  # converted, same, drop, inline (definitions replace it), unsupported
     replacement: bytes | None
 
 
@@ -111,6 +111,8 @@ class Compiled:
             r = self._resolve_mapping(hentry.library, hentry.main, hentry.variants, tv)
             if r.status in ("version", "unsupported") and hentry.fallback:
                 r = Resolved(None, "converted", hentry.fallback.encode())
+            elif r.status in ("version", "unsupported") and hentry.inline is not None:
+                r = Resolved(None, "inline", None)
             if r.status == "converted" and r.replacement == b"":
                 status = "drop"
             elif r.status == "converted" and r.replacement == name.encode():

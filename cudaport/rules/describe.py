@@ -154,6 +154,7 @@ def explain_header(compiled: Compiled, name: str) -> list[str]:
         "converted": f"include becomes <{(resolved.replacement or b'').decode()}>",
         "same": "include kept",
         "drop": f"include line removed ({target} does not need it)",
+        "inline": f"include line replaced by definitions {target} lacks (rules: inline)",
         "unsupported": "no equivalent: reported (CP106)",
     }.get(resolved.status, resolved.status)
     lines = [f"{name}: header of {entry.library}", f"  result:   {outcome}"]

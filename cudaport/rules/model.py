@@ -120,6 +120,9 @@ class HeaderEntry:
     source: str = ""
     fallback: str | None = None  # the header to use when ``main`` is too new or absent
     code: str | None = None  # the CP1xx code reported when unsupported (default CP106)
+    # Where the target has no such header: definitions (the bytes of a file next to the
+    # rule pack) that replace the include line, guarded so that they are compiled once.
+    inline: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -205,7 +205,7 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
         spec = {"to": _header_or_empty, "main": S.boolean, "note": S.text,
                 "variants": variant, "library": S.identifier, "status": S.text,
                 "to_since": S.version, "fallback": S.header, "code": _code,
-                "before": _before_reader(S.header)}
+                "before": _before_reader(S.header), "inline": _inline_file(p)}
         seen_headers: set[str] = set()
         for name, value, at in S.mapping(p, top["headers"][0], "headers"):
             if not S.HEADER.match(name):
@@ -227,7 +227,7 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
                 variants=d.get("variants", {}),
                 is_main=d.get("main", old_h.is_main if old_h else False),
                 note=d.get("note"), rule_id=f"{prefix}/{stem}:{name}", source=f"{p}:{at.line}",
-                fallback=d.get("fallback"), code=d.get("code"),
+                fallback=d.get("fallback"), code=d.get("code"), inline=d.get("inline"),
             )
     if "calls" in top:
         for name, value, at in S.mapping(p, top["calls"][0], "calls"):
@@ -351,6 +351,17 @@ def _needs_macro(path: str, node: yaml.Node, what: str) -> tuple:
     d = S.fields(path, node, what, {"name": S.identifier, "since": S.version,
                                      "before": S.version}, required=("name",))
     return (d["name"], d.get("since"), d.get("before"))
+
+
+def _inline_file(pack: str):
+    """``inline: FILE``: the bytes of FILE, a path relative to the rule pack's folder."""
+    def read(path: str, node: yaml.Node, what: str) -> bytes:
+        name = S.text(path, node, what)
+        file = Path(pack).parent / name
+        if Path(name).is_absolute() or ".." in Path(name).parts or not file.is_file():
+            raise S.where(path, node).error(f"{what}: no file {name!r} next to the rule pack")
+        return file.read_bytes()
+    return read
 
 
 def _header_or_empty(path: str, node: yaml.Node, what: str) -> str:
