@@ -443,10 +443,12 @@ Bad: `__global__ void parent() { child<<<1, 32>>>(); }` Good: launch `child` fro
 """)
 register("CP213", "cooperative-groups-gap", "error", "cooperative-groups feature HIP lacks", """
 What: a cooperative-groups type or function that HIP's cooperative groups do not provide
-(clusters, `cg::reduce`/`scan`, `memcpy_async`, `labeled_partition`, `meta_group_rank`...).
+(clusters, `cg::inclusive_scan`/`exclusive_scan`, `memcpy_async`, `labeled_partition`,
+`meta_group_rank`...). `cg::reduce` is not among them: where `<cooperative_groups/reduce.h>`
+was included, cudaport puts its own definition of it.
 Why: the translated code will not compile against HIP 5.2's `hip_cooperative_groups.h`.
 Fix: write the operation with shuffles and `__syncthreads`, or use rocPRIM/hipCUB.
-Bad: `cg::reduce(tile, v, cg::plus<float>())` Good: a shuffle reduction over `warpSize` lanes.
+Bad: `cg::inclusive_scan(tile, v)` Good: a shuffle scan over the tile's lanes (`shfl_up`).
 """)
 register("CP214", "device-prop-field", "error", "cudaDeviceProp field with no HIP counterpart", """
 What: a `cudaDeviceProp` member that `hipDeviceProp_t` (HIP 5.2) lacks.

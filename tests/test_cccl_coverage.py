@@ -98,7 +98,7 @@ FAMILIES = [
     ("cupti.h", "CP106", None),
     ("nvtx3/nvToolsExt.h", "CP106", None),
     ("cuda_pipeline.h", "CP106", None),
-    ("cooperative_groups/reduce.h", "CP106", None),
+    ("cooperative_groups/reduce.h", None, "hip/hip_cooperative_groups.h"),  # inline: definitions
 ]
 
 

@@ -57,7 +57,7 @@ CASES = [
      "__global__ void child() {}\nvoid host() { child<<<1, 1>>>(); }\n"),
     ("CP213", "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
      + KERNEL.format("  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
-                     "  v = cg::reduce(t, v, cg::plus<float>());"),
+                     "  v = cg::inclusive_scan(t, v);"),
      "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
      + KERNEL.format("  auto b = cg::this_thread_block(); b.sync();")),
     ("CP213", "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"

@@ -130,7 +130,7 @@ def test_translation_report_flags_inline_ptx():
 
 
 def test_optional_cooperative_groups_headers_are_reported_unmapped():
-    src = "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+    src = "#include <cooperative_groups.h>\n#include <cooperative_groups/scan.h>\n"
     result = translate_bytes(src.encode(), Options())
     assert [(f.code, f.line) for f in result.findings] == [("CP106", 2)]
 

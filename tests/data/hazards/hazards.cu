@@ -5,7 +5,7 @@ namespace cg = cooperative_groups;
 texture<float, 1> tex;
 __global__ void k(float* x) {
   auto b = cg::this_thread_block();
-  cg::reduce(b, x[0], 1);
+  cg::exclusive_scan(b, x[0]);
   unsigned m = __ballot_sync(0xffffffff, x[0] > 0);
   if (threadIdx.x % 32 == 0) x[1] = m;
   asm("trap;");
