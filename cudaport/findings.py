@@ -137,10 +137,16 @@ Good: `#include <hipcub/hipcub.hpp>` and `hipcub::DeviceReduce::Sum(...)`.
 register("CP115", "redefines-target-function", "error", "defines a function the target already defines", """
 What: the project defines a device function, such as `atomicMax(float*, float)` or
 `atomicAdd(double*, double)`, with the name and parameter types of one HIP's headers define
-(the message names the header).
+(the message names the header); or an operator HIP's vector types already have as a
+non-template (`float2 operator*(float2, float2)`, `operator+=(float2&, float2)`, as in
+cuda-samples' helper_math.h).
 Why: CUDA lacks the function (or lacked it on older GPUs), so the project wrote its own;
-after translation both definitions exist and the file does not compile.
-Fix: keep the project's definition for CUDA only.
+after translation both definitions exist and the file does not compile (for operators,
+every use is ambiguous).
+Fix: keep the project's definition for CUDA only. The translation does this itself, with
+`#if !defined(__HIP_PLATFORM_AMD__)` ... `#endif` around each run of such definitions, when
+the definition is whole lines of its own; then the finding is information. It stays an
+error when the definition shares its lines with other code or sits in a macro.
 Bad: `__device__ float atomicMax(float *a, float v) { ... }`
 Good: `#if !defined(__HIP_PLATFORM_AMD__)` around that definition.
 """)

@@ -74,20 +74,26 @@ def other_platform_spans(code: bytes, is_platform) -> list[tuple[int, int]]:
 def drop_other_platform(ctx) -> None:
     """Forget the findings and references of ``ctx`` in branches only another platform
     compiles."""
-    extra = ctx.compiled.target.extra
-    macros = extra.get("platform_macros")
-    if not macros or b"#" not in ctx.src:
-        return
-    is_platform = _platform_test(tuple(macros), extra.get("platform_macro_pattern"))
-    from .passes.hazards import blank_comments_and_literals
-    spans = other_platform_spans(blank_comments_and_literals(ctx.src), is_platform)
-    if spans:
-        inside = _Inside(spans)
+    inside = other_platform_test(ctx)
+    if inside is not None:
         ctx.findings = [f for f in ctx.findings if f.offset < 0 or not inside(f.offset)]
         ctx.references = [r for r in ctx.references if not inside(r[0])]
         ctx.scan.idents[:] = [i for i in ctx.scan.idents if not inside(i[0])]
         ctx.scan.unknown[:] = [u for u in ctx.scan.unknown if not inside(u[0])]
         ctx.scan.includes[:] = [i for i in ctx.scan.includes if not inside(i.start)]
+
+
+def other_platform_test(ctx) -> "_Inside | None":
+    """A test of offsets: inside a branch only another platform compiles (None: there is
+    no such branch in ``ctx``)."""
+    extra = ctx.compiled.target.extra
+    macros = extra.get("platform_macros")
+    if not macros or b"#" not in ctx.src:
+        return None
+    is_platform = _platform_test(tuple(macros), extra.get("platform_macro_pattern"))
+    from .passes.hazards import blank_comments_and_literals
+    spans = other_platform_spans(blank_comments_and_literals(ctx.src), is_platform)
+    return _Inside(spans) if spans else None
 
 
 @functools.cache

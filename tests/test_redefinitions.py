@@ -76,3 +76,87 @@ def test_gemm_tensor_op_names_say_what_to_use():
     r = translate_source("void f() { int a = CUBLAS_GEMM_DEFAULT_TENSOR_OP; }\n")
     messages = [f.message for f in r.findings if f.code == "CP101"]
     assert messages and "use HIPBLAS_GEMM_DEFAULT" in messages[0]
+
+
+HELPER_MATH = """\
+#include <cuda_runtime.h>
+inline __host__ __device__ float2 operator*(float2 a, float2 b)
+{
+    return make_float2(a.x * b.x, a.y * b.y);
+}
+inline __host__ __device__ float2 operator*(float2 a, float b)
+{
+    return make_float2(a.x * b, a.y * b);
+}
+inline __host__ __device__ float3 operator/(const float3& a, const float3& b)
+{
+    return make_float3(a.x / b.x, a.y / b.y, a.z / b.z);
+}
+inline __host__ __device__ void operator+=(float2 &a, float2 b)
+{
+    a.x += b.x; a.y += b.y;
+}
+inline __host__ __device__ void operator*=(float2 &a, float b)
+{
+    a.x *= b; a.y *= b;
+}
+inline __host__ __device__ float2 operator+(float2 a, float2 b)
+{
+    return make_float2(a.x + b.x, a.y + b.y);
+}
+__device__ float2 use(float2 a, float2 b, float3 c, float s) {
+  float2 d = a * b + a * s;
+  d += b;
+  d *= s;
+  float3 e = c / c;
+  return d + make_float2(e.x, e.y);
+}
+"""
+
+
+def test_vector_operators_hip_defines_are_kept_for_cuda_only():
+    r = translate_source(HELPER_MATH)
+    out = r.output.decode()
+    guard = "#if !defined(__HIP_PLATFORM_AMD__)\n"
+    # float2*float2 alone, then float3/float3 and float2+=float2 as one run; the scalar
+    # forms and operator+ (templates in HIP, which a non-template beats) stay.
+    assert out.count(guard) == 2 and out.count("#endif\n") == 2
+    first = out.index(guard)
+    assert out[first:].startswith(guard + "inline __host__ __device__ float2 operator*(float2 a, "
+                                  "float2 b)\n{\n    return make_float2(a.x * b.x, a.y * b.y);"
+                                  "\n}\n#endif\ninline __host__ __device__ float2 operator*("
+                                  "float2 a, float b)")
+    assert "}\n#endif\ninline __host__ __device__ void operator*=(float2 &a, float b)" in out
+    found = [(f.code, f.severity, f.line) for f in r.findings if f.code == "CP115"]
+    assert found == [("CP115", "info", 2), ("CP115", "info", 10), ("CP115", "info", 14)]
+    assert translate_source(out).output.decode() == out  # idempotent
+    crlf = translate_source(HELPER_MATH.replace("\n", "\r\n")).output
+    assert crlf == r.output.replace(b"\n", b"\r\n")
+
+
+@pytest.mark.parametrize("src", [
+    "#define OP(o) inline __host__ __device__ float2 operator o(float2 a, float2 b) "
+    "{ return a; }\nOP(*)\n",                                          # in a macro: no fix
+    "inline __host__ __device__ float2 operator*(float2 a, float2 b) { return a; } int x;\n",
+])
+def test_operator_sharing_its_lines_is_reported_not_moved(src):
+    r = translate_source(src)
+    assert "#if !defined" not in r.output.decode()
+    assert [f.severity for f in r.findings if f.code == "CP115"] in ([], ["error"])
+
+
+def test_host_only_and_other_types_are_left_alone():
+    src = ("struct V { float x; };\ninline V operator*(V a, V b) { return a; }\n"
+           "inline __host__ __device__ float2 operator*(float2 a, int2 b) { return a; }\n")
+    r = translate_source(src)
+    assert not [f for f in r.findings if f.code == "CP115"] and "#if" not in r.output.decode()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+def test_helper_math_operators_compile(tmp_path, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / "helper_math.hip"
+    path.write_bytes(translate_source(HELPER_MATH, target_version=version).output)
+    compile_hip(path, toolchain)

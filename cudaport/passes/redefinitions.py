@@ -1,23 +1,38 @@
-"""Report device functions the project defines that HIP already defines (CP115).
+"""Device functions and vector operators the project defines that HIP already defines (CP115).
 
 CUDA lacks ``atomicMax(float*, float)`` (and ``atomicAdd(double*, double)`` before sm_60),
 so projects write their own; HIP's headers define both, so the translated file redefines
 them and does not compile. The list of HIP's definitions comes from the target's rule
 folder (``hip-device-functions.txt``, written by tools/gen_hip_device_functions.py from the
 ROCm 6.4 headers); a definition matches when its name and parameter types are the same.
+Likewise CUDA's vector types have no arithmetic operators, so projects define them
+(cuda-samples' helper_math.h: ``float2 operator*(float2, float2)``, ``operator+=``); HIP's
+vector types have some as non-template members and friends, and every use of the
+operator becomes ambiguous (``vector_operators`` in the target's hazards facts).
+
+The translation keeps each such definition for CUDA only: ``#if !defined(<guard>)`` ...
+``#endif`` around it, the guard being the target's platform macro, so the target's own
+definition is used (they compute the same thing) and the file still builds for CUDA.
 """
 
 from __future__ import annotations
 
 import re
 
+from .. import platform_branches
 from ..context import FileContext
+from ..edits import Edit
 from .data import target_data
 from .registry import register
 
 _DEFINITION = re.compile(
     rb"\b__device__\b(?:[ \t\r\n]+[\w:*&<>,]+)*?[ \t\r\n*&]+([A-Za-z_]\w*)[ \t]*"
     rb"\(([^()]*)\)[ \t\r\n]*\{")
+_OPERATOR = re.compile(
+    rb"\b__(?:host|device)__\b[^;{}()]*?\boperator[ \t]*([-+*/%^|&]=|<<=|>>=|[*/])[ \t]*"
+    rb"\(([^()]*)\)[ \t\r\n]*\{")
+_PREFIX_WORDS = frozenset(b"inline static __forceinline__ __inline__ __host__ __device__ "
+                          b"constexpr".split())
 _SPACED_POINTER = re.compile(r"\s*([*&]+)\s*")
 _NAMED = re.compile(r"(.*?[\w*&>])\s*\b([A-Za-z_]\w*)\Z")
 _TYPE_WORDS = frozenset("int float double char long short unsigned signed bool const volatile "
@@ -75,7 +90,9 @@ def redefinitions(ctx: FileContext) -> None:
         return
     from .hazards import blank_comments_and_literals
     code = blank_comments_and_literals(ctx.src)
-    title = ctx.compiled.target.title
+    guard = _guard(ctx)
+    spans: list[tuple[int, int]] = []
+    cuda_only = _CudaOnly(ctx)
     for m in _DEFINITION.finditer(code):
         name = m.group(1).decode()
         overloads = known.get(name)
@@ -84,7 +101,97 @@ def redefinitions(ctx: FileContext) -> None:
         types = tuple(parameter_types(m.group(2).decode()))
         header = overloads.get(types)
         if header is not None:
-            ctx.find("CP115", m.start(1),
-                     f"{name}({', '.join(types)}) is already defined by {title} ({header}); "
-                     f"the translated file redefines it: keep this definition for CUDA only "
-                     f"(#if !defined(__HIP_PLATFORM_AMD__))", name, "device")
+            _report(ctx, code, m, guard, f"{name}({', '.join(types)})", header, name, spans, cuda_only)
+    vector = (ctx.compiled.target.extra.get("hazards") or {}).get("vector_operators")
+    if vector and b"operator" in code:
+        for m in _OPERATOR.finditer(code):
+            types = tuple(parameter_types(m.group(2).decode()))
+            if _is_target_operator(m.group(1).decode(), types, vector):
+                _report(ctx, code, m, guard, f"operator{m.group(1).decode()}({', '.join(types)})",
+                        vector["header"], "operator" + m.group(1).decode(), spans, cuda_only)
+    if spans:
+        _keep_for_cuda_only(ctx, spans, guard)
+
+
+def _is_target_operator(op: str, types: tuple[str, ...], facts: dict) -> bool:
+    """``float2 operator*(float2, const float2&)``, ``operator+=(float2&, float2)``: an
+    operator the target defines as a non-template for its vector types."""
+    if len(types) != 2:
+        return False
+    first, second = (t.removeprefix("const ").removesuffix("&").strip() for t in types)
+    if first != second or first not in facts["types"]:
+        return False
+    if op.endswith("=") and op not in ("<=", ">="):
+        return op in facts["compound"] and types[0] == first + "&"
+    return op in facts["binary"] and (not types[0].endswith("&")
+                                      or types[0] == f"const {first}&")
+
+
+def _report(ctx: FileContext, code: bytes, m: re.Match[bytes], guard: bytes | None,
+            what: str, header: str, name: str, spans: list[tuple[int, int]],
+            cuda_only: _CudaOnly) -> None:
+    """CP115: an error when the definition stays as it is, information when the
+    translation keeps it for CUDA only (its extent is plain to see: ``spans``)."""
+    title = ctx.compiled.target.title
+    span = _definition_span(ctx, code, m) if guard is not None else None
+    if span is not None and cuda_only(span[0]):
+        return  # in a branch the target does not compile (e.g. guarded by a first run)
+    if span is None:
+        done, severity = f"keep this definition for CUDA only (#if !defined(...))", ""
+    else:
+        spans.append(span)
+        done = f"the translation keeps it for CUDA only (#if !defined({guard.decode()}))"
+        severity = "info"
+    ctx.find("CP115", m.start(), f"{what} is already defined by {title} ({header}); the "
+             f"translated file would redefine it: {done}", name, "device", severity)
+
+
+def _keep_for_cuda_only(ctx: FileContext, spans: list[tuple[int, int]], guard: bytes) -> None:
+    """One ``#if !defined(guard)`` ... ``#endif`` around each run of adjacent definitions."""
+    runs: list[list[int]] = []
+    for start, end in sorted(set(spans)):
+        if runs and start <= runs[-1][1]:
+            runs[-1][1] = max(end, runs[-1][1])
+        else:
+            runs.append([start, end])
+    rule, eol = f"{ctx.compiled.target.name}/redefinition", ctx.eol()
+    for start, end in runs:
+        ctx.edits.append(Edit(start, start, b"#if !defined(" + guard + b")" + eol, rule))
+        ctx.edits.append(Edit(end, end, b"#endif" + eol, rule))
+
+
+def _guard(ctx: FileContext) -> bytes | None:
+    """The macro only the target's compiler defines (``cuda_only_guard`` in its hazard
+    facts); without one, redefinitions are reported and left alone."""
+    macro = (ctx.compiled.target.extra.get("hazards") or {}).get("cuda_only_guard")
+    return macro.encode() if macro else None
+
+
+def _definition_span(ctx: FileContext, code: bytes, m: re.Match[bytes]) -> tuple[int, int] | None:
+    """Whole lines from the definition's first line to the line of its closing brace, when
+    the first line holds only specifiers before it and nothing follows the brace."""
+    line = code.rfind(b"\n", 0, m.start()) + 1
+    if not set(code[line:m.start()].split()) <= _PREFIX_WORDS:
+        return None
+    end = ctx.brackets.close_end(m.end() - 1)
+    if end is None:
+        return None
+    stop = code.find(b"\n", end)
+    stop = len(code) if stop < 0 else stop + 1
+    if code[end:stop].strip() or stop == len(code) and not code.endswith(b"\n"):
+        return None
+    return line, stop
+
+
+class _CudaOnly:
+    """Whether an offset is in a branch the target does not compile (a first run's guard,
+    ``#ifndef USE_ROCM``); the branches are found on the first question, as few files
+    define anything the target has."""
+
+    def __init__(self, ctx: FileContext) -> None:
+        self.ctx, self.test, self.built = ctx, None, False
+
+    def __call__(self, offset: int) -> bool:
+        if not self.built:
+            self.test, self.built = platform_branches.other_platform_test(self.ctx), True
+        return self.test is not None and self.test(offset)
