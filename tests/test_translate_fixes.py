@@ -181,3 +181,23 @@ def test_a_call_template_keeps_a_template_ids_arguments_together():
     out = tr(src)
     assert "hipFuncGetAttributes(a, reinterpret_cast<const void*>(k<int, float>));" in out
     assert tr(out) == out
+
+
+LIBRARY_GUARDS = [("cublas_v2.h", "CUBLAS_API_H_", "hipblas/hipblas.h", "HIPBLAS_H"),
+                  ("cufft.h", "_CUFFT_H_", "hipfft/hipfft.h", "HIPFFT_H_"),
+                  ("cusparse.h", "CUSPARSE_H_", "hipsparse/hipsparse.h", "HIPSPARSE_H"),
+                  ("cusolverDn.h", "CUSOLVER_COMMON_H_", "hipsolver/hipsolver.h", "HIPSOLVER_H")]
+
+
+@pytest.mark.parametrize("header,guard,hip_header,hip_guard", LIBRARY_GUARDS,
+                         ids=[g[1] for g in LIBRARY_GUARDS])
+def test_library_guard_macros_become_the_hip_libraries_guards(header, guard, hip_header,
+                                                              hip_guard):
+    # helper_cuda.h's _cudaGetErrorEnum(cublasStatus_t) & co. sit under `#ifdef CUBLAS_API_H_`.
+    out = tr(f"#include <{header}>\n#ifdef {guard}\nint a;\n#endif\n")
+    assert f"#include <{hip_header}>\n#ifdef {hip_guard}\n" in out
+    from pathlib import Path
+
+    rocm = Path("/var/cache/cudaport/rocm-6.4/usr/include")
+    if rocm.is_dir():  # the guard the ROCm 6.4 header defines
+        assert f"#define {hip_guard}\n" in (rocm / hip_header).read_text()
