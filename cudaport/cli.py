@@ -61,7 +61,12 @@ CLANG_OPTIONS = [
     click.option("--warp-size", type=click.IntRange(1, 1024), default=None,
                  help="Threads per warp on the target (default from the target: 64 for HIP)."),
     click.option("--hazards/--no-hazards", default=True, show_default=True,
-                 help="Report portability hazards (CP2xx); translation is the same either way."),
+                 help="Report portability hazards (CP2xx); translation is the same either way "
+                      "unless fixes are asked for."),
+    click.option("--fix", is_flag=True, default=False,
+                 help="Apply the safe fixes of CP2xx findings to the translation (marked [*])."),
+    click.option("--unsafe-fixes", is_flag=True, default=False,
+                 help="Apply their unsafe fixes too (marked [-]): review what they change."),
 ]
 
 
@@ -79,6 +84,7 @@ def _clang_fields(kwargs: dict) -> dict:
         "inactive_branches": kwargs.pop("inactive_branches", None) or "translate",
         "warp_size": kwargs.pop("warp_size", None),
         "hazards": kwargs.pop("hazards", True),
+        "fix": _fix_level(kwargs.pop("fix", False), kwargs.pop("unsafe_fixes", False)),
     }
     if clang is None:
         clang = bool(fields["compile_commands"] or fields["cuda_path"] or fields["header_mode"])
@@ -93,6 +99,10 @@ def _clang_fields(kwargs: dict) -> dict:
         if not db.is_file():
             raise UsageError(f"-p {where}: no compile_commands.json there")
     return fields
+
+
+def _fix_level(fix: bool, unsafe: bool) -> str:
+    return "unsafe" if unsafe else "safe" if fix else "none"
 
 
 def _portability_fields(kwargs: dict) -> tuple[tuple[str, object], ...]:

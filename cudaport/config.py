@@ -57,12 +57,15 @@ class Config:
     framework: str | None = None
     portable_guards: tuple[str, ...] = ()
     respect_layers: bool | None = None
+    fix: bool | None = None
+    unsafe_fixes: bool | None = None
 
     def option_defaults(self) -> dict[str, object]:
         """Values for the translation options, keyed like ``cli.build_options``'s kwargs."""
         out: dict[str, object] = {}
         for key in ("target", "launch", "rewrite_comments", "rewrite_strings", "encoding",
-                    "experimental", "target_version", "framework", "respect_layers"):
+                    "experimental", "target_version", "framework", "respect_layers", "fix",
+                    "unsafe_fixes"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -201,7 +204,8 @@ _KEYS = {
     "experimental": bool, "hip-version": str, "target-version": str, "variants": dict,
     "rules": list, "rules-dir": list, "select": list, "ignore": list, "exclude": list,
     "per-path-ignores": dict, "fail-on": str, "warn-unused-ignores": bool,
-    "framework": str, "portable-guards": list, "respect-layers": bool,
+    "framework": str, "portable-guards": list, "respect-layers": bool, "fix": bool,
+    "unsafe-fixes": bool,
 }
 _TYPE_NAMES = {str: "a string", bool: "true or false", dict: "a table", list: "a list"}
 
@@ -279,6 +283,7 @@ def _build(path: Path, table: dict, prefix: str) -> Config:
         warn_unused_ignores=get("warn-unused-ignores"),
         framework=_framework(get("framework"), fail),
         portable_guards=strings("portable-guards"), respect_layers=get("respect-layers"),
+        fix=get("fix"), unsafe_fixes=get("unsafe-fixes"),
     )
 
 

@@ -6,6 +6,7 @@ three parts (what, why, what to do) that ``cudaport explain`` and SARIF rule hel
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass
 
 SEVERITIES = ("error", "warning", "info")
@@ -545,6 +546,28 @@ Fix: nothing; rename your function if the clash is confusing.
 
 
 @dataclass(frozen=True)
+class Fix:
+    applicability: str  # "safe" or "unsafe"
+    description: str
+    edits: tuple[tuple[int, int, bytes], ...]  # (start, end, replacement) on the source
+    applied: bool = False
+    # Per edit: (line, column, end line, end column), 1-based, columns in bytes.
+    regions: tuple[tuple[int, int, int, int], ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"applicability": self.applicability, "description": self.description,
+                "applied": self.applied,
+                "edits": [{"line": g[0], "col": g[1], "end_line": g[2], "end_col": g[3],
+                           "replacement": r.decode("utf-8", "replace")}
+                          for (_s, _e, r), g in zip(self.edits, self.regions)]}
+
+    def located(self, linecol) -> "Fix":
+        """The same fix with the lines and columns of its edits (``linecol(offset)``)."""
+        return dataclasses.replace(self, regions=tuple(
+            linecol(s) + linecol(e) for s, e, _r in self.edits))
+
+
+@dataclass(frozen=True)
 class Finding:
     code: str
     message: str
@@ -556,6 +579,7 @@ class Finding:
     library: str = ""
     engine: str = "lexical"
     offset: int = -1
+    fix: object = None  # a cudaport.fixes.Fix, when the finding can be fixed
 
     def __post_init__(self) -> None:
         if not self.severity:
@@ -564,6 +588,9 @@ class Finding:
     def to_dict(self) -> dict:
         d = asdict(self)
         d.pop("offset")
+        d.pop("fix")
+        if self.fix is not None:
+            d["fix"] = self.fix.to_dict()
         return d
 
 

@@ -34,6 +34,9 @@ class Options:
     # Portability-hazard analysis (CP2xx, cudaport/passes/hazards.py). On by default; the
     # translation itself never depends on it, so --no-hazards only drops those findings.
     hazards: bool = True
+    # Fixes of CP2xx findings applied to the output (cudaport/fixes.py): none, safe (--fix)
+    # or unsafe (--unsafe-fixes: safe ones too).
+    fix: str = "none"
     # Source encoding: "auto" detects GBK/GB18030, Big5 and Shift-JIS files, whose second
     # bytes may be backslashes (cudaport/encodings.py); a codec name says what files are.
     encoding: str = "auto"

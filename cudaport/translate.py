@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import edits as E
-from . import collisions, encodings, platform_branches, portability_layers, project_names
+from . import collisions, encodings, fixes, platform_branches, portability_layers, project_names
 from .context import FileContext, LineIndex
 from .findings import Finding, Reference
 from .options import Options
@@ -100,6 +100,7 @@ def translate_bytes(src: bytes, options: Options | None = None, path: str = "<st
         run(ctx)
     for _name, run in final_steps():
         run(ctx)
+    fixes.apply_fixes(ctx)
     if ctx.clang is not None:
         after_passes(ctx)
     portability_layers.after_passes(ctx, portable)

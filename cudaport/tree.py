@@ -79,7 +79,7 @@ def finish(outcomes: list[driver.Outcome], notes: list, options: Options, *,
     :mod:`cudaport.report.model`), written as JSON when asked, its findings and summary
     on stderr (unless quiet), and its exit code. ``errors``: failures already shown."""
     from .report.model import FileReport, collect
-    from .report.text import translation_summary
+    from .report.text import fix_mark, translation_summary
     from .report.totals import compute
     from .rules import get_compiled
 
@@ -96,7 +96,7 @@ def finish(outcomes: list[driver.Outcome], notes: list, options: Options, *,
             if f.code == "CP901":
                 continue  # already printed as an error
             where = f"{f.path}:{f.line}:{f.col}" if f.line else f.path
-            click.echo(f"{where}: {f.code} {f.message}", err=True)
+            click.echo(f"{where}: {f.code}{fix_mark(f)} {f.message}", err=True)
         click.echo(translation_summary(totals), err=True)
         if mode in ("write", "in-place"):
             click.echo(f"{report.written} file(s) written, {len(outcomes) - report.written} "

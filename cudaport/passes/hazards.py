@@ -14,7 +14,7 @@ import re
 
 from .. import lexer
 from ..context import FileContext
-from ..findings import Finding
+from ..findings import Finding, Fix
 from ..rules.hazards import device_prop_pattern, names_pattern, target_facts
 from .registry import register
 
@@ -73,7 +73,7 @@ def _split_top(text: bytes) -> list[bytes]:
     out.append(text[start:].strip())
     return out
 _LOOP_16 = re.compile(
-    rb"\bfor\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*16"
+    rb"\bfor\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*(16)"
     rb"\s*;[^;]*;\s*\1\s*(?:/=\s*2|>>=\s*1)\s*\)")
 _TEXREF = re.compile(rb"\b(texture|surface)\s*<")
 _ARCH_MACRO = re.compile(
@@ -110,13 +110,15 @@ class _Reporter:
         self.seen: set[tuple[str, int]] = set()
 
     def __call__(self, code: str, offset: int, message: str, identifier: str = "",
-                 engine: str = "lexical") -> None:
+                 engine: str = "lexical", fix: Fix | None = None) -> None:
         if (code, offset) in self.seen:
             return
         self.seen.add((code, offset))
         line, col = self.ctx.linecol(offset)
+        if fix is not None:
+            fix = fix.located(self.ctx.linecol)
         self.ctx.findings.append(Finding(code, message, self.ctx.path, line, col, "",
-                                         identifier, "", engine, offset))
+                                         identifier, "", engine, offset, fix))
 
 
 @register(40, "hazards")
@@ -214,7 +216,7 @@ def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> 
         if decl is not None:
             report("CP201", m.start(), f"{m.group(1).decode()} result stored in a 32-bit "
                    f"integer ({decl.group(1).decode()}); a {warp}-lane wavefront needs 64 bits",
-                   decl.group(1).decode())
+                   decl.group(1).decode(), fix=_wide_ballot(decl))
     for m in _MASK_LITERAL.finditer(code) if b"_sync" in code else ():
         call = _SYNC_CALL_OPEN.search(code, max(0, m.start() - 80), m.start())
         if call is not None:
@@ -235,7 +237,8 @@ def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> 
             continue
         op = re.sub(rb"\s+", b" ", m.group()).decode()
         report("CP203", m.start(), f"'{op}' on {operand.group(1).decode()} assumes 32-lane "
-               f"warps (the target has {warp})", operand.group(1).decode())
+               f"warps (the target has {warp})", operand.group(1).decode(),
+               fix=_lane_math_fix(code, operand, m, op))
     for m in _SHARED_32.finditer(code):
         report("CP204", m.start(1), f"__shared__ {m.group(1).decode()}[32] is sized for 32 "
                f"lanes or warps; the target's wavefront has {warp} lanes", m.group(1).decode())
@@ -255,14 +258,45 @@ def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> 
     _shuffle_widths(ctx, code, report, warp)
 
 
+def _wide_ballot(decl: re.Match[bytes]) -> Fix:
+    """CP201's fix, safe: the variable gets 64 bits; what the code then does with the
+    ballot (bit tests, __popc) sees every lane, and nothing is lost on 32-lane warps."""
+    start, end = decl.span(1)
+    const = decl.group(1).startswith(b"const")
+    return Fix("safe", "store the ballot in unsigned long long",
+               ((start, end, b"const unsigned long long" if const else b"unsigned long long"),))
+
+
+# What may stand before lane math's operand and after its constant for the rewrite to keep
+# the grouping: `&` and `>>` bind more loosely than `%` and `/`, so `a + tid & 31` is
+# `(a + tid) & 31`; only an operand that is the whole left-hand side is rewritten.
+_BEFORE_OPERAND = re.compile(rb"(?:[(=,\[{;?:]|\breturn)\s*\Z")
+_AFTER_CONSTANT = re.compile(rb"\s*[),;\]}]")
+
+
+def _lane_math_fix(code: bytes, operand: re.Match[bytes], m: re.Match[bytes],
+                   op: str) -> Fix | None:
+    """CP203's fix, unsafe: ``& 31`` / ``% 32`` become ``% warpSize``, ``>> 5`` / ``/ 32``
+    become ``/ warpSize``. The lane and warp numbers then follow the wavefront, but code
+    that sizes per-warp storage or masks from 32 must be reviewed with it."""
+    if _BEFORE_OPERAND.search(code, max(0, operand.start() - 40), operand.start()) is None \
+            or _AFTER_CONSTANT.match(code, m.end()) is None:
+        return None
+    new = b"% warpSize" if op[0] in "&%" else b"/ warpSize"
+    return Fix("unsafe", f"'{op}' becomes '{new.decode()}'", ((m.start(), m.end(), new),))
+
+
 def _shuffle_widths(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:
     if b"__shfl" not in code:
         return
     for m in _LOOP_16.finditer(code):
         body_end = min(len(code), m.end() + 400)
         if _SHUFFLE.search(code, m.end(), body_end):
+            sixteen = m.start(2)
             report("CP206", m.start(), "shuffle reduction starting at offset 16 combines "
-                   f"32 lanes; start at warpSize/2 for {warp}-lane wavefronts", "for")
+                   f"32 lanes; start at warpSize/2 for {warp}-lane wavefronts", "for",
+                   fix=Fix("unsafe", "start the reduction at warpSize / 2",
+                           ((sixteen, sixteen + 2, b"warpSize / 2"),)))
     for m in _SHUFFLE.finditer(code):
         parsed = _SHUFFLE_ARGS.match(code, m.end())
         if parsed is None:

@@ -50,6 +50,24 @@ def _user_rule(code: str, severity: str) -> dict:
             "defaultConfiguration": {"level": _LEVEL.get(severity, "warning")}}
 
 
+def _fix(f) -> dict:
+    """A SARIF fix: the finding's edits as replacements (regions in the source's lines;
+    columns count bytes, as cudaport's fix regions do), and whether this run applied it."""
+    return {
+        "description": {"text": f"{f.fix.description} ({f.fix.applicability} fix"
+                                f"{', applied' if f.fix.applied else ''})"},
+        "artifactChanges": [{
+            "artifactLocation": artifact(f.path),
+            "replacements": [{
+                "deletedRegion": {"startLine": line, "startColumn": col,
+                                  "endLine": end_line, "endColumn": end_col},
+                "insertedContent": {"text": text},
+            } for (line, col, end_line, end_col), text in zip(
+                f.fix.regions, (r.decode("utf-8", "replace") for _s, _e, r in f.fix.edits))],
+        }],
+    }
+
+
 def render(report: Report, totals: Totals) -> str:
     user = {f.code: f.severity for f in report.findings if f.code not in CODES}
     codes = sorted(CODES) + sorted(user)
@@ -68,6 +86,8 @@ def render(report: Report, totals: Totals) -> str:
             "partialFingerprints": {"cudaportFingerprint/v1": fp},
         }
         result["ruleIndex"] = index[f.code]
+        if f.fix is not None:
+            result["fixes"] = [_fix(f)]
         if f.identifier:
             result["properties"] = {"identifier": f.identifier, "library": f.library,
                                     "engine": f.engine}

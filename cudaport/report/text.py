@@ -23,7 +23,8 @@ def render(report: Report, totals: Totals, colour: bool = False,
     lines = []
     for f in sorted(report.findings, key=lambda f: (f.path, f.line, f.col, f.code)):
         where = _paint(f"{f.path}:{f.line}:{f.col}:", "1", colour)
-        lines.append(f"{where} {_paint(f.code, _COLOURS.get(f.severity, '0'), colour)} {f.message}")
+        lines.append(f"{where} {_paint(f.code, _COLOURS.get(f.severity, '0'), colour)}"
+                     f"{fix_mark(f)} {f.message}")
     if statistics and totals.codes:
         if lines:
             lines.append("")
@@ -52,9 +53,31 @@ def summary_line(t: Totals) -> str:
     if t.errors:
         hidden.append(f"{len(t.errors)} input error(s)")
     tail = f"; {', '.join(hidden)}" if hidden else ""
+    tail += fixes_sentence(t)
     blocking = f" and {t.blockers} blocking construct(s)" if t.blockers else ""
     return (f"{head}{tail}. {t.ported}/{t.references} CUDA reference(s){blocking} ported to "
             f"{t.target} ({V.pct(t.percent)}). Files: {V.sentence(t.by_verdict)}.")
+
+
+def fix_mark(f) -> str:
+    """ruff's marks: `` [*]`` a fix --fix applies, `` [-]`` one --unsafe-fixes applies,
+    `` [fixed]`` one this run applied."""
+    if f.fix is None:
+        return ""
+    if f.fix.applied:
+        return " [fixed]"
+    return " [*]" if f.fix.applicability == "safe" else " [-]"
+
+
+def fixes_sentence(t: Totals) -> str:
+    parts = []
+    if t.fixed:
+        parts.append(f"{t.fixed} fixed")
+    if t.fixable["safe"]:
+        parts.append(f"{t.fixable['safe']} fixable with --fix")
+    if t.fixable["unsafe"]:
+        parts.append(f"{t.fixable['unsafe']} more with --unsafe-fixes")
+    return f"; {', '.join(parts)}" if parts else ""
 
 
 def verdict_lines(t: Totals) -> list[str]:
@@ -74,7 +97,7 @@ def translation_summary(t: Totals) -> str:
         f"{t.by_status['experimental']} experimental-only; "
         f"{t.unknown} unknown CUDA-looking name(s)"
         + (f"; {t.blockers} blocking construct(s) no rule maps" if t.blockers else ""),
-        f"files: {V.sentence(t.by_verdict)}",
+        f"files: {V.sentence(t.by_verdict)}" + fixes_sentence(t),
     ]
     for library, counts in sorted(t.by_library.items()):
         total = sum(counts.values())

@@ -94,6 +94,8 @@ class Totals:
     efforts: list[FileEffort] = field(default_factory=list)  # most effort first
     blockers: int = 0  # error findings no unported reference stands for (see verdict.py)
     verdicts: list[tuple[str, V.Verdict]] = field(default_factory=list)  # (path, verdict)
+    fixed: int = 0  # findings whose fix was applied (--fix, --unsafe-fixes)
+    fixable: Counter = field(default_factory=Counter)  # not applied, by applicability
 
     @property
     def percent(self) -> float:
@@ -125,7 +127,12 @@ class Totals:
             "percent_ported": round(self.percent, 2), "unknown_cuda_names": self.unknown,
             "blocking_without_rule": self.blockers, "verdicts": self.by_verdict,
             "files_by_verdict": [dict(v.to_dict(), path=p) for p, v in self.verdicts],
+            "fixes": self.fixes_dict(),
         }
+
+    def fixes_dict(self) -> dict:
+        return {"applied": self.fixed, "safe_available": self.fixable["safe"],
+                "unsafe_available": self.fixable["unsafe"]}
 
     def translation_dict(self) -> dict:
         """The ``summary`` of ``translate --report``."""
@@ -137,6 +144,7 @@ class Totals:
             "by_library": {lib: dict(sorted(c.items())) for lib, c in sorted(self.by_library.items())},
             "by_code": {c.code: c.count for c in sorted(self.codes, key=lambda c: c.code)},
             "blocking_without_rule": self.blockers, "verdicts": self.by_verdict,
+            "fixes": self.fixes_dict(),
         }
 
 
@@ -180,6 +188,11 @@ def compute(report: Report) -> Totals:
         folder.unmapped += r.blockers
         for f in r.findings:
             codes[f.code] += 1
+            if f.fix is not None:
+                if f.fix.applied:
+                    t.fixed += 1
+                else:
+                    t.fixable[f.fix.applicability] += 1
         t.by_severity.update(severities)
         t.findings += len(r.findings)
         folder.findings += len(r.findings)
