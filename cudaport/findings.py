@@ -391,6 +391,7 @@ What: the result of `__ballot_sync`/`__activemask` is kept in a 32-bit integer.
 Why: on a 64-wide wavefront (AMD CDNA) the ballot has 64 bits; the upper 32 lanes are lost.
 Fix: use a 64-bit type. Bad: `unsigned m = __ballot_sync(FULL, p);`
 Good: `unsigned long long m = __ballot_sync(FULL, p);` (or `auto`).
+Automatic fix (safe, `--fix`): the declaration's type becomes `unsigned long long`.
 """)
 register("CP202", "full-mask-32", "warning", "32-bit full-warp mask in a *_sync intrinsic", """
 What: a `*_sync` warp intrinsic gets the mask `0xffffffff`.
@@ -405,6 +406,9 @@ Why: with 64-wide wavefronts the lane is `& 63` / `% 64` and the warp `>> 6` / `
 32-based arithmetic puts two wavefront halves in one "warp".
 Fix: derive it from `warpSize`. Bad: `int lane = threadIdx.x & 31;`
 Good: `int lane = threadIdx.x % warpSize;`
+Automatic fix (unsafe, `--unsafe-fixes`): `& 31`/`% 32` become `% warpSize`, `>> 5`/`/ 32`
+become `/ warpSize`, when the operand is the whole left-hand side; storage sized from 32
+stays and must be reviewed with it.
 """)
 register("CP204", "per-warp-array-32", "warning", "array sized for 32 lanes or 32 warps", """
 What: a `__shared__` array is sized `[32]`, one slot per lane or per warp.
@@ -426,6 +430,7 @@ Why: on a 64-wide wavefront lanes 32-63 are never combined with lanes 0-31; the 
 a partial sum.
 Fix: start at `warpSize / 2`. Bad: `for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(m, v, o);`
 Good: `for (int o = warpSize / 2; o > 0; o /= 2) ...`.
+Automatic fix (unsafe, `--unsafe-fixes`): the loop starts at `warpSize / 2`.
 """)
 register("CP210", "inline-ptx", "error", "inline PTX assembly", """
 What: an `asm(...)` statement; in CUDA code this is NVIDIA PTX.
