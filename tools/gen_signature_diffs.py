@@ -5,7 +5,8 @@ Usage:
   python tools/gen_signature_diffs.py [--cuda-include /usr/local/cuda/include]
          [--libs-include /tmp/cuda-libs/nvidia/cu13/include]
          [--rocm-include /var/cache/cudaport/rocm-6.4/usr/include]
-         [--cudnn-include DIR] [--out rules/hip/signature-differences.tsv]
+         [--cudnn-include /tmp/nvheaders/nvidia_cudnn_cu13]
+         [--out rules/hip/signature-differences.tsv]
 
 Why: a rename is a port only when the target function accepts the arguments the CUDA
 call passes. Every function whose parameter list differs must either have an argument
@@ -16,8 +17,8 @@ right), or a harmless difference this script recognises and names in its output
 signatures have neither.
 
 Facts: the CUDA 13 toolkit headers of nvcc (runtime, driver), the CUDA 13 library headers
-(cuBLAS, cuSPARSE, cuRAND, cuFFT, cuSOLVER; cuDNN when ``--cudnn-include`` names a folder
-with cudnn.h) and the ROCm 6.4.3 headers, all read with libclang. What each CUDA name
+(cuBLAS, cuSPARSE, cuRAND, cuFFT, cuSOLVER; cuDNN from the nvidia-cudnn-cu13 wheel, when
+``--cudnn-include`` names a folder with its cudnn.h) and the ROCm 6.4.3 headers, all read with libclang. What each CUDA name
 becomes is the rule table resolved for the default options (HIP 6.4, default library
 variants: hipBLAS's ``_v2`` generation, hipSPARSE, hipRAND, hipFFT, hipSOLVER, MIOpen).
 
@@ -300,8 +301,10 @@ def main(argv: list[str] | None = None) -> int:
                         default=Path("/tmp/cuda-libs/nvidia/cu13/include"))
     parser.add_argument("--rocm-include", type=Path,
                         default=Path("/var/cache/cudaport/rocm-6.4/usr/include"))
-    parser.add_argument("--cudnn-include", type=Path, default=None,
-                        help="folder with cuDNN's cudnn.h (not shipped with the toolkit)")
+    parser.add_argument("--cudnn-include", type=Path,
+                        default=Path("/tmp/nvheaders/nvidia_cudnn_cu13"),
+                        help="folder with cuDNN's cudnn.h (not shipped with the toolkit; "
+                             "tools/gen_cuda13_names.py --fetch-wheels puts it here)")
     parser.add_argument("--out", type=Path,
                         default=ROOT / "rules" / "hip" / "signature-differences.tsv")
     args = parser.parse_args(argv)
