@@ -254,6 +254,8 @@ int main() {
   CUdeviceptr p = 0;
   cuMemAdvise(p, 16, CU_MEM_ADVISE_SET_READ_MOSTLY, device);
   cuMemPrefetchAsync(p, 16, device, s);
+  void* fn = nullptr;
+  cuGetProcAddress("cuInit", &fn, 11030, 0);
   return 0;
 }
 """
@@ -261,10 +263,11 @@ int main() {
 
 @pytest.mark.slow
 def test_cuda_12_forms_of_changed_calls_still_compile_with_rocm_6_4(tmp_path):
-    """CUDA 12 code (int devices, no edge data) keeps working where CUDA 13 changed the
-    prototype: the templates pass an int device on and count arguments."""
+    """CUDA 12 code (int devices, no edge data, cuGetProcAddress without a status) keeps
+    working where CUDA 13 changed the prototype: the templates count arguments."""
     result = translate_bytes(CUDA12, Options(), "old.cu")
     out = result.output.decode()
     assert "hipGraphAddDependencies(g, &a, &b, 1)" in out
     assert "hipStreamUpdateCaptureDependencies(s, &a, 1, 0)" in out
+    assert "hipGetProcAddress(\"cuInit\", &fn, 11030, " in out and ", nullptr)" in out
     _compile(_rocm(), tmp_path / "old.hip", result.output)
