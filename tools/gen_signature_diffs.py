@@ -50,10 +50,10 @@ WORD = re.compile(r"[A-Za-z_]\w*")
 # library id -> (CUDA headers, target headers). cuDNN's are not on this machine by default.
 LIBRARIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "runtime": (("cuda_runtime.h",), ("hip/hip_runtime_api.h",)),
-    "driver": (("cuda.h",), ("hip/hip_runtime_api.h",)),
-    "cublas": (("cublas_v2.h",), ("hipblas/hipblas.h",)),
+    "driver": (("cuda.h",), ("hip/hip_runtime_api.h", "hip/hiprtc.h")),
+    "cublas": (("cublas_v2.h", "cublasLt.h"), ("hipblas/hipblas.h", "hipblaslt/hipblaslt.h")),
     "cusparse": (("cusparse.h",), ("hipsparse/hipsparse.h",)),
-    "curand": (("curand.h",), ("hiprand/hiprand.h",)),
+    "curand": (("curand.h", "curand_kernel.h"), ("hiprand/hiprand.h", "hiprand/hiprand_kernel.h")),
     "cufft": (("cufft.h", "cufftXt.h"), ("hipfft/hipfft.h", "hipfft/hipfftXt.h")),
     "cusolver": (("cusolverDn.h", "cusolverSp.h", "cusolverRf.h"),
                  ("hipsolver/hipsolver.h",)),
@@ -195,7 +195,8 @@ def rocm_args(rocm_include: Path) -> list[str]:
     # The ROCm folder is a whole Debian root: its own C and C++ headers go with it.
     # Parsed as HIP (host side), as hipcc does: some C++ overloads exist only under __HIP__.
     args = ["-x", "hip", "--cuda-host-only", "-nogpuinc", "-nogpulib", "-std=c++17",
-            "-D__HIP_PLATFORM_AMD__", "-ferror-limit=0", f"--sysroot={rocm_include.parent.parent}"]
+            "-D__HIP_PLATFORM_AMD__", "-DMIOPEN_BETA_API=1", "-ferror-limit=0",
+            f"--sysroot={rocm_include.parent.parent}"]
     # amd_hip_runtime.h includes <include/cuda_wrappers/...>: the resource folder's parent.
     args += [f"-isystem{res.parent}" for res in CLANG_RESOURCE[-1:]]
     for res in CLANG_RESOURCE[-1:]:
@@ -327,6 +328,19 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def declared(found: dict[str, list[Overload]], aliases: dict[str, str], name: str
+             ) -> list[Overload] | None:
+    """The overloads of ``name``, through macros that rename it (cuda.h's
+    ``#define cuMemAlloc cuMemAlloc_v2``, HIP's ``hipGetDeviceProperties``)."""
+    for _ in range(4):
+        if name in found:
+            return found[name]
+        if name not in aliases:
+            return None
+        name = aliases[name]
+    return None
+
+
 def differences(args) -> tuple[list[str], dict[str, list[int]], list[str]]:
     """(TSV rows, library -> [differing, harmless, uncovered], libraries not compared)."""
     from cudaport.options import Options
@@ -348,8 +362,8 @@ def differences(args) -> tuple[list[str], dict[str, list[int]], list[str]]:
         del libraries["cudnn"]
         cudnn = None
     own = (str(args.cuda_include), str(args.libs_include)) + ((str(cudnn),) if cudnn else ())
-    cuda, _ = functions([h for c, _ in libraries.values() for h in c],
-                        cuda_args(args.cuda_include, args.libs_include, cudnn), own)
+    cuda, cuda_aliases = functions([h for c, _ in libraries.values() for h in c],
+                                   cuda_args(args.cuda_include, args.libs_include, cudnn), own)
     target, typedefs = functions(sorted({h for _, t in libraries.values() for h in t}),
                                  rocm_args(args.rocm_include), (str(args.rocm_include),))
     rows = []
@@ -362,8 +376,8 @@ def differences(args) -> tuple[list[str], dict[str, list[int]], list[str]]:
         if r.status not in ("converted", "fallback") or not r.replacement:
             continue
         to = r.replacement.decode()
-        theirs = cuda.get(name) or cuda.get(f"{name}_v2")
-        ours = target.get(to)
+        theirs = declared(cuda, cuda_aliases, name) or cuda.get(f"{name}_v2")
+        ours = declared(target, typedefs, to)
         if theirs is None or ours is None:
             continue
         failing, kinds = compare(theirs, ours, rename, typedefs)

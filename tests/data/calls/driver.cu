@@ -33,6 +33,10 @@ int main() {
   params.type = CU_GRAPH_NODE_TYPE_EMPTY;  // HIP 6
   cuGraphAddNode(&a, graph, nullptr, nullptr, 0, &params);  // HIP 6
   cuStreamUpdateCaptureDependencies(stream, &a, nullptr, 1, 0);
+  CUgraphExec exec;
+  cuGraphInstantiate(&exec, graph, 0);
+  CUdevice device = 0;
+  cuCtxCreate(&ctx, nullptr, 0, device);
   CUtexref tex = nullptr;
   CUaddress_mode am;
   CUfilter_mode fm;
