@@ -15,6 +15,7 @@ int main() {
   const CUDA_ARRAY3D_DESCRIPTOR desc = {};
   cuMipmappedArrayCreate(&mipmap, &desc, 1);
   CUmemLocation location = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+  cuMemAdvise(dst, 16, CU_MEM_ADVISE_SET_READ_MOSTLY, location);
   cuMemPrefetchAsync(dst, 16, location, 0, stream);
   CUfunction function = nullptr;
   int grid = 0, block = 0;

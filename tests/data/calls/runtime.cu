@@ -87,6 +87,8 @@ int main() {
   cudaGetDriverEntryPoint("cuInit", &fn, 0);  // HIP 6
   cudaGetDriverEntryPoint("cuInit", &fn, 0, &found);  // HIP 6
   cudaMemLocation device = {cudaMemLocationTypeDevice, 0};
+  cudaMemAdvise(x, 16, cudaMemAdviseSetReadMostly, device);
+  cudaMemPrefetchAsync(x, 16, device, 0);
   cudaMemPrefetchAsync(x, 16, device, 0, s);
   cudaMemPrefetchAsync(x, 16, {cudaMemLocationTypeDevice, 0}, 0, s);
   cudaUserObject_t object;  // HIP 6
