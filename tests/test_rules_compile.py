@@ -8,7 +8,9 @@ argument rule (rules/hip/calls.yaml) or a template overload in HIP, with
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -137,3 +139,135 @@ def test_argument_count_overloads_and_cache_hints_compile_with_rocm_6_4(tmp_path
     proc = subprocess.run([*rocm.argv, "-std=c++17", str(path)], capture_output=True, text=True,
                           env={**os.environ, **dict(rocm.env)})
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+CALLS = Path(__file__).resolve().parent / "data" / "calls"
+
+
+def _rocm():
+    rocm = find_compiler(toolchain="rocm")
+    if rocm is None:
+        if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
+            pytest.skip("no ROCm toolchain and CUDAPORT_SKIP_HIP=1")
+        pytest.fail("no ROCm toolchain: run tools/setup-rocm.sh")
+    return rocm
+
+
+def _compile(compiler, path: Path, translated: bytes) -> None:
+    path.write_bytes(translated)
+    proc = subprocess.run([*compiler.argv, "-std=c++17", str(path)], capture_output=True,
+                          text=True, env={**os.environ, **dict(compiler.env)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["runtime", "driver", "libraries"])
+def test_call_programs_are_valid_cuda(name, tmp_path):
+    """The call-level programs are what CUDA 13 accepts (nvcc, when installed)."""
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("nvcc not installed")
+    libs = Path("/tmp/cuda-libs/nvidia/cu13/include")
+    if name == "libraries" and not libs.is_dir():
+        pytest.skip(f"{libs} (CUDA library headers) not found")
+    proc = subprocess.run([nvcc, "-std=c++17", "-x", "cu", f"-I{libs}", "-c",
+                           str(CALLS / f"{name}.cu"), "-o", str(tmp_path / "out.o")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("launch", ["cuda", "hip"])
+@pytest.mark.parametrize("name", ["runtime", "driver", "libraries"])
+def test_call_templates_compile_with_rocm_6_4(name, launch, tmp_path):
+    """Every argument template of calls.yaml (default arguments written out, C++ symbol
+    overloads, CUDA 13's cudaMemLocation and edge data, casts HIP needs) compiles with
+    ROCm 6.4's hipcc in both launch styles."""
+    rocm = _rocm()
+    result = translate_bytes((CALLS / f"{name}.cu").read_bytes(), Options(launch=launch),
+                             f"{name}.cu")
+    out = result.output.decode()
+    assert not [f for f in result.findings if f.code in ("CP101", "CP105", "CP107")], \
+        [f.message for f in result.findings if f.code in ("CP101", "CP105", "CP107")]
+    expected = {
+        "runtime": ["hipGraphInstantiate(&exec, g, nullptr, nullptr, 0)",
+                    "hipStreamGetCaptureInfo_v2(s, &status, &id, &captured, &deps, &count)",
+                    "hipGraphAddDependencies(g, &node, &node2, 1)",
+                    "hipGetProcAddress(\"cuInit\", &fn, HIP_VERSION_MAJOR * 100",
+                    "hipLaunchCooperativeKernel(scale, dim3(1), dim3(4), args, 0, 0)"],
+        "driver": ["hipModuleOccupancyMaxPotentialBlockSize(&grid, &block, function, 0, 0)",
+                   "hipCtxGetApiVersion(ctx, reinterpret_cast<int*>(&version))"],
+        "libraries": ["hipblasCgetriBatched_v2(h, n, const_cast<hipComplex* const*>(ca)",
+                      "hipblasHgemm(h, HIPBLAS_OP_N, HIPBLAS_OP_N, n, n, n, "
+                      "reinterpret_cast<const hipblasHalf*>(&alpha)"],
+    }[name]
+    for text in expected:
+        assert text in out
+    if launch == "hip" and name == "runtime":
+        assert "hipLaunchKernelGGL(scale" in out
+    _compile(rocm, tmp_path / f"{name}.hip", result.output)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("launch", ["cuda", "hip"])
+@pytest.mark.parametrize("name", ["runtime", "driver"])
+def test_call_templates_compile_with_hip_5_2(compiler, name, launch, tmp_path):
+    """The same calls, less those HIP 5.2 lacks (marked HIP 6), with --hip-version 5.2
+    against Debian's HIP 5.2.3 headers."""
+    source = b"\n".join(line for line in (CALLS / f"{name}.cu").read_bytes().splitlines()
+                        if not line.endswith(b"// HIP 6")) + b"\n"
+    result = translate_bytes(source, Options(target_version="5.2", launch=launch),
+                             f"{name}.cu")
+    assert not [f for f in result.findings if f.code in ("CP101", "CP105", "CP107")]
+    _compile(compiler, tmp_path / f"{name}.hip", result.output)
+
+
+def test_library_templates_follow_the_variant_and_the_version():
+    """A template written for hipBLAS is not applied with --blas rocblas (rocBLAS has its
+    own function), and its callee follows --hip-version's generation of the name."""
+    source = (CALLS / "libraries.cu").read_bytes()
+    rocblas = translate_bytes(source, Options(variants=(("blas", "rocblas"),)), "l.cu")
+    assert b"hipblas" not in rocblas.output and b"rocblas_hgemm(h," in rocblas.output
+    newest = translate_bytes(source, Options(target_version="7.0"), "l.cu").output
+    assert b"hipblasCgetriBatched(h, n, const_cast<hipComplex* const*>(ca)" in newest
+    default = translate_bytes(source, Options(), "l.cu").output
+    assert b"hipblasCgetriBatched_v2(h, n, const_cast<hipComplex* const*>(ca)" in default
+
+
+CUDA12 = b"""\
+#include <cuda_runtime.h>
+#include <cuda.h>
+int main() {
+  float* x = nullptr;
+  cudaStream_t s = 0;
+  int device = 0;
+  cudaMemAdvise(x, 16, cudaMemAdviseSetReadMostly, device);
+  cudaMemPrefetchAsync(x, 16, device, s);
+  cudaGraph_t g;
+  cudaGraphCreate(&g, 0);
+  cudaGraphNode_t a, b;
+  cudaGraphAddDependencies(g, &a, &b, 1);
+  cudaStreamUpdateCaptureDependencies(s, &a, 1, 0);
+  cudaStreamCaptureStatus status;
+  unsigned long long id;
+  cudaStreamGetCaptureInfo(s, &status, &id);
+  CUdeviceptr p = 0;
+  cuMemAdvise(p, 16, CU_MEM_ADVISE_SET_READ_MOSTLY, device);
+  cuMemPrefetchAsync(p, 16, device, s);
+  void* fn = nullptr;
+  cuGetProcAddress("cuInit", &fn, 11030, 0);
+  return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_cuda_12_forms_of_changed_calls_still_compile_with_rocm_6_4(tmp_path):
+    """CUDA 12 code (int devices, no edge data, cuGetProcAddress without a status) keeps
+    working where CUDA 13 changed the prototype: the templates count arguments."""
+    result = translate_bytes(CUDA12, Options(), "old.cu")
+    out = result.output.decode()
+    assert "hipGraphAddDependencies(g, &a, &b, 1)" in out
+    assert "hipStreamUpdateCaptureDependencies(s, &a, 1, 0)" in out
+    assert "hipGetProcAddress(\"cuInit\", &fn, 11030, " in out and ", nullptr)" in out
+    _compile(_rocm(), tmp_path / "old.hip", result.output)

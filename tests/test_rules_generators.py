@@ -109,3 +109,63 @@ def test_gen_hip_versions_is_reproducible(tmp_path):
         names.append("hip52-present.tsv")
     for name in names:
         assert (tmp_path / name).read_bytes() == (HIP_RULES / name).read_bytes(), name
+
+
+def test_signature_differences_matcher():
+    gen = _tool("gen_signature_diffs")
+    P, O = gen.Param, gen.Overload
+    rename = {"cudaStream_t": "hipStream_t", "cuComplex": "hipFloatComplex"}.get
+    typedefs = {"hipFloatComplex": "HIP_vector_type<float,2>",
+                "hipComplex": "HIP_vector_type<float,2>"}
+
+    def match(c, h, name="", canonical=None):
+        return gen.param_match(P(gen._squash(c), gen._squash(c), False, name),
+                               P(gen._squash(h), gen._squash(canonical or h), False),
+                               lambda w: rename(w) or w, typedefs)
+    assert match("cudaStream_t", "hipStream_t") == ""
+    assert match("const cuComplex *", "const hipComplex*", "",
+                 "const HIP_vector_type<float, 2>*") == "typedef"
+    assert match("float*", "const float*") == "const"
+    assert match("const float*", "float*") is None  # HIP drops const: needs a cast
+    assert match("const int", "int") == ""  # top-level const is not part of the type
+    assert match("float* []", "float**") == ""  # array parameters are pointers
+    assert match("const $0&", "const $0&") == ""
+    assert match("const $0&", "const void*") is None  # the symbol overload needs a rewrite
+    assert match("$0*", "void*", "devPtr") == "void*"
+    assert match("$0*", "const void*", "func") is None  # a kernel is no data pointer
+    assert match("int*", "$0") == ""  # a target template parameter takes anything
+    two = O((P("int*", "int*", False), P("int", "int", True)), False, "a.h:1")
+    one = O((P("int*", "int*", False),), False, "b.h:1")
+    failing, _ = gen.compare([two], [one], lambda w: w, {})
+    assert [n for n, _ in failing] == [2]  # CUDA's default argument: the call form f(p, n)
+    failing, kinds = gen.compare([one], [two], lambda w: w, {})
+    assert failing == [] and kinds == {"defaults"}
+
+
+def test_signature_differences_are_all_covered():
+    """Every differing signature in the generated list has a template, a note or a
+    harmless difference named (the generator's count of uncovered ones is 0) for the
+    runtime, driver and hip* libraries. cuDNN -> MIOpen is listed too; its templates are
+    kept in their own pack."""
+    rows = [line.split("\t") for line in
+            (HIP_RULES / "signature-differences.tsv").read_text().splitlines()
+            if line and not line.startswith("#")]
+    assert rows and all(len(r) == 5 for r in rows)
+    assert {r[0] for r in rows} >= {"runtime", "driver", "cublas", "cusparse", "cusolver",
+                                    "curand", "cufft", "cudnn"}
+    assert [r[1] for r in rows if r[3] not in ("template", "note", "harmless")
+            and r[0] != "cudnn"] == []
+
+
+@pytest.mark.slow
+def test_gen_signature_diffs_is_reproducible(tmp_path):
+    gen = _tool("gen_signature_diffs")
+    folders = (Path("/usr/local/cuda/include"), Path("/tmp/cuda-libs/nvidia/cu13/include"),
+               Path("/var/cache/cudaport/rocm-6.4/usr/include"),
+               Path("/tmp/nvheaders/nvidia_cudnn_cu13"))
+    missing = [str(f) for f in folders if not f.is_dir()]
+    if missing:
+        pytest.skip(f"headers not found: {', '.join(missing)}")
+    out = tmp_path / "signature-differences.tsv"
+    assert gen.main(["--out", str(out)]) == 0
+    assert out.read_bytes() == (HIP_RULES / "signature-differences.tsv").read_bytes()

@@ -105,7 +105,7 @@ def test_variant_note_only_for_that_variant():
     assert roc.output.startswith(b"rocblas_gemm_ex(")
     assert any(f.code == "CP108" and "rocblas_gemm_ex takes 24 arguments" in f.message
                for f in roc.findings)
-    assert not any(f.code == "CP108" for f in hip.findings)
+    assert not any("rocblas" in f.message for f in hip.findings)
 
 
 def test_miopen_argument_order_note():

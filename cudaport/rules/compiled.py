@@ -160,10 +160,14 @@ class Compiled:
             return Resolved(entry, "fallback", (fb.to or entry.name).encode(), r.reason,
                             fb.note, fb.template.encode() if fb.template else None)
         note = "; ".join(n for n in (entry.note, r.note) if n) or None
-        template = (r.template or (entry.template.encode() if entry.template else None)) \
-            if r.status == "converted" else None
-        by_args = tuple((n, t.encode()) for n, t in entry.by_args) \
-            if r.status == "converted" else ()
+        # An entry's template is written for the default column: a non-default library
+        # variant (--blas rocblas) calls another function, so it gets the plain rename.
+        own = r.status == "converted" and not self.chosen_variants.get(
+            entry.library, (None, False))[1]
+        template = r.template or (_callee(entry.template, main, r.replacement)
+                                  if own and entry.template else None)
+        by_args = tuple((n, _callee(t, main, r.replacement)) for n, t in entry.by_args) \
+            if own else ()
         if r.replacement == entry.name.encode() and template is None and not by_args:
             return Resolved(entry, "same", r.replacement, r.reason, note)
         return Resolved(entry, r.status, r.replacement, r.reason, note, template, by_args)
@@ -211,6 +215,20 @@ memcpy memset free assert index input output result value data count offset size
 # Every prefix of every common word: a set lookup instead of a scan of the words per
 # name (that scan was a third of the start-up of every run).
 _COMMON_PREFIXES = frozenset(w[:k] for w in COMMON_WORDS for k in range(1, len(w) + 1))
+
+
+_HEAD = re.compile(r"\s*([A-Za-z_]\w*)\s*\(")
+
+
+def _callee(template: str, main: Mapping, replacement: bytes | None) -> bytes:
+    """``template`` as bytes; when it calls the entry's own target name (any generation of
+    it: ``hipblasCgetriBatched_v2`` is the name below hipBLAS 3), the name resolved for
+    the selected --hip-version replaces it."""
+    m = _HEAD.match(template)
+    names = {main.to} | {b[1] for b in main.before}
+    if m and replacement and m.group(1) in names:
+        return replacement + template[m.end(1):].encode()
+    return template.encode()
 
 
 def candidate_prefixes(names: list[bytes]) -> list[bytes]:

@@ -34,11 +34,11 @@ int main() {
   for (int i = 0; i < n; ++i) particles[i] = {0.0f, 1.0f, 1.0f, -2.0f};
 
   if (concurrent) {
-    hipMemAdvise(particles, n * sizeof(Particle), hipMemAdviseSetPreferredLocation, device);
-    hipMemPrefetchAsync(particles, n * sizeof(Particle), device, 0);
+    hipMemAdvise(particles, n * sizeof(Particle), hipMemAdviseSetPreferredLocation, [](auto l) -> int { if constexpr (std::is_integral<decltype(l)>::value) return l; else return l.type == hipMemLocationTypeDevice ? l.id : hipCpuDeviceId; }(device));
+    hipMemPrefetchAsync(particles, n * sizeof(Particle), [](auto l) -> int { if constexpr (std::is_integral<decltype(l)>::value) return l; else return l.type == hipMemLocationTypeDevice ? l.id : hipCpuDeviceId; }(device), 0);
   }
   for (int t = 0; t < 10; ++t) step<<<(n + 255) / 256, 256>>>(particles, n, 0.1f);
-  if (concurrent) hipMemPrefetchAsync(particles, n * sizeof(Particle), hipCpuDeviceId, 0);
+  if (concurrent) hipMemPrefetchAsync(particles, n * sizeof(Particle), [](auto l) -> int { if constexpr (std::is_integral<decltype(l)>::value) return l; else return l.type == hipMemLocationTypeDevice ? l.id : hipCpuDeviceId; }(hipCpuDeviceId), 0);
   hipDeviceSynchronize();
 
   std::printf("after %d steps: x=%.2f y=%.2f\n", g_iterations, particles[0].x, particles[0].y);
