@@ -201,3 +201,21 @@ def test_library_guard_macros_become_the_hip_libraries_guards(header, guard, hip
     rocm = Path("/var/cache/cudaport/rocm-6.4/usr/include")
     if rocm.is_dir():  # the guard the ROCm 6.4 header defines
         assert f"#define {hip_guard}\n" in (rocm / hip_header).read_text()
+
+
+def test_callback_calling_convention_macro_is_removed():
+    # Learn-CUDA's and cuda-samples' `static void CUDART_CB Callback(...)`: HIP has no such
+    # macro, and left in place the line no longer declares a function.
+    out = tr("static void CUDART_CB cb(cudaStream_t s, cudaError_t e, void* d);\n")
+    assert "static void  cb(hipStream_t s, hipError_t e, void* d);\n" in out
+    assert tr(out) == out
+
+
+def test_removal_is_for_macros_only(tmp_path):
+    from cudaport.rules.compiled import get_compiled
+    from cudaport.rules.schema import RuleError
+
+    pack = tmp_path / "user.yaml"
+    pack.write_text('identifiers:\n  acmeCall: {kind: function, to: ""}\n')
+    with pytest.raises(RuleError, match="for macros only"):
+        get_compiled(Options(rule_files=(str(pack),)))

@@ -166,7 +166,7 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
         variant = _variants_reader(info, library or "user", S.target_name)
         spec = {
             "kind": lambda a, b, c: S.choice(a, b, c, S.KINDS),
-            "to": S.target_name, "to_since": S.version, "to_deprecated": S.version,
+            "to": _target_or_empty, "to_since": S.version, "to_deprecated": S.version,
             "to_removed": S.version, "experimental": S.boolean,
             "cuda_since": S.version, "cuda_deprecated": S.version,
             "cuda_changed": S.version, "cuda_removed": S.version,
@@ -184,6 +184,8 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
                 d = {"to": S.target_name(p, value, f"identifiers.{name}")}
             else:
                 d = S.fields(p, value, f"identifiers.{name}", spec)
+                if d.get("to") == "" and d.get("kind") != "macro":
+                    raise at.error(f"identifiers.{name}: to: \"\" (removal) is for macros only")
             add(name, at, old, d, "name")
     if "macros" in top:
         # Sugar for identifiers of kind macro: `CUDA_CHECK: MUSA_CHECK` (null: no equivalent).
@@ -351,6 +353,14 @@ def _needs_macro(path: str, node: yaml.Node, what: str) -> tuple:
     d = S.fields(path, node, what, {"name": S.identifier, "since": S.version,
                                      "before": S.version}, required=("name",))
     return (d["name"], d.get("since"), d.get("before"))
+
+
+def _target_or_empty(path: str, node: yaml.Node, what: str) -> str:
+    """A target name, or ``""``: the name is removed (a macro the target does without,
+    such as the CUDART_CB calling convention)."""
+    if isinstance(node, yaml.ScalarNode) and node.value == "":
+        return ""
+    return S.target_name(path, node, what)
 
 
 def _inline_file(pack: str):
