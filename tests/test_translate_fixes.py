@@ -219,3 +219,44 @@ def test_removal_is_for_macros_only(tmp_path):
     pack.write_text('identifiers:\n  acmeCall: {kind: function, to: ""}\n')
     with pytest.raises(RuleError, match="for macros only"):
         get_compiled(Options(rule_files=(str(pack),)))
+
+
+CUFFT_NAMES = """\
+#include <cufft.h>
+const char* name(cufftResult e) {
+  switch (e) {
+    case CUFFT_SUCCESS:
+      return "CUFFT_SUCCESS";
+    case CUFFT_MISSING_DEPENDENCY:
+      return "CUFFT_MISSING_DEPENDENCY";
+    case CUFFT_NVRTC_FAILURE: case CUFFT_INVALID_PLAN: return "x";
+  }
+  int missing = CUFFT_MISSING_DEPENDENCY;
+  return "?";
+}
+"""
+
+
+def test_case_labels_of_values_the_target_lacks_are_removed():
+    # helper_cuda.h's _cudaGetErrorEnum(cufftResult) lists values hipFFT does not have.
+    r = translate_bytes(CUFFT_NAMES.encode(), Options(), "names.cu")
+    out = r.output.decode()
+    assert ("    case HIPFFT_SUCCESS:\n      return \"CUFFT_SUCCESS\";\n"
+            "      return \"CUFFT_MISSING_DEPENDENCY\";\n"
+            "    case HIPFFT_INVALID_PLAN: return \"x\";\n") in out
+    assert "int missing = CUFFT_MISSING_DEPENDENCY;" in out  # not a label: left, reported
+    found = [(f.line, f.severity) for f in r.findings if f.code == "CP101"]
+    assert found == [(6, "info"), (8, "info"), (10, "error")]
+    statuses = [ref.status for ref in r.references if ref.identifier == "CUFFT_MISSING_DEPENDENCY"]
+    assert statuses == ["drop", "unsupported"]
+    assert translate_bytes(r.output, Options(), "names.hip").output == r.output
+
+
+@pytest.mark.slow
+def test_switch_without_the_labels_compiles_with_rocm_6_4(tmp_path):
+    from conftest import compile_hip
+
+    src = CUFFT_NAMES.replace("  int missing = CUFFT_MISSING_DEPENDENCY;\n", "")
+    path = tmp_path / "names.hip"
+    path.write_bytes(translate_bytes(src.encode(), Options(), "names.cu").output)
+    compile_hip(path, "rocm")

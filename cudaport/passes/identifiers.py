@@ -7,8 +7,9 @@ import re
 
 from .. import lexer
 from ..context import FileContext
-from ..edits import new_edit
+from ..edits import Edit, new_edit
 from ..frameworks import FRAMEWORK_LIBRARY, is_framework_qualified
+from ..rules.compiled import Resolved
 from .registry import register
 
 _PLACEHOLDER = re.compile(rb"\$(\d+|\*)")
@@ -21,6 +22,7 @@ def identifiers(ctx: FileContext) -> None:
     namespaces = ctx.compiled.namespace_names
     src = ctx.src
     add_edit = ctx.edits.append
+    dropped: list[int] = []  # case labels of constants the target lacks, removed
     for start, name, context in ctx.scan.idents:
         r = lookup[name]
         if src[start - 2:start] == b"::" and r.entry is not None \
@@ -43,7 +45,13 @@ def identifiers(ctx: FileContext) -> None:
             if r.runtime:
                 ctx.uses_runtime = True
             if r.reportable:
+                if r.status == "unsupported" and _drop_case_label(ctx, start, name, r):
+                    dropped.append(start)
+                    continue
                 _report(ctx, start, name.decode(), r)
+    if dropped:
+        gone = set(dropped)
+        ctx.scan.idents[:] = [i for i in ctx.scan.idents if i[0] not in gone]
     if ctx.scan.unknown:  # the project's own CUDA_CHECK, cudaDev & co. are not CUDA API
         macros = _defined_macros(src)
         own = macros | _declared_names(src, ctx.scan.unknown, macros)
@@ -142,6 +150,40 @@ def _defines_type(src: bytes, start: int, length: int, word: bytes) -> bool:
             return follows in (b"{", b":", b";", b"final")
         return word == b"using" and follows == b"=" or word == b"namespace" and follows == b"{"
     return src[max(0, start - 64):start].rstrip().endswith(b"}") and follows in (b";", b",")
+
+
+_CASE_BEFORE = re.compile(rb"\bcase[ \t]+\Z")
+_CASE_AFTER = re.compile(rb"[ \t]*:(?!:)")
+
+
+def _drop_case_label(ctx: FileContext, start: int, name: bytes, r) -> bool:
+    """``case CUFFT_MISSING_DEPENDENCY:`` where the target's enum has no such value: no
+    value can reach the label there, so removing it keeps the switch's meaning (a body
+    shared with other labels still runs for them; one of its own becomes dead code), and
+    the file compiles. helper_cuda.h's error-name switches are the common case."""
+    if r.entry is None or r.entry.kind not in ("constant", "enum"):
+        return False
+    src = ctx.src
+    before = _CASE_BEFORE.search(src, max(0, start - 16), start)
+    after = _CASE_AFTER.match(src, start + len(name))
+    if before is None or after is None:
+        return False
+    begin, end = before.start(), after.end()
+    line = src.rfind(b"\n", 0, begin) + 1
+    stop = src.find(b"\n", end)
+    stop = len(src) if stop < 0 else stop + 1
+    if not src[line:begin].strip() and not src[end:stop].strip():
+        begin, end = line, stop  # the label is its line: remove the line
+    else:
+        while src[end:end + 1] in (b" ", b"\t"):
+            end += 1
+    ctx.edits.append(Edit(begin, end, b"", r.entry.rule_id))
+    dropped = Resolved(r.entry, "drop", b"", "no such value on the target")
+    ctx.references.append((start, name, "code", dropped))
+    ctx.find(r.entry.code or "CP101", start, f"{name.decode()} has no "
+             f"{ctx.compiled.target.title} equivalent, so no value reaches this case label "
+             f"there: the label is removed", name.decode(), r.entry.library, "info")
+    return True
 
 
 def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
