@@ -27,7 +27,7 @@ _STATEMENT = re.compile(
     rb"|(?m:^[ \t]*#[ \t]*define[ \t]+(?:[^\n\\]|\\\r?\n|\\)*)")
 
 
-def _shared_targets(compiled) -> frozenset[bytes]:
+def shared_targets(compiled) -> frozenset[bytes]:
     """Target names that two or more CUDA names map to."""
     shared = getattr(compiled, "_shared_targets", None)
     if shared is None:
@@ -59,7 +59,7 @@ def check(ctx: FileContext, kept: list[E.Edit]) -> list[E.Edit]:
     self-aliases they would create; findings for both go to ``ctx``."""
     src = ctx.src
     starts = [e.start for e in kept]
-    shared = _shared_targets(ctx.compiled)
+    shared = shared_targets(ctx.compiled)
     written = {e.replacement for e in kept}
     risky = {r for r in written if r in shared or r in src}
     if not any(e.replacement in risky and _maybe_definition(src, e.start, e.end)

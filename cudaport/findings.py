@@ -183,7 +183,10 @@ typedefs, enumerators, overloads, `case` labels, macros) would become the same. 
 was left untranslated; the message names both places.
 Why: two identical definitions do not compile (`duplicate case value`, `redefinition`).
 Fix: keep one of the two definitions for the target build, for example under
-`#if !defined(__HIP_PLATFORM_AMD__)`.
+`#if !defined(__HIP_PLATFORM_AMD__)`. The translation does this itself for function
+overloads the renaming makes one, even in different `#if` branches (helper_cuda.h's
+`_cudaGetErrorEnum(cudaError_t)` and `(CUresult)`, both `(hipError_t)` on HIP): the first
+stays, later ones are guarded, and the finding is information.
 """)
 register("CP164", "own-cuda-name", "info", "CUDA-named symbol of the project kept", """
 What: the name is spelled like a CUDA API but is the project's own: qualified by one of its

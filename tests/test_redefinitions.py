@@ -160,3 +160,48 @@ def test_helper_math_operators_compile(tmp_path, toolchain, version):
     path = tmp_path / "helper_math.hip"
     path.write_bytes(translate_source(HELPER_MATH, target_version=version).output)
     compile_hip(path, toolchain)
+
+
+ERROR_NAMES = """\
+#include <cuda.h>
+#include <cuda_runtime.h>
+#ifdef __DRIVER_TYPES_H__
+static const char *_cudaGetErrorEnum(cudaError_t error) {
+  return cudaGetErrorName(error);
+}
+#endif
+#ifdef CUDA_DRIVER_API
+static const char *_cudaGetErrorEnum(CUresult error) {
+  const char *ret = NULL;
+  cuGetErrorName(error, &ret);
+  return ret;
+}
+#endif
+static const char *_cudaGetErrorEnum(cublasStatus_t error) { return "cublas"; }
+template <typename T> const char *name(T result) { return _cudaGetErrorEnum(result); }
+const char *use() { return name(cudaMalloc((void**)0, 4)); }
+"""
+
+
+def test_overloads_the_renaming_makes_one_keep_the_first():
+    # helper_cuda.h: cudaError_t and CUresult are both hipError_t on HIP.
+    r = translate_source(ERROR_NAMES)
+    out = r.output.decode()
+    assert ("#ifdef CUDA_DRIVER_API\n#if !defined(__HIP_PLATFORM_AMD__)\n"
+            "static const char *_cudaGetErrorEnum(hipError_t error) {") in out
+    assert out.count("#if !defined(__HIP_PLATFORM_AMD__)") == 1  # cublasStatus_t stays
+    found = [(f.code, f.severity, f.line) for f in r.findings if f.code == "CP163"]
+    assert found == [("CP163", "info", 9)]
+    assert translate_source(out).output.decode() == out
+
+
+@pytest.mark.slow
+def test_overloads_made_one_compile_with_rocm_6_4(tmp_path):
+    from conftest import compile_hip
+
+    path = tmp_path / "names.hip"
+    src = ERROR_NAMES.replace("#include <cuda.h>\n", "#include <cuda.h>\n#define CUDA_DRIVER_API\n")
+    path.write_bytes(translate_source(src.replace(
+        'static const char *_cudaGetErrorEnum(cublasStatus_t error) { return "cublas"; }\n',
+        "")).output)
+    compile_hip(path, "rocm")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .. import platform_branches
+from .. import collisions, platform_branches
 from ..context import FileContext
 from ..edits import Edit
 from .data import target_data
@@ -83,34 +83,90 @@ _PARSED: dict[tuple[str, ...], dict[str, dict[tuple[str, ...], str]]] = {}
 
 @register(42, "redefinitions")
 def redefinitions(ctx: FileContext) -> None:
-    if b"__device__" not in ctx.src:
+    merged = _may_merge_overloads(ctx)
+    if b"__device__" not in ctx.src and not merged:
         return
     known = _hip_functions(ctx)
-    if not known:
-        return
     from .hazards import blank_comments_and_literals
     code = blank_comments_and_literals(ctx.src)
     guard = _guard(ctx)
     spans: list[tuple[int, int]] = []
     cuda_only = _CudaOnly(ctx)
-    for m in _DEFINITION.finditer(code):
+    for m in _DEFINITION.finditer(code) if known else ():
         name = m.group(1).decode()
         overloads = known.get(name)
         if not overloads:
             continue
-        types = tuple(parameter_types(m.group(2).decode()))
+        types = tuple(parameter_types(m.group(2).decode("latin-1")))
         header = overloads.get(types)
         if header is not None:
             _report(ctx, code, m, guard, f"{name}({', '.join(types)})", header, name, spans, cuda_only)
     vector = (ctx.compiled.target.extra.get("hazards") or {}).get("vector_operators")
     if vector and b"operator" in code:
         for m in _OPERATOR.finditer(code):
-            types = tuple(parameter_types(m.group(2).decode()))
+            types = tuple(parameter_types(m.group(2).decode("latin-1")))
             if _is_target_operator(m.group(1).decode(), types, vector):
                 _report(ctx, code, m, guard, f"operator{m.group(1).decode()}({', '.join(types)})",
                         vector["header"], "operator" + m.group(1).decode(), spans, cuda_only)
+    if merged:
+        _merged_overloads(ctx, code, guard, spans, cuda_only)
     if spans:
         _keep_for_cuda_only(ctx, spans, guard)
+
+
+def _may_merge_overloads(ctx: FileContext) -> bool:
+    """Whether the file uses a CUDA name that shares its target name with another
+    (cudaError_t and CUresult are both hipError_t): only then can overloads merge."""
+    shared = collisions.shared_targets(ctx.compiled)
+    lookup = ctx.compiled.identifiers
+    return any(lookup[name].replacement in shared for _s, name, _c in ctx.scan.idents
+               if lookup[name].renames)
+
+
+_FUNCTION = re.compile(
+    rb"(?m)^[ \t]*(?:(?:static|inline|extern|__host__|__device__|__forceinline__)[ \t]+)*"
+    rb"[A-Za-z_][\w:<>, \t]*[ \t*&]+([A-Za-z_]\w*)[ \t]*\(([^()]*)\)[ \t\r\n]*\{")
+
+
+def _merged_overloads(ctx: FileContext, code: bytes, guard: bytes | None,
+                      spans: list[tuple[int, int]], cuda_only: "_CudaOnly") -> None:
+    """Overloads the renaming makes one: cuda-samples' helper_cuda.h defines
+    ``_cudaGetErrorEnum(cudaError_t)`` and ``_cudaGetErrorEnum(CUresult)``, both
+    ``(hipError_t)`` on HIP. The first stays; the later ones are kept for CUDA only
+    (CP163), which keeps every call meaning what it meant (an error name either way)."""
+    lookup = ctx.compiled.identifiers
+    first: dict[tuple[bytes, tuple[str, ...]], tuple[int, tuple[str, ...]]] = {}
+    for m in _FUNCTION.finditer(code):
+        params = m.group(2)
+        renamed = _IDENT.sub(lambda w: _renamed(lookup, w.group()), params)
+        if renamed == params:
+            continue
+        before = tuple(parameter_types(params.decode("latin-1")))
+        after = tuple(parameter_types(renamed.decode("latin-1")))
+        key = (m.group(1), after)
+        seen = first.setdefault(key, (m.start(), before))
+        if seen[1] == before:
+            continue
+        span = _definition_span(ctx, code, m) if guard is not None else None
+        if span is not None and cuda_only(span[0]):
+            continue
+        line, _col = ctx.linecol(seen[0])
+        name = m.group(1).decode()
+        what = f"{name}({', '.join(before)}) becomes {name}({', '.join(after)}), like the one at line {line}"
+        if span is None:
+            ctx.find("CP163", m.start(1), f"{what}; keep one of them for CUDA only", name)
+        else:
+            spans.append(span)
+            ctx.find("CP163", m.start(1), f"{what}: the translation keeps this one for CUDA "
+                     f"only (#if !defined({guard.decode()}))", name, "", "info")
+
+
+_IDENT = re.compile(rb"[A-Za-z_]\w*")
+
+
+def _renamed(lookup, word: bytes) -> bytes:
+    r = lookup.get(word)
+    return r.replacement if r is not None and r.renames and r.replacement else word
 
 
 def _is_target_operator(op: str, types: tuple[str, ...], facts: dict) -> bool:
