@@ -18,6 +18,7 @@ from .config import FAIL_LEVELS
 from .options import LAUNCH_STYLES, Options
 from .rules.roots import variant_options
 from .version import __version__
+from .commands import LazyGroup
 from .frameworks import FRAMEWORKS
 from .rules import RuleError, get_compiled
 
@@ -29,7 +30,7 @@ class UsageError(click.ClickException):
         click.echo(f"cudaport: error: {self.format_message()}", err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="cudaport")
 def main() -> None:
     """Port CUDA C++ to other GPU back ends (HIP first)."""
@@ -369,14 +370,6 @@ def _emit(translated: bytes, name: str, path: Path, output: Path | None,
         raise OutputError(f"{target}: refusing to overwrite the input (use --in-place)")
     write_output(target, translated, mode_from=path if name != "-" else None)
 
-
-def _add_commands() -> None:
-    from .commands import add_all
-
-    add_all(main)
-
-
-_add_commands()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -144,3 +144,24 @@ def test_version_and_module_entry_point():
     r = subprocess.run([sys.executable, "-m", "cudaport", "--version"], capture_output=True,
                        text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert r.returncode == 0 and r.stdout.startswith("cudaport, version ")
+
+
+def test_every_command_module_defines_the_command_of_its_name():
+    """The sub-commands load by module name, so each module's command carries it."""
+    from cudaport.commands import load, module_names
+
+    assert {name: load(name).name for name in module_names()} == {
+        name: name for name in module_names()}
+
+
+def test_check_imports_only_the_check_command(tmp_path):
+    """The pre-commit case (``cudaport check one.cu``) loads no other sub-command."""
+    src = tmp_path / "a.cu"
+    src.write_text("int main() { return 0; }\n")
+    probe = ("import sys\nfrom cudaport.entry import main\n"
+             "try:\n    main(['check', sys.argv[1]])\n"
+             "except SystemExit:\n    pass\n"
+             "print(sorted(m for m in sys.modules if m.startswith('cudaport.commands.')))\n")
+    r = subprocess.run([sys.executable, "-c", probe, str(src)], capture_output=True,
+                       text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.stdout.strip().splitlines()[-1] == "['cudaport.commands.check']", r.stderr

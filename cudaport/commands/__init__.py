@@ -1,6 +1,10 @@
 """Sub-commands beyond ``translate``: each module here defines ``command`` (a click
-command or group) and is added to the CLI automatically, so a new command touches no
-central list."""
+command or group) named as the module, and is added to the CLI automatically, so a new
+command touches no central list.
+
+The modules load on first use: ``cudaport check one.cu`` imports ``check`` only, not
+``verify`` or ``report`` and what they need (the pre-commit case runs once per commit).
+"""
 
 from __future__ import annotations
 
@@ -10,9 +14,26 @@ import pkgutil
 import click
 
 
-def add_all(group: click.Group) -> None:
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        command = getattr(module, "command", None)
-        if isinstance(command, click.Command):
-            group.add_command(command)
+def module_names() -> list[str]:
+    return sorted(info.name for info in pkgutil.iter_modules(__path__))
+
+
+def load(name: str) -> click.Command | None:
+    command = getattr(importlib.import_module(f"{__name__}.{name}"), "command", None)
+    return command if isinstance(command, click.Command) else None
+
+
+class LazyGroup(click.Group):
+    """A group whose commands beyond its own are this package's modules, imported when
+    named (or all of them, for ``--help``)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(module_names()))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in module_names():
+            command = load(cmd_name)
+            if command is not None:
+                self.add_command(command)
+        return command
