@@ -158,9 +158,15 @@ class Compiled:
             return Resolved(entry, "fallback", (fb.to or entry.name).encode(), r.reason,
                             fb.note, fb.template.encode() if fb.template else None)
         note = "; ".join(n for n in (entry.note, r.note) if n) or None
-        template = (r.template or (entry.template.encode() if entry.template else None)) \
+        own_template, own_by_args = entry.template, entry.by_args
+        if self.chosen_variants.get(entry.library, (None, False))[1]:
+            # The entry's templates name the default variant's callee: a chosen variant
+            # uses only its own (``calls:`` packs with ``variant:``).
+            chosen = variants.get(self.chosen_variants[entry.library][0])
+            own_template, own_by_args = (chosen.template, chosen.by_args) if chosen else (None, ())
+        template = (r.template or (own_template.encode() if own_template else None)) \
             if r.status == "converted" else None
-        by_args = tuple((n, t.encode()) for n, t in entry.by_args) \
+        by_args = tuple((n, t.encode()) for n, t in own_by_args) \
             if r.status == "converted" else ()
         if r.replacement == entry.name.encode() and template is None and not by_args:
             return Resolved(entry, "same", r.replacement, r.reason, note)
