@@ -38,13 +38,13 @@ CHOICES = {"blas": ("hipblas", "rocblas"), "rand": ("hiprand", "rocrand"),
            "dnn": ("miopen",)}  # (hipDNN, the other --dnn choice, is not in ROCm 6.4)
 
 NOT_YET = {
-
     ("cusolver_calls.cu", "rocsolver"):
-        "rocSOLVER has no *_bufferSize queries (reported as unmapped), and the CUBLAS_* "
-        "enums follow --blas (HIPBLAS_*), not the rocblas_fill/rocblas_operation rocSOLVER takes",
+        "the rule table gives the cusolverDn* calls no rocSOLVER column (reported as CP101: "
+        "rocsolver_* take a rocblas_handle, rocblas_fill/rocblas_operation and no workspace)",
     ("cusparse_calls.cu", "rocsparse"):
-        "rocsparse_create_*_descr take rocsparse_indextype/rocsparse_datatype, and "
-        "rocsparse_spmv/spmm a stage argument and buffer size: not rewritten yet",
+        "rocsparse_create_*_descr and rocsparse_spmv/spmm take a rocsparse_datatype where "
+        "CUDA_R_32F becomes hipDataType HIP_R_32F, spmv/spmm a stage and buffer size, and "
+        "rocsparse_scsrilu0_* no buffer-size query of that form: not rewritten yet",
 }
 
 
@@ -158,3 +158,11 @@ def test_legacy_cublas_is_reported_not_renamed():
     codes = sorted((f.line, f.code) for f in result.findings if f.code == "CP130")
     assert codes == [(1, "CP130"), (3, "CP130"), (4, "CP130"), (5, "CP130"), (6, "CP130")]
     assert all(f.severity == "error" for f in result.findings if f.code == "CP130")
+
+
+def test_rocsparse_dense_order_is_not_crossed():
+    """The HIPIFY table maps CUSPARSE_ORDER_COL to rocsparse_order_row (and back), which
+    compiles and transposes every dense matrix; rules/hip/rocsparse-fixes.yaml corrects it."""
+    src = b"#include <cusparse.h>\nint a = CUSPARSE_ORDER_COL, b = CUSPARSE_ORDER_ROW;\n"
+    out = translate_bytes(src, Options(variants=(("sparse", "rocsparse"),))).output.decode()
+    assert "int a = rocsparse_order_column, b = rocsparse_order_row;" in out
