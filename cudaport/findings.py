@@ -119,6 +119,17 @@ would compile into wrong results or not at all.
 Fix: port the kernel to rocWMMA by hand (check the supported M/N/K for the GPU), or call
 hipBLAS/hipBLASLt for the whole GEMM.
 """)
+# CP130-CP134: library calls whose target form needs more than a rename (issue 17).
+register("CP130", "legacy-cublas", "error", "legacy cuBLAS API (cublas.h) has no HIP form", """
+What: `#include <cublas.h>`, cuBLAS's first API: no handle (`cublasInit`, `cublasShutdown`,
+`cublasAlloc`, `cublasFree`, `cublasGetError`) and BLAS calls without a handle argument
+(`cublasSgemm('n', 'n', m, n, k, ...)` with character operations).
+Why: hipBLAS and rocBLAS only have the handle-based API (`cublas_v2.h`'s); the same names
+renamed would be calls with one argument missing and other argument types, which do not
+compile (or worse, compile against an overload that means something else).
+Fix: move the code to `cublas_v2.h` first (create a `cublasHandle_t`, pass it to every
+call, use `cublasOperation_t`, check `cublasStatus_t` results), then translate it.
+""")
 register("CP113", "cutlass-cute", "error", "CUTLASS/CuTe has no ROCm port", """
 What: a CUTLASS or CuTe header (`cutlass/...`, `cute/...`) or name (`cutlass::`, `cute::`).
 Why: CUTLASS and CuTe are built on NVIDIA tensor-core instructions and PTX; there is no

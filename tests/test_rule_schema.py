@@ -55,6 +55,19 @@ def test_by_args_templates_load(tmp_path):
     assert entry.by_args == ((2, "hipAWithFlags($1, $2)"),) and entry.template is None
 
 
+def test_variant_calls_template_only_the_chosen_variant(tmp_path):
+    make_target(tmp_path, "library: cublas\nidentifiers:\n"
+                          "  cublasFoo: {to: toyFoo, variants: {otherblas: other_foo}}\n"
+                          "calls:\n  cublasFoo: {template: 'toyFoo($1)'}\n", "a.yaml")
+    make_target(tmp_path, "library: cublas\nvariant: otherblas\ncalls:\n"
+                          "  cublasFoo: {template: 'other_foo($1, $1, 0)', note: 'D = C'}\n",
+                "b.yaml")
+    entry = load_table("toy", [tmp_path], use_cache=False).identifiers["cublasFoo"]
+    assert entry.template == "toyFoo($1)"
+    other = entry.variants["otherblas"]
+    assert other.template == "other_foo($1, $1, 0)" and other.note == "D = C"
+
+
 @pytest.mark.parametrize("pack,line,message", [
     ("library: x\nidentifiers:\n  a: {to: b\n", 4, "invalid YAML"),
     ("library: x\nidentifiers:\n  cudaA: hipA\n  cudaA: hipB\n", 4, "duplicate key 'cudaA'"),
@@ -81,6 +94,10 @@ def test_by_args_templates_load(tmp_path):
      "'two' is not an argument count"),
     ("library: x\nidentifiers:\n  cudaA: hipA\ncalls:\n  cudaA: {by_args: {1: 'f($1, $2)'}}\n", 5,
      "uses $2 but the call has 1 arguments"),
+    ("library: cublas\nvariant: toyblas\n", 2, "'toyblas' is not a non-default variant"),
+    ("library: x\nvariant: otherblas\n", 2, "none for this library"),
+    ("library: cublas\nidentifiers:\n  cublasA: tA\nvariant: otherblas\ncalls:\n"
+     "  cublasA: {template: 'f($1)'}\n", 6, "has no otherblas equivalent"),
 ])
 def test_errors_name_file_and_line(tmp_path, pack, line, message):
     err = error(tmp_path, pack)

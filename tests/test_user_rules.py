@@ -64,6 +64,26 @@ def test_call_template_reorders_arguments_and_keeps_the_rest(tmp_path):
     assert "acmeMemset(p, n, 0);" in out
 
 
+def test_variant_call_templates_apply_only_with_their_variant():
+    """rules/hip/rocblas-calls.yaml (variant: rocblas) rewrites cublasGemmEx for --blas
+    rocblas only; the default variant keeps hipBLAS's argument list."""
+    src = ("#include <cublas_v2.h>\ncublasGemmEx(h, ta, tb, m, n, k, a, A, CUDA_R_16F, lda, B,"
+           " CUDA_R_16F, ldb, b, C, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n")
+    roc = translate_bytes(src.encode(), Options(variants=(("blas", "rocblas"),))).output.decode()
+    assert ("rocblas_gemm_ex(h, ta, tb, m, n, k, a, A, rocblas_datatype_f16_r, lda, B, "
+            "rocblas_datatype_f16_r, ldb, b, C, rocblas_datatype_f32_r, ldc, C, "
+            "rocblas_datatype_f32_r, ldc, rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, "
+            "rocblas_gemm_flags_none);") in roc
+    hip = translate_bytes(src.encode(), Options()).output.decode()
+    assert "hipblasGemmEx_v2(h, ta, tb, m, n, k, a, A, HIP_R_16F, lda, B," in hip
+    assert "rocblas" not in hip and hip.count(", ldc") == 1
+    # complex pointers are cast to rocBLAS's element type (rocblas-casts.yaml, generated)
+    roc = translate_bytes(b"#include <cublas_v2.h>\ncublasCscal(h, n, &a, x, 1);\n",
+                          Options(variants=(("blas", "rocblas"),))).output.decode()
+    assert ("rocblas_cscal(h, n, reinterpret_cast<const rocblas_float_complex*>(&a), "
+            "reinterpret_cast<rocblas_float_complex*>(x), 1);") in roc
+
+
 def test_macro_rename(tmp_path):
     rules = write(tmp_path, "m.yaml", """
         macros:

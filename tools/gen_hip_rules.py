@@ -228,6 +228,7 @@ def generate(reference: Path, out_dir: Path) -> list[Path]:
     written = []
     seen: dict[str, str] = {}
     hand_written = _hand_written_names(out_dir)
+    hand_headers = _hand_written_names(out_dir, "headers")
     cuda13 = _cuda13_names(out_dir)
     for library, (filename, title, main, variants) in LIBRARIES.items():
         rows = parse_table(tables / filename)
@@ -241,7 +242,7 @@ def generate(reference: Path, out_dir: Path) -> list[Path]:
         ]
         if library in headers:
             lines.append("headers:")
-            lines += [text for _, text in sorted(headers[library])]
+            lines += [text for name, text in sorted(headers[library]) if name not in hand_headers]
         lines.append("identifiers:")
         for row in sorted(rows, key=lambda r: r.name):
             if row.name in seen or row.name in hand_written:
@@ -268,8 +269,9 @@ def _cuda13_names(out_dir: Path) -> set[str] | None:
             if line and not line.startswith("#")}
 
 
-def _hand_written_names(out_dir: Path) -> set[str]:
-    """Names defined in packs that take precedence over the tables."""
+def _hand_written_names(out_dir: Path, section: str = "identifiers") -> set[str]:
+    """Names (or, with section "headers", headers) defined in packs that take precedence
+    over the tables."""
     names: set[str] = set()
     for path in out_dir.glob("*.yaml"):
         text = path.read_text(encoding="utf-8")
@@ -277,12 +279,12 @@ def _hand_written_names(out_dir: Path) -> set[str]:
             continue
         in_identifiers = False
         for line in text.splitlines():
-            if re.match(r"^identifiers:", line):
+            if re.match(rf"^{section}:", line):
                 in_identifiers = True
             elif re.match(r"^\S", line):
                 in_identifiers = False
             elif in_identifiers:
-                m = re.match(r"^  ([A-Za-z_$][\w$:]*):", line) or re.match(r'^  "([^"]+)":', line)
+                m = re.match(r"^  ([A-Za-z_$][\w$:./+-]*):", line) or re.match(r'^  "([^"]+)":', line)
                 if m:
                     names.add(m.group(1))
     return names

@@ -160,14 +160,19 @@ class Compiled:
             return Resolved(entry, "fallback", (fb.to or entry.name).encode(), r.reason,
                             fb.note, fb.template.encode() if fb.template else None)
         note = "; ".join(n for n in (entry.note, r.note) if n) or None
-        # An entry's template is written for the default column: a non-default library
-        # variant (--blas rocblas) calls another function, so it gets the plain rename.
-        own = r.status == "converted" and not self.chosen_variants.get(
-            entry.library, (None, False))[1]
-        template = r.template or (_callee(entry.template, main, r.replacement)
-                                  if own and entry.template else None)
-        by_args = tuple((n, _callee(t, main, r.replacement)) for n, t in entry.by_args) \
-            if own else ()
+        # An entry's templates are written for the default column: a chosen non-default
+        # variant (--blas rocblas) calls another function, so it uses only its own
+        # (``calls:`` packs with ``variant:``), else the plain rename.
+        own_template, own_by_args, column = entry.template, entry.by_args, main
+        if self.chosen_variants.get(entry.library, (None, False))[1]:
+            chosen = variants.get(self.chosen_variants[entry.library][0])
+            own_template, own_by_args = (chosen.template, chosen.by_args) if chosen else (None, ())
+            column = chosen or main
+        converted = r.status == "converted"
+        template = r.template or (_callee(own_template, column, r.replacement)
+                                  if converted and own_template else None)
+        by_args = tuple((n, _callee(t, column, r.replacement)) for n, t in own_by_args) \
+            if converted else ()
         if r.replacement == entry.name.encode() and template is None and not by_args:
             return Resolved(entry, "same", r.replacement, r.reason, note)
         return Resolved(entry, r.status, r.replacement, r.reason, note, template, by_args)

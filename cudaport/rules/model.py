@@ -45,6 +45,10 @@ class Mapping:
     # version order; below ``version`` the target name is ``to`` (None: none) and the
     # argument template ``template`` (None: the entry's own). See rules/README.md.
     before: tuple = ()
+    # Argument templates that apply when this column is chosen (a ``calls:`` pack with
+    # ``variant: NAME``); a chosen non-default variant never uses the entry's own template.
+    template: str | None = None
+    by_args: tuple = ()
 
 
 @fast_pickle

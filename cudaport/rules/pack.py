@@ -30,12 +30,24 @@ class Call:
     library: str
     rule_id: str
     by_args: tuple = ()  # ((argument count, template), ...)
+    variant: str | None = None  # the library variant the template is for (None: default)
 
 
 def apply_calls(identifiers: dict[str, Entry], calls: list[Call], create: bool) -> None:
     """Attach templates; in user files a call may also introduce a new name."""
     for call in calls:
         entry = identifiers.get(call.name)
+        if call.variant is not None:
+            mapping = entry.variants.get(call.variant) if entry is not None else None
+            if mapping is None or mapping.to is None:
+                raise call.at.error(f"calls: {call.name!r} has no {call.variant} equivalent "
+                                    "to give a template")
+            variants = dict(entry.variants)
+            variants[call.variant] = dataclasses.replace(
+                mapping, template=call.template, by_args=call.by_args,
+                note="; ".join(n for n in (mapping.note, call.note) if n) or None)
+            identifiers[call.name] = _replace(entry, variants=variants)
+            continue
         if entry is None:
             if not create:
                 raise call.at.error(f"calls: {call.name!r} is not an identifier of any rule pack")
@@ -113,7 +125,7 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
         return
     top = dict((k, (v, at)) for k, v, at in S.mapping(p, node, "rule pack"))
     allowed = {"library", "title", "source", "generated", "identifiers", "headers", "calls",
-               "present_in_cuda", "notes", "macros", "keep", "checks"}
+               "present_in_cuda", "notes", "macros", "keep", "checks", "variant"}
     for key, (_, at) in top.items():
         if key not in allowed:
             raise at.error(f"rule pack: unknown key {key!r} (allowed: {', '.join(sorted(allowed))})")
@@ -231,6 +243,16 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
                 note=d.get("note"), rule_id=f"{prefix}/{stem}:{name}", source=f"{p}:{at.line}",
                 fallback=d.get("fallback"), code=d.get("code"), inline=d.get("inline"),
             )
+    # ``variant: NAME``: the pack's calls are templates for that library variant
+    # (``--blas rocblas``), applied only when it is chosen.
+    call_variant = S.identifier(p, top["variant"][0], "variant") if "variant" in top else None
+    if call_variant is not None:
+        group = next((g for g in info.variant_groups.values() if library in g.libraries), None)
+        if group is None or call_variant not in group.choices or call_variant == group.default:
+            allowed = ", ".join(c for c in group.choices if c != group.default) if group \
+                else "none for this library"
+            raise top["variant"][1].error(f"variant: {call_variant!r} is not a non-default "
+                                          f"variant of {library} (allowed: {allowed})")
     if "calls" in top:
         for name, value, at in S.mapping(p, top["calls"][0], "calls"):
             d = S.fields(p, value, f"calls.{name}",
@@ -240,7 +262,7 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
             if "template" not in d and "by_args" not in d:
                 raise at.error(f"calls.{name}: needs 'template' or 'by_args'")
             calls.append(Call(name, d.get("template"), d.get("note"), at, library or "user",
-                               f"{prefix}/{stem}:{name}", d.get("by_args", ())))
+                               f"{prefix}/{stem}:{name}", d.get("by_args", ()), call_variant))
     if "notes" in top and notes is not None and not S.is_null(top["notes"][0]):
         for name, value, at in S.mapping(p, top["notes"][0], "notes"):
             for choice, text, where_ in S.mapping(p, value, f"notes.{name}"):

@@ -1,0 +1,56 @@
+// Call-level test program for cuDNN: convolution, activation, softmax, pooling, tensor ops.
+// (nvcc needs the cuDNN headers, e.g. from the nvidia-cudnn-cu13 wheel.)
+#include <cuda_runtime.h>
+#include <cudnn.h>
+
+int dnn_calls(float *x, float *w, float *y, float *dy, float *dx, int n, int c, int h, int wd,
+              cudaStream_t stream) {
+  cudnnHandle_t handle;
+  if (cudnnCreate(&handle) != CUDNN_STATUS_SUCCESS) return 1;
+  cudnnSetStream(handle, stream);
+  cudnnTensorDescriptor_t xDesc, yDesc;
+  cudnnFilterDescriptor_t wDesc;
+  cudnnConvolutionDescriptor_t convDesc;
+  cudnnActivationDescriptor_t actDesc;
+  cudnnPoolingDescriptor_t poolDesc;
+  cudnnCreateTensorDescriptor(&xDesc);
+  cudnnCreateTensorDescriptor(&yDesc);
+  cudnnSetTensor4dDescriptor(xDesc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, c, h, wd);
+  cudnnSetTensor4dDescriptor(yDesc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, c, h, wd);
+  cudnnCreateFilterDescriptor(&wDesc);
+  cudnnSetFilter4dDescriptor(wDesc, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, c, c, 3, 3);
+  cudnnCreateConvolutionDescriptor(&convDesc);
+  cudnnSetConvolution2dDescriptor(convDesc, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION,
+                                  CUDNN_DATA_FLOAT);
+  int on, oc, oh, ow;
+  cudnnGetConvolution2dForwardOutputDim(convDesc, xDesc, wDesc, &on, &oc, &oh, &ow);
+  const float alpha = 1.0f, beta = 0.0f;
+  size_t ws = 0;
+  cudnnConvolutionFwdAlgo_t algo = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
+  cudnnGetConvolutionForwardWorkspaceSize(handle, xDesc, wDesc, convDesc, yDesc, algo, &ws);
+  void *workspace;
+  cudaMalloc(&workspace, ws);
+  cudnnConvolutionForward(handle, &alpha, xDesc, x, wDesc, w, convDesc, algo, workspace, ws, &beta,
+                          yDesc, y);
+  cudnnCreateActivationDescriptor(&actDesc);
+  cudnnSetActivationDescriptor(actDesc, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0);
+  cudnnActivationForward(handle, actDesc, &alpha, xDesc, x, &beta, yDesc, y);
+  cudnnActivationBackward(handle, actDesc, &alpha, yDesc, y, yDesc, dy, xDesc, x, &beta, xDesc, dx);
+  cudnnSoftmaxForward(handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL, &alpha, xDesc, x,
+                      &beta, yDesc, y);
+  cudnnSoftmaxBackward(handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL, &alpha, yDesc, y,
+                       yDesc, dy, &beta, xDesc, dx);
+  cudnnCreatePoolingDescriptor(&poolDesc);
+  cudnnSetPooling2dDescriptor(poolDesc, CUDNN_POOLING_MAX, CUDNN_NOT_PROPAGATE_NAN, 2, 2, 0, 0, 2, 2);
+  cudnnPoolingForward(handle, poolDesc, &alpha, xDesc, x, &beta, yDesc, y);
+  cudnnAddTensor(handle, &alpha, xDesc, x, &alpha, yDesc, y);
+  cudnnDestroyPoolingDescriptor(poolDesc);
+  cudnnDestroyActivationDescriptor(actDesc);
+  cudnnDestroyConvolutionDescriptor(convDesc);
+  cudnnDestroyFilterDescriptor(wDesc);
+  cudnnDestroyTensorDescriptor(xDesc);
+  cudnnDestroyTensorDescriptor(yDesc);
+  cudnnDestroy(handle);
+  cudaFree(workspace);
+  return on + oc + oh + ow;
+}
