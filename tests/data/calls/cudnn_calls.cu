@@ -44,6 +44,14 @@ int dnn_calls(float *x, float *w, float *y, float *dy, float *dx, int n, int c, 
   cudnnSetPooling2dDescriptor(poolDesc, CUDNN_POOLING_MAX, CUDNN_NOT_PROPAGATE_NAN, 2, 2, 0, 0, 2, 2);
   cudnnPoolingForward(handle, poolDesc, &alpha, xDesc, x, &beta, yDesc, y);
   cudnnAddTensor(handle, &alpha, xDesc, x, &alpha, yDesc, y);
+  const float beta0 = 0.0f;
+  const float* stats = x;  // scale, bias, mean, variance: read-only in inference
+  cudnnBatchNormalizationForwardInference(handle, CUDNN_BATCHNORM_SPATIAL, &alpha, &beta0,
+                                          xDesc, x, yDesc, y, xDesc, stats, stats, stats,
+                                          stats, 1e-5);
+  cudnnBatchNormalizationForwardTraining(handle, CUDNN_BATCHNORM_SPATIAL, &alpha, &beta0,
+                                         xDesc, x, yDesc, y, xDesc, stats, stats, 0.1, y, y,
+                                         1e-5, y, y);
   cudnnDestroyPoolingDescriptor(poolDesc);
   cudnnDestroyActivationDescriptor(actDesc);
   cudnnDestroyConvolutionDescriptor(convDesc);
