@@ -108,7 +108,10 @@ def _in_class_body(code: bytes, start: int) -> bool:
 
 def _renaming(ctx: FileContext) -> list[tuple[int, bytes]]:
     lookup = ctx.compiled.identifiers
-    return [(s, n) for s, n, c in ctx.scan.idents if c == "code" and lookup[n].renames]
+    # (A macro the translation removes, CUDART_CB, is never the project's own: nvcc
+    # accepts `void Operator::CUDART_CB Callback(...)` only because it expands to nothing.)
+    return [(s, n) for s, n, c in ctx.scan.idents
+            if c == "code" and lookup[n].renames and lookup[n].replacement != b""]
 
 
 def declarations(src: bytes, compiled, idents=None) -> set[tuple[bytes, bytes]]:

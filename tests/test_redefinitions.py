@@ -73,7 +73,9 @@ def test_hip_device_function_list_is_current():
 
 
 def test_gemm_tensor_op_names_say_what_to_use():
-    r = translate_source("void f() { int a = CUBLAS_GEMM_DEFAULT_TENSOR_OP; }\n")
+    r = translate_source("void f() { int a = CUBLAS_GEMM_DEFAULT_TENSOR_OP; "
+                         "int b = CUBLAS_GEMM_ALGO3_TENSOR_OP; }\n")
+    assert b"int a = HIPBLAS_GEMM_DEFAULT;" in r.output  # deprecated alias of the default
     messages = [f.message for f in r.findings if f.code == "CP101"]
     assert messages and "use HIPBLAS_GEMM_DEFAULT" in messages[0]
 

@@ -206,8 +206,10 @@ def test_library_guard_macros_become_the_hip_libraries_guards(header, guard, hip
 def test_callback_calling_convention_macro_is_removed():
     # Learn-CUDA's and cuda-samples' `static void CUDART_CB Callback(...)`: HIP has no such
     # macro, and left in place the line no longer declares a function.
-    out = tr("static void CUDART_CB cb(cudaStream_t s, cudaError_t e, void* d);\n")
+    out = tr("static void CUDART_CB cb(cudaStream_t s, cudaError_t e, void* d);\n"
+             "void Operator::CUDART_CB Callback(cudaStream_t s) {}\n")
     assert "static void  cb(hipStream_t s, hipError_t e, void* d);\n" in out
+    assert "void Operator:: Callback(hipStream_t s) {}\n" in out  # Learn-CUDA's openmp sample
     assert tr(out) == out
 
 
