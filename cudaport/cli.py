@@ -64,6 +64,10 @@ CLANG_OPTIONS = [
     click.option("--hazards/--no-hazards", default=True, show_default=True,
                  help="Report portability hazards (CP2xx); translation is the same either way "
                       "unless fixes are asked for."),
+    click.option("--main-header", type=click.Choice(("needed", "always")), default="needed",
+                 show_default=True,
+                 help="Add the target's main header (hip/hip_runtime.h) only where the file "
+                      "uses runtime or device code, or to every changed .cu/.cuh file."),
     click.option("--fix", is_flag=True, default=False,
                  help="Apply the safe fixes of CP2xx findings to the translation (marked [*])."),
     click.option("--unsafe-fixes", is_flag=True, default=False,
@@ -86,6 +90,7 @@ def _clang_fields(kwargs: dict) -> dict:
         "warp_size": kwargs.pop("warp_size", None),
         "hazards": kwargs.pop("hazards", True),
         "fix": _fix_level(kwargs.pop("fix", False), kwargs.pop("unsafe_fixes", False)),
+        "main_header": kwargs.pop("main_header", None) or "needed",
     }
     if clang is None:
         clang = bool(fields["compile_commands"] or fields["cuda_path"] or fields["header_mode"])

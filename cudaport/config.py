@@ -59,13 +59,14 @@ class Config:
     respect_layers: bool | None = None
     fix: bool | None = None
     unsafe_fixes: bool | None = None
+    main_header: str | None = None
 
     def option_defaults(self) -> dict[str, object]:
         """Values for the translation options, keyed like ``cli.build_options``'s kwargs."""
         out: dict[str, object] = {}
         for key in ("target", "launch", "rewrite_comments", "rewrite_strings", "encoding",
                     "experimental", "target_version", "framework", "respect_layers", "fix",
-                    "unsafe_fixes"):
+                    "unsafe_fixes", "main_header"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -205,7 +206,7 @@ _KEYS = {
     "rules": list, "rules-dir": list, "select": list, "ignore": list, "exclude": list,
     "per-path-ignores": dict, "fail-on": str, "warn-unused-ignores": bool,
     "framework": str, "portable-guards": list, "respect-layers": bool, "fix": bool,
-    "unsafe-fixes": bool,
+    "unsafe-fixes": bool, "main-header": str,
 }
 _TYPE_NAMES = {str: "a string", bool: "true or false", dict: "a table", list: "a list"}
 
@@ -284,6 +285,7 @@ def _build(path: Path, table: dict, prefix: str) -> Config:
         framework=_framework(get("framework"), fail),
         portable_guards=strings("portable-guards"), respect_layers=get("respect-layers"),
         fix=get("fix"), unsafe_fixes=get("unsafe-fixes"),
+        main_header=choice("main-header", ("needed", "always")),
     )
 
 

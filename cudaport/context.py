@@ -47,8 +47,8 @@ class FileContext:
     # runtime or device use asks for the main header; the includes pass says whether the
     # file has it (and which target header came before it).
     uses_runtime: bool = False
-    main_header: tuple = (False, None, None)  # (has it, target header before it, its
-    # include when translated from a CUDA header)
+    main_header: tuple = (False, None, None, False)  # (has it, target header before it,
+    # its include when translated from a CUDA header, has the target's own main header)
     # Macros the target's headers need defined before them (HIP_ENABLE_WARP_SYNC_BUILTINS):
     # always, and only when the file ends up including the main header.
     defines: set[bytes] = field(default_factory=set)

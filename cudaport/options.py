@@ -16,6 +16,10 @@ class Options:
     experimental: bool = False
     target_version: str | None = None
     insert_main_header: bool = True
+    # When the main header is added: "needed" (a file that uses runtime or device code and
+    # includes none) or "always" (also every CUDA source, .cu/.cuh, that the translation
+    # changes, e.g. one that uses only a library: hipify-clang's habit).
+    main_header: str = "needed"
     rules_dirs: tuple[str, ...] = ()  # extra rule roots searched before the built-in one
     rule_files: tuple[str, ...] = ()  # user rule packs layered on the target's
     framework: str | None = None  # e.g. "pytorch": layer rules/<target>/frameworks/<name>/

@@ -25,6 +25,8 @@ def includes(ctx: FileContext) -> None:
     # (HIP 5.2's hip_cooperative_groups.h uses macros only hip_runtime.h defines).
     early = None
     translated_main = None
+    has_target_main = False  # the target's own main header (hip/hip_runtime.h)
+    target_main = ctx.compiled.target.main_header.encode()
     deletable = _Deletable(src)
     outside = OutsideBlocks(src)
     hoisted: set[tuple[int, bytes]] = set()
@@ -73,6 +75,7 @@ def includes(ctx: FileContext) -> None:
                                       + src[inc.name_end:inc.name_end + 1] + ctx.eol(),
                                       r.entry.rule_id))
         seen_in.setdefault(effective, []).append(inc.branch)
+        has_target_main = has_target_main or effective == target_main
         if effective in ctx.compiled.main_headers:
             has_main = True
             if translated and translated_main is None:
@@ -80,7 +83,7 @@ def includes(ctx: FileContext) -> None:
         elif (translated and not has_main and early is None and not inc.branch
               and r.entry.library in RUNTIME_LIBRARIES):
             early = inc
-    ctx.main_header = (has_main, early, translated_main)
+    ctx.main_header = (has_main, early, translated_main, has_target_main)
 
 
 @register_final("main-header")
@@ -88,12 +91,13 @@ def main_header(ctx: FileContext) -> None:
     """Add the target's main header once, after every pass had its say: passes that
     see runtime or device use ask for it (``ctx.uses_runtime``), and macros the target's
     headers need defined first (``ctx.defines``) go before the file's first include."""
-    has_main, early, translated_main = ctx.main_header
+    has_main, early, translated_main, has_target_main = ctx.main_header
     insert = ctx.options.insert_main_header
     main = f"{ctx.compiled.target.name}/main-header"
     header = b"#include <" + ctx.compiled.target.main_header.encode() + b">" + ctx.eol()
     top = b""
-    inserted_at_top = ctx.uses_runtime and not has_main and insert
+    always = ctx.options.main_header == "always" and not has_target_main and _cuda_source(ctx)
+    inserted_at_top = (ctx.uses_runtime and not has_main or always) and insert
     defines = set(ctx.defines)
     if has_main or inserted_at_top:
         defines.update(ctx.defines_with_main)
@@ -116,6 +120,14 @@ def main_header(ctx: FileContext) -> None:
         ctx.edits.append(Edit(pos, pos, prefix + top,
                               main if inserted_at_top
                               else f"{ctx.compiled.target.name}/target-macros"))
+
+
+_CUDA_SOURCES = (".cu", ".cuh")
+
+
+def _cuda_source(ctx: FileContext) -> bool:
+    """A CUDA source the translation changes (``--main-header always``)."""
+    return ctx.path.endswith(_CUDA_SOURCES) and bool(ctx.edits)
 
 
 def _inline_text(ctx: FileContext, text: bytes) -> bytes:

@@ -1,0 +1,51 @@
+"""--main-header: where the target's main header is added (issue 17's include policy)."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from cudaport import Options, translate_bytes
+from cudaport.cli import main
+
+LIBRARY_ONLY = b"#include <cublas_v2.h>\nvoid f(cublasHandle_t h) { cublasCreate(&h); }\n"
+
+
+def _out(src: bytes, path: str = "lib.cu", **options) -> bytes:
+    return translate_bytes(src, Options(**options), path).output
+
+
+def test_default_adds_it_only_where_runtime_or_device_code_needs_it():
+    assert _out(LIBRARY_ONLY) == (b"#include <hipblas/hipblas.h>\n"
+                                  b"void f(hipblasHandle_t h) { hipblasCreate(&h); }\n")
+
+
+def test_always_adds_it_to_every_changed_cuda_source():
+    out = _out(LIBRARY_ONLY, main_header="always")
+    assert out.startswith(b"#include <hip/hip_runtime.h>\n#include <hipblas/hipblas.h>\n")
+    assert _out(out, main_header="always") == out  # idempotent
+    # Not twice, not in files it does not change, not in C++ sources.
+    with_runtime = b"#include <cuda_runtime.h>\n" + LIBRARY_ONLY
+    assert _out(with_runtime, main_header="always").count(b"hip_runtime.h") == 1
+    assert _out(b"int x;\n", main_header="always") == b"int x;\n"
+    assert b"hip_runtime.h" not in _out(LIBRARY_ONLY, "lib.cpp", main_header="always")
+
+
+@pytest.mark.parametrize("args,config", [(["--main-header", "always"], ""),
+                                         ([], 'main-header = "always"\n')])
+def test_option_and_config_key(tmp_path, args, config):
+    (tmp_path / ".cudaport.toml").write_text(config)
+    src = tmp_path / "lib.cu"
+    src.write_bytes(LIBRARY_ONLY)
+    out = tmp_path / "lib.hip"
+    result = CliRunner().invoke(main, ["translate", str(src), "-o", str(out), *args])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(b"#include <hip/hip_runtime.h>\n")
+
+
+def test_bad_config_value_is_a_clear_error(tmp_path):
+    (tmp_path / ".cudaport.toml").write_text('main-header = "sometimes"\n')
+    src = tmp_path / "lib.cu"
+    src.write_bytes(LIBRARY_ONLY)
+    result = CliRunner().invoke(main, ["check", str(src)])
+    assert result.exit_code == 2 and "main-header" in result.output
