@@ -262,3 +262,25 @@ def test_switch_without_the_labels_compiles_with_rocm_6_4(tmp_path):
     path = tmp_path / "names.hip"
     path.write_bytes(translate_bytes(src.encode(), Options(), "names.cu").output)
     compile_hip(path, "rocm")
+
+
+MINMAX = ("__device__ unsigned f(unsigned a, int b, long long c) {\n"
+          "  return umin(a + 1, b) + umax(a, 3u) + llmin(c, b) + ullmax(c, a) + llmax(c, 2)\n"
+          "         + ullmin(c, 4ull);\n}\n")
+
+
+def test_typed_integer_min_max_become_the_template_with_converted_arguments():
+    out = tr(MINMAX)
+    assert "min(static_cast<unsigned int>(a + 1), static_cast<unsigned int>(b))" in out
+    assert "max(static_cast<unsigned long long>(c), static_cast<unsigned long long>(a))" in out
+    assert "umin" not in out and tr(out) == out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+def test_typed_integer_min_max_compile(tmp_path, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / "minmax.hip"
+    path.write_text(tr(MINMAX, target_version=version))
+    compile_hip(path, toolchain)
