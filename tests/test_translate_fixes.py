@@ -284,3 +284,26 @@ def test_typed_integer_min_max_compile(tmp_path, toolchain, version):
     path = tmp_path / "minmax.hip"
     path.write_text(tr(MINMAX, target_version=version))
     compile_hip(path, toolchain)
+
+
+GLOBAL_KERNEL = ("namespace ns { __global__ void k(int* p) {} }\nvoid f(int* p) {\n"
+                 "  ::ns::k<<<1, 2>>>(p);\n  :: ns :: k<<<dim3(1), 2, 0, 0>>>(p);\n}\n")
+
+
+def test_launch_of_a_kernel_qualified_from_the_global_namespace():
+    # `::ns::kernel<<<...>>>` was left as a launch with --launch hip (CP109).
+    r = translate_bytes(GLOBAL_KERNEL.encode(), Options(launch="hip"), "k.cu")
+    out = r.output.decode()
+    assert "  hipLaunchKernelGGL(::ns::k, dim3(1), dim3(2), 0, 0, p);\n" in out
+    assert "  hipLaunchKernelGGL(:: ns :: k, dim3(1), dim3(2), 0, 0, p);\n" in out
+    assert not [f for f in r.findings if f.code == "CP109"]
+    assert translate_bytes(r.output, Options(launch="hip"), "k.hip").output == r.output
+
+
+@pytest.mark.slow
+def test_launch_from_the_global_namespace_compiles_with_rocm_6_4(tmp_path):
+    from conftest import compile_hip
+
+    path = tmp_path / "k.hip"
+    path.write_bytes(translate_bytes(GLOBAL_KERNEL.encode(), Options(launch="hip"), "k.cu").output)
+    compile_hip(path, "rocm")

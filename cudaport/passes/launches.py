@@ -86,7 +86,10 @@ def kernel_start(src: bytes, lt: int) -> int | None:
             return None
         k = _skip_space_back(src, j)
         if src[k - 2:k] == b"::":
-            k = _skip_space_back(src, k - 2)
+            colons = k - 2
+            k = _skip_space_back(src, colons)
+            if k == 0 or src[k - 1] not in lexer.IDENT_BYTES and src[k - 1] != ord(">"):
+                return colons  # `::ns::kernel`: qualified from the global namespace
             if k > 0 and src[k - 1] == ord(">"):
                 m = _match_back(src, k, ord(">"), ord("<"))
                 if m is None:
