@@ -32,6 +32,6 @@ def _load() -> None:
     from . import hazards, identifiers, includes, launches, spaced_launch  # noqa: F401
     from . import rule_checks  # noqa: F401
     from . import framework_includes, libcudacxx, redefinitions, thrust_backend  # noqa: F401
-    from . import unterminated  # noqa: F401
+    from . import literal_suffix, register_keyword, unterminated  # noqa: F401
     from . import wavefront_blocks  # noqa: F401
     from . import warp_sync  # noqa: F401
