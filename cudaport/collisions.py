@@ -40,6 +40,17 @@ def shared_targets(compiled) -> frozenset[bytes]:
     return shared
 
 
+def merging_names(compiled) -> frozenset[bytes]:
+    """CUDA names whose target name another CUDA name shares (cudaError_t, CUresult)."""
+    names = getattr(compiled, "_merging_names", None)
+    if names is None:
+        shared = shared_targets(compiled)
+        names = frozenset(n for n, r in compiled.identifiers.items()
+                          if r.renames and r.replacement in shared)
+        compiled._merging_names = names
+    return names
+
+
 def _within(starts: list[int], start: int, end: int) -> range:
     """Indexes of the (sorted) edits that start in ``start:end``."""
     return range(bisect.bisect_left(starts, start), bisect.bisect_left(starts, end))

@@ -117,10 +117,8 @@ def redefinitions(ctx: FileContext) -> None:
 def _may_merge_overloads(ctx: FileContext) -> bool:
     """Whether the file uses a CUDA name that shares its target name with another
     (cudaError_t and CUresult are both hipError_t): only then can overloads merge."""
-    shared = collisions.shared_targets(ctx.compiled)
-    lookup = ctx.compiled.identifiers
-    return any(lookup[name].replacement in shared for _s, name, _c in ctx.scan.idents
-               if lookup[name].renames)
+    return not collisions.merging_names(ctx.compiled).isdisjoint(
+        name for _s, name, _c in ctx.scan.idents)
 
 
 _FUNCTION = re.compile(

@@ -7,6 +7,7 @@ from functools import lru_cache
 import jinja2
 
 from ..verdict import pct
+from .text import fix_mark
 
 
 @lru_cache(maxsize=None)
@@ -18,6 +19,7 @@ def environment(autoescape: bool) -> jinja2.Environment:
     )
     env.filters["pct"] = pct
     env.filters["tail"] = tail
+    env.filters["fix_mark"] = fix_mark
     return env
 
 
