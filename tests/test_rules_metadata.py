@@ -62,6 +62,14 @@ def test_deprecated_and_removed_are_renamed_and_reported(pack):
     assert ("CP102", "cudaTestGone") not in codes  # removed says more than deprecated
 
 
+def test_deprecation_names_the_product_whose_release_it_is():
+    # cuDNN entries carry cuDNN's release numbers: "since CUDA 9.0" would be false.
+    result = translate_bytes(b"cudnnSetPooling2dDescriptor(d, m, n, 2, 2, 0, 0, 2, 2);",
+                             Options(), "p.cu")
+    messages = [f.message for f in result.findings if f.code == "CP102"]
+    assert messages == ["cudnnSetPooling2dDescriptor is deprecated since cuDNN 9.0.0"]
+
+
 @pytest.mark.parametrize("version, new, exact, dropped", [
     (None, "hipTestNew", "hipTestExact", None),
     ("5.2", None, "hipTestExact", "hipTestDropped"),

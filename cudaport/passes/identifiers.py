@@ -203,10 +203,11 @@ def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
         ctx.find("CP107", offset, f"{ident}: {r.reason}, newer than the selected version",
                  ident, entry.library)
     if entry.cuda_removed:
-        ctx.find("CP103", offset, f"{ident} was removed in CUDA {entry.cuda_removed}", ident,
-                 entry.library)
+        ctx.find("CP103", offset, f"{ident} was removed in {entry.product} {entry.cuda_removed}",
+                 ident, entry.library)
     elif entry.cuda_deprecated:
-        ctx.find("CP102", offset, f"{ident} is deprecated since CUDA {entry.cuda_deprecated}",
+        ctx.find("CP102", offset,
+                 f"{ident} is deprecated since {entry.product} {entry.cuda_deprecated}",
                  ident, entry.library)
     if r.status == "fallback":
         ctx.find("CP108", offset, f"{ident}: {r.reason}; used the fallback: "

@@ -52,12 +52,8 @@ def _mapping_text(mapping: Mapping, target: str) -> str:
     return f"{mapping.to} ({', '.join(facts)})" if facts else mapping.to
 
 
-# The tables give cuDNN's own release numbers for cuDNN names, CUDA's for the rest.
-VERSIONED_BY = {"cudnn": "cuDNN"}
-
-
 def cuda_history(entry: Entry) -> str:
-    product = VERSIONED_BY.get(entry.library, "CUDA")
+    product = entry.product
     facts = _facts([(f"since {product}", entry.cuda_since)])
     if entry.cuda_present and not entry.cuda_since:
         facts.append(f"in the CUDA {entry.cuda_present} headers (first version not tabled)")
@@ -94,7 +90,7 @@ def explain_identifier(compiled: Compiled, name: str) -> list[str]:
     else:
         lines_fallback = []
     lines.append(f"  result:   {outcome}")
-    product = VERSIONED_BY.get(entry.library, "CUDA")
+    product = entry.product
     if entry.cuda_removed:
         lines.append(f"            also reported as removed from {product} "
                      f"{entry.cuda_removed} (CP103)")

@@ -76,6 +76,10 @@ class Fallback:
     note: str | None = None
 
 
+# The tables give cuDNN's own release numbers for cuDNN names, CUDA's for the rest.
+VERSIONED_BY = {"cudnn": "cuDNN"}
+
+
 @fast_pickle
 @dataclass(slots=True)
 class Entry:
@@ -109,6 +113,11 @@ class Entry:
     # Argument templates chosen by the call's argument count: ((count, template), ...);
     # a call with another count gets ``template`` (None: the plain rename).
     by_args: tuple = ()
+
+    @property
+    def product(self) -> str:
+        """Whose release numbers cuda_since/deprecated/removed are: cuDNN's for cuDNN names."""
+        return VERSIONED_BY.get(self.library, "CUDA")
 
 
 @fast_pickle
