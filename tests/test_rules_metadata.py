@@ -106,21 +106,46 @@ def test_variant_choice_and_missing_variant():
     assert "rocblas" in c.identifiers[no_roc.encode()].reason
 
 
-def test_variant_note_only_for_that_variant():
+def test_variant_note_only_for_that_variant(tmp_path):
+    table = _layer(tmp_path, "library: cublas\nnotes:\n  cublasSgemm: {rocblas: order}\n")()
+    assert table.identifiers["cublasSgemm"].variants["rocblas"].note == "order"
+    assert table.identifiers["cublasSgemm"].main.note is None
+    # The built-in GemmEx template for rocBLAS rewrites the call: no stale "takes 24
+    # arguments" note, and nothing about rocBLAS when hipBLAS is the target.
     src = b"cublasGemmEx(h, ta, tb, m, n, k, al, A, at, lda, B, bt, ldb, be, C, ct, ldc, cp, alg);"
     roc = translate_bytes(src, Options(variants=(("blas", "rocblas"),)), "g.cu")
     hip = translate_bytes(src, Options(), "g.cu")
     assert roc.output.startswith(b"rocblas_gemm_ex(")
-    assert any(f.code == "CP108" and "rocblas_gemm_ex takes 24 arguments" in f.message
-               for f in roc.findings)
+    assert not any(f.code == "CP108" for f in roc.findings)
     assert not any("rocblas" in f.message for f in hip.findings)
 
 
-def test_miopen_argument_order_note():
+@pytest.mark.parametrize("generated, kept", [(True, None), (False, "rewrite the call")])
+def test_generated_signature_note_gives_way_to_a_template(tmp_path, generated, kept):
+    # A generated note says how the parameter lists differ ("rewrite the call"); where the
+    # column has an argument template the call is rewritten and the note would be stale.
+    # A hand-written note is advice and stays.
+    text = (f"library: runtime\ngenerated: {str(generated).lower()}\n"
+            "identifiers:\n  cudaFree: hipFree\n"
+            "notes:\n  cudaMalloc: {main: rewrite the call}\n  cudaFree: {main: differs}\n"
+            "calls:\n  cudaMalloc: {template: 'hipMalloc($1, $2)'}\n")
+    table = _layer(tmp_path, text)()
+    assert table.identifiers["cudaMalloc"].template == "hipMalloc($1, $2)"
+    assert table.identifiers["cudaMalloc"].main.note == kept
+    assert table.identifiers["cudaFree"].main.note == "differs"
+
+
+def test_miopen_argument_order_is_rewritten_without_a_stale_note():
     src = b"cudnnConvolutionForward(h, a, xd, x, wd, w, cd, algo, ws, wss, b, yd, y);"
     result = translate_bytes(src, Options(), "c.cu")
-    assert result.output.startswith(b"miopenConvolutionForward(")
-    assert any(f.code == "CP108" and "workSpace" in f.message for f in result.findings)
+    assert result.output.startswith(b"miopenConvolutionForward(h, a, xd, x, wd, w, cd, algo, "
+                                    b"b, yd, y, ws, wss)")
+    assert not any(f.code == "CP108" for f in result.findings)
+    # A call without a template keeps the generated note that says how MIOpen differs.
+    src = b"cudnnDropoutForward(h, d, xd, x, yd, y, r, n);"
+    result = translate_bytes(src, Options(), "c.cu")
+    assert any(f.code == "CP108" and "miopenDropoutForward takes 9 arguments" in f.message
+               for f in result.findings)
 
 
 def test_cuda13_names_are_known_not_unknown():

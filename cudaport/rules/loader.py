@@ -18,11 +18,11 @@ from ..version import __version__
 from . import schema as S
 from .cache import _cache_dir, gc_paused, read_cache, write_cache  # noqa: F401  (re-exported)
 from .model import Check, Entry, Fallback, HeaderEntry, Mapping, Table, TargetInfo
-from .pack import Call, apply_calls, apply_notes, check_idempotent, read_pack
+from .pack import Call, Note, apply_calls, apply_notes, check_idempotent, read_pack
 from .roots import default_rules_root, resolve_target_dir, target_names  # noqa: F401
 from .target import read_target as _read_target
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 def load_table(target: str = "hip", rules_roots: list[Path] | None = None,
@@ -109,7 +109,7 @@ def build_table(files: list[Path], contents: list[bytes], digest: str,
     identifiers: dict[str, Entry] = {}
     headers: dict[str, HeaderEntry] = {}
     calls: list[Call] = []
-    notes: list[tuple[str, str, str, S.Where]] = []
+    notes: list[Note] = []
     for path, data in zip(files[1:user_from], contents[1:user_from]):
         read_pack(path, data, info, identifiers, headers, calls, notes=notes)
     apply_calls(identifiers, calls, create=False)
@@ -132,7 +132,7 @@ def layer_user_files(base: Table, files: list[Path], contents: list[bytes]) -> T
     hasher = hashlib.sha256(base.digest.encode())
     for path, data in zip(files, contents):
         calls: list[Call] = []
-        notes: list[tuple[str, str, str, S.Where]] = []
+        notes: list[Note] = []
         read_pack(path, data, base.target, identifiers, headers, calls, user=True, notes=notes)
         apply_calls(identifiers, calls, create=True)
         apply_notes(identifiers, base.target, notes)

@@ -8,6 +8,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 
@@ -113,7 +114,7 @@ def _code(path: str, node: yaml.Node, what: str) -> str:
 
 def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, Entry],
                headers: dict[str, HeaderEntry], calls: list[Call], user: bool = False,
-               notes: list[tuple[str, str, str, S.Where]] | None = None) -> None:
+               notes: list[Note] | None = None) -> None:
     """Read one rule pack into the tables.
 
     ``user`` packs (``--rules``) may redefine names of earlier layers (override) and need
@@ -264,9 +265,11 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
             calls.append(Call(name, d.get("template"), d.get("note"), at, library or "user",
                                f"{prefix}/{stem}:{name}", d.get("by_args", ()), call_variant))
     if "notes" in top and notes is not None and not S.is_null(top["notes"][0]):
+        generated = "generated" in top and S.boolean(p, top["generated"][0], "generated")
         for name, value, at in S.mapping(p, top["notes"][0], "notes"):
             for choice, text, where_ in S.mapping(p, value, f"notes.{name}"):
-                notes.append((name, choice, S.text(p, text, f"notes.{name}.{choice}"), where_))
+                notes.append(Note(name, choice, S.text(p, text, f"notes.{name}.{choice}"),
+                                  where_, generated))
     if "checks" in top:
         for name, value, at in S.mapping(p, top["checks"][0], "checks"):
             check = _check(p, value, f"checks.{name}")
@@ -279,12 +282,23 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
             identifiers[name] = _replace(old, check=check)
 
 
-def apply_notes(identifiers: dict[str, Entry], info: TargetInfo,
-                 notes: list[tuple[str, str, str, S.Where]]) -> None:
+class Note(NamedTuple):
+    name: str
+    choice: str  # the target column: a variant, the group's default or "main"
+    text: str
+    at: S.Where
+    generated: bool  # from a generated pack: a signature difference, not advice
+
+
+def apply_notes(identifiers: dict[str, Entry], info: TargetInfo, notes: list[Note]) -> None:
     """``notes: {name: {column: text}}`` attaches a note to one target column of an
     identifier defined in any pack: a variant choice (``rocblas``), the library group's
-    default (``miopen``), or ``main`` for libraries without variants."""
-    for name, choice, text, at in notes:
+    default (``miopen``), or ``main`` for libraries without variants.
+
+    A generated note states how two parameter lists differ; where the column has an
+    argument template, the template rewrites the call and the note would be stale, so it
+    is dropped (the template's own note says what the rewrite changes)."""
+    for name, choice, text, at, generated in notes:
         entry = identifiers.get(name)
         if entry is None:
             raise at.error(f"notes: {name!r} is not an identifier of any rule pack")
@@ -296,6 +310,8 @@ def apply_notes(identifiers: dict[str, Entry], info: TargetInfo,
                            f"(allowed: {', '.join(sorted(allowed))})")
         if choice == "main" or (group and choice == group.default):
             mapping = entry.main
+            if generated and (entry.template or entry.by_args):
+                continue
             if mapping.to is None:  # no equivalent: the note says what to use instead
                 identifiers[name] = _replace(entry, note=text)  # (shown with CP101)
                 continue
@@ -305,6 +321,8 @@ def apply_notes(identifiers: dict[str, Entry], info: TargetInfo,
             if mapping is None or mapping.to is None:
                 raise at.error(f"notes.{name}.{choice}: {name} has no {choice} equivalent "
                                "to annotate")
+            if generated and (mapping.template or mapping.by_args):
+                continue
             variants = dict(entry.variants)
             variants[choice] = dataclasses.replace(mapping, note=text)
             identifiers[name] = _replace(entry, variants=variants)

@@ -32,6 +32,20 @@ int dnn_calls(float *x, float *w, float *y, float *dy, float *dx, int n, int c, 
   cudaMalloc(&workspace, ws);
   cudnnConvolutionForward(handle, &alpha, xDesc, x, wDesc, w, convDesc, algo, workspace, ws, &beta,
                           yDesc, y);
+  // Backward passes: data and filter (MIOpen: weights) gradients, with their workspaces.
+  float *dw = w;
+  cudnnConvolutionBwdDataAlgo_t bd_algo = CUDNN_CONVOLUTION_BWD_DATA_ALGO_1;
+  cudnnConvolutionBwdFilterAlgo_t bf_algo = CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1;
+  size_t ws_bd = 0, ws_bf = 0;
+  cudnnGetConvolutionBackwardDataWorkspaceSize(handle, wDesc, yDesc, convDesc, xDesc, bd_algo,
+                                               &ws_bd);
+  cudnnGetConvolutionBackwardFilterWorkspaceSize(handle, xDesc, yDesc, convDesc, wDesc, bf_algo,
+                                                 &ws_bf);
+  cudnnConvolutionBackwardData(handle, &alpha, wDesc, w, yDesc, dy, convDesc, bd_algo, workspace,
+                               ws_bd, &beta, xDesc, dx);
+  cudnnConvolutionBackwardFilter(handle, &alpha, xDesc, x, yDesc, dy, convDesc, bf_algo, workspace,
+                                 ws_bf, &beta, wDesc, dw);
+  cudnnConvolutionBackwardBias(handle, &alpha, yDesc, dy, &beta, yDesc, y);
   cudnnCreateActivationDescriptor(&actDesc);
   cudnnSetActivationDescriptor(actDesc, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0);
   cudnnActivationForward(handle, actDesc, &alpha, xDesc, x, &beta, yDesc, y);
