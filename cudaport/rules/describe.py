@@ -78,11 +78,12 @@ def explain_identifier(compiled: Compiled, name: str) -> list[str]:
         "fallback": f"{resolved.reason}: falls back to "
                     f"{(resolved.template or resolved.replacement or b'').decode()}",
     }.get(resolved.status, resolved.status)
-    if resolved.status == "converted" and entry.template:
-        outcome += f"; calls are rewritten as {entry.template}"
-    if resolved.status == "converted" and entry.by_args:
-        outcome += "".join(f"; calls with {n} arguments are rewritten as {t}"
-                           for n, t in entry.by_args)
+    # The chosen column's templates: a library variant has its own (--blas rocblas ...).
+    if resolved.status == "converted" and resolved.template:
+        outcome += f"; calls are rewritten as {resolved.template.decode()}"
+    if resolved.status == "converted" and resolved.by_args:
+        outcome += "".join(f"; calls with {n} arguments are rewritten as {t.decode()}"
+                           for n, t in resolved.by_args)
     if entry.fallback is not None:
         fb = entry.fallback
         lines_fallback = [f"  fallback: {fb.template or fb.to} when the target name is "
