@@ -12,9 +12,8 @@ import pytest
 
 from cudaport import Options, translate_bytes, translate_source
 from cudaport.rules.compiled import get_compiled
-from conftest import tr
+from conftest import compile_hip, tr
 
-ROCM = Path("/var/cache/cudaport/rocm-sid")
 MACRO = "#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#endif\n"
 
 
@@ -205,18 +204,10 @@ def _compile(cmd: list[str]) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
-def test_warp_sync_program_compiles_with_rocm_6_4():
-    if not (ROCM / "usr" / "bin" / "hipcc").exists():
-        pytest.skip(f"no ROCm 6.4 folder at {ROCM} (run tools/setup-system.sh)")
-    if shutil.which("chroot") is None:
-        pytest.skip("chroot is not available to run ROCm 6.4's hipcc")
-    out = tr(WARP_PROGRAM, target_version="6.4")
-    work = ROCM / "tmp" / "cudaport-test-warp"
-    work.mkdir(parents=True, exist_ok=True)
-    (work / "warp.hip").write_text(out)
-    run = _compile(["chroot", str(ROCM), "hipcc", "--offload-arch=gfx90a", "-fsyntax-only",
-                    "-std=c++17", "-x", "hip", "/tmp/cudaport-test-warp/warp.hip"])
-    assert run.returncode == 0, run.stderr
+def test_warp_sync_program_compiles_with_rocm_6_4(tmp_path):
+    path = tmp_path / "warp.hip"
+    path.write_text(tr(WARP_PROGRAM, target_version="6.4"))
+    compile_hip(path, "rocm")
 
 
 @pytest.mark.slow

@@ -10,9 +10,10 @@ import pytest
 
 from cudaport.passes.redefinitions import parameter_types
 from cudaport.translate import translate_source
+from cudaport.verify import rocm_dir
 
 ROOT = Path(__file__).resolve().parent.parent
-ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-sid/usr/include")
+ROCM_INCLUDE = rocm_dir() / "usr" / "include"
 
 
 def _cp115(src: str) -> list[str]:

@@ -17,6 +17,7 @@ from cudaport.options import Options
 from cudaport.rules import default_rules_root, get_compiled, load_table
 from cudaport.rules import crosscheck as X
 from cudaport.rules.describe import equivalent_counts
+from cudaport.verify import rocm_dir
 
 HIP_RULES = default_rules_root() / "hip"
 CUDA_OWNED = re.compile(r"cu|CU|nv|NV|nccl|NCCL|pnccl|PFN_|__")
@@ -65,7 +66,7 @@ def test_hip_names_up_to_5_2_exist_in_debian_headers(table, known):
     assert X.missing_from_hip(table, X.header_words()) == set(known["hip52"])
 
 
-ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-sid/usr/include")
+ROCM_INCLUDE = rocm_dir() / "usr" / "include"
 
 
 @pytest.mark.skipif(not (ROCM_INCLUDE / "hip" / "hip_version.h").is_file(),

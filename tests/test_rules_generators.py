@@ -162,7 +162,7 @@ def test_gen_signature_diffs_is_reproducible(tmp_path):
     gen = _tool("gen_signature_diffs")
     folders = (Path("/usr/local/cuda/include"), Path("/tmp/cuda-libs/nvidia/cu13/include"),
                Path("/var/cache/cudaport/rocm-6.4/usr/include"),
-               Path("/tmp/nvheaders/nvidia_cudnn_cu13"))
+               Path("/tmp/cuda-libs/nvidia/cudnn/include"))
     missing = [str(f) for f in folders if not f.is_dir()]
     if missing:
         pytest.skip(f"headers not found: {', '.join(missing)}")

@@ -4,7 +4,7 @@
 The CUDA side is read from the installed toolkit (``nvcc`` on PATH, CUDA 13: the toolkit's
 ``include/`` and CCCL below ``include/cccl/{cub,thrust,cuda,nv}``); the ROCm side from the
 ROCm 6.4 headers (``--rocm-include``, by default the folder set up by the lead:
-``/var/cache/cudaport/rocm-sid/usr/include``). Nothing here is a list remembered from
+``/var/cache/cudaport/rocm-6.4/usr/include``). Nothing here is a list remembered from
 elsewhere: a CUB header maps to ``hipcub/hipcub.hpp`` only when hipCUB ships a header of the
 same stem, a Thrust header maps only to a path rocThrust ships, and a CUB macro maps to a
 ``HIPCUB_`` macro only when hipCUB defines one of the same shape.
@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-sid/usr/include")
+ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-6.4/usr/include")
 CCCL_LIBRARIES = ("cub", "thrust", "cuda", "nv")  # folders below include/cccl
 _HEADER_SUFFIXES = (".h", ".hpp", ".cuh", ".inl")
 

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from cudaport.passes.redefinitions import parameter_types  # noqa: E402
 
-ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-sid/usr/include")
+ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-6.4/usr/include")
 # A definition or declaration marked for the device: the return type, the name, the
 # parameters (no nested parentheses), then a body or a semicolon.
 _DEVICE_FUNCTION = re.compile(

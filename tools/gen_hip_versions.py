@@ -8,7 +8,7 @@ Two tab-separated tables, each row with the version and the source of its fact:
 
 ``header-paths.tsv``: where each HIP library header that HIPIFY's header map names lives
 in the ROCm 6.4 headers (default: the Debian unstable folder that tools/setup-system.sh
-makes, /var/cache/cudaport/rocm-sid/usr/include). ROCm 5.2 moved every library's headers
+makes, /var/cache/cudaport/rocm-6.4/usr/include). ROCm 5.2 moved every library's headers
 into a folder of the library's name (``hipblas.h`` -> ``hipblas/hipblas.h``). The old
 paths became wrapper headers behind the CMake option BUILD_FILE_REORG_BACKWARD_COMPATIBILITY
 (checked in the ROCm/<library> repositories at tags rocm-5.2.0, rocm-5.7.0, rocm-6.0.0):
@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from gen_hip_rules import HEADER_APIS, LIBRARIES, _default_reference, parse_table  # noqa: E402
 
-ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-sid/usr/include")
+ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-6.4/usr/include")
 HIP52_INCLUDE = Path("/usr/include")
 REORG = "5.2.0"  # ROCm's file reorganisation: library headers moved into <library>/
 REORG_SOURCE = ("ROCm 5.2 file reorganisation (BUILD_FILE_REORG_BACKWARD_COMPATIBILITY in "

@@ -5,7 +5,7 @@ Usage:
   python tools/gen_signature_diffs.py [--cuda-include /usr/local/cuda/include]
          [--libs-include /tmp/cuda-libs/nvidia/cu13/include]
          [--rocm-include /var/cache/cudaport/rocm-6.4/usr/include]
-         [--cudnn-include /tmp/nvheaders/nvidia_cudnn_cu13]
+         [--cudnn-include /tmp/cuda-libs/nvidia/cudnn/include]
          [--out rules/hip/signature-differences.tsv]
 
 Why: a rename is a port only when the target function accepts the arguments the CUDA
@@ -303,9 +303,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rocm-include", type=Path,
                         default=Path("/var/cache/cudaport/rocm-6.4/usr/include"))
     parser.add_argument("--cudnn-include", type=Path,
-                        default=Path("/tmp/nvheaders/nvidia_cudnn_cu13"),
-                        help="folder with cuDNN's cudnn.h (not shipped with the toolkit; "
-                             "tools/gen_cuda13_names.py --fetch-wheels puts it here)")
+                        default=Path("/tmp/cuda-libs/nvidia/cudnn/include"),
+                        help="folder with cuDNN's cudnn.h (not shipped with the toolkit: "
+                             "unzip 'nvidia/cudnn/include/*' of PyPI's nvidia-cudnn-cu13 "
+                             "wheel into /tmp/cuda-libs)")
     parser.add_argument("--out", type=Path,
                         default=ROOT / "rules" / "hip" / "signature-differences.tsv")
     args = parser.parse_args(argv)
