@@ -468,19 +468,21 @@ Fix: launch the child work from the host, or fold it into the parent kernel.
 Bad: `__global__ void parent() { child<<<1, 32>>>(); }` Good: launch `child` from the host.
 """)
 register("CP213", "cooperative-groups-gap", "error", "cooperative-groups feature HIP lacks", """
-What: a cooperative-groups type or function that HIP's cooperative groups do not provide
-(clusters, `cg::inclusive_scan`/`exclusive_scan`, `memcpy_async`, `labeled_partition`,
-`meta_group_rank`...). `cg::reduce` is not among them: where `<cooperative_groups/reduce.h>`
-was included, cudaport puts its own definition of it.
-Why: the translated code will not compile against HIP 5.2's `hip_cooperative_groups.h`.
+What: a cooperative-groups type or function that HIP's cooperative groups do not provide at
+the target version (clusters, `cg::inclusive_scan`/`exclusive_scan`, `memcpy_async`,
+`labeled_partition`...; HIP 5.2 also lacks `meta_group_rank` and `binary_partition`, which
+ROCm 6.4 has). `cg::reduce` is not among them: where `<cooperative_groups/reduce.h>` was
+included, cudaport puts its own definition of it.
+Why: the translated code will not compile against that version's `hip_cooperative_groups.h`.
 Fix: write the operation with shuffles and `__syncthreads`, or use rocPRIM/hipCUB.
 Bad: `cg::inclusive_scan(tile, v)` Good: a shuffle scan over the tile's lanes (`shfl_up`).
 """)
 register("CP214", "device-prop-field", "error", "cudaDeviceProp field with no HIP counterpart", """
-What: a `cudaDeviceProp` member that `hipDeviceProp_t` (HIP 5.2) lacks.
-Why: the translated code will not compile; some fields exist only from HIP 6.
+What: a `cudaDeviceProp` member that `hipDeviceProp_t` lacks at the target version (HIP 5.2
+lacks ~56, ROCm 6.4 nine, such as `mpsEnabled` and the NUMA fields).
+Why: the translated code will not compile.
 Fix: query the attribute with `hipDeviceGetAttribute` where one exists, or drop the use.
-Bad: `prop.persistingL2CacheMaxSize` Good: a platform-guarded query.
+Bad: `prop.mpsEnabled` Good: a platform-guarded query.
 """)
 register("CP215", "arch-condition", "warning", "preprocessor condition on CUDA arch or version", """
 What: `#if`/`#ifdef` on `__CUDA_ARCH__`, `__CUDACC__`, `__CUDACC_VER_MAJOR__`,

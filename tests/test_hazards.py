@@ -62,12 +62,23 @@ CASES = [
      + KERNEL.format("  auto b = cg::this_thread_block(); b.sync();")),
     ("CP213", "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
      + KERNEL.format("  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
-                     "  out[t.meta_group_rank()] = 1;"),
+                     "  out[t.num_threads()] = 1;"),
      "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
      + KERNEL.format("  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
                      "  out[t.thread_rank()] = 1;")),
+    # The gaps follow --hip-version: 5.2 lacks what ROCm 6.4's headers have.
+    ("CP213", "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+     + KERNEL.format("  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+                     "  out[t.meta_group_rank()] = 1;"),
+     "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+     + KERNEL.format("  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+                     "  out[t.thread_rank()] = 1;"), {"target_version": "5.2"}),
     ("CP214", "int f() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);\n"
      "  return p.persistingL2CacheMaxSize; }\n",
+     "int f() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);\n"
+     "  return p.multiProcessorCount; }\n", {"target_version": "5.2"}),
+    ("CP214", "int f() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);\n"
+     "  return p.mpsEnabled; }\n",
      "int f() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);\n"
      "  return p.multiProcessorCount; }\n"),
     ("CP216", "void g(cublasHandle_t h) { cublasGemmEx(h, ta, tb, m, n, k, &a, A, CUDA_R_16F, m,\n"
@@ -207,3 +218,22 @@ def test_clang_hazards(code, bad, good):
     assert [f.engine for f in r.findings if f.code == code] == ["clang"], r.findings
     r = translate_source(good, clang=True, header_mode="stub")
     assert code not in [f.code for f in r.findings]
+
+
+def test_gaps_a_newer_hip_closed_are_not_reported():
+    """ROCm 6.4.3's headers have meta_group_rank, binary_partition and most of the
+    cudaDeviceProp members HIP 5.2 lacked: with the default target they port, and the
+    partition, which HIP declares only with its warp-sync intrinsics, gets their macro."""
+    src = ("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+           "__global__ void k(int* out, const cudaDeviceProp* p) {\n"
+           "  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+           "  auto h = cg::binary_partition(t, threadIdx.x & 1);\n"
+           "  out[t.meta_group_rank()] = h.size() + p->persistingL2CacheMaxSize;\n}\n")
+    assert _codes(src) == []
+    assert sorted(_codes(src, target_version="5.2")) == ["CP213", "CP213", "CP214"]
+    out = translate_source(src).output
+    assert out.startswith(b"#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n")
+    message = next(f.message for f in translate_source(src, target_version="5.2").findings
+                   if f.code == "CP214")
+    assert message == ("cudaDeviceProp::persistingL2CacheMaxSize has no counterpart in "
+                       "hipDeviceProp_t (HIP 5.2)")

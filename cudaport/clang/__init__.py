@@ -78,7 +78,7 @@ def _analyze(src, path, options, compiled, idents, launches, facts: Facts) -> No
     from ..rules.hazards import device_prop_pattern
 
     extract(tu, full_path, src, idents, launches, is_cuda_file, facts,
-            device_prop_pattern(compiled.target))
+            device_prop_pattern(compiled))
 
 
 def _relative(path: str) -> str:

@@ -10,12 +10,13 @@ wider than 32 (``warp_size`` in target.yaml, ``--warp-size``).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .. import lexer
 from ..context import FileContext
 from ..findings import Finding, Fix
-from ..rules.hazards import device_prop_pattern, names_pattern, target_facts
+from ..rules.hazards import device_prop_pattern, lacking, names_pattern, target_facts
 from .registry import register
 
 # Cheap pre-check on the raw bytes: files with none of these skip the pass. Plain substring
@@ -82,10 +83,11 @@ _ARCH_MACRO = re.compile(
 
 
 
-def _cooperative_groups_pattern(facts: dict) -> re.Pattern[bytes]:
-    functions = names_pattern(rb"\b(?:cg|cooperative_groups)\s*::\s*",
-                               tuple(facts.get("functions", ())), rb"\b").pattern
-    methods = names_pattern(rb"\.\s*", tuple(facts.get("methods", ())), rb"\s*\(").pattern
+@functools.cache
+def _cooperative_groups_pattern(functions: tuple[str, ...],
+                                methods: tuple[str, ...]) -> re.Pattern[bytes]:
+    functions = names_pattern(rb"\b(?:cg|cooperative_groups)\s*::\s*", functions, rb"\b").pattern
+    methods = names_pattern(rb"\.\s*", methods, rb"\s*\(").pattern
     return re.compile(functions + b"|" + methods)
 
 
@@ -147,16 +149,24 @@ def hazards(ctx: FileContext) -> None:
                m.group(1).decode())
     groups = target.get("cooperative_groups")
     if b"cooperative_groups" in code and groups:
-        for m in _cooperative_groups_pattern(groups).finditer(code):
+        version = ctx.compiled.version
+        pattern = _cooperative_groups_pattern(lacking(groups, "functions", version),
+                                              lacking(groups, "methods", version))
+        for m in pattern.finditer(code):
             name = (m.group(1) or m.group(2)).decode()
             report("CP213", m.start(1) if m.group(1) else m.start(2),
-                   f"cooperative groups: {name} has no counterpart in {groups['version']}'s "
-                   "cooperative groups", name)
-    props = device_prop_pattern(ctx.compiled.target)
+                   f"cooperative groups: {name} has no counterpart in "
+                   f"{_target_release(ctx)}'s cooperative groups", name)
+        # Members HIP declares only with its warp-sync intrinsics enabled (6.2 <= HIP < 7).
+        sync = tuple(groups.get("need_warp_sync_macro") or ())
+        if sync and ctx.compiled.version_macros \
+                and _cooperative_groups_pattern(sync, sync).search(code):
+            ctx.defines |= set(ctx.compiled.version_macros)
+    props = device_prop_pattern(ctx.compiled)
     if b"cudaDeviceProp" in code and props is not None:
         for m in props.finditer(code):
             name = m.group(1).decode()
-            report("CP214", m.start(1), _device_prop_message(target, name), name)
+            report("CP214", m.start(1), _device_prop_message(ctx, target, name), name)
     gemm = target.get("gemm_compute_type")
     if b"cublasGemm" in code and gemm and all(
             ctx.options.variant(group) in (None, choice)
@@ -168,10 +178,17 @@ def hazards(ctx: FileContext) -> None:
     _arch_conditions(ctx, code, report)
 
 
-def _device_prop_message(target: dict, name: str) -> str:
+def _target_release(ctx: FileContext) -> str:
+    """The target and the version the output is for ("HIP 6.4")."""
+    version = ctx.compiled.version
+    while len(version) > 2 and version[-1] == 0:
+        version = version[:-1]
+    return f"{ctx.compiled.target.title} {'.'.join(map(str, version))}"
+
+
+def _device_prop_message(ctx: FileContext, target: dict, name: str) -> str:
     props = target["device_properties"]
-    return (f"cudaDeviceProp::{name} has no counterpart in {props['type']}"
-            f"{' (' + props['version'] + ')' if props.get('version') else ''}")
+    return f"cudaDeviceProp::{name} has no counterpart in {props['type']} ({_target_release(ctx)})"
 
 
 def _legacy_compute_types(ctx: FileContext, code: bytes, report: _Reporter,
@@ -206,7 +223,7 @@ def _clang_hazards(ctx: FileContext, facts, report: _Reporter, warp: int) -> Non
     missing = (target.get("device_properties") or {}).get("missing") or ()
     for offset, _record, name in facts.member_refs:
         if name in missing:
-            report("CP214", offset, _device_prop_message(target, name), name, "clang")
+            report("CP214", offset, _device_prop_message(ctx, target, name), name, "clang")
 
 
 def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import re
 
+from .model import version_tuple
+
 
 def target_facts(target) -> dict:
     """The target's ``hazards:`` facts from its target.yaml (empty when it gives none)."""
@@ -19,7 +21,16 @@ def names_pattern(prefix: bytes, names: tuple[str, ...], suffix: bytes) -> re.Pa
     return re.compile(prefix + b"(" + words + b")" + suffix)
 
 
-def device_prop_pattern(target) -> re.Pattern[bytes] | None:
-    """``.field``/``->field`` for the cudaDeviceProp members the target lacks (CP214)."""
-    missing = (target_facts(target).get("device_properties") or {}).get("missing")
-    return names_pattern(rb"(?:\.|->)\s*", tuple(missing), rb"\b") if missing else None
+def lacking(facts: dict, key: str, version: tuple) -> tuple[str, ...]:
+    """The names of ``facts[key]`` the target lacks at ``version``: those without a
+    ``present_since`` version at or below it."""
+    since = facts.get("present_since") or {}
+    return tuple(n for n in facts.get(key) or ()
+                 if n not in since or version < version_tuple(since[n]))
+
+
+def device_prop_pattern(compiled) -> re.Pattern[bytes] | None:
+    """``.field``/``->field`` for the cudaDeviceProp members the target version lacks (CP214)."""
+    facts = target_facts(compiled.target).get("device_properties") or {}
+    missing = lacking(facts, "missing", compiled.version)
+    return names_pattern(rb"(?:\.|->)\s*", missing, rb"\b") if missing else None
