@@ -25,6 +25,10 @@ Expected layout below --root (clones of the public repositories, kept outside th
 Include folders are guessed: the unit's folder, its ancestors up to the repository root with
 their include/inc/common/Common/util(s) sub-folders, and cuda-samples' Common/ (helper_cuda.h).
 .cu files another file #includes are not units of their own.
+
+nvcc's verdict on each original is cached in ~/.cache/cudaport/verify_real-nvcc (keyed by the
+unit's text, the flags and the nvcc binary; --no-nvcc-cache to bypass), so a rerun after a
+change to the translator costs only the HIP side.
 """
 
 from __future__ import annotations
@@ -32,6 +36,9 @@ from __future__ import annotations
 import argparse
 import collections
 import dataclasses
+import hashlib
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -45,6 +52,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cudaport import Options  # noqa: E402
 from cudaport.verify import TOOLCHAINS, find_compiler, verify_paths  # noqa: E402
 
+DEFAULT_NVCC_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
+    / "cudaport" / "verify_real-nvcc"
 _QUOTED = re.compile(r"'[^']*'")
 _NVCC_ERROR = re.compile(r"error: (.*)")
 INCLUDE_NAMES = ("include", "inc", "common", "Common", "util", "utils", "helper")
@@ -113,6 +122,56 @@ class Result:
     kinds: tuple[str, ...] = ()
 
 
+def nvcc_cache_key(nvcc: str, unit: Path, flags: list[str], arch: str) -> str:
+    """The unit's text, the command's flags and the nvcc binary (path, size, mtime). Headers
+    the unit includes are not part of it: the fetched repositories do not change between runs
+    (--no-nvcc-cache when they do)."""
+    exe = Path(shutil.which(nvcc) or nvcc)
+    stat = exe.stat() if exe.exists() else None
+    digest = hashlib.sha256()
+    for part in (str(exe), f"{stat.st_size}:{stat.st_mtime_ns}" if stat else "", arch,
+                 "\0".join(flags), str(unit.resolve())):
+        digest.update(part.encode() + b"\0")
+    digest.update(unit.read_bytes())
+    return digest.hexdigest()
+
+
+class NvccCache:
+    """nvcc's verdicts on CUDA originals, one JSON file per unit below ``folder`` (outside the
+    repository), so a rerun after a translator change costs only the HIP side."""
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+
+    def get(self, key: str) -> tuple[bool, str] | None:
+        if self.folder is None:
+            return None
+        try:
+            data = json.loads((self.folder / f"{key}.json").read_text())
+            return bool(data["ok"]), str(data["error"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, ok: bool, error: str) -> None:
+        if self.folder is None or error == "nvcc timed out":
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tmp = self.folder / f"{key}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps({"ok": ok, "error": error}))
+        tmp.replace(self.folder / f"{key}.json")
+
+
+def cached_nvcc_check(cache: NvccCache, nvcc: str, unit: Path, flags: list[str],
+                      arch: str) -> tuple[bool, str]:
+    key = nvcc_cache_key(nvcc, unit, flags, arch)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    ok, error = nvcc_check(nvcc, unit, flags, arch)
+    cache.put(key, ok, error)
+    return ok, error
+
+
 def nvcc_check(nvcc: str, unit: Path, flags: list[str], arch: str) -> tuple[bool, str]:
     try:
         proc = subprocess.run([nvcc, "-std=c++17", f"-arch={arch}", "--cuda", "-o", "/dev/null",
@@ -125,10 +184,10 @@ def nvcc_check(nvcc: str, unit: Path, flags: list[str], arch: str) -> tuple[bool
 
 
 def run_unit(repo_name: str, repo: Path, unit: Path, root: Path, args, compiler,
-             options: Options) -> Result:
+             options: Options, cache: NvccCache) -> Result:
     flags = guess_flags(repo, unit, root)
     cuda_libs = [f"-I{d}" for d in args.cuda_include or ()]
-    ok, _ = nvcc_check(args.nvcc, unit, flags + cuda_libs, args.nvcc_arch)
+    ok, _ = cached_nvcc_check(cache, args.nvcc, unit, flags + cuda_libs, args.nvcc_arch)
     print("." if ok else "x", end="", file=sys.stderr, flush=True)  # progress
     if not ok:
         return Result(repo_name, unit, False)
@@ -157,7 +216,12 @@ def main() -> int:
     parser.add_argument("--cuda-include", action="append", metavar="DIR",
                         help="include folder for nvcc only (CUDA library headers)")
     parser.add_argument("--failures", action="store_true", help="list every failing unit")
+    parser.add_argument("--nvcc-cache", type=Path, default=DEFAULT_NVCC_CACHE, metavar="DIR",
+                        help="where nvcc's verdicts are kept between runs (default: %(default)s)")
+    parser.add_argument("--no-nvcc-cache", action="store_true",
+                        help="run nvcc on every unit, ignoring and not filling the cache")
     args = parser.parse_args()
+    cache = NvccCache(None if args.no_nvcc_cache else args.nvcc_cache)
     compiler = find_compiler(toolchain=args.toolchain)
     if compiler is None:
         print("no HIP compiler found: run tools/setup-rocm.sh", file=sys.stderr)
@@ -180,7 +244,8 @@ def main() -> int:
     start = time.perf_counter()
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
         results = list(pool.map(
-            lambda w: run_unit(w[0], w[1], w[2], args.root, args, compiler, options), work))
+            lambda w: run_unit(w[0], w[1], w[2], args.root, args, compiler, options, cache),
+            work))
     seconds = time.perf_counter() - start
     print(f"\n{'repository':24s} {'units':>5s} {'nvcc ok':>7s} {'HIP ok':>6s} {'share':>7s}"
           "  top first errors after translation")

@@ -286,6 +286,30 @@ def test_typed_integer_min_max_compile(tmp_path, toolchain, version):
     compile_hip(path, toolchain)
 
 
+SYSTEM_ATOMICS = ("__global__ void k(unsigned int* flags, unsigned int n) {\n"
+                  "  unsigned int old = atomicInc_system(&flags[0], n + 1);\n"
+                  "  atomicDec_system(flags + 1, 17);\n  flags[2] = old;\n}\n")
+
+
+def test_system_scope_inc_dec_become_the_builtins_at_system_scope():
+    # cuda-samples' systemWideAtomics: HIP has atomicInc/atomicDec at device scope only.
+    out = tr(SYSTEM_ATOMICS)
+    assert ('atomicInc_system' not in out and '__builtin_amdgcn_atomic_inc32(&flags[0], n + 1, '
+            '__ATOMIC_RELAXED, "")' in out)
+    assert '__builtin_amdgcn_atomic_dec32(flags + 1, 17, __ATOMIC_RELAXED, "")' in out
+    assert tr(out) == out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+def test_system_scope_inc_dec_compile(tmp_path, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / "atomics.hip"
+    path.write_text(tr(SYSTEM_ATOMICS, target_version=version))
+    compile_hip(path, toolchain)
+
+
 GLOBAL_KERNEL = ("namespace ns { __global__ void k(int* p) {} }\nvoid f(int* p) {\n"
                  "  ::ns::k<<<1, 2>>>(p);\n  :: ns :: k<<<dim3(1), 2, 0, 0>>>(p);\n}\n")
 

@@ -298,6 +298,21 @@ def write_outputs(found: dict[str, dict[str, str]], out_dir: Path, wheel_version
         (out_dir / f"cuda13-{library}.yaml").write_text("\n".join(body) + "\n", encoding="utf-8")
 
 
+def read_names(path: Path) -> tuple[dict[str, dict[str, str]], str]:
+    """What ``write_outputs`` wrote to cuda13-names.txt: library -> name -> kind, and the
+    header versions its second line names."""
+    found: dict[str, dict[str, str]] = {}
+    versions = ""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        if number == 1:
+            versions = line.removeprefix("# headers (").removesuffix(").")
+        if line.startswith("#") or not line:
+            continue
+        library, name, kind = line.split("\t")
+        found.setdefault(library, {})[name] = kind
+    return found, versions
+
+
 def fetch_wheels(dest: Path) -> None:
     """Download the wheels with pip and keep only their include/ folders."""
     download = dest / "wheels"
@@ -330,7 +345,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fetch-wheels", action="store_true",
                         help="download the nvidia-* wheels with pip first")
     parser.add_argument("--out", type=Path, default=ROOT / "rules" / "hip")
+    parser.add_argument("--from-names", action="store_true",
+                        help="rewrite only the cuda13-*.yaml packs from the committed "
+                             "cuda13-names.txt (after a hand-written pack took over names), "
+                             "without the toolkit or the wheels")
     args = parser.parse_args(argv)
+    if args.from_names:
+        found, versions = read_names(args.out / "cuda13-names.txt")
+        write_outputs(found, args.out, versions)
+        return 0
     if args.fetch_wheels:
         fetch_wheels(args.wheel_include)
     found = enumerate_all(args.cuda_include, args.wheel_include)

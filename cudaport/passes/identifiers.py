@@ -23,6 +23,8 @@ def identifiers(ctx: FileContext) -> None:
     src = ctx.src
     add_edit = ctx.edits.append
     dropped: list[int] = []  # case labels of constants the target lacks, removed
+    tags = {k.encode(): v.encode()
+            for k, v in (ctx.compiled.target.extra.get("struct_tags") or {}).items()}
     for start, name, context in ctx.scan.idents:
         r = lookup[name]
         if src[start - 2:start] == b"::" and r.entry is not None \
@@ -31,7 +33,10 @@ def identifiers(ctx: FileContext) -> None:
         if r.renames:
             end = start + len(name)
             if r.template is None and not r.by_args and name not in namespaces:
-                add_edit(new_edit(start, end, r.replacement, r.entry.rule_id))  # hot path
+                new = r.replacement
+                if new in tags and _after_struct_keyword(src, start):
+                    new = tags[new]  # `struct cudaGraphicsResource` -> the target's tag
+                add_edit(new_edit(start, end, new, r.entry.rule_id))  # hot path
             elif name not in namespaces or _is_namespace_use(src, start, end):
                 edits = None
                 if (r.template is not None or r.by_args) and context == "code":
@@ -71,6 +76,14 @@ def identifiers(ctx: FileContext) -> None:
             else:
                 ctx.find("CP105", start, f"{ident} has a CUDA-like name but is not CUDA API "
                          "(no public name of the CUDA 13 headers): left unchanged", ident)
+
+
+_STRUCT_KEYWORD = re.compile(rb"(?<![\w$])(?:struct|class)[ \t\r\n]+\Z")
+
+
+def _after_struct_keyword(src: bytes, start: int) -> bool:
+    """``struct NAME`` / ``class NAME``: an elaborated type specifier."""
+    return _STRUCT_KEYWORD.search(src, max(0, start - 32), start) is not None
 
 
 _DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)")
