@@ -22,6 +22,7 @@ Expected layout below --root (clones of the public repositories, kept outside th
     Learn-CUDA-Programming/  PacktPublishing/...           every .cu
     cuda_programming/        CoffeeBeforeArch/...          every .cu
     code-samples/            NVIDIA-developer-blog/...     every .cu
+    shoc/                    vetter/shoc                   src/cuda/**/*.cu
 Include folders are guessed: the unit's folder, its ancestors up to the repository root with
 their include/inc/common/Common/util(s) sub-folders, and cuda-samples' Common/ (helper_cuda.h).
 .cu files another file #includes are not units of their own.
@@ -65,6 +66,9 @@ LAYOUT = {
     "Learn-CUDA-Programming": lambda r: sorted(r.rglob("*.cu")),
     "cuda_programming": lambda r: sorted(r.rglob("*.cu")),
     "code-samples": lambda r: sorted(r.rglob("*.cu")),
+    # A benchmark suite with no dependencies beyond CUDA and cuBLAS (first measured in
+    # session 5; polybenchGpu was tried too: nvcc 13 rejects all of it, cudaThreadSynchronize).
+    "shoc": lambda r: sorted(r.glob("src/cuda/**/*.cu")),
 }
 
 
