@@ -85,7 +85,8 @@ Fix: read the note and check the call site.
 register("CP109", "launch-not-rewritten", "warning", "kernel launch left as written", """
 What: a `<<<...>>>` launch could not be parsed, so it was not rewritten to the target's
 launch function.
-Why: unbalanced brackets or an unusual kernel expression.
+Why: unbalanced brackets, an unusual kernel expression, or a configuration written as one
+macro (`#define CFG grid, block` ... `k<<<CFG>>>(x)`), whose parts text cannot tell apart.
 Fix: simplify the launch expression, or keep `--launch cuda` (HIP accepts `<<<>>>`).
 """)
 # CP110-CP119: the CUDA C++ ecosystem beyond the C APIs (issue 16): CCCL (CUB, Thrust,

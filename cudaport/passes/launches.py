@@ -34,9 +34,19 @@ def launches(ctx: FileContext) -> None:
             else:
                 open_.append((start, close))
         if edits is None:
-            ctx.find("CP109", lt, "kernel launch could not be parsed; left as <<<...>>>")
+            ctx.find("CP109", lt, _why_not_rewritten(ctx, lt))
             continue
         ctx.edits += edits
+
+
+def _why_not_rewritten(ctx: FileContext, lt: int) -> str:
+    config = lexer.split_arguments(ctx.src, lt, end_token=b">>>", brackets=ctx.brackets)
+    if config is not None and len(config[0]) == 1:
+        a, b = config[0][0]
+        return (f"kernel launch configuration <<<{ctx.src[a:b].decode('latin-1')}>>> is one "
+                "expression (a macro?): its grid, block, memory and stream cannot be told "
+                "apart from the text; left as <<<...>>>, which HIP accepts")
+    return "kernel launch could not be parsed; left as <<<...>>>"
 
 
 def _skip_space_back(src: bytes, i: int) -> int:
