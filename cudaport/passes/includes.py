@@ -97,7 +97,12 @@ def main_header(ctx: FileContext) -> None:
     header = b"#include <" + ctx.compiled.target.main_header.encode() + b">" + ctx.eol()
     top = b""
     always = ctx.options.main_header == "always" and not has_target_main and _cuda_source(ctx)
-    inserted_at_top = (ctx.uses_runtime and not has_main or always) and insert
+    # Kernel code needs the target's own main header: a library header that counts as
+    # main (hipfft/hipfft.h, hipblas/hipblas.h) declares the runtime API only, and nvcc
+    # includes cuda_runtime.h in every .cu file (cuda-samples' oceanFFT_kernel.cu includes
+    # only cufft.h).
+    kernels = ctx.uses_device and not has_target_main
+    inserted_at_top = (ctx.uses_runtime and not has_main or kernels or always) and insert
     defines = set(ctx.defines)
     if has_main or inserted_at_top:
         defines.update(ctx.defines_with_main)
