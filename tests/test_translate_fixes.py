@@ -186,6 +186,7 @@ def test_a_call_template_keeps_a_template_ids_arguments_together():
 LIBRARY_GUARDS = [("cublas_v2.h", "CUBLAS_API_H_", "hipblas/hipblas.h", "HIPBLAS_H"),
                   ("cufft.h", "_CUFFT_H_", "hipfft/hipfft.h", "HIPFFT_H_"),
                   ("cusparse.h", "CUSPARSE_H_", "hipsparse/hipsparse.h", "HIPSPARSE_H"),
+                  ("cusparse.h", "CUSPARSEAPI", "hipsparse/hipsparse.h", "HIPSPARSE_H"),
                   ("cusolverDn.h", "CUSOLVER_COMMON_H_", "hipsolver/hipsolver.h", "HIPSOLVER_H")]
 
 
@@ -201,6 +202,21 @@ def test_library_guard_macros_become_the_hip_libraries_guards(header, guard, hip
     rocm = Path("/var/cache/cudaport/rocm-6.4/usr/include")
     if rocm.is_dir():  # the guard the ROCm 6.4 header defines
         assert f"#define {hip_guard}\n" in (rocm / hip_header).read_text()
+
+
+
+def test_hipsparse_guard_of_hip_5_2():
+    # Debian 12's HIP 5.2.3 hipsparse/hipsparse.h defines _HIPSPARSE_H_ (helper_cuda.h's
+    # `#ifdef CUSPARSEAPI` and `#ifdef CUSPARSE_H_`).
+    for guard in ("CUSPARSEAPI", "CUSPARSE_H_"):
+        out = tr(f"#include <cusparse.h>\n#ifdef {guard}\nint a;\n#endif\n",
+                 target_version="5.2")
+        assert "#ifdef _HIPSPARSE_H_\n" in out
+    from pathlib import Path
+
+    header = Path("/usr/include/hipsparse/hipsparse.h")
+    if header.is_file():
+        assert "#define _HIPSPARSE_H_\n" in header.read_text()
 
 
 def test_callback_calling_convention_macro_is_removed():
