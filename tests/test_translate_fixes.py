@@ -229,6 +229,29 @@ def test_callback_calling_convention_macro_is_removed():
     assert tr(out) == out
 
 
+GRID_CONSTANT = ("struct params { int v[2000]; };\n"
+                 "__global__ void k(__grid_constant__ const params p, int* out) {\n"
+                 "  const int* q = &p.v[threadIdx.x];\n  out[threadIdx.x] = *q;\n}\n")
+
+
+def test_grid_constant_qualifier_is_removed():
+    # cuda-samples' LargeKernelParameter: HIP has no __grid_constant__; the parameter is
+    # const, and AMD kernels read arguments from the read-only kernarg segment.
+    out = tr(GRID_CONSTANT)
+    assert "__global__ void k( const params p, int* out) {" in out
+    assert tr(out) == out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+def test_grid_constant_kernel_compiles(tmp_path, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / "grid_constant.hip"
+    path.write_text(tr(GRID_CONSTANT, target_version=version))
+    compile_hip(path, toolchain)
+
+
 def test_removal_is_for_macros_only(tmp_path):
     from cudaport.rules.compiled import get_compiled
     from cudaport.rules.schema import RuleError
