@@ -252,6 +252,29 @@ def test_grid_constant_kernel_compiles(tmp_path, toolchain, version):
     compile_hip(path, toolchain)
 
 
+POOL_HANDLES = ("#include <cuda_runtime.h>\nint handles(int dev) {\n  int mask = 0;\n"
+                "  cudaDeviceGetAttribute(&mask, cudaDevAttrMemoryPoolSupportedHandleTypes, dev);\n"
+                "  return mask & cudaMemHandleTypePosixFileDescriptor;\n}\n")
+
+
+def test_memory_pool_handle_types_attribute():
+    # cuda-samples' streamOrderedAllocationIPC; ROCm 6.4 declares the attribute, HIP 5.2 not.
+    out = tr(POOL_HANDLES)
+    assert "hipDeviceGetAttribute(&mask, hipDeviceAttributeMemoryPoolSupportedHandleTypes, dev)" \
+        in out
+    result = translate_bytes(POOL_HANDLES.encode(), Options(target_version="5.2"), "p.cu")
+    assert [f.code for f in result.findings if "SupportedHandleTypes" in f.message] == ["CP107"]
+
+
+@pytest.mark.slow
+def test_memory_pool_handle_types_attribute_compiles_with_rocm_6_4(tmp_path):
+    from conftest import compile_hip
+
+    path = tmp_path / "pool.hip"
+    path.write_text(tr(POOL_HANDLES))
+    compile_hip(path, "rocm")
+
+
 def test_removal_is_for_macros_only(tmp_path):
     from cudaport.rules.compiled import get_compiled
     from cudaport.rules.schema import RuleError
