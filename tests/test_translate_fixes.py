@@ -275,6 +275,34 @@ def test_memory_pool_handle_types_attribute_compiles_with_rocm_6_4(tmp_path):
     compile_hip(path, "rocm")
 
 
+NVCC_GUARD = ("#include <stdio.h>\n#ifdef __NVCC__\n"
+              "__global__ void k(int* p);\nvoid report(int line);\n#endif\n"
+              "void run(int* p) { report(__LINE__); }\n")
+
+
+def test_nvcc_macro_becomes_hipcc():
+    # Learn-CUDA's gaussian_multi_gpu_*.h declare kernels and helpers under __NVCC__.
+    out = translate_bytes(NVCC_GUARD.encode(), Options(), "solver.h").output.decode()
+    assert out == "#include <hip/hip_runtime.h>\n" + NVCC_GUARD.replace("__NVCC__", "__HIPCC__")
+    plain = b"#ifdef __NVCC__\nint f();\n#endif\n"  # the test alone needs no HIP header
+    assert translate_bytes(plain, Options(), "p.h").output == plain.replace(b"NVCC", b"HIPCC")
+    unit = "#include <cuda_runtime.h>\n" + NVCC_GUARD + "__global__ void k(int* p) {}\n" \
+        "void report(int line) {}\n"
+    assert "#ifdef __HIPCC__\n" in tr(unit)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+def test_nvcc_guarded_declarations_compile(tmp_path, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / "solver.hip"
+    path.write_text(tr("#include <cuda_runtime.h>\n" + NVCC_GUARD
+                       + "__global__ void k(int* p) {}\nvoid report(int line) {}\n",
+                       target_version=version))
+    compile_hip(path, toolchain)
+
+
 def test_removal_is_for_macros_only(tmp_path):
     from cudaport.rules.compiled import get_compiled
     from cudaport.rules.schema import RuleError
