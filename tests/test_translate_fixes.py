@@ -303,6 +303,36 @@ def test_nvcc_guarded_declarations_compile(tmp_path, toolchain, version):
     compile_hip(path, toolchain)
 
 
+SURFACE = ("#include <cuda_runtime.h>\n"
+           "__global__ void k(float* g, int w, cudaSurfaceObject_t s, cudaSurfaceObject_t v) {\n"
+           "  int x = threadIdx.x;\n"
+           "  surf2Dwrite(g[x], s, x * 4, 0, cudaBoundaryModeTrap);\n"
+           "  float f;\n  surf2Dread(&f, s, x * 4, 1, cudaBoundaryModeClamp);\n"
+           "  surf3Dwrite(f, v, x * 4, 0, 0);\n  surf1Dread(&f, s, x * 4, cudaBoundaryModeZero);\n}\n")
+
+
+def test_surface_boundary_mode_argument_is_dropped():
+    # cuda-samples' simpleSurfaceWrite: ROCm 6.4's surface functions take no boundary mode
+    # (HIP 5.2's accept one and ignore it).
+    result = translate_bytes(SURFACE.encode(), Options(), "surf.cu")
+    out = result.output.decode()
+    assert "surf2Dwrite(g[x], s, x * 4, 0);" in out and "surf3Dwrite(f, v, x * 4, 0, 0);" in out
+    assert "surf2Dread(&f, s, x * 4, 1);" in out and "surf1Dread(&f, s, x * 4);" in out
+    notes = sorted(f.identifier for f in result.findings if f.code == "CP108")
+    assert notes == ["cudaBoundaryModeClamp", "cudaBoundaryModeTrap", "cudaBoundaryModeZero"]
+    assert tr(out) == out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+def test_surface_calls_compile(tmp_path, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / "surf.hip"
+    path.write_text(tr(SURFACE, target_version=version))
+    compile_hip(path, toolchain)
+
+
 def test_removal_is_for_macros_only(tmp_path):
     from cudaport.rules.compiled import get_compiled
     from cudaport.rules.schema import RuleError
