@@ -271,7 +271,8 @@ def main() -> int:
                 kinds.update(r.kinds)
                 firsts[r.cause[:150]] += 1
                 if args.failures:
-                    print(f"    FAIL {r.where}: {r.cause[:160]}")
+                    unit = "" if r.where.startswith(f"{r.unit}:") else f" (unit {r.unit})"
+                    print(f"    FAIL {r.where}: {r.cause[:160]}{unit}")
     clean = [r for r in results if r.cuda_ok]
     ok = sum(r.hip_ok for r in clean)
     print(f"{'overall':24s} {len(results):5d} {len(clean):7d} {ok:6d} "

@@ -47,6 +47,9 @@ class FileContext:
     # runtime or device use asks for the main header; the includes pass says whether the
     # file has it (and which target header came before it).
     uses_runtime: bool = False
+    # Kernel-language use (__global__, threadIdx, a launch): only the target's own main
+    # header declares those, not the library headers that count as main (hipfft.h).
+    uses_device: bool = False
     main_header: tuple = (False, None, None, False)  # (has it, target header before it,
     # its include when translated from a CUDA header, has the target's own main header)
     # Macros the target's headers need defined before them (HIP_ENABLE_WARP_SYNC_BUILTINS):

@@ -298,7 +298,7 @@ def after_passes(ctx: FileContext, spans: list[tuple[int, int, str]]) -> None:
         return
     if spans[0][2] == "layer":
         ctx.edits = []
-        ctx.uses_runtime = False
+        ctx.uses_runtime = ctx.uses_device = False
         ctx.findings = [f for f in ctx.findings if f.code == LAYER]
         return
 

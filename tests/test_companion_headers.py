@@ -71,3 +71,35 @@ def test_translated_host_check_compiles(tmp_path, toolchain, version):
     path = tmp_path / "check.hip"
     path.write_bytes(_translate(HOST_CHECK, target_version=version).encode())
     compile_hip(path, toolchain)
+
+
+SEQUENCE = b"""\
+#include <cuda_runtime.h>
+#include "thrust/device_ptr.h"
+#include "thrust/for_each.h"
+#include "thrust/iterator/zip_iterator.h"
+#include "thrust/sort.h"
+void reset(unsigned *keys, int n) {
+  thrust::device_ptr<unsigned> d(keys);
+  thrust::sequence(d, d + n);
+}
+"""
+
+
+def test_thrust_sequence_header_follows_the_files_thrust_includes():
+    # cuda-samples' smokeParticles: CCCL's thrust headers bring thrust::sequence in,
+    # rocThrust 6.4's do not (library_companions in rules/hip/target.yaml).
+    out = _translate(SEQUENCE)
+    assert '#include "thrust/sort.h"\n#include <thrust/sequence.h>\nvoid reset' in out
+    assert _translate(out.encode()) == out
+    has_it = SEQUENCE.replace(b'#include "thrust/sort.h"', b"#include <thrust/sequence.h>")
+    assert _translate(has_it).count("thrust/sequence.h") == 1
+    no_thrust = b"void f() { my::thrust::sequence(1); }\n"  # not thrust's, no thrust include
+    assert _translate(no_thrust) == no_thrust.decode()
+
+
+@pytest.mark.slow
+def test_thrust_sequence_translation_compiles_with_rocm_6_4(tmp_path):
+    path = tmp_path / "sequence.hip"
+    path.write_bytes(_translate(SEQUENCE).encode())
+    compile_hip(path, "rocm")

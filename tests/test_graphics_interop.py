@@ -8,6 +8,8 @@
   tag is emitted after ``struct`` (``struct_tags`` in rules/hip/target.yaml).
 - ``cudaGraphicsMapFlagsWriteDiscard`` passed as a register flag: HIP's register flag of
   the same value (HIP has no map flags).
+- ``cudaGraphicsResourceSetMapFlags`` (nbody): usage hints HIP has no call for; a no-op
+  that returns hipSuccess.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ int main() {
   cudaGraphicsResourceGetMappedPointer((void **)&dptr, &bytes, vbo_resource);
   kernel<<<1, 32>>>(dptr);
   cudaGraphicsUnmapResources(1, &vbo_resource, 0);
+  if (cudaGraphicsResourceSetMapFlags(vbo_resource, cudaGraphicsMapFlagsReadOnly) != cudaSuccess)
+    return 1;
   return cudaGraphicsMapFlagsNone + cudaGraphicsMapFlagsReadOnly;
 }
 """
@@ -63,7 +67,10 @@ def test_struct_tag_and_register_flags():
     assert "createVBO(1, &vbo_resource, hipGraphicsRegisterFlagsWriteDiscard);" in out
     assert "hipGraphicsRegisterFlagsNone + hipGraphicsRegisterFlagsReadOnly" in out
     notes = [f for f in findings if f.code == "CP108" and "map flags" in f.message]
-    assert len(notes) == 3 and all(f.severity != "error" for f in findings)
+    assert len(notes) == 4 and all(f.severity != "error" for f in findings)
+    assert any("no-op returning hipSuccess" in f.message for f in findings)
+    assert ("if (static_cast<hipError_t>(((void)(vbo_resource), "
+            "(void)(hipGraphicsRegisterFlagsReadOnly), hipSuccess)) != hipSuccess)") in out
 
 
 def test_plain_type_name_keeps_the_typedef():

@@ -49,3 +49,33 @@ def test_bad_config_value_is_a_clear_error(tmp_path):
     src.write_bytes(LIBRARY_ONLY)
     result = CliRunner().invoke(main, ["check", str(src)])
     assert result.exit_code == 2 and "main-header" in result.output
+
+
+KERNEL_WITH_LIBRARY_HEADER = b"""\
+#include <cufft.h>
+__global__ void scale(cufftComplex *d, float s) {
+  d[blockIdx.x * blockDim.x + threadIdx.x].x *= s;
+}
+"""
+
+
+def test_kernel_code_gets_the_main_header_beside_a_library_header():
+    # cuda-samples' oceanFFT_kernel.cu includes only cufft.h: nvcc includes cuda_runtime.h
+    # in every .cu file, while hipfft/hipfft.h declares the runtime API but no kernel
+    # built-ins (threadIdx), so the main header is added.
+    out = _out(KERNEL_WITH_LIBRARY_HEADER, "kernel.cu")
+    assert out.startswith(b"#include <hip/hip_runtime.h>\n#include <hipfft/hipfft.h>\n")
+    assert _out(out, "kernel.hip") == out  # idempotent
+    launch = b"#include <cublas_v2.h>\nvoid f(float *d) { k<<<1, 1>>>(d); }\n"
+    assert _out(launch).startswith(b"#include <hip/hip_runtime.h>\n")
+    assert _out(KERNEL_WITH_LIBRARY_HEADER, insert_main_header=False).startswith(
+        b"#include <hipfft/hipfft.h>\n")
+
+
+@pytest.mark.slow
+def test_kernel_with_library_header_compiles_with_rocm_6_4(tmp_path):
+    from conftest import compile_hip
+
+    path = tmp_path / "kernel.hip"
+    path.write_bytes(_out(KERNEL_WITH_LIBRARY_HEADER, "kernel.cu"))
+    compile_hip(path, "rocm")

@@ -186,6 +186,7 @@ def test_a_call_template_keeps_a_template_ids_arguments_together():
 LIBRARY_GUARDS = [("cublas_v2.h", "CUBLAS_API_H_", "hipblas/hipblas.h", "HIPBLAS_H"),
                   ("cufft.h", "_CUFFT_H_", "hipfft/hipfft.h", "HIPFFT_H_"),
                   ("cusparse.h", "CUSPARSE_H_", "hipsparse/hipsparse.h", "HIPSPARSE_H"),
+                  ("cusparse.h", "CUSPARSEAPI", "hipsparse/hipsparse.h", "HIPSPARSE_H"),
                   ("cusolverDn.h", "CUSOLVER_COMMON_H_", "hipsolver/hipsolver.h", "HIPSOLVER_H")]
 
 
@@ -203,6 +204,21 @@ def test_library_guard_macros_become_the_hip_libraries_guards(header, guard, hip
         assert f"#define {hip_guard}\n" in (rocm / hip_header).read_text()
 
 
+
+def test_hipsparse_guard_of_hip_5_2():
+    # Debian 12's HIP 5.2.3 hipsparse/hipsparse.h defines _HIPSPARSE_H_ (helper_cuda.h's
+    # `#ifdef CUSPARSEAPI` and `#ifdef CUSPARSE_H_`).
+    for guard in ("CUSPARSEAPI", "CUSPARSE_H_"):
+        out = tr(f"#include <cusparse.h>\n#ifdef {guard}\nint a;\n#endif\n",
+                 target_version="5.2")
+        assert "#ifdef _HIPSPARSE_H_\n" in out
+    from pathlib import Path
+
+    header = Path("/usr/include/hipsparse/hipsparse.h")
+    if header.is_file():
+        assert "#define _HIPSPARSE_H_\n" in header.read_text()
+
+
 def test_callback_calling_convention_macro_is_removed():
     # Learn-CUDA's and cuda-samples' `static void CUDART_CB Callback(...)`: HIP has no such
     # macro, and left in place the line no longer declares a function.
@@ -211,6 +227,110 @@ def test_callback_calling_convention_macro_is_removed():
     assert "static void  cb(hipStream_t s, hipError_t e, void* d);\n" in out
     assert "void Operator:: Callback(hipStream_t s) {}\n" in out  # Learn-CUDA's openmp sample
     assert tr(out) == out
+
+
+GRID_CONSTANT = ("struct params { int v[2000]; };\n"
+                 "__global__ void k(__grid_constant__ const params p, int* out) {\n"
+                 "  const int* q = &p.v[threadIdx.x];\n  out[threadIdx.x] = *q;\n}\n")
+
+
+def test_grid_constant_qualifier_is_removed():
+    # cuda-samples' LargeKernelParameter: HIP has no __grid_constant__; the parameter is
+    # const, and AMD kernels read arguments from the read-only kernarg segment.
+    out = tr(GRID_CONSTANT)
+    assert "__global__ void k( const params p, int* out) {" in out
+    assert tr(out) == out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+def test_grid_constant_kernel_compiles(tmp_path, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / "grid_constant.hip"
+    path.write_text(tr(GRID_CONSTANT, target_version=version))
+    compile_hip(path, toolchain)
+
+
+POOL_HANDLES = ("#include <cuda_runtime.h>\nint handles(int dev) {\n  int mask = 0;\n"
+                "  cudaDeviceGetAttribute(&mask, cudaDevAttrMemoryPoolSupportedHandleTypes, dev);\n"
+                "  return mask & cudaMemHandleTypePosixFileDescriptor;\n}\n")
+
+
+def test_memory_pool_handle_types_attribute():
+    # cuda-samples' streamOrderedAllocationIPC; ROCm 6.4 declares the attribute, HIP 5.2 not.
+    out = tr(POOL_HANDLES)
+    assert "hipDeviceGetAttribute(&mask, hipDeviceAttributeMemoryPoolSupportedHandleTypes, dev)" \
+        in out
+    result = translate_bytes(POOL_HANDLES.encode(), Options(target_version="5.2"), "p.cu")
+    assert [f.code for f in result.findings if "SupportedHandleTypes" in f.message] == ["CP107"]
+
+
+@pytest.mark.slow
+def test_memory_pool_handle_types_attribute_compiles_with_rocm_6_4(tmp_path):
+    from conftest import compile_hip
+
+    path = tmp_path / "pool.hip"
+    path.write_text(tr(POOL_HANDLES))
+    compile_hip(path, "rocm")
+
+
+NVCC_GUARD = ("#include <stdio.h>\n#ifdef __NVCC__\n"
+              "__global__ void k(int* p);\nvoid report(int line);\n#endif\n"
+              "void run(int* p) { report(__LINE__); }\n")
+
+
+def test_nvcc_macro_becomes_hipcc():
+    # Learn-CUDA's gaussian_multi_gpu_*.h declare kernels and helpers under __NVCC__.
+    out = translate_bytes(NVCC_GUARD.encode(), Options(), "solver.h").output.decode()
+    assert out == "#include <hip/hip_runtime.h>\n" + NVCC_GUARD.replace("__NVCC__", "__HIPCC__")
+    plain = b"#ifdef __NVCC__\nint f();\n#endif\n"  # the test alone needs no HIP header
+    assert translate_bytes(plain, Options(), "p.h").output == plain.replace(b"NVCC", b"HIPCC")
+    unit = "#include <cuda_runtime.h>\n" + NVCC_GUARD + "__global__ void k(int* p) {}\n" \
+        "void report(int line) {}\n"
+    assert "#ifdef __HIPCC__\n" in tr(unit)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+def test_nvcc_guarded_declarations_compile(tmp_path, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / "solver.hip"
+    path.write_text(tr("#include <cuda_runtime.h>\n" + NVCC_GUARD
+                       + "__global__ void k(int* p) {}\nvoid report(int line) {}\n",
+                       target_version=version))
+    compile_hip(path, toolchain)
+
+
+SURFACE = ("#include <cuda_runtime.h>\n"
+           "__global__ void k(float* g, int w, cudaSurfaceObject_t s, cudaSurfaceObject_t v) {\n"
+           "  int x = threadIdx.x;\n"
+           "  surf2Dwrite(g[x], s, x * 4, 0, cudaBoundaryModeTrap);\n"
+           "  float f;\n  surf2Dread(&f, s, x * 4, 1, cudaBoundaryModeClamp);\n"
+           "  surf3Dwrite(f, v, x * 4, 0, 0);\n  surf1Dread(&f, s, x * 4, cudaBoundaryModeZero);\n}\n")
+
+
+def test_surface_boundary_mode_argument_is_dropped():
+    # cuda-samples' simpleSurfaceWrite: ROCm 6.4's surface functions take no boundary mode
+    # (HIP 5.2's accept one and ignore it).
+    result = translate_bytes(SURFACE.encode(), Options(), "surf.cu")
+    out = result.output.decode()
+    assert "surf2Dwrite(g[x], s, x * 4, 0);" in out and "surf3Dwrite(f, v, x * 4, 0, 0);" in out
+    assert "surf2Dread(&f, s, x * 4, 1);" in out and "surf1Dread(&f, s, x * 4);" in out
+    notes = sorted(f.identifier for f in result.findings if f.code == "CP108")
+    assert notes == ["cudaBoundaryModeClamp", "cudaBoundaryModeTrap", "cudaBoundaryModeZero"]
+    assert tr(out) == out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+def test_surface_calls_compile(tmp_path, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / "surf.hip"
+    path.write_text(tr(SURFACE, target_version=version))
+    compile_hip(path, toolchain)
 
 
 def test_removal_is_for_macros_only(tmp_path):

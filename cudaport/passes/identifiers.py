@@ -12,6 +12,7 @@ from ..frameworks import FRAMEWORK_LIBRARY, is_framework_qualified
 from ..rules.compiled import Resolved
 from .registry import register
 
+_KERNEL_LANGUAGE = frozenset(("keyword", "variable"))  # __global__, threadIdx (extra.yaml)
 _PLACEHOLDER = re.compile(rb"\$(\d+|\*)")
 _REST_WITH_COMMA = re.compile(rb",\s*\$\*")
 
@@ -49,6 +50,8 @@ def identifiers(ctx: FileContext) -> None:
         if context == "code":
             if r.runtime:
                 ctx.uses_runtime = True
+                if r.entry.kind in _KERNEL_LANGUAGE:
+                    ctx.uses_device = True
             if r.reportable:
                 if r.status == "unsupported" and _drop_case_label(ctx, start, name, r):
                     dropped.append(start)

@@ -97,7 +97,12 @@ def main_header(ctx: FileContext) -> None:
     header = b"#include <" + ctx.compiled.target.main_header.encode() + b">" + ctx.eol()
     top = b""
     always = ctx.options.main_header == "always" and not has_target_main and _cuda_source(ctx)
-    inserted_at_top = (ctx.uses_runtime and not has_main or always) and insert
+    # Kernel code needs the target's own main header: a library header that counts as
+    # main (hipfft/hipfft.h, hipblas/hipblas.h) declares the runtime API only, and nvcc
+    # includes cuda_runtime.h in every .cu file (cuda-samples' oceanFFT_kernel.cu includes
+    # only cufft.h).
+    kernels = ctx.uses_device and not has_target_main
+    inserted_at_top = (ctx.uses_runtime and not has_main or kernels or always) and insert
     defines = set(ctx.defines)
     if has_main or inserted_at_top:
         defines.update(ctx.defines_with_main)
@@ -120,6 +125,32 @@ def main_header(ctx: FileContext) -> None:
         ctx.edits.append(Edit(pos, pos, prefix + top,
                               main if inserted_at_top
                               else f"{ctx.compiled.target.name}/target-macros"))
+
+
+@register_final("library-companions")
+def library_companions(ctx: FileContext) -> None:
+    """Headers the CUDA library's other headers bring in and the target's do not
+    (``library_companions`` in target.yaml): added after the last include of the same
+    folder (``thrust/``) when the file calls one of their names without including them."""
+    table = ctx.compiled.target.extra.get("library_companions") or {}
+    if not table:
+        return
+    src = ctx.src
+    included = {inc.name for inc in ctx.scan.includes}
+    for header, names in table.items():
+        folder = header.encode().rsplit(b"/", 1)[0] + b"/"
+        if header.encode() in included or not any(n.encode() in src for n in names):
+            continue
+        same = [inc for inc in ctx.scan.includes if inc.name.startswith(folder) and not inc.branch]
+        pattern = re.compile(rb"(?<![\w:])(?:" + b"|".join(
+            rb"\s*::\s*".join(re.escape(part.encode()) for part in n.split("::"))
+            for n in names) + rb")\s*\(")
+        if not same or not any(ctx.in_code(m.start(), m.end()) for m in pattern.finditer(src)):
+            continue
+        pos = src.find(b"\n", same[-1].end) + 1 or len(src)
+        lead = b"" if src[pos - 1:pos] == b"\n" else ctx.eol()
+        ctx.edits.append(Edit(pos, pos, lead + b"#include <" + header.encode() + b">" + ctx.eol(),
+                              f"{ctx.compiled.target.name}/library-companions"))
 
 
 _CUDA_SOURCES = (".cu", ".cuh")

@@ -17,6 +17,7 @@ def launches(ctx: FileContext) -> None:
     if not ctx.scan.launches:
         return
     ctx.uses_runtime = True  # a launch needs the main header, rewritten or not
+    ctx.uses_device = True
     if ctx.options.launch == "cuda" or not ctx.compiled.target.launch_function:
         return
     open_: list[tuple[int, int]] = []  # spans of rewritten launches, each inside the one below

@@ -95,6 +95,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "portable_prefixes": lambda a, b, c: S.string_list(a, b, c),
         "api_namespaces": lambda a, b, c: S.string_list(a, b, c),
         "main_header_companions": companions, "struct_tags": extensions,
+        "library_companions": companions,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -112,6 +113,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "experimental", "warp_sizes", "unknown_libraries", "hazards",
                                  "platform_macros", "platform_macro_pattern",
                                  "portable_guards", "portable_headers", "portable_prefixes",
-                                 "api_namespaces", "main_header_companions", "struct_tags")
+                                 "api_namespaces", "main_header_companions", "struct_tags",
+                                 "library_companions")
                if k in d},
     )
