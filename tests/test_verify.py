@@ -346,3 +346,59 @@ def test_compile_commands_in_the_build_folder_is_found(tmp_path):
     (tmp_path / "build" / "compile_commands.json").write_text(json.dumps(db))
     proc = run("a.cu", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@needs_hip
+def test_outcome_carries_the_translation_of_the_unit_and_its_headers(tmp_path):
+    from cudaport.verdict import BLOCKED, of_files
+    from cudaport.verify import verify_paths
+
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "lib.cuh").write_text(
+        "#pragma once\n#include <cuda/std/atomic>\n"
+        "__device__ inline int get(cuda::std::atomic<int>& a) { return a.load(); }\n")
+    (tmp_path / "main.cu").write_text('#include "lib.cuh"\n__global__ void k() {}\n')
+    (outcome,) = verify_paths([tmp_path / "main.cu"], Options(), COMPILER,
+                              lambda _p: [f"-I{tmp_path / 'inc'}"], jobs=1)
+    assert not outcome.ok
+    shown = [o.shown for o in outcome.translated]
+    assert shown[0].endswith("main.cu") and shown[1].endswith("inc/lib.cuh")
+    assert any(f.code == "CP110" for f in outcome.translated[1].findings)
+    verdicts = of_files((o.shown, o.findings, o.includes) for o in outcome.translated)
+    assert verdicts[shown[0]].status == BLOCKED  # blocked through the header it includes
+
+
+def _bench_verify_real():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("verify_real", ROOT / "bench" / "verify_real.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["verify_real"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_naming_rule_place_name_category_and_nothing_looser():
+    from cudaport.findings import Finding
+
+    names_cause = _bench_verify_real().names_cause
+    err = lambda msg, path="a.cu", line=7: Finding("CP501", msg, path, line, 3, engine="verify")  # noqa: E731
+    atomic = Finding("CP110", "libcu++", "a.cu", 2, 1, identifier="cuda::atomic_ref")
+    ptx = Finding("CP210", "inline PTX", "b.cuh", 40, 1)
+    # place: the finding is on the error's line of the same file
+    assert names_cause(err("expected ';'", "b.cuh", 40), [atomic, ptx]) is ptx
+    # name: the message quotes the identifier, or a :: prefix/suffix of it
+    assert names_cause(err("no member named 'atomic_ref' in namespace 'cuda'"), [ptx, atomic]) \
+        is atomic
+    assert names_cause(err("use of undeclared identifier 'cuda'"), [atomic]) is atomic
+    trap = Finding("CP101", "unmapped", "c.cuh", 9, 1, identifier="__trap")
+    assert names_cause(err("use of undeclared identifier '__trap'"), [trap]) is trap
+    # category: rocPRIM's warp-size static_assert is what CP217 predicts
+    small = Finding("CP217", "block below 64", "a.cu", 30, 1, identifier="BlockLoad")
+    assert names_cause(err('static_assert failed due to requirement ... "BlockSize must be a '
+                           'multiple of hardware warpsize"', "/rocm/rocprim/x.hpp", 0),
+                       [small]) is small
+    # nothing looser: an error finding elsewhere, or a shared word like 'std', does not name it
+    assert names_cause(err("use of undeclared identifier 'foo'"), [atomic, ptx, trap]) is None
+    std = Finding("CP110", "libcu++", "a.cu", 2, 1, identifier="cuda::std::atomic")
+    assert names_cause(err("no member named 'vector' in namespace 'std'"), [std]) is None
