@@ -219,7 +219,7 @@ _NOT_NAMES = frozenset({  # words a message quotes that name no construct of the
 # the unit: (pattern on the compiler's message or its file, codes that name it).
 CATEGORY = (
     (re.compile(r"warpsize|wavefront|warp size", re.I), {"CP217", "CP220"}),
-    (re.compile(r"(^|/)(cutlass|cute)/"), {"CP113"}),
+    (re.compile(r"(^|/)include/(cutlass|cute)/"), {"CP113"}),  # inside the library
 )
 
 
@@ -255,12 +255,46 @@ def _matches(identifier: str, names: set[str]) -> bool:
     return False
 
 
+_DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|error)\b")
+
+
+def _conditions(path: str, line: int) -> set[int]:
+    """When ``path``:``line`` is an ``#error`` directive, the lines of the conditions that
+    chose it: each enclosing group's ``#if``/``#elif`` up to the branch holding it."""
+    try:
+        text = Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        return set()
+    if not 0 < line <= len(text) or (m := _DIRECTIVE.match(text[line - 1])) is None \
+            or m.group(1) != "error":
+        return set()
+    found: set[int] = set()
+    depth = 0  # groups closed between here and the line (skipped whole)
+    for n in range(line - 1, 0, -1):
+        m = _DIRECTIVE.match(text[n - 1])
+        if m is None:
+            continue
+        kind = m.group(1)
+        if kind == "endif":
+            depth += 1
+        elif kind in ("if", "ifdef", "ifndef"):
+            if depth:
+                depth -= 1
+            else:
+                found.add(n)
+        elif kind in ("elif", "else") and not depth:
+            found.add(n)
+    return found
+
+
 def names_cause(first: Finding, reported: list[Finding]) -> Finding | None:
     """The error finding of cudaport's report on the unit that names the cause of the
     compiler's first error ``first``, or None. A finding names it when
 
     - **place**: it is on the error's line of the same file (an error inside a library
-      header is placed on the unit's ``#include`` line that brings it in), or
+      header is placed on the unit's ``#include`` line that brings it in); for an
+      ``#error`` directive, also on a condition line of the ``#if`` group around it (the
+      ``#if CUDA_VERSION < 8000`` that made it fire), or
     - **name**: its identifier (API, namespace, macro, header) is a name the compiler's
       message quotes, or a ``::`` prefix/suffix of one, or
     - **category**: the message (or, for CUTLASS, the file) is the known consequence of
@@ -269,8 +303,9 @@ def names_cause(first: Finding, reported: list[Finding]) -> Finding | None:
 
     Nothing else counts: an unrelated error finding elsewhere in the unit does not."""
     names = _names(first.message)
+    lines = {first.line} | _conditions(first.path, first.line)
     for f in reported:
-        if f.path == first.path and f.line == first.line and first.line > 0:
+        if f.path == first.path and f.line in lines and first.line > 0:
             return f
     for f in reported:
         if _matches(f.identifier, names):

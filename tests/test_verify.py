@@ -398,7 +398,33 @@ def test_bench_naming_rule_place_name_category_and_nothing_looser():
     assert names_cause(err('static_assert failed due to requirement ... "BlockSize must be a '
                            'multiple of hardware warpsize"', "/rocm/rocprim/x.hpp", 0),
                        [small]) is small
+    # an #error directive is named by a finding on the condition that chose it
+    tmp = Path(tempfile.mkdtemp())
+    (tmp / "d.cuh").write_text("#ifdef USE_ROCM\n#define W 64\n#else\n#if CUDA_VERSION < 8000\n"
+                               "#error \"CUDA >= 8.0 is required\"\n#endif\n#endif\n")
+    version = Finding("CP101", "unmapped", str(tmp / "d.cuh"), 4, 5, identifier="CUDA_VERSION")
+    assert names_cause(err('"CUDA >= 8.0 is required"', str(tmp / "d.cuh"), 5), [version]) \
+        is version
+    assert names_cause(err("expected ';'", str(tmp / "d.cuh"), 2), [version]) is None
     # nothing looser: an error finding elsewhere, or a shared word like 'std', does not name it
     assert names_cause(err("use of undeclared identifier 'foo'"), [atomic, ptx, trap]) is None
     std = Finding("CP110", "libcu++", "a.cu", 2, 1, identifier="cuda::std::atomic")
     assert names_cause(err("no member named 'vector' in namespace 'std'"), [std]) is None
+
+
+@needs_rocm
+def test_warp_sync_macro_reaches_headers_included_by_folder_with_rocm_6_4(tmp_path):
+    # faiss includes its own headers as <faiss/gpu/utils/...>: the unit reads the HIP header
+    # first, so the macro the header's __shfl_xor_sync needs must be in the unit too.
+    (tmp_path / "include" / "proj").mkdir(parents=True)
+    (tmp_path / "include" / "proj" / "reduce.cuh").write_text(
+        "#pragma once\n#include <cuda_runtime.h>\n"
+        "__device__ inline float warp_sum(float v) {\n"
+        "  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);\n"
+        "  return v;\n}\n")
+    (tmp_path / "main.cu").write_text(
+        "#include <cuda_runtime.h>\n#include <proj/reduce.cuh>\n"
+        "__global__ void k(float* x) { x[0] = warp_sum(x[threadIdx.x]); }\n")
+    proc = run("main.cu", "-I", "include", "--toolchain", "rocm", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 compiled, 0 failed" in proc.stderr
