@@ -223,12 +223,17 @@ CATEGORY = (
 )
 
 
+_HEADER = re.compile(r"/|\.(?:h|hh|hpp|cuh|inl)$")
+
+
 def _names(text: str) -> set[str]:
     """Qualified names in a compiler message's quotes (and the quoted texts whole, for
     header names), without template arguments."""
     out: set[str] = set()
     for quoted in re.findall(r"'([^']+)'", text):
         out.add(quoted.strip("<>\""))
+        if _HEADER.search(quoted):  # 'cuda/std/utility' file not found: the header, whole
+            continue
         bare, previous = quoted, None
         while bare != previous:  # innermost template arguments first
             previous, bare = bare, re.sub(r"<[^<>]*>", "", bare)

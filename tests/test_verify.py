@@ -406,6 +406,11 @@ def test_bench_naming_rule_place_name_category_and_nothing_looser():
     assert names_cause(err('"CUDA >= 8.0 is required"', str(tmp / "d.cuh"), 5), [version]) \
         is version
     assert names_cause(err("expected ';'", str(tmp / "d.cuh"), 2), [version]) is None
+    # a header is matched whole, not by the words of its path
+    header = Finding("CP110", "libcu++", "e.cu", 3, 1, identifier="cuda/std/utility")
+    assert names_cause(err("'cuda/std/utility' file not found", "f.cuh", 2), [atomic, header]) \
+        is header
+    assert names_cause(err("'cuda/std/utility' file not found", "f.cuh", 2), [atomic]) is None
     # nothing looser: an error finding elsewhere, or a shared word like 'std', does not name it
     assert names_cause(err("use of undeclared identifier 'foo'"), [atomic, ptx, trap]) is None
     std = Finding("CP110", "libcu++", "a.cu", 2, 1, identifier="cuda::std::atomic")
