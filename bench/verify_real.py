@@ -264,14 +264,13 @@ _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|error)\b")
 
 
 def _conditions(path: str, line: int) -> set[int]:
-    """When ``path``:``line`` is an ``#error`` directive, the lines of the conditions that
-    chose it: each enclosing group's ``#if``/``#elif`` up to the branch holding it."""
+    """The lines of the conditions that chose ``path``:``line``: each enclosing group's
+    ``#if``/``#elif``/``#else`` up to the branch holding it."""
     try:
         text = Path(path).read_text(errors="replace").splitlines()
     except OSError:
         return set()
-    if not 0 < line <= len(text) or (m := _DIRECTIVE.match(text[line - 1])) is None \
-            or m.group(1) != "error":
+    if not 0 < line <= len(text):
         return set()
     found: set[int] = set()
     depth = 0  # groups closed between here and the line (skipped whole)
@@ -297,9 +296,10 @@ def names_cause(first: Finding, reported: list[Finding]) -> Finding | None:
     compiler's first error ``first``, or None. A finding names it when
 
     - **place**: it is on the error's line of the same file (an error inside a library
-      header is placed on the unit's ``#include`` line that brings it in); for an
-      ``#error`` directive, also on a condition line of the ``#if`` group around it (the
-      ``#if CUDA_VERSION < 8000`` that made it fire), or
+      header is placed on the unit's ``#include`` line that brings it in), or on a
+      condition of an ``#if`` group around the error (the ``#if CUDA_VERSION < 8000`` that
+      made an ``#error`` fire, or chose CUDA 8's ``h.x = 0`` branch: an error finding on the
+      condition means the target takes a branch the author did not mean for it), or
     - **name**: its identifier (API, namespace, macro, header) is a name the compiler's
       message quotes, or a ``::`` prefix/suffix of one, or
     - **category**: the message (or, for CUTLASS, the file) is the known consequence of

@@ -398,7 +398,8 @@ def test_bench_naming_rule_place_name_category_and_nothing_looser():
     assert names_cause(err('static_assert failed due to requirement ... "BlockSize must be a '
                            'multiple of hardware warpsize"', "/rocm/rocprim/x.hpp", 0),
                        [small]) is small
-    # an #error directive is named by a finding on the condition that chose it
+    # an error (an #error directive, say) is named by a finding on the condition that
+    # chose its branch
     tmp = Path(tempfile.mkdtemp())
     (tmp / "d.cuh").write_text("#ifdef USE_ROCM\n#define W 64\n#else\n#if CUDA_VERSION < 8000\n"
                                "#error \"CUDA >= 8.0 is required\"\n#endif\n#endif\n")
@@ -406,6 +407,10 @@ def test_bench_naming_rule_place_name_category_and_nothing_looser():
     assert names_cause(err('"CUDA >= 8.0 is required"', str(tmp / "d.cuh"), 5), [version]) \
         is version
     assert names_cause(err("expected ';'", str(tmp / "d.cuh"), 2), [version]) is None
+    (tmp / "m.cuh").write_text("#if CUDA_VERSION >= 9000\nreturn 0;\n#else\nh.x = 0;\n#endif\n")
+    version = Finding("CP101", "unmapped", str(tmp / "m.cuh"), 1, 5, identifier="CUDA_VERSION")
+    assert names_cause(err("no member named 'x' in '__half'", str(tmp / "m.cuh"), 4),
+                       [version]) is version
     # a header is matched whole, not by the words of its path
     header = Finding("CP110", "libcu++", "e.cu", 3, 1, identifier="cuda/std/utility")
     assert names_cause(err("'cuda/std/utility' file not found", "f.cuh", 2), [atomic, header]) \
