@@ -23,6 +23,14 @@ Expected layout below --root (clones of the public repositories, kept outside th
     cuda_programming/        CoffeeBeforeArch/...          every .cu
     code-samples/            NVIDIA-developer-blog/...     every .cu
     shoc/                    vetter/shoc                   src/cuda/**/*.cu
+Modern CUDA C++ (issue 16; nvcc-only flags in NVCC_FLAGS):
+    cccl/                    NVIDIA/cccl                   thrust/examples, cub/examples, examples
+    cuCollections/           NVIDIA/cuCollections          examples/**/*.cu, -I include
+    ggml/                    ggml-org/ggml                 src/ggml-cuda/*.cu (not template-instances)
+    cutlass/                 NVIDIA/cutlass                examples/*/*.cu, -I include tools/util/include
+    faiss/                   facebookresearch/faiss        faiss/gpu/**/*.cu, -I the repository root
+    moderngpu/               moderngpu/moderngpu           tutorial, demo, tests, -I src
+    warp/                    NVIDIA/warp                   warp/native/*.cu, -DWP_ENABLE_CUDA=1
 Include folders are guessed: the unit's folder, its ancestors up to the repository root with
 their include/inc/common/Common/util(s) sub-folders, and cuda-samples' Common/ (helper_cuda.h).
 .cu files another file #includes are not units of their own.
@@ -30,6 +38,12 @@ their include/inc/common/Common/util(s) sub-folders, and cuda-samples' Common/ (
 nvcc's verdict on each original is cached in ~/.cache/cudaport/verify_real-nvcc (keyed by the
 unit's text, the flags and the nvcc binary; --no-nvcc-cache to bypass), so a rerun after a
 change to the translator costs only the HIP side.
+
+For every unit that fails after translation, the second table says whether cudaport's own
+report had warned: the unit's verdict (cudaport.verdict over the unit and the project headers
+it includes, as `cudaport check` of the tree gives it) and whether one of its error findings
+*names the cause* of the compiler's first error (see names_cause for the rule). The target:
+no failing unit "ports cleanly", and >= 95 % of failing units with a naming finding.
 """
 
 from __future__ import annotations
@@ -51,6 +65,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cudaport import Options  # noqa: E402
+from cudaport.findings import Finding  # noqa: E402
+from cudaport.verdict import CLEAN, of_files  # noqa: E402
 from cudaport.verify import TOOLCHAINS, find_compiler, verify_paths  # noqa: E402
 
 DEFAULT_NVCC_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
@@ -69,6 +85,35 @@ LAYOUT = {
     # A benchmark suite with no dependencies beyond CUDA and cuBLAS (first measured in
     # session 5; polybenchGpu was tried too: nvcc 13 rejects all of it, cudaThreadSynchronize).
     "shoc": lambda r: sorted(r.glob("src/cuda/**/*.cu")),
+    # Modern CUDA C++ (issue 16): CCCL-heavy, CUTLASS users, PTX- and warp-level libraries.
+    "cccl": lambda r: sorted(r.glob("thrust/examples/**/*.cu")) + sorted(
+        r.glob("cub/examples/**/*.cu")) + sorted(r.glob("examples/basic/**/*.cu")),
+    "cuCollections": lambda r: sorted(r.glob("examples/**/*.cu")),
+    "ggml": lambda r: sorted(r.glob("src/ggml-cuda/*.cu")),
+    "cutlass": lambda r: sorted(r.glob("examples/*/*.cu")),
+    "faiss": lambda r: sorted(r.glob("faiss/gpu/**/*.cu")),
+    "moderngpu": lambda r: sorted(r.glob("tutorial/*.cu")) + sorted(r.glob("demo/*.cu"))
+    + sorted(r.glob("tests/*.cu")),
+    "warp": lambda r: sorted(r.glob("warp/native/*.cu")),
+}
+# Flags for nvcc only, per repository (HIP's clang needs none of them).
+NVCC_FLAGS = {
+    "cuCollections": ["--expt-extended-lambda", "--expt-relaxed-constexpr"],
+    "ggml": ["--extended-lambda"],
+    "cutlass": ["--expt-relaxed-constexpr"],
+    "moderngpu": ["--expt-extended-lambda"],
+    "warp": ["--extended-lambda"],
+}
+# Include folders and defines for both compilers, for the repositories whose folders are not
+# guessed (cccl's own thrust/ and cub/ would shadow the CCCL of nvcc and ROCm's rocThrust).
+REPO_FLAGS: dict[str, list[str]] = {
+    "cccl": [],
+    "cuCollections": ["-I{repo}/include"],
+    "cutlass": ["-I{repo}/include", "-I{repo}/tools/util/include", "-I{repo}/examples/common"],
+    "faiss": ["-I{repo}"],
+    "moderngpu": ["-I{repo}/src"],
+    "ggml": ["-I{repo}/include", "-I{repo}/src"],
+    "warp": ["-DNDEBUG", "-DWP_ENABLE_CUDA=1", "-DWP_ENABLE_MATHDX=0"],  # as its build_dll.py
 }
 
 
@@ -83,6 +128,10 @@ def _included_cu(folder: Path) -> set[Path]:
 
 
 def guess_flags(repo: Path, unit: Path, root: Path) -> list[str]:
+    if repo.name in REPO_FLAGS:  # its folders are known: the unit's own, then the repository's
+        own = [unit.parent] + [unit.parent / n for n in INCLUDE_NAMES
+                               if (unit.parent / n).is_dir()]
+        return [f"-I{d}" for d in own] + [f.format(repo=repo) for f in REPO_FLAGS[repo.name]]
     dirs = []
     folder = unit.parent
     while True:
@@ -124,6 +173,9 @@ class Result:
     cause: str = ""  # the first error after translation
     where: str = ""
     kinds: tuple[str, ...] = ()
+    verdict: str = ""  # cudaport's verdict for the unit (with the headers it includes)
+    first: Finding | None = None  # the compiler's first error after translation
+    named_by: str = ""  # the error finding that names it ("" when none does)
 
 
 def nvcc_cache_key(nvcc: str, unit: Path, flags: list[str], arch: str) -> str:
@@ -191,19 +243,149 @@ def run_unit(repo_name: str, repo: Path, unit: Path, root: Path, args, compiler,
              options: Options, cache: NvccCache) -> Result:
     flags = guess_flags(repo, unit, root)
     cuda_libs = [f"-I{d}" for d in args.cuda_include or ()]
-    ok, _ = cached_nvcc_check(cache, args.nvcc, unit, flags + cuda_libs, args.nvcc_arch)
+    nvcc_only = NVCC_FLAGS.get(repo_name, [])
+    ok, _ = cached_nvcc_check(cache, args.nvcc, unit, flags + cuda_libs + nvcc_only,
+                              args.nvcc_arch)
     print("." if ok else "x", end="", file=sys.stderr, flush=True)  # progress
     if not ok:
         return Result(repo_name, unit, False)
     (outcome,) = verify_paths([unit], options, compiler, lambda _p: flags, jobs=1)
     errors = [f for f in outcome.findings if f.severity == "error"]
+    files = outcome.translated
+    verdicts = of_files((o.shown, o.findings, o.includes) for o in files)
+    unit_verdict = verdicts[files[0].shown].status if files else ""
     if outcome.ok and not errors:
-        return Result(repo_name, unit, True, True)
-    first = errors[0] if errors else None
+        return Result(repo_name, unit, True, True, verdict=unit_verdict)
+    first = first_error(errors)
     cause = f"{first.code} {first.message}" if first else "failed without diagnostic"
     where = f"{first.path}:{first.line}" if first else str(unit)
     kinds = tuple(sorted({f"{f.code} {_QUOTED.sub('…', f.message)}" for f in errors}))
-    return Result(repo_name, unit, True, False, cause, where, kinds)
+    reported = [f for o in files for f in o.findings if f.severity == "error"]
+    naming = names_cause(first, reported) if first else None
+    named_by = f"{naming.code} {naming.path}:{naming.line} {naming.identifier}" if naming else ""
+    return Result(repo_name, unit, True, False, cause, where, kinds, unit_verdict, first,
+                  named_by)
+
+
+def first_error(errors: list[Finding]) -> Finding | None:
+    """The compiler's first error; inline PTX (CP503, found lexically) only when the
+    compiler itself found none (then it is why the unit fails)."""
+    compiled = [f for f in errors if f.code != "CP503"]
+    return (compiled or errors or [None])[0]
+
+
+_NAME = re.compile(r"[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*")
+_NOT_NAMES = frozenset({  # words a message quotes that name no construct of the port
+    "std", "int", "unsigned", "long", "short", "char", "float", "double", "bool", "void",
+    "const", "volatile", "struct", "class", "union", "enum", "typename", "template",
+    "auto", "signed", "size_t", "operator", "this", "type", "value", "T"})
+# Errors that are the known consequence of a finding's code wherever the finding sits in
+# the unit: (pattern on the compiler's message or its file, codes that name it).
+CATEGORY = (
+    (re.compile(r"warpsize|wavefront|warp size", re.I), {"CP217", "CP220"}),
+    (re.compile(r"(^|/)include/(cutlass|cute)/"), {"CP113"}),  # inside the library
+)
+
+
+_HEADER = re.compile(r"/|\.(?:h|hh|hpp|cuh|inl)$")
+
+
+def _names(text: str) -> set[str]:
+    """Qualified names in a compiler message's quotes (and the quoted texts whole, for
+    header names), without template arguments."""
+    out: set[str] = set()
+    for quoted in re.findall(r"'([^']+)'", text):
+        out.add(quoted.strip("<>\""))
+        if _HEADER.search(quoted):  # 'cuda/std/utility' file not found: the header, whole
+            continue
+        bare, previous = quoted, None
+        while bare != previous:  # innermost template arguments first
+            previous, bare = bare, re.sub(r"<[^<>]*>", "", bare)
+        for name in _NAME.findall(bare):
+            out.add(re.sub(r"\s+", "", name))
+    return {n for n in out if n not in _NOT_NAMES}
+
+
+def _matches(identifier: str, names: set[str]) -> bool:
+    """The finding's identifier is one of the names, or one is a ``::`` prefix/suffix of
+    the other (``cuda::atomic_ref`` vs ``'atomic_ref'``, ``'cuda'``)."""
+    ident = identifier.strip("<>\"")
+    if not ident or ident in _NOT_NAMES:
+        return False
+    parts = ident.split("::")
+    for name in names:
+        if name == ident:
+            return True
+        other = name.split("::")
+        short, long = sorted((parts, other), key=len)
+        if short and (long[:len(short)] == short or long[-len(short):] == short) \
+                and "::".join(short) not in _NOT_NAMES:
+            return True
+    return False
+
+
+_DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|error)\b")
+
+
+def _conditions(path: str, line: int) -> set[int]:
+    """The lines of the conditions that chose ``path``:``line``: each enclosing group's
+    ``#if``/``#elif``/``#else`` up to the branch holding it."""
+    try:
+        text = Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        return set()
+    if not 0 < line <= len(text):
+        return set()
+    found: set[int] = set()
+    depth = 0  # groups closed between here and the line (skipped whole)
+    for n in range(line - 1, 0, -1):
+        m = _DIRECTIVE.match(text[n - 1])
+        if m is None:
+            continue
+        kind = m.group(1)
+        if kind == "endif":
+            depth += 1
+        elif kind in ("if", "ifdef", "ifndef"):
+            if depth:
+                depth -= 1
+            else:
+                found.add(n)
+        elif kind in ("elif", "else") and not depth:
+            found.add(n)
+    return found
+
+
+def names_cause(first: Finding, reported: list[Finding]) -> Finding | None:
+    """The error finding of cudaport's report on the unit that names the cause of the
+    compiler's first error ``first``, or None. A finding names it when
+
+    - **place**: it is on the error's line of the same file (an error inside a library
+      header is placed on the unit's ``#include`` line that brings it in), or on a
+      condition of an ``#if`` group around the error (the ``#if CUDA_VERSION < 8000`` that
+      made an ``#error`` fire, or chose CUDA 8's ``h.x = 0`` branch: an error finding on the
+      condition means the target takes a branch the author did not mean for it), or
+    - **name**: its identifier (API, namespace, macro, header) is a name the compiler's
+      message quotes, or a ``::`` prefix/suffix of one, or
+    - **category**: the message (or, for CUTLASS, the file) is the known consequence of
+      the finding's code: a rocPRIM warp-size static_assert for CP217/CP220, an error inside
+      CUTLASS/CuTe code for CP113.
+
+    Nothing else counts: an unrelated error finding elsewhere in the unit does not."""
+    names = _names(first.message)
+    lines = {first.line} | _conditions(first.path, first.line)
+    for f in reported:
+        if f.path == first.path and f.line in lines and first.line > 0:
+            return f
+    for f in reported:
+        if _matches(f.identifier, names):
+            return f
+    where = f"{first.path} {first.message}"
+    for pattern, codes in CATEGORY:
+        if pattern.search(where):
+            hit = next((f for f in reported if f.code in codes), None)
+            if hit:
+                return hit
+    return None
 
 
 def main() -> int:
@@ -283,7 +465,45 @@ def main() -> int:
     print("\ntop error kinds (units affected):")
     for kind, n in kinds.most_common(12):
         print(f"  {n:4d}  {kind[:150]}")
+    print_naming(by_repo, args.failures)
     return 0
+
+
+def print_naming(by_repo: dict[str, list[Result]], every: bool = False) -> None:
+    """Per repository: failing units, how many an error finding names, and any failing
+    unit whose verdict is "ports cleanly" (there must be none); then the unnamed ones
+    (``every``: each failing unit with the finding that names its first error)."""
+    print(f"\n{'repository':24s} {'units':>5s} {'nvcc ok':>7s} {'HIP ok':>6s} {'failing':>7s} "
+          f"{'named':>5s} {'share':>7s} {'clean but failing':>17s}")
+    total = collections.Counter()
+    unnamed: list[Result] = []
+    clean_failing: list[Result] = []
+    for name, rs in by_repo.items():
+        clean = [r for r in rs if r.cuda_ok]
+        failing = [r for r in clean if not r.hip_ok]
+        named = [r for r in failing if r.named_by]
+        wrong = [r for r in failing if r.verdict == CLEAN]
+        unnamed += [r for r in failing if not r.named_by]
+        clean_failing += wrong
+        row = (len(rs), len(clean), len(clean) - len(failing), len(failing), len(named), len(wrong))
+        total.update(dict(zip(("units", "nvcc", "ok", "failing", "named", "wrong"), row)))
+        print(f"{name:24s} {row[0]:5d} {row[1]:7d} {row[2]:6d} {row[3]:7d} {row[4]:5d} "
+              f"{100.0 * row[4] / max(row[3], 1):6.1f}% {row[5]:17d}")
+    print(f"{'overall':24s} {total['units']:5d} {total['nvcc']:7d} {total['ok']:6d} "
+          f"{total['failing']:7d} {total['named']:5d} "
+          f"{100.0 * total['named'] / max(total['failing'], 1):6.1f}% {total['wrong']:17d}")
+    for r in clean_failing:
+        print(f"  PORTS CLEANLY BUT FAILS {r.unit}: {r.where}: {r.cause[:160]}")
+    if unnamed:
+        print("\nfailing units no error finding names (verdict; first error):")
+    for r in unnamed:
+        print(f"  {r.verdict:19s} {r.where}: {r.cause[:200]}")
+    if every:
+        print("\nfailing units and the finding that names the first error:")
+        for rs in by_repo.values():
+            for r in rs:
+                if r.cuda_ok and not r.hip_ok:
+                    print(f"  {r.where}: {r.cause[:110]}\n      <- {r.named_by or 'NONE'}")
 
 
 if __name__ == "__main__":

@@ -173,6 +173,18 @@ translating it again would rename names that are already right, or break them.
 Fix: nothing to do; the message shows where the project's own portability lives. Add the
 project's own macro to `portable-guards` if its HIP branches use another name.
 """)
+register("CP166", "build-switch-undefined", "error", "the target's branch needs a switch no compiler defines", """
+What: the file keeps its own port under a build switch of the project (`#ifdef USE_AMD_ROCM`
+... `#else` CUDA code, as faiss does), and the CUDA branch holds code the target cannot
+compile. Findings in that branch are not reported, since the project's build for the
+target defines the switch; but no HIP compiler defines it on its own.
+Why: compiled as translated, without the switch, the preprocessor takes the CUDA branch:
+ROCm 6.4 rejects faiss's DeviceDefs.cuh with its `#error "CUDA >= 8.0 is required"`.
+Fix: build with `-DUSE_AMD_ROCM` (the switch the message names), as the project's own
+build for the target does, and pass `-D USE_AMD_ROCM` to cudaport so it knows. A switch
+the project defines from the compiler's macros (`#define BNB_HIP 1`, tested as `#if BNB_HIP`)
+is not reported.
+""")
 register("CP161", "compatibility-layer", "info", "file is a compatibility layer", """
 What: the file includes a target header (`hip/hip_runtime.h`, `hipblas/...`) and defines
 CUDA names in terms of the target's (`#define cudaMalloc hipMalloc`,

@@ -73,14 +73,60 @@ def other_platform_spans(code: bytes, is_platform) -> list[tuple[int, int]]:
 
 def drop_other_platform(ctx) -> None:
     """Forget the findings and references of ``ctx`` in branches only another platform
-    compiles."""
+    compiles. When an error is forgotten in a branch that the project's own build switch
+    keeps from the target (``#ifdef USE_AMD_ROCM`` ... ``#else`` CUDA), which no target
+    compiler defines, say so once (CP166): compiled as translated, that branch is the one
+    the target compiler takes."""
     inside = other_platform_test(ctx)
     if inside is not None:
+        dropped = [f for f in ctx.findings if f.severity == "error" and f.offset >= 0
+                   and inside(f.offset)]
+        if dropped:
+            _build_switch(ctx, dropped[0].offset)
         ctx.findings = [f for f in ctx.findings if f.offset < 0 or not inside(f.offset)]
         ctx.references = [r for r in ctx.references if not inside(r[0])]
         ctx.scan.idents[:] = [i for i in ctx.scan.idents if not inside(i[0])]
         ctx.scan.unknown[:] = [u for u in ctx.scan.unknown if not inside(u[0])]
         ctx.scan.includes[:] = [i for i in ctx.scan.includes if not inside(i.start)]
+
+
+_DEFINED_ANY = re.compile(rb"\bdefined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))")
+
+
+def _build_switch(ctx, before: int) -> None:
+    """CP166 at the last directive before ``before`` that tests whether a switch of the
+    project's own is defined (``#ifdef M``, ``defined(M)``) - a macro the target's
+    ``platform_macro_pattern`` matches but no target compiler defines (not one of its
+    ``platform_macros``). A switch the project computes itself (``#define BNB_HIP 1``,
+    tested by value as ``#if BNB_HIP``), or one the user gave with ``-D``, is not one."""
+    extra = ctx.compiled.target.extra
+    builtin = frozenset(m.encode() for m in extra.get("platform_macros") or ())
+    pattern = extra.get("platform_macro_pattern")
+    if not pattern:
+        return
+    own = _platform_test((), pattern)
+    given = {d.split("=")[0].encode() for d in ctx.options.defines}
+    from .passes.hazards import blank_comments_and_literals
+    code = blank_comments_and_literals(ctx.src)
+    found = None
+    for m in _DIRECTIVE.finditer(code, 0, before):
+        kind, cond = m.group(1), m.group(2)
+        if kind in (b"ifdef", b"ifndef"):
+            names = [cond.strip()]
+        elif kind in (b"if", b"elif"):
+            names = [a or b for a, b in _DEFINED_ANY.findall(cond)]
+        else:
+            continue
+        for name in names:
+            if own(name) and name not in builtin and name not in given and not re.search(
+                    rb"^[ \t]*#[ \t]*define[ \t]+" + re.escape(name) + rb"\b", code, re.M):
+                found = (m.start(), name.decode())
+    if found is not None:
+        target = ctx.compiled.target.title
+        ctx.find("CP166", found[0], f"{found[1]} selects this file's {target} code, but no "
+                 f"{target} compiler defines it: compiled as translated, the CUDA branch is "
+                 f"taken and does not compile; build with -D{found[1]} (and pass "
+                 f"-D {found[1]} to cudaport)", found[1])
 
 
 def other_platform_test(ctx) -> "_Inside | None":

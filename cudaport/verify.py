@@ -32,7 +32,7 @@ from .options import Options
 from .ptx import PTX_MESSAGE, inline_ptx
 from .rules.compiled import get_compiled
 from .scan import scan
-from .kinds import translate_file
+from .kinds import FileOutcome, translate_file
 
 DEFAULT_ARCH = "gfx90a"
 # The ROCm toolchain tools/setup-rocm.sh installs (a Debian sid root holding ROCm 6.4) and
@@ -207,6 +207,9 @@ class Outcome:
     command: tuple[str, ...] = ()
     seconds: float = 0.0
     compiled_with: str = ""  # "HIP 6.4": the HIP version of the compiler that ran
+    # The translation of the unit and of each project header it includes, however
+    # indirectly (unit first): the findings and verdict cudaport's reports give them.
+    translated: list[FileOutcome] = field(default_factory=list)
 
 
 def _display(path: Path) -> str:
@@ -231,6 +234,8 @@ class Workspace:
         self.translate = translate
         self.files: dict[str, _Mapped] = {}  # workspace path → original
         self._done: dict[Path, Path] = {}
+        self.outcomes: dict[Path, FileOutcome] = {}  # original path → its translation
+        self.headers: dict[Path, list[Path]] = {}  # original path → local headers it includes
         self._location = re.compile(re.escape(str(root)) + r"(/[^:\s]+)(?::(\d+)(?::(\d+))?)?")
 
     def mirror(self, path: Path) -> Path:
@@ -254,14 +259,28 @@ class Workspace:
             if translated is None:
                 raise VerifyError(outcome.message)
             output, positions = translated, PositionMap(data, outcome.edits, translated)
+            self.outcomes[path] = outcome
         else:
             output, positions = data, None
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(output)
         self.files[str(target)] = _Mapped(shown, positions)
+        self.headers[path] = []
         for header in self._local_includes(path, data, include_dirs):
+            self.headers[path].append(Path(os.path.abspath(header)))
             self.add(header, include_dirs)
         return target
+
+    def translations(self, unit: Path) -> list[FileOutcome]:
+        """The translation outcomes of ``unit`` and of the local headers it reaches."""
+        order: dict[Path, None] = {}
+        stack = [Path(os.path.abspath(unit))]
+        while stack:
+            path = stack.pop()
+            if path not in order:
+                order[path] = None
+                stack.extend(reversed(self.headers.get(path, [])))
+        return [self.outcomes[p] for p in order if p in self.outcomes]
 
     def _local_includes(self, path: Path, data: bytes, include_dirs: list[str]) -> Iterable[Path]:
         for inc in scan(data, get_compiled(self.options)).includes:
@@ -450,11 +469,13 @@ def verify_paths(paths: list[Path], options: Options, compiler: Compiler,
             if path.suffix in HEADER_SUFFIXES:
                 extra.append("-Wno-pragma-once-outside-header")
             ptx = _ptx_findings(read_input(path), display)
-            units.append((target, display, compiler_flags(ws, flags) + extra, ptx))
+            units.append((target, display, compiler_flags(ws, flags) + extra, ptx,
+                          ws.translations(path)))
         workers = max(1, min(jobs or os.cpu_count() or 1, len(units) or 1))
         with ThreadPoolExecutor(workers) as pool:
             outcomes = list(pool.map(lambda u: _compile(compiler, ws, u[0], u[1], u[2]), units))
         for outcome, unit in zip(outcomes, units):
+            outcome.translated = unit[4]
             if unit[3]:
                 outcome.findings[:0] = unit[3]
                 outcome.ok = False

@@ -237,3 +237,24 @@ def test_gaps_a_newer_hip_closed_are_not_reported():
                    if f.code == "CP214")
     assert message == ("cudaDeviceProp::persistingL2CacheMaxSize has no counterpart in "
                        "hipDeviceProp_t (HIP 5.2)")
+
+
+def test_a_build_switch_no_compiler_defines_is_reported_once_when_it_hides_an_error():
+    # faiss: `#ifdef USE_AMD_ROCM` ... `#else` CUDA code; compiled as translated (hipcc
+    # defines no USE_AMD_ROCM), ROCm 6.4 takes the CUDA branch.
+    bad = next(c[1] for c in CASES if c[0] == "CP210")
+
+    def _all_codes(src: str, **kw) -> list[str]:
+        return [f.code for f in translate_source(src, **kw).findings]
+
+    src = f"#ifdef USE_AMD_ROCM\n#define W 64\n#else\n{bad}#endif\n#if defined(USE_AMD_ROCM)\n#endif\n"
+    found = translate_source(src).findings
+    assert [(f.code, f.line, f.identifier) for f in found] == [("CP166", 1, "USE_AMD_ROCM")]
+    assert found[0].severity == "error" and "-DUSE_AMD_ROCM" in found[0].message
+    # not when the user says the build defines it, nor when nothing was hidden
+    assert _all_codes(src, defines=("USE_AMD_ROCM=1",)) == []
+    assert _all_codes("#ifdef USE_AMD_ROCM\n#define W 64\n#else\n#define W 32\n#endif\n") == []
+    # not for the target compiler's own macros, nor a switch the project computes itself
+    for guard in ("#ifdef __HIP_PLATFORM_AMD__\n#else", "#define BNB_HIP 1\n#if BNB_HIP\n#else",
+                  "#ifndef USE_ROCM", "#if WITH_ROCM\n#else"):
+        assert "CP166" not in _all_codes(f"{guard}\n{bad}#endif\n")

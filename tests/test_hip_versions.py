@@ -279,6 +279,13 @@ def test_macro_for_files_that_include_a_project_header():
     plain = "#include <cuda_runtime.h>\n#include <cstdio>\nint main() { return 0; }\n"
     assert "HIP_ENABLE" not in tr(plain)
     assert "HIP_ENABLE" not in tr('#include "common.h"\nint x;\n')  # no HIP header here
+    # A project that includes its installed headers by folder (faiss: <faiss/gpu/...>): the
+    # header's own HIP include comes too late for the macro otherwise.
+    angle = src.replace('"common.h"', "<proj/common.cuh>")
+    assert tr(angle).startswith(MACRO + "#include <hip/hip_runtime.h>\n")
+    assert tr(tr(angle)) == tr(angle)
+    system = "#include <cuda_runtime.h>\n#include <sys/time.h>\n#include <thrust/sort.h>\n"
+    assert "HIP_ENABLE" not in tr(system)
 
 
 @pytest.mark.parametrize("src", ['#include "cuda.h"\n', '#include "cuda_fp16.h"\n#include "a.h"\n'

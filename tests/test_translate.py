@@ -239,3 +239,25 @@ def test_binary_input_is_refused(data):
 
 
 # Warp-sync translation per HIP version: tests/test_hip_versions.py.
+
+
+TRAPS = b"#include <cuda_runtime.h>\n__global__ void k(int* p) {\n  if (!p) __trap();\n" \
+    b"  if (p[0] == 3) __brkpt();\n}\n"
+
+
+def test_device_traps_become_clang_builtins():
+    # ggml's and NVIDIA Warp's error paths: HIP declares neither name (ROCm 6.4 rejected them).
+    result = translate_bytes(TRAPS, Options(), "k.cu")
+    assert b"__builtin_trap();" in result.output and b"__builtin_debugtrap();" in result.output
+    assert not [f for f in result.findings if f.severity == "error"]
+    assert translate_bytes(result.output, Options(), "k.hip").output == result.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+def test_device_traps_compile(tmp_path, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / "k.hip"
+    path.write_bytes(translate_bytes(TRAPS, Options(target_version=version), "k.cu").output)
+    compile_hip(path, toolchain)

@@ -346,3 +346,95 @@ def test_compile_commands_in_the_build_folder_is_found(tmp_path):
     (tmp_path / "build" / "compile_commands.json").write_text(json.dumps(db))
     proc = run("a.cu", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@needs_hip
+def test_outcome_carries_the_translation_of_the_unit_and_its_headers(tmp_path):
+    from cudaport.verdict import BLOCKED, of_files
+    from cudaport.verify import verify_paths
+
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "lib.cuh").write_text(
+        "#pragma once\n#include <cuda/std/atomic>\n"
+        "__device__ inline int get(cuda::std::atomic<int>& a) { return a.load(); }\n")
+    (tmp_path / "main.cu").write_text('#include "lib.cuh"\n__global__ void k() {}\n')
+    (outcome,) = verify_paths([tmp_path / "main.cu"], Options(), COMPILER,
+                              lambda _p: [f"-I{tmp_path / 'inc'}"], jobs=1)
+    assert not outcome.ok
+    shown = [o.shown for o in outcome.translated]
+    assert shown[0].endswith("main.cu") and shown[1].endswith("inc/lib.cuh")
+    assert any(f.code == "CP110" for f in outcome.translated[1].findings)
+    verdicts = of_files((o.shown, o.findings, o.includes) for o in outcome.translated)
+    assert verdicts[shown[0]].status == BLOCKED  # blocked through the header it includes
+
+
+def _bench_verify_real():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("verify_real", ROOT / "bench" / "verify_real.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["verify_real"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_naming_rule_place_name_category_and_nothing_looser():
+    from cudaport.findings import Finding
+
+    names_cause = _bench_verify_real().names_cause
+    err = lambda msg, path="a.cu", line=7: Finding("CP501", msg, path, line, 3, engine="verify")  # noqa: E731
+    atomic = Finding("CP110", "libcu++", "a.cu", 2, 1, identifier="cuda::atomic_ref")
+    ptx = Finding("CP210", "inline PTX", "b.cuh", 40, 1)
+    # place: the finding is on the error's line of the same file
+    assert names_cause(err("expected ';'", "b.cuh", 40), [atomic, ptx]) is ptx
+    # name: the message quotes the identifier, or a :: prefix/suffix of it
+    assert names_cause(err("no member named 'atomic_ref' in namespace 'cuda'"), [ptx, atomic]) \
+        is atomic
+    assert names_cause(err("use of undeclared identifier 'cuda'"), [atomic]) is atomic
+    trap = Finding("CP101", "unmapped", "c.cuh", 9, 1, identifier="__trap")
+    assert names_cause(err("use of undeclared identifier '__trap'"), [trap]) is trap
+    # category: rocPRIM's warp-size static_assert is what CP217 predicts
+    small = Finding("CP217", "block below 64", "a.cu", 30, 1, identifier="BlockLoad")
+    assert names_cause(err('static_assert failed due to requirement ... "BlockSize must be a '
+                           'multiple of hardware warpsize"', "/rocm/rocprim/x.hpp", 0),
+                       [small]) is small
+    # an error (an #error directive, say) is named by a finding on the condition that
+    # chose its branch
+    tmp = Path(tempfile.mkdtemp())
+    (tmp / "d.cuh").write_text("#ifdef USE_ROCM\n#define W 64\n#else\n#if CUDA_VERSION < 8000\n"
+                               "#error \"CUDA >= 8.0 is required\"\n#endif\n#endif\n")
+    version = Finding("CP101", "unmapped", str(tmp / "d.cuh"), 4, 5, identifier="CUDA_VERSION")
+    assert names_cause(err('"CUDA >= 8.0 is required"', str(tmp / "d.cuh"), 5), [version]) \
+        is version
+    assert names_cause(err("expected ';'", str(tmp / "d.cuh"), 2), [version]) is None
+    (tmp / "m.cuh").write_text("#if CUDA_VERSION >= 9000\nreturn 0;\n#else\nh.x = 0;\n#endif\n")
+    version = Finding("CP101", "unmapped", str(tmp / "m.cuh"), 1, 5, identifier="CUDA_VERSION")
+    assert names_cause(err("no member named 'x' in '__half'", str(tmp / "m.cuh"), 4),
+                       [version]) is version
+    # a header is matched whole, not by the words of its path
+    header = Finding("CP110", "libcu++", "e.cu", 3, 1, identifier="cuda/std/utility")
+    assert names_cause(err("'cuda/std/utility' file not found", "f.cuh", 2), [atomic, header]) \
+        is header
+    assert names_cause(err("'cuda/std/utility' file not found", "f.cuh", 2), [atomic]) is None
+    # nothing looser: an error finding elsewhere, or a shared word like 'std', does not name it
+    assert names_cause(err("use of undeclared identifier 'foo'"), [atomic, ptx, trap]) is None
+    std = Finding("CP110", "libcu++", "a.cu", 2, 1, identifier="cuda::std::atomic")
+    assert names_cause(err("no member named 'vector' in namespace 'std'"), [std]) is None
+
+
+@needs_rocm
+def test_warp_sync_macro_reaches_headers_included_by_folder_with_rocm_6_4(tmp_path):
+    # faiss includes its own headers as <faiss/gpu/utils/...>: the unit reads the HIP header
+    # first, so the macro the header's __shfl_xor_sync needs must be in the unit too.
+    (tmp_path / "include" / "proj").mkdir(parents=True)
+    (tmp_path / "include" / "proj" / "reduce.cuh").write_text(
+        "#pragma once\n#include <cuda_runtime.h>\n"
+        "__device__ inline float warp_sum(float v) {\n"
+        "  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);\n"
+        "  return v;\n}\n")
+    (tmp_path / "main.cu").write_text(
+        "#include <cuda_runtime.h>\n#include <proj/reduce.cuh>\n"
+        "__global__ void k(float* x) { x[0] = warp_sum(x[threadIdx.x]); }\n")
+    proc = run("main.cu", "-I", "include", "--toolchain", "rocm", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 compiled, 0 failed" in proc.stderr

@@ -60,13 +60,21 @@ def warp_sync(ctx: FileContext) -> None:
         ctx.defines_with_main = tuple(ctx.compiled.version_macros)
 
 
+# Folders of the C library and the OS below /usr/include: ``<sys/time.h>`` is no project's.
+_SYSTEM_DIRS = frozenset({b"sys", b"bits", b"linux", b"asm", b"asm-generic", b"net", b"netinet",
+                          b"arpa", b"gnu", b"mach", b"machine", b"x86_64-linux-gnu"})
+
+
 def _includes_project_header(ctx: FileContext) -> bool:
-    """A ``"..."`` include that is neither a CUDA header a rule maps nor a header a
-    translation produces (so a second run sees the same): the project's own header."""
+    """An include that is neither a CUDA header a rule maps nor a header a translation
+    produces (so a second run sees the same): the project's own header. Quoted, or in
+    angle brackets with a folder (``<faiss/gpu/utils/Float16.cuh>``, as projects that
+    install their headers write them) that is not the system's."""
     src = ctx.src
     compiled = ctx.compiled
-    return any(src[inc.name_start - 1:inc.name_start] == b'"' and inc.name not in
-               compiled.headers and inc.name not in compiled.target_headers
+    return any(inc.name not in compiled.headers and inc.name not in compiled.target_headers
+               and (src[inc.name_start - 1:inc.name_start] == b'"'
+                    or b"/" in inc.name and inc.name.split(b"/")[0] not in _SYSTEM_DIRS)
                for inc in ctx.scan.includes)
 
 
