@@ -8,10 +8,12 @@ rules/hip/warp.yaml for the facts and README "Warp-synchronous intrinsics" for t
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
+from ..frameworks import include_paths
 from ..rules.model import version_tuple
 from .registry import register
 
@@ -69,13 +71,29 @@ def _includes_project_header(ctx: FileContext) -> bool:
     """An include that is neither a CUDA header a rule maps nor a header a translation
     produces (so a second run sees the same): the project's own header. Quoted, or in
     angle brackets with a folder (``<faiss/gpu/utils/Float16.cuh>``, as projects that
-    install their headers write them) that is not the system's."""
+    install their headers write them) that is neither the system's nor one of a library
+    the rules know (``<ATen/ATen.h>``, ``<cutlass/gemm.h>``, ``<hip/...>``)."""
     src = ctx.src
     compiled = ctx.compiled
+    known = _library_folders(compiled, ctx.options.framework)
     return any(inc.name not in compiled.headers and inc.name not in compiled.target_headers
                and (src[inc.name_start - 1:inc.name_start] == b'"'
-                    or b"/" in inc.name and inc.name.split(b"/")[0] not in _SYSTEM_DIRS)
+                    or b"/" in inc.name and inc.name.split(b"/")[0] not in known)
                for inc in ctx.scan.includes)
+
+
+def _library_folders(compiled, framework: str | None) -> frozenset[bytes]:
+    """First folders of the headers the rule tables and the framework's include paths
+    know, and the system's (computed once per rule table)."""
+    folders = getattr(compiled, "_library_folders", None)
+    if folders is None:
+        paths = framework and include_paths(str(Path(compiled.table.files[0]).parent), framework)
+        folders = _SYSTEM_DIRS | frozenset(
+            name.split(b"/")[0] for table in (compiled.headers, compiled.target_headers)
+            for name in table if b"/" in name) | frozenset(
+            f.split("/")[0].encode() for f in (paths.folders if paths else ()))
+        compiled._library_folders = folders
+    return folders
 
 
 def _applies(needs: tuple, version: tuple[int, ...] | None) -> bool:
