@@ -1,7 +1,4 @@
 // Scales a tensor on the GPU: y = alpha * x (float and half).
-#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS
-#define HIP_ENABLE_WARP_SYNC_BUILTINS
-#endif
 #include <ATen/ATen.h>
 #include <ATen/hip/HIPContext.h>
 #include <ATen/hip/Exceptions.h>
