@@ -487,6 +487,8 @@ What: `#if`/`#ifdef` on `__CUDA_ARCH__`, `__CUDACC__`, `__CUDACC_VER_MAJOR__`,
 `CUDART_VERSION` or `CUDA_VERSION`.
 Why: the target compiler defines none of these (HIP has `__HIP_DEVICE_COMPILE__`,
 `__HIP_PLATFORM_AMD__`, `HIP_VERSION`), so the guarded code silently takes the other branch.
+A macro the rules rename to the target's own is not reported here: for HIP, `CUDART_VERSION`
+becomes `HIP_VERSION` (larger than every CUDA version: the newest CUDA's branch), with a note.
 Fix: check which branch the target needs and add the target's macro to the condition.
 Bad: `#if __CUDA_ARCH__ >= 700` Good: `#if __CUDA_ARCH__ >= 700 || defined(__HIP_DEVICE_COMPILE__)`.
 """)

@@ -150,8 +150,36 @@ def test_cuda_names_only_hips_nvidia_layer_declares_are_not_kept():
     # HIP's nvidia_detail headers wrap CUDA itself; on AMD these names do not exist.
     from cudaport import translate_source
 
-    r = translate_source("#include <cuda_runtime.h>\n#if CUDART_VERSION >= 11000\n#endif\n")
-    assert [(f.code, f.identifier) for f in r.findings] == [("CP101", "CUDART_VERSION")]
+    r = translate_source("#include <cuda.h>\ncuuint32_t flags(void);\n")
+    assert [(f.code, f.identifier) for f in r.findings] == [("CP101", "cuuint32_t")]
+
+
+VERSION_BRANCH = ("#include <cuda_runtime.h>\n#include <stdio.h>\n"
+                  "#if CUDART_VERSION >= 2020\nint mapped(void) { return 1; }\n#else\n"
+                  "int mapped(void) { return ; }\n#endif\n"
+                  "#if defined(CUDART_VERSION) && CUDART_VERSION < 12000\n#error old\n#endif\n"
+                  "int main() { printf(\"%d\\n\", CUDART_VERSION / 1000); return mapped(); }\n")
+
+
+def test_cuda_version_macros_take_the_newest_cuda_branch():
+    # cuda-samples' simpleZeroCopy and threadFenceReduction: with the macros undefined on
+    # HIP, `#if CUDART_VERSION >= 2020` compiled a broken #else branch.
+    from cudaport import translate_source
+
+    r = translate_source(VERSION_BRANCH)
+    out = r.output.decode()
+    assert "#if HIP_VERSION >= 2020\n" in out and "CUDART_VERSION" not in out
+    assert {(f.code, f.identifier) for f in r.findings} == {("CP108", "CUDART_VERSION")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+def test_cuda_version_branch_compiles(tmp_path, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / "version.hip"
+    path.write_text(tr(VERSION_BRANCH, target_version=version))
+    compile_hip(path, toolchain)
 
 
 @pytest.mark.parametrize("src, out", [

@@ -420,8 +420,9 @@ def _arch_conditions(ctx: FileContext, code: bytes, report: _Reporter) -> None:
         line = code[offset:end if end >= 0 else len(code)]
         m = _ARCH_MACRO.search(line)
         resolved = ctx.compiled.identifiers.get(m.group(1)) if m else None
-        if resolved is not None and resolved.status == "unsupported":
-            continue  # already reported as a name the target lacks (CP101)
+        if resolved is not None and resolved.status in ("unsupported", "converted"):
+            continue  # reported as a name the target lacks (CP101), or renamed to the
+            # target's own macro (CUDART_VERSION becomes HIP_VERSION, with its note)
         if m:
             name = m.group(1).decode()
             report("CP215", offset + m.start(1), f"#{word.decode()} on {name}: "
