@@ -172,16 +172,6 @@ def test_cuda_version_macros_take_the_newest_cuda_branch():
     assert {(f.code, f.identifier) for f in r.findings} == {("CP108", "CUDART_VERSION")}
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
-def test_cuda_version_branch_compiles(tmp_path, toolchain, version):
-    from conftest import compile_hip
-
-    path = tmp_path / "version.hip"
-    path.write_text(tr(VERSION_BRANCH, target_version=version))
-    compile_hip(path, toolchain)
-
-
 @pytest.mark.parametrize("src, out", [
     # rodinia b+tree util/cuda/cuda.cu: the whole file sits in extern "C" under a guard
     ('#ifdef __cplusplus\nextern "C" {\n#endif\n\n#include "cuda.h"  // driver\n\n'
@@ -270,16 +260,6 @@ def test_grid_constant_qualifier_is_removed():
     assert tr(out) == out
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
-def test_grid_constant_kernel_compiles(tmp_path, toolchain, version):
-    from conftest import compile_hip
-
-    path = tmp_path / "grid_constant.hip"
-    path.write_text(tr(GRID_CONSTANT, target_version=version))
-    compile_hip(path, toolchain)
-
-
 POOL_HANDLES = ("#include <cuda_runtime.h>\nint handles(int dev) {\n  int mask = 0;\n"
                 "  cudaDeviceGetAttribute(&mask, cudaDevAttrMemoryPoolSupportedHandleTypes, dev);\n"
                 "  return mask & cudaMemHandleTypePosixFileDescriptor;\n}\n")
@@ -294,18 +274,13 @@ def test_memory_pool_handle_types_attribute():
     assert [f.code for f in result.findings if "SupportedHandleTypes" in f.message] == ["CP107"]
 
 
-@pytest.mark.slow
-def test_memory_pool_handle_types_attribute_compiles_with_rocm_6_4(tmp_path):
-    from conftest import compile_hip
-
-    path = tmp_path / "pool.hip"
-    path.write_text(tr(POOL_HANDLES))
-    compile_hip(path, "rocm")
-
-
 NVCC_GUARD = ("#include <stdio.h>\n#ifdef __NVCC__\n"
               "__global__ void k(int* p);\nvoid report(int line);\n#endif\n"
               "void run(int* p) { report(__LINE__); }\n")
+
+
+NVCC_UNIT = ("#include <cuda_runtime.h>\n" + NVCC_GUARD
+             + "__global__ void k(int* p) {}\nvoid report(int line) {}\n")
 
 
 def test_nvcc_macro_becomes_hipcc():
@@ -314,21 +289,7 @@ def test_nvcc_macro_becomes_hipcc():
     assert out == "#include <hip/hip_runtime.h>\n" + NVCC_GUARD.replace("__NVCC__", "__HIPCC__")
     plain = b"#ifdef __NVCC__\nint f();\n#endif\n"  # the test alone needs no HIP header
     assert translate_bytes(plain, Options(), "p.h").output == plain.replace(b"NVCC", b"HIPCC")
-    unit = "#include <cuda_runtime.h>\n" + NVCC_GUARD + "__global__ void k(int* p) {}\n" \
-        "void report(int line) {}\n"
-    assert "#ifdef __HIPCC__\n" in tr(unit)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
-def test_nvcc_guarded_declarations_compile(tmp_path, toolchain, version):
-    from conftest import compile_hip
-
-    path = tmp_path / "solver.hip"
-    path.write_text(tr("#include <cuda_runtime.h>\n" + NVCC_GUARD
-                       + "__global__ void k(int* p) {}\nvoid report(int line) {}\n",
-                       target_version=version))
-    compile_hip(path, toolchain)
+    assert "#ifdef __HIPCC__\n" in tr(NVCC_UNIT)
 
 
 SURFACE = ("#include <cuda_runtime.h>\n"
@@ -349,16 +310,6 @@ def test_surface_boundary_mode_argument_is_dropped():
     notes = sorted(f.identifier for f in result.findings if f.code == "CP108")
     assert notes == ["cudaBoundaryModeClamp", "cudaBoundaryModeTrap", "cudaBoundaryModeZero"]
     assert tr(out) == out
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
-def test_surface_calls_compile(tmp_path, toolchain, version):
-    from conftest import compile_hip
-
-    path = tmp_path / "surf.hip"
-    path.write_text(tr(SURFACE, target_version=version))
-    compile_hip(path, toolchain)
 
 
 def test_removal_is_for_macros_only(tmp_path):
@@ -424,16 +375,6 @@ def test_typed_integer_min_max_become_the_template_with_converted_arguments():
     assert "umin" not in out and tr(out) == out
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
-def test_typed_integer_min_max_compile(tmp_path, toolchain, version):
-    from conftest import compile_hip
-
-    path = tmp_path / "minmax.hip"
-    path.write_text(tr(MINMAX, target_version=version))
-    compile_hip(path, toolchain)
-
-
 SYSTEM_ATOMICS = ("__global__ void k(unsigned int* flags, unsigned int n) {\n"
                   "  unsigned int old = atomicInc_system(&flags[0], n + 1);\n"
                   "  atomicDec_system(flags + 1, 17);\n  flags[2] = old;\n}\n")
@@ -446,16 +387,6 @@ def test_system_scope_inc_dec_become_the_builtins_at_system_scope():
             '__ATOMIC_RELAXED, "")' in out)
     assert '__builtin_amdgcn_atomic_dec32(flags + 1, 17, __ATOMIC_RELAXED, "")' in out
     assert tr(out) == out
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
-def test_system_scope_inc_dec_compile(tmp_path, toolchain, version):
-    from conftest import compile_hip
-
-    path = tmp_path / "atomics.hip"
-    path.write_text(tr(SYSTEM_ATOMICS, target_version=version))
-    compile_hip(path, toolchain)
 
 
 GLOBAL_KERNEL = ("namespace ns { __global__ void k(int* p) {} }\nvoid f(int* p) {\n"
@@ -478,4 +409,33 @@ def test_launch_from_the_global_namespace_compiles_with_rocm_6_4(tmp_path):
 
     path = tmp_path / "k.hip"
     path.write_bytes(translate_bytes(GLOBAL_KERNEL.encode(), Options(launch="hip"), "k.cu").output)
+    compile_hip(path, "rocm")
+
+
+# Translations the tests above check that must also compile: with both HIP toolchains,
+# each translated for its version, or with ROCm 6.4 only (names HIP 5.2 lacks).
+COMPILED_BOTH = {"cuda_version": VERSION_BRANCH, "grid_constant": GRID_CONSTANT,
+                 "nvcc_guard": NVCC_UNIT, "surface": SURFACE, "int_minmax": MINMAX,
+                 "system_atomics": SYSTEM_ATOMICS}
+COMPILED_ROCM = {"memory_pool_handles": POOL_HANDLES}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+@pytest.mark.parametrize("name", sorted(COMPILED_BOTH))
+def test_translation_compiles(tmp_path, name, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / f"{name}.hip"
+    path.write_text(tr(COMPILED_BOTH[name], target_version=version))
+    compile_hip(path, toolchain)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(COMPILED_ROCM))
+def test_translation_compiles_with_rocm_6_4(tmp_path, name):
+    from conftest import compile_hip
+
+    path = tmp_path / f"{name}.hip"
+    path.write_text(tr(COMPILED_ROCM[name]))
     compile_hip(path, "rocm")
