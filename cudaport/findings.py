@@ -498,6 +498,8 @@ What: `cublasGemmEx`, `cublasGemmBatchedEx` or `cublasGemmStridedBatchedEx` with
 Why: cuBLAS still accepts it in C++ through a compatibility overload; the translated call,
 `hipblasGemmEx_v2` and friends, takes only a `hipblasComputeType_t`, so it does not compile.
 Fix: pass the compute type (`CUBLAS_COMPUTE_32F`, `CUBLAS_COMPUTE_16F`, ...); cudaport maps it.
+A variable the file declares as `cudaDataType` is not reported: cudaport writes the conversion
+cuBLAS's overload makes as an expression on it (CP108, information).
 Bad: `cublasGemmEx(..., C, CUDA_R_32F, ldc, CUDA_R_32F, algo)` Good: `cublasGemmEx(..., C, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, algo)`.
 """)
 register("CP217", "block-below-wavefront", "error", "warp-collective block algorithm with too few threads", """
