@@ -412,11 +412,28 @@ def test_launch_from_the_global_namespace_compiles_with_rocm_6_4(tmp_path):
     compile_hip(path, "rocm")
 
 
+UINT3_LAUNCH = ("__global__ void k(float* p) { p[threadIdx.x] = 0.0f; }\n"
+                "void first(float* p) {\n  dim3 grid(4), tids(64);\n  k<<<grid, tids>>>(p);\n}\n"
+                "void second(float* p, int dx) {\n"
+                "  uint3 grid = make_uint3(dx / 64 + 1, 1, 1);\n  uint3 tids = make_uint3(64, 1, 1);\n"
+                "  k<<<grid, tids>>>(p);\n}\n")
+
+
+def test_uint3_launch_configuration_becomes_dim3():
+    # cuda-samples' fluidsGL: CUDA's dim3 converts from uint3, HIP's does not.
+    out = tr(UINT3_LAUNCH)
+    assert "  k<<<grid, tids>>>(p);\n}\nvoid second" in out  # dim3 variables: as written
+    assert "  k<<<dim3(grid.x, grid.y, grid.z), dim3(tids.x, tids.y, tids.z)>>>(p);\n}\n" in out
+    assert tr(out) == out
+    hip = translate_bytes(UINT3_LAUNCH.encode(), Options(launch="hip"), "l.cu").output.decode()
+    assert "hipLaunchKernelGGL(k, dim3(dim3(grid.x, grid.y, grid.z)), " in hip
+
+
 # Translations the tests above check that must also compile: with both HIP toolchains,
 # each translated for its version, or with ROCm 6.4 only (names HIP 5.2 lacks).
 COMPILED_BOTH = {"cuda_version": VERSION_BRANCH, "grid_constant": GRID_CONSTANT,
                  "nvcc_guard": NVCC_UNIT, "surface": SURFACE, "int_minmax": MINMAX,
-                 "system_atomics": SYSTEM_ATOMICS}
+                 "system_atomics": SYSTEM_ATOMICS, "uint3_launch": UINT3_LAUNCH}
 COMPILED_ROCM = {"memory_pool_handles": POOL_HANDLES}
 
 
