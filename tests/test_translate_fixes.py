@@ -429,12 +429,32 @@ def test_uint3_launch_configuration_becomes_dim3():
     assert "hipLaunchKernelGGL(k, dim3(dim3(grid.x, grid.y, grid.z)), " in hip
 
 
+BINARY_PARTITION = ("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+                    "__global__ void odd(const int* in, int* count) {\n"
+                    "  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());\n"
+                    "  int v = in[threadIdx.x];\n  auto group = cg::binary_partition(tile, v & 1);\n"
+                    "  if ((v & 1) && group.thread_rank() == 0) atomicAdd(count, (int)group.size());\n}\n")
+
+
+def test_binary_partition_needs_the_warp_sync_macro():
+    # cuda-samples' binaryPartitionCG: ROCm 6.4 defines cg::binary_partition only with
+    # HIP_ENABLE_WARP_SYNC_BUILTINS; HIP 5.2 has none.
+    result = translate_bytes(BINARY_PARTITION.encode(), Options(), "bp.cu")
+    out = result.output.decode()
+    assert out.startswith("#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n#define HIP_ENABLE_WARP_SYNC")
+    assert not [f for f in result.findings if f.severity == "error"]
+    old = translate_bytes(BINARY_PARTITION.encode(), Options(target_version="5.2"), "bp.cu")
+    assert {f.code for f in old.findings if f.identifier == "binary_partition"} == {
+        "CP107", "CP213"}
+    assert tr(out) == out
+
+
 # Translations the tests above check that must also compile: with both HIP toolchains,
 # each translated for its version, or with ROCm 6.4 only (names HIP 5.2 lacks).
 COMPILED_BOTH = {"cuda_version": VERSION_BRANCH, "grid_constant": GRID_CONSTANT,
                  "nvcc_guard": NVCC_UNIT, "surface": SURFACE, "int_minmax": MINMAX,
                  "system_atomics": SYSTEM_ATOMICS, "uint3_launch": UINT3_LAUNCH}
-COMPILED_ROCM = {"memory_pool_handles": POOL_HANDLES}
+COMPILED_ROCM = {"memory_pool_handles": POOL_HANDLES, "binary_partition": BINARY_PARTITION}
 
 
 @pytest.mark.slow
