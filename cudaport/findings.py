@@ -502,6 +502,8 @@ What: `#if`/`#ifdef` on `__CUDA_ARCH__`, `__CUDACC__`, `__CUDACC_VER_MAJOR__`,
 `CUDART_VERSION` or `CUDA_VERSION`.
 Why: the target compiler defines none of these (HIP has `__HIP_DEVICE_COMPILE__`,
 `__HIP_PLATFORM_AMD__`, `HIP_VERSION`), so the guarded code silently takes the other branch.
+A macro the rules rename to the target's own is not reported here: for HIP, `CUDART_VERSION`
+becomes `HIP_VERSION` (larger than every CUDA version: the newest CUDA's branch), with a note.
 Fix: check which branch the target needs and add the target's macro to the condition.
 Bad: `#if __CUDA_ARCH__ >= 700` Good: `#if __CUDA_ARCH__ >= 700 || defined(__HIP_DEVICE_COMPILE__)`.
 """)
@@ -511,6 +513,8 @@ What: `cublasGemmEx`, `cublasGemmBatchedEx` or `cublasGemmStridedBatchedEx` with
 Why: cuBLAS still accepts it in C++ through a compatibility overload; the translated call,
 `hipblasGemmEx_v2` and friends, takes only a `hipblasComputeType_t`, so it does not compile.
 Fix: pass the compute type (`CUBLAS_COMPUTE_32F`, `CUBLAS_COMPUTE_16F`, ...); cudaport maps it.
+A variable the file declares as `cudaDataType` is not reported: cudaport writes the conversion
+cuBLAS's overload makes as an expression on it (CP108, information).
 Bad: `cublasGemmEx(..., C, CUDA_R_32F, ldc, CUDA_R_32F, algo)` Good: `cublasGemmEx(..., C, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, algo)`.
 """)
 register("CP217", "block-below-wavefront", "error", "warp-collective block algorithm with too few threads", """

@@ -150,8 +150,26 @@ def test_cuda_names_only_hips_nvidia_layer_declares_are_not_kept():
     # HIP's nvidia_detail headers wrap CUDA itself; on AMD these names do not exist.
     from cudaport import translate_source
 
-    r = translate_source("#include <cuda_runtime.h>\n#if CUDART_VERSION >= 11000\n#endif\n")
-    assert [(f.code, f.identifier) for f in r.findings] == [("CP101", "CUDART_VERSION")]
+    r = translate_source("#include <cuda.h>\ncuuint32_t flags(void);\n")
+    assert [(f.code, f.identifier) for f in r.findings] == [("CP101", "cuuint32_t")]
+
+
+VERSION_BRANCH = ("#include <cuda_runtime.h>\n#include <stdio.h>\n"
+                  "#if CUDART_VERSION >= 2020\nint mapped(void) { return 1; }\n#else\n"
+                  "int mapped(void) { return ; }\n#endif\n"
+                  "#if defined(CUDART_VERSION) && CUDART_VERSION < 12000\n#error old\n#endif\n"
+                  "int main() { printf(\"%d\\n\", CUDART_VERSION / 1000); return mapped(); }\n")
+
+
+def test_cuda_version_macros_take_the_newest_cuda_branch():
+    # cuda-samples' simpleZeroCopy and threadFenceReduction: with the macros undefined on
+    # HIP, `#if CUDART_VERSION >= 2020` compiled a broken #else branch.
+    from cudaport import translate_source
+
+    r = translate_source(VERSION_BRANCH)
+    out = r.output.decode()
+    assert "#if HIP_VERSION >= 2020\n" in out and "CUDART_VERSION" not in out
+    assert {(f.code, f.identifier) for f in r.findings} == {("CP108", "CUDART_VERSION")}
 
 
 @pytest.mark.parametrize("src, out", [
@@ -242,16 +260,6 @@ def test_grid_constant_qualifier_is_removed():
     assert tr(out) == out
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
-def test_grid_constant_kernel_compiles(tmp_path, toolchain, version):
-    from conftest import compile_hip
-
-    path = tmp_path / "grid_constant.hip"
-    path.write_text(tr(GRID_CONSTANT, target_version=version))
-    compile_hip(path, toolchain)
-
-
 POOL_HANDLES = ("#include <cuda_runtime.h>\nint handles(int dev) {\n  int mask = 0;\n"
                 "  cudaDeviceGetAttribute(&mask, cudaDevAttrMemoryPoolSupportedHandleTypes, dev);\n"
                 "  return mask & cudaMemHandleTypePosixFileDescriptor;\n}\n")
@@ -266,18 +274,13 @@ def test_memory_pool_handle_types_attribute():
     assert [f.code for f in result.findings if "SupportedHandleTypes" in f.message] == ["CP107"]
 
 
-@pytest.mark.slow
-def test_memory_pool_handle_types_attribute_compiles_with_rocm_6_4(tmp_path):
-    from conftest import compile_hip
-
-    path = tmp_path / "pool.hip"
-    path.write_text(tr(POOL_HANDLES))
-    compile_hip(path, "rocm")
-
-
 NVCC_GUARD = ("#include <stdio.h>\n#ifdef __NVCC__\n"
               "__global__ void k(int* p);\nvoid report(int line);\n#endif\n"
               "void run(int* p) { report(__LINE__); }\n")
+
+
+NVCC_UNIT = ("#include <cuda_runtime.h>\n" + NVCC_GUARD
+             + "__global__ void k(int* p) {}\nvoid report(int line) {}\n")
 
 
 def test_nvcc_macro_becomes_hipcc():
@@ -286,21 +289,7 @@ def test_nvcc_macro_becomes_hipcc():
     assert out == "#include <hip/hip_runtime.h>\n" + NVCC_GUARD.replace("__NVCC__", "__HIPCC__")
     plain = b"#ifdef __NVCC__\nint f();\n#endif\n"  # the test alone needs no HIP header
     assert translate_bytes(plain, Options(), "p.h").output == plain.replace(b"NVCC", b"HIPCC")
-    unit = "#include <cuda_runtime.h>\n" + NVCC_GUARD + "__global__ void k(int* p) {}\n" \
-        "void report(int line) {}\n"
-    assert "#ifdef __HIPCC__\n" in tr(unit)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
-def test_nvcc_guarded_declarations_compile(tmp_path, toolchain, version):
-    from conftest import compile_hip
-
-    path = tmp_path / "solver.hip"
-    path.write_text(tr("#include <cuda_runtime.h>\n" + NVCC_GUARD
-                       + "__global__ void k(int* p) {}\nvoid report(int line) {}\n",
-                       target_version=version))
-    compile_hip(path, toolchain)
+    assert "#ifdef __HIPCC__\n" in tr(NVCC_UNIT)
 
 
 SURFACE = ("#include <cuda_runtime.h>\n"
@@ -321,16 +310,6 @@ def test_surface_boundary_mode_argument_is_dropped():
     notes = sorted(f.identifier for f in result.findings if f.code == "CP108")
     assert notes == ["cudaBoundaryModeClamp", "cudaBoundaryModeTrap", "cudaBoundaryModeZero"]
     assert tr(out) == out
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
-def test_surface_calls_compile(tmp_path, toolchain, version):
-    from conftest import compile_hip
-
-    path = tmp_path / "surf.hip"
-    path.write_text(tr(SURFACE, target_version=version))
-    compile_hip(path, toolchain)
 
 
 def test_removal_is_for_macros_only(tmp_path):
@@ -396,16 +375,6 @@ def test_typed_integer_min_max_become_the_template_with_converted_arguments():
     assert "umin" not in out and tr(out) == out
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
-def test_typed_integer_min_max_compile(tmp_path, toolchain, version):
-    from conftest import compile_hip
-
-    path = tmp_path / "minmax.hip"
-    path.write_text(tr(MINMAX, target_version=version))
-    compile_hip(path, toolchain)
-
-
 SYSTEM_ATOMICS = ("__global__ void k(unsigned int* flags, unsigned int n) {\n"
                   "  unsigned int old = atomicInc_system(&flags[0], n + 1);\n"
                   "  atomicDec_system(flags + 1, 17);\n  flags[2] = old;\n}\n")
@@ -418,16 +387,6 @@ def test_system_scope_inc_dec_become_the_builtins_at_system_scope():
             '__ATOMIC_RELAXED, "")' in out)
     assert '__builtin_amdgcn_atomic_dec32(flags + 1, 17, __ATOMIC_RELAXED, "")' in out
     assert tr(out) == out
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
-def test_system_scope_inc_dec_compile(tmp_path, toolchain, version):
-    from conftest import compile_hip
-
-    path = tmp_path / "atomics.hip"
-    path.write_text(tr(SYSTEM_ATOMICS, target_version=version))
-    compile_hip(path, toolchain)
 
 
 GLOBAL_KERNEL = ("namespace ns { __global__ void k(int* p) {} }\nvoid f(int* p) {\n"
@@ -450,4 +409,70 @@ def test_launch_from_the_global_namespace_compiles_with_rocm_6_4(tmp_path):
 
     path = tmp_path / "k.hip"
     path.write_bytes(translate_bytes(GLOBAL_KERNEL.encode(), Options(launch="hip"), "k.cu").output)
+    compile_hip(path, "rocm")
+
+
+UINT3_LAUNCH = ("__global__ void k(float* p) { p[threadIdx.x] = 0.0f; }\n"
+                "void first(float* p) {\n  dim3 grid(4), tids(64);\n  k<<<grid, tids>>>(p);\n}\n"
+                "void second(float* p, int dx) {\n"
+                "  uint3 grid = make_uint3(dx / 64 + 1, 1, 1);\n  uint3 tids = make_uint3(64, 1, 1);\n"
+                "  k<<<grid, tids>>>(p);\n}\n")
+
+
+def test_uint3_launch_configuration_becomes_dim3():
+    # cuda-samples' fluidsGL: CUDA's dim3 converts from uint3, HIP's does not.
+    out = tr(UINT3_LAUNCH)
+    assert "  k<<<grid, tids>>>(p);\n}\nvoid second" in out  # dim3 variables: as written
+    assert "  k<<<dim3(grid.x, grid.y, grid.z), dim3(tids.x, tids.y, tids.z)>>>(p);\n}\n" in out
+    assert tr(out) == out
+    hip = translate_bytes(UINT3_LAUNCH.encode(), Options(launch="hip"), "l.cu").output.decode()
+    assert "hipLaunchKernelGGL(k, dim3(dim3(grid.x, grid.y, grid.z)), " in hip
+
+
+BINARY_PARTITION = ("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+                    "__global__ void odd(const int* in, int* count) {\n"
+                    "  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());\n"
+                    "  int v = in[threadIdx.x];\n  auto group = cg::binary_partition(tile, v & 1);\n"
+                    "  if ((v & 1) && group.thread_rank() == 0) atomicAdd(count, (int)group.size());\n}\n")
+
+
+def test_binary_partition_needs_the_warp_sync_macro():
+    # cuda-samples' binaryPartitionCG: ROCm 6.4 defines cg::binary_partition only with
+    # HIP_ENABLE_WARP_SYNC_BUILTINS; HIP 5.2 has none.
+    result = translate_bytes(BINARY_PARTITION.encode(), Options(), "bp.cu")
+    out = result.output.decode()
+    assert out.startswith("#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n#define HIP_ENABLE_WARP_SYNC")
+    assert not [f for f in result.findings if f.severity == "error"]
+    old = translate_bytes(BINARY_PARTITION.encode(), Options(target_version="5.2"), "bp.cu")
+    assert {f.code for f in old.findings if f.identifier == "binary_partition"} == {
+        "CP107", "CP213"}
+    assert tr(out) == out
+
+
+# Translations the tests above check that must also compile: with both HIP toolchains,
+# each translated for its version, or with ROCm 6.4 only (names HIP 5.2 lacks).
+COMPILED_BOTH = {"cuda_version": VERSION_BRANCH, "grid_constant": GRID_CONSTANT,
+                 "nvcc_guard": NVCC_UNIT, "surface": SURFACE, "int_minmax": MINMAX,
+                 "system_atomics": SYSTEM_ATOMICS, "uint3_launch": UINT3_LAUNCH}
+COMPILED_ROCM = {"memory_pool_handles": POOL_HANDLES, "binary_partition": BINARY_PARTITION}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+@pytest.mark.parametrize("name", sorted(COMPILED_BOTH))
+def test_translation_compiles(tmp_path, name, toolchain, version):
+    from conftest import compile_hip
+
+    path = tmp_path / f"{name}.hip"
+    path.write_text(tr(COMPILED_BOTH[name], target_version=version))
+    compile_hip(path, toolchain)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(COMPILED_ROCM))
+def test_translation_compiles_with_rocm_6_4(tmp_path, name):
+    from conftest import compile_hip
+
+    path = tmp_path / f"{name}.hip"
+    path.write_text(tr(COMPILED_ROCM[name]))
     compile_hip(path, "rocm")

@@ -35,3 +35,4 @@ def _load() -> None:
     from . import literal_suffix, register_keyword, unterminated  # noqa: F401
     from . import wavefront_blocks  # noqa: F401
     from . import warp_sync  # noqa: F401
+    from . import gemm_compute_type  # noqa: F401

@@ -157,11 +157,6 @@ def hazards(ctx: FileContext) -> None:
             report("CP213", m.start(1) if m.group(1) else m.start(2),
                    f"cooperative groups: {name} has no counterpart in "
                    f"{_target_release(ctx)}'s cooperative groups", name)
-        # Members HIP declares only with its warp-sync intrinsics enabled (6.2 <= HIP < 7).
-        sync = tuple(groups.get("need_warp_sync_macro") or ())
-        if sync and ctx.compiled.version_macros \
-                and _cooperative_groups_pattern(sync, sync).search(code):
-            ctx.defines |= set(ctx.compiled.version_macros)
     props = device_prop_pattern(ctx.compiled)
     if b"cudaDeviceProp" in code and props is not None:
         for m in props.finditer(code):
@@ -437,8 +432,9 @@ def _arch_conditions(ctx: FileContext, code: bytes, report: _Reporter) -> None:
         line = code[offset:end if end >= 0 else len(code)]
         m = _ARCH_MACRO.search(line)
         resolved = ctx.compiled.identifiers.get(m.group(1)) if m else None
-        if resolved is not None and resolved.status == "unsupported":
-            continue  # already reported as a name the target lacks (CP101)
+        if resolved is not None and resolved.status in ("unsupported", "converted"):
+            continue  # reported as a name the target lacks (CP101), or renamed to the
+            # target's own macro (CUDART_VERSION becomes HIP_VERSION, with its note)
         if m:
             name = m.group(1).decode()
             report("CP215", offset + m.start(1), f"#{word.decode()} on {name}: "

@@ -7,6 +7,7 @@ import re
 
 from .. import lexer
 from ..context import FileContext
+from ..edits import Edit
 from .registry import register
 
 _SPACE = frozenset(b" \t\r\n\\")
@@ -18,6 +19,7 @@ def launches(ctx: FileContext) -> None:
         return
     ctx.uses_runtime = True  # a launch needs the main header, rewritten or not
     ctx.uses_device = True
+    _vector_dims(ctx)
     if ctx.options.launch == "cuda" or not ctx.compiled.target.launch_function:
         return
     open_: list[tuple[int, int]] = []  # spans of rewritten launches, each inside the one below
@@ -48,6 +50,42 @@ def _why_not_rewritten(ctx: FileContext, lt: int) -> str:
                 "expression (a macro?): its grid, block, memory and stream cannot be told "
                 "apart from the text; left as <<<...>>>, which HIP accepts")
     return "kernel launch could not be parsed; left as <<<...>>>"
+
+
+_IDENT = re.compile(rb"[A-Za-z_]\w*\Z")
+
+
+def _vector_dims(ctx: FileContext) -> None:
+    """Grid and block arguments that are variables of a vector type the target's dim3
+    does not convert from (``dim3_needs_fields`` in target.yaml): ``dim3(v.x, v.y, v.z)``.
+    Only where the variable's nearest declaration before the launch gives it that type
+    (another function may declare the same name as a dim3)."""
+    types = [t.encode() for t in ctx.compiled.target.extra.get("dim3_needs_fields") or ()]
+    src = ctx.src
+    types = [t for t in types if t in src]
+    if not types:
+        return
+    rule = f"{ctx.compiled.target.name}/launch-dims"
+    for lt in ctx.scan.launches:
+        config = lexer.split_arguments(src, lt, end_token=b">>>", brackets=ctx.brackets)
+        if config is None or not ctx.in_code(lt, lt + 3):
+            continue
+        for start, end in config[0][:2]:
+            var = src[start:end]
+            if _IDENT.match(var) and _declared_type(src, types, var, lt) in types:
+                ctx.edits.append(Edit(start, end, b"dim3(" + var + b".x, " + var + b".y, "
+                                      + var + b".z)", rule))
+
+
+def _declared_type(src: bytes, types: list[bytes], var: bytes, before: int) -> bytes | None:
+    """The type of the last ``TYPE a, b = ..., VAR`` before ``before`` (TYPE one of
+    ``types`` or dim3), if any."""
+    pattern = re.compile(rb"\b(" + b"|".join(types + [b"dim3"]) + rb")\s+"
+                         rb"(?:\w+\s*(?:=[^,;(){}]*)?,\s*)*" + re.escape(var) + rb"\b")
+    found = None
+    for m in pattern.finditer(src, 0, before):
+        found = m.group(1)
+    return found
 
 
 def _skip_space_back(src: bytes, i: int) -> int:

@@ -137,7 +137,7 @@ class Compiled:
         wanted = [name for name, r in self.identifiers.items()
                   if r.status != "same" or r.entry is not None and (
                       r.note or r.entry.kind in ("keyword", "variable")
-                      or r.entry.check is not None)]
+                      or r.entry.check is not None or r.entry.needs_macro is not None)]
         wanted += _literal_prefixes(info.unknown_patterns)
         self.scanner = lexer.scanner(candidate_prefixes(wanted))
         self.namespace_names = {name for name, r in self.identifiers.items()

@@ -96,6 +96,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "api_namespaces": lambda a, b, c: S.string_list(a, b, c),
         "main_header_companions": companions, "struct_tags": extensions,
         "library_companions": companions,
+        "dim3_needs_fields": lambda a, b, c: S.string_list(a, b, c),
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -114,6 +115,6 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "platform_macros", "platform_macro_pattern",
                                  "portable_guards", "portable_headers", "portable_prefixes",
                                  "api_namespaces", "main_header_companions", "struct_tags",
-                                 "library_companions")
+                                 "library_companions", "dim3_needs_fields")
                if k in d},
     )
