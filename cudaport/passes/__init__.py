@@ -6,6 +6,8 @@ Passes register themselves with :func:`register`; ``order`` fixes when they run.
 
 from __future__ import annotations
 
+import threading
+
 from .registry import _FINAL, _PASSES, Pass, register, register_final  # noqa: F401
 
 
@@ -21,13 +23,24 @@ def final_steps() -> list[tuple[str, Pass]]:
 
 
 _LOADED = False
+_LOAD_LOCK = threading.Lock()
 
 
 def _load() -> None:
+    """Import every pass module once. Threads translating files at the same time (the
+    server, ``translate -j`` in threads) wait for the first to finish: marking the list
+    loaded before the imports ran let a second thread run a partial list of passes."""
     global _LOADED
     if _LOADED:
         return
-    _LOADED = True
+    with _LOAD_LOCK:
+        if _LOADED:
+            return
+        _import_pass_modules()
+        _LOADED = True
+
+
+def _import_pass_modules() -> None:
     # inline PTX in a translation is the hazard pass's CP210 (verify keeps CP503)
     from . import hazards, identifiers, includes, launches, spaced_launch  # noqa: F401
     from . import rule_checks  # noqa: F401
