@@ -132,6 +132,8 @@ def functions(headers: list[str], args: list[str], own: tuple[str, ...]
             if child.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
                 continue
             template = child.kind == K.FUNCTION_TEMPLATE
+            # An unnamed parameter (`std::enable_if_t<...>* = nullptr`) keeps its place in
+            # the numbering but has no name to replace.
             tparams = [c.spelling for c in child.get_children()
                        if c.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER,
                                      K.TEMPLATE_TEMPLATE_PARAMETER)]
@@ -142,6 +144,8 @@ def functions(headers: list[str], args: list[str], own: tuple[str, ...]
                 spelling = p.type.spelling
                 canonical = p.type.get_canonical().spelling
                 for i, t in enumerate(tparams):
+                    if not t:
+                        continue
                     spelling = re.sub(rf"\b{re.escape(t)}\b", f"${i}", spelling)
                     canonical = re.sub(rf"\b{re.escape(t)}\b", f"${i}", canonical)
                 canonical = re.sub(r"type-parameter-0-(\d+)", r"$\1", canonical)
