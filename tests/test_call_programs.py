@@ -37,15 +37,7 @@ CHOICES = {"blas": ("hipblas", "rocblas"), "rand": ("hiprand", "rocrand"),
            "solver": ("hipsolver", "rocsolver"), "sparse": ("hipsparse", "rocsparse"),
            "dnn": ("miopen",)}  # (hipDNN, the other --dnn choice, is not in ROCm 6.4)
 
-NOT_YET = {
-    ("cusolver_calls.cu", "rocsolver"):
-        "the rule table gives the cusolverDn* calls no rocSOLVER column (reported as CP101: "
-        "rocsolver_* take a rocblas_handle, rocblas_fill/rocblas_operation and no workspace)",
-    ("cusparse_calls.cu", "rocsparse"):
-        "rocsparse_create_*_descr and rocsparse_spmv/spmm take a rocsparse_datatype where "
-        "CUDA_R_32F becomes hipDataType HIP_R_32F, spmv/spmm a stage and buffer size, and "
-        "rocsparse_scsrilu0_* no buffer-size query of that form: not rewritten yet",
-}
+NOT_YET: dict = {}
 
 
 def _cases():
@@ -94,7 +86,9 @@ NOT_YET_52 = {
     ("cusparse_calls.cu", "hipsparse"):
         "HIP 5.2's hipSPARSE lacks HIPSPARSE_ORDER_COL and takes another hipsparseSpSV_solve "
         "(reported: the name needs a newer target)",
-    ("cusparse_calls.cu", "rocsparse"): NOT_YET[("cusparse_calls.cu", "rocsparse")],
+    ("cusparse_calls.cu", "rocsparse"):
+        "HIP 5.2's rocsparse_spmv (rocSPARSE 2.3) takes no stage argument: the buffer size "
+        "query and the compute call are one form there, and the rules give the 6.x form",
 }
 
 
@@ -167,3 +161,19 @@ def test_rocsparse_dense_order_is_not_crossed():
     src = b"#include <cusparse.h>\nint a = CUSPARSE_ORDER_COL, b = CUSPARSE_ORDER_ROW;\n"
     out = translate_bytes(src, Options(variants=(("sparse", "rocsparse"),))).output.decode()
     assert "int a = rocsparse_order_column, b = rocsparse_order_row;" in out
+
+
+def test_variant_arguments_are_spelled_for_the_callee():
+    """rules/hip/rocsparse-calls.yaml's ``arguments:``: a CUDA data type passed to a
+    cuSPARSE call becomes rocSPARSE's under --sparse rocsparse, and stays hipBLAS's
+    elsewhere; rocSOLVER calls get rocBLAS's fill mode whatever --blas says."""
+    src = (b"#include <cusparse.h>\nvoid f(cusparseDnVecDescr_t *v, float *x) {\n"
+           b"  cudaDataType t = CUDA_R_32F;\n  cusparseCreateDnVec(v, 4, x, CUDA_R_64F);\n}\n")
+    out = translate_bytes(src, Options(variants=(("sparse", "rocsparse"),))).output.decode()
+    assert "hipDataType t = HIP_R_32F;" in out
+    assert "rocsparse_create_dnvec_descr(v, 4, x, rocsparse_datatype_f64_r);" in out
+    src = (b"#include <cusolverDn.h>\nvoid f(cusolverDnHandle_t h, float *A, int *info) {\n"
+           b"  cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, 4, A, 4, nullptr, 0, info);\n}\n")
+    out = translate_bytes(src, Options(variants=(("solver", "rocsolver"),
+                                                 ("blas", "hipblas")))).output.decode()
+    assert "rocsolver_spotrf(h, rocblas_fill_lower, 4, A, 4, info);" in out

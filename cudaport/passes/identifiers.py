@@ -26,8 +26,19 @@ def identifiers(ctx: FileContext) -> None:
     dropped: list[int] = []  # case labels of constants the target lacks, removed
     tags = {k.encode(): v.encode()
             for k, v in (ctx.compiled.target.extra.get("struct_tags") or {}).items()}
+    by_library = ctx.compiled.argument_names
+    inside: list[tuple[int, dict]] = []  # (end, names) of the calls whose arguments we are in
     for start, name, context in ctx.scan.idents:
         r = lookup[name]
+        if inside:
+            while inside and start >= inside[-1][0]:
+                inside.pop()
+            r = next((names[name] for _end, names in reversed(inside) if name in names), r)
+        if by_library and context == "code" and r.entry is not None \
+                and r.entry.library in by_library:
+            parsed = lexer.call_arguments(src, start + len(name), ctx.brackets)
+            if parsed is not None:
+                inside.append((parsed[1], by_library[r.entry.library]))
         if src[start - 2:start] == b"::" and r.entry is not None \
                 and r.entry.library != FRAMEWORK_LIBRARY and is_framework_qualified(src, start):
             continue  # at::cuda::X, c10::cuda::X: PyTorch's names, not CUDA API

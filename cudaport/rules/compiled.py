@@ -18,6 +18,7 @@ from ..frameworks import framework_packs
 from .loader import (default_rules_root, gc_paused, load_table, read_cache,
                      resolve_target_dir, table_digest, write_cache)
 from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, version_tuple
+from .pack import _replace
 
 # Libraries whose use means the file needs the target's main runtime header.
 RUNTIME_LIBRARIES = frozenset({"runtime", "driver", "device", "complex"})
@@ -100,6 +101,14 @@ class Compiled:
         for name, entry in table.identifiers.items():
             self.identifiers[name.encode()] = self._resolve(entry, entry.main, entry.variants, tv)
         self.names: dict[bytes, bytes] = {name: name for name in self.identifiers}
+        # library -> {CUDA name: what it becomes in the arguments of that library's calls},
+        # for the chosen non-default variants whose packs give ``arguments:``.
+        self.argument_names: dict[str, dict[bytes, Resolved]] = {}
+        for (library, choice), names in table.arguments.items():
+            if chosen.get(library) == (choice, True):
+                self.argument_names[library] = {
+                    name.encode(): _argument_rule(table.identifiers[name], to, rule_id)
+                    for name, (to, rule_id) in names.items()}
         # Macros some names need defined at this version (HIP_ENABLE_WARP_SYNC_BUILTINS).
         self.version_macros = sorted({
             e.needs_macro[0].encode() for e in table.identifiers.values()
@@ -223,6 +232,13 @@ _COMMON_PREFIXES = frozenset(w[:k] for w in COMMON_WORDS for k in range(1, len(w
 
 
 _HEAD = re.compile(r"\s*([A-Za-z_]\w*)\s*\(")
+
+
+def _argument_rule(entry: Entry, to: str, rule_id: str) -> Resolved:
+    """What ``entry``'s name becomes inside the arguments of a call whose variant pack
+    spells it ``to`` (its CUDA versions and kind stay the entry's)."""
+    return Resolved(_replace(entry, main=Mapping(to), variants={}, rule_id=rule_id, note=None,
+                             template=None, by_args=(), fallback=None), "converted", to.encode())
 
 
 def _callee(template: str, main: Mapping, replacement: bytes | None) -> bytes:

@@ -18,11 +18,12 @@ from ..version import __version__
 from . import schema as S
 from .cache import _cache_dir, gc_paused, read_cache, write_cache  # noqa: F401  (re-exported)
 from .model import Check, Entry, Fallback, HeaderEntry, Mapping, Table, TargetInfo
-from .pack import Call, Note, apply_calls, apply_notes, check_idempotent, read_pack
+from .pack import (Call, Note, apply_calls, apply_notes, check_arguments, check_idempotent,
+                   read_pack)
 from .roots import default_rules_root, resolve_target_dir, target_names  # noqa: F401
 from .target import read_target as _read_target
 
-SCHEMA_VERSION = 8  # 7: the scanner also looks for names with needs_macro; 8: generated notes give way to templates
+SCHEMA_VERSION = 9  # 7: the scanner also looks for names with needs_macro; 8: generated notes give way to templates; 9: variant packs' arguments
 
 
 def load_table(target: str = "hip", rules_roots: list[Path] | None = None,
@@ -110,12 +111,15 @@ def build_table(files: list[Path], contents: list[bytes], digest: str,
     headers: dict[str, HeaderEntry] = {}
     calls: list[Call] = []
     notes: list[Note] = []
+    arguments: dict = {}
     for path, data in zip(files[1:user_from], contents[1:user_from]):
-        read_pack(path, data, info, identifiers, headers, calls, notes=notes)
+        read_pack(path, data, info, identifiers, headers, calls, notes=notes,
+                  arguments=arguments)
     apply_calls(identifiers, calls, create=False)
     apply_notes(identifiers, info, notes)
     check_idempotent(identifiers, info)
-    table = Table(info, identifiers, headers, tuple(str(p) for p in files[:user_from]), digest)
+    table = Table(info, identifiers, headers, tuple(str(p) for p in files[:user_from]), digest,
+                  check_arguments(arguments, identifiers))
     if user_from < len(files):
         table = layer_user_files(table, files[user_from:], contents[user_from:])
     return table
@@ -139,6 +143,6 @@ def layer_user_files(base: Table, files: list[Path], contents: list[bytes]) -> T
         hasher.update(str(path).encode() + b"\0" + data + b"\0")
     check_idempotent(identifiers, base.target)
     return Table(base.target, identifiers, headers,
-                 base.files + tuple(str(p) for p in files), hasher.hexdigest())
+                 base.files + tuple(str(p) for p in files), hasher.hexdigest(), base.arguments)
 
 

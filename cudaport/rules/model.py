@@ -171,6 +171,9 @@ class Table:
     headers: dict[str, HeaderEntry]
     files: tuple[str, ...]  # the rule files it was built from
     digest: str  # content hash of those files
+    # ``arguments:`` of variant packs: (library, variant) -> {CUDA name: (target name,
+    # rule id)}, the names a call of that library takes in that variant's own spelling.
+    arguments: dict = field(default_factory=dict)
 
     def library_variant_group(self, library: str) -> VariantGroup | None:
         for group in self.target.variant_groups.values():

@@ -39,10 +39,13 @@ def apply_calls(identifiers: dict[str, Entry], calls: list[Call], create: bool) 
     for call in calls:
         entry = identifiers.get(call.name)
         if call.variant is not None:
-            mapping = entry.variants.get(call.variant) if entry is not None else None
+            if entry is None:
+                raise call.at.error(f"calls: {call.name!r} is not an identifier of any rule pack")
+            mapping = entry.variants.get(call.variant)
             if mapping is None or mapping.to is None:
-                raise call.at.error(f"calls: {call.name!r} has no {call.variant} equivalent "
-                                    "to give a template")
+                # No function of that name: the template is the translation, and its head
+                # the name a use that is not a call gets (as for a user file's new name).
+                mapping = Mapping(_template_head(call))
             variants = dict(entry.variants)
             variants[call.variant] = dataclasses.replace(
                 mapping, template=call.template, by_args=call.by_args,
@@ -52,13 +55,17 @@ def apply_calls(identifiers: dict[str, Entry], calls: list[Call], create: bool) 
         if entry is None:
             if not create:
                 raise call.at.error(f"calls: {call.name!r} is not an identifier of any rule pack")
-            head = _TEMPLATE_HEAD.match(call.template or call.by_args[0][1]).group().rstrip(" (")
-            head = re.sub(r"\s*<.*", "", head)
             entry = Entry(name=call.name, library=call.library, kind="function",
-                          main=Mapping(head), rule_id=call.rule_id,
+                          main=Mapping(_template_head(call)), rule_id=call.rule_id,
                           source=f"{call.at.path}:{call.at.line}")
         identifiers[call.name] = _replace(entry, template=call.template or entry.template,
                                           by_args=call.by_args, note=call.note or entry.note)
+
+
+def _template_head(call: Call) -> str:
+    """The function a call's template calls (``static_cast`` for ``static_cast<T>(...)``)."""
+    head = _TEMPLATE_HEAD.match(call.template or call.by_args[0][1]).group().rstrip(" (")
+    return re.sub(r"\s*<.*", "", head)
 
 
 def _replace(entry: Entry, **changes: object) -> Entry:
@@ -114,7 +121,7 @@ def _code(path: str, node: yaml.Node, what: str) -> str:
 
 def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, Entry],
                headers: dict[str, HeaderEntry], calls: list[Call], user: bool = False,
-               notes: list[Note] | None = None) -> None:
+               notes: list[Note] | None = None, arguments: dict | None = None) -> None:
     """Read one rule pack into the tables.
 
     ``user`` packs (``--rules``) may redefine names of earlier layers (override) and need
@@ -126,7 +133,7 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
         return
     top = dict((k, (v, at)) for k, v, at in S.mapping(p, node, "rule pack"))
     allowed = {"library", "title", "source", "generated", "identifiers", "headers", "calls",
-               "present_in_cuda", "notes", "macros", "keep", "checks", "variant"}
+               "present_in_cuda", "notes", "macros", "keep", "checks", "variant", "arguments"}
     for key, (_, at) in top.items():
         if key not in allowed:
             raise at.error(f"rule pack: unknown key {key!r} (allowed: {', '.join(sorted(allowed))})")
@@ -254,6 +261,18 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
                 else "none for this library"
             raise top["variant"][1].error(f"variant: {call_variant!r} is not a non-default "
                                           f"variant of {library} (allowed: {allowed})")
+    if "arguments" in top:
+        # ``arguments: {CUDA name: target name}``: in the arguments of a call of this
+        # library, with this variant chosen, the name is spelled so (rocSPARSE's
+        # rocsparse_datatype_f32_r where a cuSPARSE call passes CUDA_R_32F).
+        if call_variant is None or user or arguments is None:
+            raise top["arguments"][1].error("arguments: only in a built-in pack with 'variant:'")
+        names = arguments.setdefault((library, call_variant), {})
+        for name, value, at in S.mapping(p, top["arguments"][0], "arguments"):
+            if name in names:
+                raise at.error(f"arguments: {name!r} is already given at {names[name][2]}")
+            names[name] = (S.target_name(p, value, f"arguments.{name}"), f"{prefix}/{stem}:{name}",
+                           f"{p}:{at.line}")
     if "calls" in top:
         for name, value, at in S.mapping(p, top["calls"][0], "calls"):
             d = S.fields(p, value, f"calls.{name}",
@@ -280,6 +299,20 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
                 add(name, at, None, {"to": name}, "name")
                 old = identifiers[name]
             identifiers[name] = _replace(old, check=check)
+
+
+def check_arguments(arguments: dict, identifiers: dict[str, Entry]) -> dict:
+    """The ``arguments:`` maps as the table keeps them: (library, variant) -> {name:
+    (target name, rule id)}; each name must be an identifier of some pack."""
+    out = {}
+    for key, names in arguments.items():
+        for name, (_to, _rule, where) in names.items():
+            if name not in identifiers:
+                path, _, line = where.rpartition(":")
+                raise S.RuleError(Path(path), int(line),
+                                  f"arguments: {name!r} is not an identifier of any rule pack")
+        out[key] = {name: (to, rule) for name, (to, rule, _w) in names.items()}
+    return out
 
 
 class Note(NamedTuple):
