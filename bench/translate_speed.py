@@ -8,13 +8,20 @@ and the process's peak RSS), relative to the input size.
     python bench/translate_speed.py [--size-mb 20] [--repeat 3] [--corpus DIR ...]
 
 ``--corpus`` also times every source file below the given folders (real code, e.g.
-fetched clones of cuda-samples or llm.c), file by file as a user would translate them.
+fetched clones of cuda-samples or llm.c), file by file as a user would translate them,
+and, in the same run, a bare regex tokenizing pass over the same bytes (every comment,
+literal, identifier, number and punctuator matched once): the floor any tokenizer in
+Python pays, so the ratio to it is what the engine costs beyond reading the tokens.
+
+Linearity: the generated input is also translated at a tenth of its size; the printed
+ratio of the two CPU times should stay near 10 (at most 11).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import resource
 import sys
 import time
@@ -57,6 +64,22 @@ SNIPPETS = [
 ]
 WORDS = ("value tile index block grid warp lane buffer stride offset count scale input "
          "output result weight bias norm mean sum").split()
+
+
+# The floor: one regex over C++ tokens. Comments and literals are single tokens, as in
+# any real tokenizer; every match is produced as a match object (the loop is the cost).
+FLOOR_TOKEN = re.compile(
+    rb"//[^\n]*|/\*(?s:.*?)\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'"
+    rb"|[A-Za-z_]\w*|\.?\d(?:[eEpP][+-]|[\w.])*|\S")
+
+
+def tokenize_floor(files: list[bytes]) -> float:
+    """CPU seconds of the bare regex tokenizing pass over ``files``."""
+    start = time.process_time()
+    for data in files:
+        for _match in FLOOR_TOKEN.finditer(data):
+            pass
+    return time.process_time() - start
 
 
 def generate(size: int, seed: int = 1) -> bytes:
@@ -116,6 +139,7 @@ def main() -> int:
 
     data = generate(int(args.size_mb * 1e6))
     rate, secs, wall_rate = mbps(data, options, args.repeat)
+    secs_full = secs
     print(f"generated input: {len(data) / 1e6:.1f} MB, best of {args.repeat}: "
           f"{secs:.2f} s CPU = {rate:.1f} MB/s (wall clock: {wall_rate:.1f} MB/s), "
           "with the hazard analysis")
@@ -138,18 +162,29 @@ def main() -> int:
             print(f"examples/: {len(examples) / 1e3:.0f} kB x {times}, {label}: "
                   f"{len(examples) * times / 1e6 / elapsed:.1f} MB/s (CPU time)")
 
+    small = data[: len(data) // 10]
+    _, small_secs, _ = mbps(small, options, args.repeat)
+    print(f"linearity: {len(data) / 1e6:.1f} MB costs {secs_full / small_secs:.1f}x the CPU time "
+          f"of {len(small) / 1e6:.1f} MB (linear: 10)")
+
     if args.corpus:
         corpus = [p.read_bytes() for d in args.corpus for p in sorted(d.rglob("*"))
                   if p.suffix in SOURCE_EXTENSIONS and p.is_file() and not p.is_symlink()]
         corpus = [d for d in corpus if b"\0" not in d]
         size = sum(map(len, corpus))
-        for label, opts in (("with hazards", options), ("--no-hazards", lexical)):
-            start = time.process_time()
-            for data_file in corpus:
-                translate_bytes(data_file, opts)
-            elapsed = time.process_time() - start
-            print(f"corpus: {len(corpus)} files, {size / 1e6:.1f} MB, {label}: "
-                  f"{size / 1e6 / elapsed:.1f} MB/s (CPU time)")
+        floor = min(tokenize_floor(corpus) for _ in range(args.repeat))
+        print(f"corpus: {len(corpus)} files, {size / 1e6:.1f} MB; bare regex tokenizing pass: "
+              f"{floor:.2f} s CPU = {size / 1e6 / floor:.1f} MB/s")
+        for label, opts in (("full default pipeline (hazards on)", options),
+                            ("text engine (--no-hazards)", lexical)):
+            elapsed = float("inf")
+            for _ in range(args.repeat):
+                start = time.process_time()
+                for data_file in corpus:
+                    translate_bytes(data_file, opts)
+                elapsed = min(elapsed, time.process_time() - start)
+            print(f"  {label}: {elapsed:.2f} s CPU = {size / 1e6 / elapsed:.1f} MB/s per core"
+                  f" = {elapsed / floor:.2f}x the tokenizing pass")
 
     tracemalloc.start()
     result = translate_bytes(data, lexical)

@@ -59,6 +59,7 @@ class FileContext:
     clang: object | None = None  # cudaport.clang.Facts when --clang parsed the file
     _literals: list[tuple[int, int]] | None = None
     _brackets: lexer.Brackets | None = None
+    _code: bytes | None = None
     # CUDA-looking names the file defines or declares itself (CUDA_CHECK, cudaDev): not
     # CUDA API here, nor in the project's other files (see cudaport.own_names).
     own_names: frozenset[bytes] = frozenset()
@@ -82,6 +83,14 @@ class FileContext:
             self._literals = lexer.literal_spans(self.src)
         i = bisect.bisect_left(self._literals, (end,)) - 1
         return i < 0 or self._literals[i][1] <= start
+
+    @property
+    def code(self) -> bytes:
+        """The source with comments and literals blanked (same offsets), made once per
+        file for every pass that searches code with regexes."""
+        if self._code is None:
+            self._code = lexer.blank_comments_and_literals(self.src)
+        return self._code
 
     @property
     def brackets(self) -> lexer.Brackets:

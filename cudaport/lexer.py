@@ -214,6 +214,17 @@ def unterminated_string(text: bytes, m: re.Match[bytes]) -> str | None:
     return "string"
 
 
+_BLANK_BYTES = bytes(c if c in b"\r\n" else 32 for c in range(256))
+_BLANK = re.compile(LINE_COMMENT + b"|" + BLOCK_COMMENT + b"|" + RAW_STRING + b"|" + STRING
+                    + b"|" + CHAR)
+
+
+def blank_comments_and_literals(src: bytes) -> bytes:
+    """Same length as ``src``; comments and literals become spaces (newlines kept), so
+    the passes' regexes see only code. (Per file, read it once as ``FileContext.code``.)"""
+    return _BLANK.sub(lambda m: m.group().translate(_BLANK_BYTES), src)
+
+
 # Any identifier (used inside comments and strings when asked to rewrite them).
 IDENT_RE = re.compile(rb"(?<![\w$])[A-Za-z_$][\w$]*")
 

@@ -106,8 +106,7 @@ def _build_switch(ctx, before: int) -> None:
         return
     own = _platform_test((), pattern)
     given = {d.split("=")[0].encode() for d in ctx.options.defines}
-    from .passes.hazards import blank_comments_and_literals
-    code = blank_comments_and_literals(ctx.src)
+    code = ctx.code
     found = None
     for m in _DIRECTIVE.finditer(code, 0, before):
         kind, cond = m.group(1), m.group(2)
@@ -137,8 +136,7 @@ def other_platform_test(ctx) -> "_Inside | None":
     if not macros or b"#" not in ctx.src:
         return None
     is_platform = _platform_test(tuple(macros), extra.get("platform_macro_pattern"))
-    from .passes.hazards import blank_comments_and_literals
-    spans = other_platform_spans(blank_comments_and_literals(ctx.src), is_platform)
+    spans = other_platform_spans(ctx.code, is_platform)
     return _Inside(spans) if spans else None
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from cudaport.findings import CODES
-from cudaport.passes.hazards import blank_comments_and_literals
+from cudaport.lexer import blank_comments_and_literals
 from cudaport.translate import translate_source
 
 KERNEL = "__global__ void k(float *x, float v, int *out) {{\n{}\n}}\n"

@@ -68,6 +68,18 @@ def test_variant_calls_template_only_the_chosen_variant(tmp_path):
     assert other.template == "other_foo($1, $1, 0)" and other.note == "D = C"
 
 
+def test_variant_calls_may_template_a_name_the_variant_has_no_column_for(tmp_path):
+    """rocSOLVER has no bufferSize functions: the variant's template is the translation,
+    and its callee the name the variant gives (where the name is not called)."""
+    make_target(tmp_path, "library: cublas\nidentifiers:\n  cublasA: tA\n", "a.yaml")
+    make_target(tmp_path, "library: cublas\nvariant: otherblas\ncalls:\n"
+                          "  cublasA: {template: 'other_a($2, $1)'}\n", "b.yaml")
+    entry = load_table("toy", [tmp_path], use_cache=False).identifiers["cublasA"]
+    assert entry.main.to == "tA" and entry.template is None
+    other = entry.variants["otherblas"]
+    assert other.to == "other_a" and other.template == "other_a($2, $1)"
+
+
 @pytest.mark.parametrize("pack,line,message", [
     ("library: x\nidentifiers:\n  a: {to: b\n", 4, "invalid YAML"),
     ("library: x\nidentifiers:\n  cudaA: hipA\n  cudaA: hipB\n", 4, "duplicate key 'cudaA'"),
@@ -96,8 +108,8 @@ def test_variant_calls_template_only_the_chosen_variant(tmp_path):
      "uses $2 but the call has 1 arguments"),
     ("library: cublas\nvariant: toyblas\n", 2, "'toyblas' is not a non-default variant"),
     ("library: x\nvariant: otherblas\n", 2, "none for this library"),
-    ("library: cublas\nidentifiers:\n  cublasA: tA\nvariant: otherblas\ncalls:\n"
-     "  cublasA: {template: 'f($1)'}\n", 6, "has no otherblas equivalent"),
+    ("library: cublas\nvariant: otherblas\ncalls:\n"
+     "  cublasNowhere: {template: 'f($1)'}\n", 4, "is not an identifier of any rule pack"),
 ])
 def test_errors_name_file_and_line(tmp_path, pack, line, message):
     err = error(tmp_path, pack)

@@ -26,9 +26,6 @@ _TRIGGERS = (b"threadIdx", b"<<<", b"__shared__", b"_sync", b"__shfl", b"asm", b
              b"__activemask", b"ffffffff", b"FFFFFFFF", b"texture", b"surface", b"cooperative",
              b"cudaDeviceProp", b"__CUDA", b"CUDA_VERSION", b"CUDART_VERSION", b"arp", b"ARP",
              b"cublasGemm")
-_BLANK_BYTES = bytes(c if c in b"\r\n" else 32 for c in range(256))
-_BLANK = re.compile(lexer.LINE_COMMENT + b"|" + lexer.BLOCK_COMMENT + b"|"
-                    + lexer.RAW_STRING + b"|" + lexer.STRING + b"|" + lexer.CHAR)
 
 _ASM = re.compile(rb"\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
 # Ballots and masks: find the rare name or literal first, then check the text before it.
@@ -101,11 +98,6 @@ _COMPUTE_TYPE_ARG = {b"cublasGemmEx": 17, b"cublasGemmBatchedEx": 18,
 _DATA_TYPE = re.compile(rb"CUDA_([RC])_(16F|32F|64F|32I)\Z")
 
 
-def blank_comments_and_literals(src: bytes) -> bytes:
-    """Same length as ``src``; comments and literals become spaces (newlines kept)."""
-    return _BLANK.sub(lambda m: m.group().translate(_BLANK_BYTES), src)
-
-
 class _Reporter:
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
@@ -130,7 +122,7 @@ def hazards(ctx: FileContext) -> None:
     src = ctx.src
     if not any(word in src for word in _TRIGGERS):
         return
-    code = blank_comments_and_literals(ctx.src)
+    code = ctx.code
     report = _Reporter(ctx)
     facts = ctx.clang if ctx.clang is not None and not ctx.clang.failure else None
     warp = ctx.options.warp_size or ctx.compiled.target.warp_size

@@ -87,8 +87,7 @@ def redefinitions(ctx: FileContext) -> None:
     if b"__device__" not in ctx.src and not merged:
         return
     known = _hip_functions(ctx)
-    from .hazards import blank_comments_and_literals
-    code = blank_comments_and_literals(ctx.src)
+    code = ctx.code
     guard = _guard(ctx)
     spans: list[tuple[int, int]] = []
     cuda_only = _CudaOnly(ctx)

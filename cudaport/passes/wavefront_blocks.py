@@ -73,8 +73,7 @@ def wavefront_blocks(ctx: FileContext) -> None:
     src = ctx.src
     if warp <= 32 or not (b"WARP_TRANSPOSE" in src or b"__shared__" in src):
         return
-    from .hazards import blank_comments_and_literals
-    code = blank_comments_and_literals(src)
+    code = ctx.code
     title = ctx.compiled.target.title
     seen: set[int] = set()
     for m in _BLOCK_IO.finditer(code) if b"WARP_TRANSPOSE" in code else ():
