@@ -17,7 +17,19 @@ import functools
 import re
 
 
-_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$", re.M)
+# Found from the '#' (a literal first lets the regex engine search fast), then checked to
+# start its line (``_directives``).
+_DIRECTIVE = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$", re.M)
+
+
+def _directives(code: bytes, end: int | None = None):
+    """Conditional directives of blanked ``code`` (before ``end``): a '#' with only blanks
+    before it on its line."""
+    for m in _DIRECTIVE.finditer(code, 0, len(code) if end is None else end):
+        start = m.start()
+        line = code.rfind(b"\n", 0, start) + 1
+        if start == line or not code[line:start].strip(b" \t"):
+            yield m
 _DEFINED = re.compile(rb"\A(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))\Z")
 
 
@@ -44,7 +56,7 @@ def other_platform_spans(code: bytes, is_platform) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     # per open group: [test of the current branch, its start, test of the #if branch]
     stack: list[list] = []
-    for m in _DIRECTIVE.finditer(code):
+    for m in _directives(code):
         kind, cond = m.group(1), m.group(2)
         if kind in (b"if", b"ifdef", b"ifndef"):
             test = _test(kind, cond, is_platform)
@@ -108,7 +120,7 @@ def _build_switch(ctx, before: int) -> None:
     given = {d.split("=")[0].encode() for d in ctx.options.defines}
     code = ctx.code
     found = None
-    for m in _DIRECTIVE.finditer(code, 0, before):
+    for m in _directives(code, before):
         kind, cond = m.group(1), m.group(2)
         if kind in (b"ifdef", b"ifndef"):
             names = [cond.strip()]

@@ -16,7 +16,9 @@ from ..context import FileContext
 from .data import target_data
 from .registry import register
 
-_USE = re.compile(rb"(?<![\w:.$])(?<!->)cuda[ \t]*::[ \t]*([A-Za-z_]\w*)")
+# (The lookbehinds come after the literal: a pattern that starts with one cannot use the
+# regex engine's fast search for ``cuda``, which made this pass 30 times slower.)
+_USE = re.compile(rb"cuda(?<![\w:.$]cuda)(?<!->cuda)[ \t]*::[ \t]*([A-Za-z_]\w*)")
 
 _HINTS = {
     b"std": "use std:: where the code is constexpr or host-only (HIP has no device "
