@@ -7,7 +7,7 @@ distinct and the edits would make them identical, the second keeps its original 
 and CP163 names both places. A typedef, alias or macro that the edits would turn into
 ``using X = X;``, ``typedef X X;`` or ``#define X X`` is dropped instead (CP165).
 
-Only files where some edit writes a name that more than one CUDA name maps to, or one
+Only files where some edit writes a name that two of the file's CUDA names map to, or one
 the file already holds, are examined.
 """
 
@@ -71,12 +71,19 @@ def check(ctx: FileContext, kept: list[E.Edit]) -> list[E.Edit]:
     src = ctx.src
     starts = [e.start for e in kept]
     shared = shared_targets(ctx.compiled)
-    written = {e.replacement for e in kept}
-    risky = {r for r in written if r in shared or r in src}
+    # Two definitions can become one only where a target name has two spellings in the
+    # file: two CUDA names that map to it (cudaStream_t, CUstream), or one and the target
+    # name itself. A file with only cudaStream_t has nothing to merge.
+    spellings: dict[bytes, set[bytes]] = {}
+    for e in kept:
+        if e.replacement in shared:
+            spellings.setdefault(e.replacement, set()).add(src[e.start:e.end])
+    risky = {r for r in {e.replacement for e in kept} if r in src}
+    risky.update(r for r, seen in spellings.items() if len(seen) > 1)
     if not any(e.replacement in risky and _maybe_definition(src, e.start, e.end)
                for e in kept):
         return kept
-    code = scopes.blank(src)
+    code = ctx.code
     drop: list[tuple[int, int]] = []  # spans whose edits are withdrawn
     add: list[E.Edit] = []
     # 1. self-aliases the edits create
