@@ -116,8 +116,16 @@ def redefinitions(ctx: FileContext) -> None:
 def _may_merge_overloads(ctx: FileContext) -> bool:
     """Whether the file uses a CUDA name that shares its target name with another
     (cudaError_t and CUresult are both hipError_t): only then can overloads merge."""
-    return not collisions.merging_names(ctx.compiled).isdisjoint(
-        name for _s, name, _c in ctx.scan.idents)
+    merging = collisions.merging_names(ctx.compiled)
+    used = {name for _s, name, _c in ctx.scan.idents if name in merging}
+    # Two spellings of one target name are needed: cudaError_t alone merges nothing.
+    targets: set[bytes] = set()
+    for name in used:
+        target = ctx.compiled.identifiers[name].replacement
+        if target in targets or target in ctx.src:
+            return True
+        targets.add(target)
+    return False
 
 
 _FUNCTION = re.compile(
