@@ -80,7 +80,7 @@ class FileContext:
         walking bytes backwards (a kernel expression before ``<<<``) may have walked into
         a comment. The literal spans are found once per file, on first use."""
         if self._literals is None:
-            self._literals = lexer.literal_spans(self.src)
+            self._literals = self.scan.literals
         i = bisect.bisect_left(self._literals, (end,)) - 1
         return i < 0 or self._literals[i][1] <= start
 
@@ -89,7 +89,7 @@ class FileContext:
         """The source with comments and literals blanked (same offsets), made once per
         file for every pass that searches code with regexes."""
         if self._code is None:
-            self._code = lexer.blank_comments_and_literals(self.src)
+            self._code = lexer.blank_spans(self.src, self.scan.literals)
         return self._code
 
     @property

@@ -225,6 +225,22 @@ def blank_comments_and_literals(src: bytes) -> bytes:
     return _BLANK.sub(lambda m: m.group().translate(_BLANK_BYTES), src)
 
 
+def blank_spans(src: bytes, spans: list[tuple[int, int]]) -> bytes:
+    """``src`` with the given (sorted) spans blanked as by
+    :func:`blank_comments_and_literals`: the scan already found every comment and literal."""
+    if not spans:
+        return src
+    blank = src.translate(_BLANK_BYTES)
+    parts = []
+    pos = 0
+    for start, end in spans:
+        parts.append(src[pos:start])
+        parts.append(blank[start:end])
+        pos = end
+    parts.append(src[pos:])
+    return b"".join(parts)
+
+
 # Any identifier (used inside comments and strings when asked to rewrite them).
 IDENT_RE = re.compile(rb"(?<![\w$])[A-Za-z_$][\w$]*")
 

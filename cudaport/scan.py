@@ -34,6 +34,10 @@ class Scan:
     # (offset, what) of comments and literals that never close: they run to the end of
     # the file (block comment, raw string) or of the line (string), hiding that code.
     unterminated: list[tuple[int, str]] = field(default_factory=list)
+    # (start, end) of every comment, string and character literal (and quoted #include
+    # name), in order: what FileContext blanks to give the passes code only, with no
+    # second regex pass over the file.
+    literals: list[tuple[int, int]] = field(default_factory=list)
 
 
 def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool = False) -> Scan:
@@ -41,6 +45,7 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
     result = Scan()
     idents = result.idents
     unknown = result.unknown
+    literal = result.literals.append
     canonical = compiled.names.get
     is_unknown = compiled.unknown.match
     kind_of = lexer.SCAN_KIND
@@ -69,13 +74,16 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
                         unknown.append((m.start(), text, "code"))
                     continue
             if kind == K_SKIP:
+                literal(m.span())
                 continue
             if kind == K_COMMENT:
+                literal(m.span())
                 if text[1] == 0x2A and (len(text) < 4 or text[-2:] != b"*/"):  # "/*"
                     result.unterminated.append((m.start(), "block comment"))
                 if comments:
                     _inner(src, m.start(), m.end(), compiled, idents, unknown, "comment")
             elif kind == K_STRING:
+                literal(m.span())
                 what = lexer.unterminated_string(text, m)
                 if what is not None:
                     result.unterminated.append((m.start(), what))
@@ -90,6 +98,8 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
                 header = m.group(lexer.G_HEADER)
                 if header is not None:
                     hs, he = m.span(lexer.G_HEADER)
+                    if header[:1] == b'"':
+                        literal((hs, he))
                     result.includes.append(
                         Include(m.start(), he, hs + 1, he - 1, header[1:-1], tuple(branch)))
                     continue
