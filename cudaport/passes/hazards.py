@@ -149,8 +149,8 @@ def hazards(ctx: FileContext) -> None:
             report("CP213", m.start(1) if m.group(1) else m.start(2),
                    f"cooperative groups: {name} has no counterpart in "
                    f"{_target_release(ctx)}'s cooperative groups", name)
-    props = device_prop_pattern(ctx.compiled)
-    if b"cudaDeviceProp" in code and props is not None:
+    props = device_prop_pattern(ctx.compiled) if b"cudaDeviceProp" in code else None
+    if props is not None:
         for m in props.finditer(code):
             name = m.group(1).decode()
             report("CP214", m.start(1), _device_prop_message(ctx, target, name), name)
@@ -243,7 +243,7 @@ def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> 
         report("CP203", m.start(), f"'{op}' on {operand.group(1).decode()} assumes 32-lane "
                f"warps (the target has {warp})", operand.group(1).decode(),
                fix=_lane_math_fix(code, operand, m, op))
-    for m in _SHARED_32.finditer(code):
+    for m in _SHARED_32.finditer(code) if b"__shared__" in code else ():
         report("CP204", m.start(1), f"__shared__ {m.group(1).decode()}[32] is sized for 32 "
                f"lanes or warps; the target's wavefront has {warp} lanes", m.group(1).decode())
     for m in _WARP_32_DEFINE.finditer(code) if b"define" in code else ():
