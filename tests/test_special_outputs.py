@@ -173,3 +173,23 @@ def test_in_place_refuses_a_file_the_user_cannot_write(shared: Path):
 
     assert _as_nobody(refused) == 0
     refuse_read_only(src, "k.cu")  # root may: the mode allows it
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/shm") or not os.access("/dev/shm", os.W_OK),
+                    reason="no writable /dev/shm")
+def test_out_dir_in_shared_memory_is_an_ordinary_folder(project):
+    """/dev/shm is a tmpfs of ordinary files: --out-dir below it creates its folders and
+    writes the files (only devices and kernel links under /dev are written through)."""
+    import shutil
+    import tempfile
+
+    out = Path(tempfile.mkdtemp(dir="/dev/shm")) / "nested" / "hip"
+    try:
+        (project / "sub").mkdir()
+        (project / "sub" / "k2.cu").write_bytes(CUDA)
+        proc = _cudaport("translate", ".", "--out-dir", str(out), "-q", cwd=project)
+        assert proc.returncode == 0, proc.stderr.decode()
+        assert b"hipFree" in (out / "sub" / "k2.cu").read_bytes()
+        assert not [p for p in out.rglob("*cudaport-tmp*")]
+    finally:
+        shutil.rmtree(out.parent.parent, ignore_errors=True)

@@ -129,12 +129,16 @@ def _mode(like: Path) -> int:
 
 
 _SPECIAL_ROOTS = ("/dev/", "/proc/")
+# Folders below /dev that hold ordinary files (POSIX shared memory is a tmpfs): written
+# like any other folder, parents created, through a temporary file and a rename.
+_ORDINARY_UNDER_DEV = ("/dev/shm/",)
 
 
 def _replaceable(path: Path) -> Path | None:
     """The regular file that ``path`` names, to be replaced by a rename (through any
     symbolic links); None when ``path`` is to be written through instead."""
-    if os.path.abspath(path).startswith(_SPECIAL_ROOTS):
+    absolute = os.path.abspath(path)
+    if absolute.startswith(_SPECIAL_ROOTS) and not absolute.startswith(_ORDINARY_UNDER_DEV):
         return None  # /dev/stdout, /proc/self/fd/1: links the kernel makes, not files
     try:
         st = os.stat(path)
