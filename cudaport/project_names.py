@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 from . import lexer, portability_layers, scopes
 from .context import FileContext
 from .passes.identifiers import _word_before
-from .scan import scan
+from .scan import keep_scan
 
 KEPT = "CP164"
 OPTION = "project_declarations"
@@ -120,7 +120,7 @@ def declarations(src: bytes, compiled, idents=None) -> set[tuple[bytes, bytes]]:
         return set()
     if idents is None:
         lookup = compiled.identifiers
-        idents = [(s, n) for s, n, c in scan(src, compiled).idents
+        idents = [(s, n) for s, n, c in keep_scan(src, compiled).idents
                   if c == "code" and lookup[n].renames]
     found = [(s, n) for s, n in idents if is_declaration(src, s, len(n))]
     if not found:

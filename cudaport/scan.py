@@ -40,6 +40,28 @@ class Scan:
     literals: list[tuple[int, int]] = field(default_factory=list)
 
 
+# Scans made before translation (a project's headers are read for the names they declare)
+# and kept for the translation of the same bytes: (table key, length, hash) -> (src, scan).
+_KEPT: dict[tuple[str, int, int], tuple[bytes, Scan]] = {}
+
+
+def keep_scan(src: bytes, compiled: Compiled) -> Scan:
+    """``scan(src, compiled)``, kept for one later :func:`kept_scan` of the same bytes (a
+    tree run forks its workers after the project pre-pass, so they inherit these)."""
+    result = scan(src, compiled)
+    if compiled.key:
+        _KEPT[(compiled.key, len(src), hash(src))] = (src, result)
+    return result
+
+
+def kept_scan(src: bytes, compiled: Compiled) -> Scan | None:
+    """The scan :func:`keep_scan` made of these bytes, once (passes edit a scan's lists)."""
+    if not _KEPT or not compiled.key:
+        return None
+    found = _KEPT.pop((compiled.key, len(src), hash(src)), None)
+    return found[1] if found is not None and found[0] == src else None
+
+
 def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool = False) -> Scan:
     """Scan ``src`` once; identifiers in comments or strings are kept only when asked."""
     result = Scan()

@@ -11,7 +11,7 @@ from .findings import Finding, Reference
 from .options import Options
 from .passes import final_steps, passes
 from .rules.compiled import Compiled, get_compiled
-from .scan import Scan, scan
+from .scan import Scan, kept_scan, scan
 
 
 class InputError(Exception):
@@ -85,8 +85,10 @@ def translate_bytes(src: bytes, options: Options | None = None, path: str = "<st
     compiled = compiled or get_compiled(options)
     original = src
     src, restore = encodings.mask(src, options.encoding)  # the passes read the mask
-    ctx = FileContext(src, path, compiled, options,
-                      scan(src, compiled, options.rewrite_comments, options.rewrite_strings))
+    scanned = None if options.rewrite_comments or options.rewrite_strings else \
+        kept_scan(src, compiled)
+    ctx = FileContext(src, path, compiled, options, scanned or scan(
+        src, compiled, options.rewrite_comments, options.rewrite_strings))
     portable = portability_layers.before_passes(ctx)
     parsed = False
     if options.clang:

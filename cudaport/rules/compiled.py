@@ -152,6 +152,10 @@ class Compiled:
         self.namespace_names = {name for name, r in self.identifiers.items()
                                 if r.entry is not None and r.entry.kind == "namespace"}
 
+    # What resolved this table (rule files' digest and resolving options): two Compiled
+    # objects with one key scan alike (see scan.keep_scan).
+    key: str = ""
+
     def header(self, name: bytes) -> ResolvedHeader | None:
         """The rule for an included header: its own entry, else its deepest folder's."""
         r = self.headers.get(name)
@@ -304,9 +308,11 @@ def get_compiled(options: Options) -> Compiled:
     cached = read_cache(f"compiled-{key}")
     if isinstance(cached, Compiled) and cached.table.digest == digest:
         cached.options = options
+        cached.key = key
         return cached
     table = load_table(options.target, roots, extra)
     with gc_paused():
         compiled = Compiled(table, options)
     write_cache(f"compiled-{key}", compiled)
+    compiled.key = key
     return compiled
