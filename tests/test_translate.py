@@ -60,6 +60,15 @@ def test_main_header_inserted_after_pragma_once_and_before_includes():
         "void f(){ hipDeviceSynchronize(); }\n")
 
 
+def test_pragma_once_in_a_comment_or_string_is_no_insertion_point():
+    src = ('#ifndef K_H\n#define K_H\n// #pragma once\nconst char* s = "\\n#pragma once";\n'
+           "#pragma unroll\n__global__ void k();\n#endif\n")
+    assert tr(src).startswith("#ifndef K_H\n#define K_H\n#include <hip/hip_runtime.h>\n// #")
+    later = "int a;\n  #  pragma   once\n__device__ int f();\n"
+    assert tr(later) == "int a;\n  #  pragma   once\n#include <hip/hip_runtime.h>\n" \
+        "__device__ int f();\n"
+
+
 def test_no_header_for_plain_cpp():
     src = "#include <vector>\nint main() { return 0; }\n"
     assert tr(src) == src

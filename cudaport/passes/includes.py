@@ -303,7 +303,7 @@ def top_insertion_point(ctx: FileContext) -> tuple[int, bytes]:
     """Where lines that must precede the file's headers go, and the line break to put
     before them (when a guard line ends the file without one)."""
     src = ctx.src
-    pos = _after_guard_or_pragma(src)
+    pos = _after_guard_or_pragma(src, ctx.in_code)
     if pos is not None:
         return pos, b"" if pos == 0 or src[pos - 1:pos] == b"\n" else ctx.eol()
     if ctx.scan.includes:
@@ -386,22 +386,28 @@ class OutsideBlocks:
             self.decl = None
 
 
-def _after_guard_or_pragma(src: bytes) -> int | None:
+_PRAGMA_ONCE = re.compile(rb"#[ \t]*pragma[ \t]+once(?![\w$])")
+
+
+def _after_guard_or_pragma(src: bytes, in_code=None) -> int | None:
     """Offset of the line after ``#pragma once`` or after a leading ``#ifndef X`` /
-    ``#define X`` guard; None if the file has neither."""
-    # Tokens are made lazily: the walk stops at `#pragma once` (usually near the top), or
-    # after four code tokens when the text has no "pragma" and "once" at all. Tokenizing
-    # every file whole made this pass most of the translation time on real trees.
-    may_have_pragma = b"pragma" in src and b"once" in src
+    ``#define X`` guard; None if the file has neither. ``in_code(start, end)`` tells
+    whether a span is code (not a comment or literal); default: the file is lexed."""
+    # `#pragma once` is searched for, not reached by tokenizing: a file that says
+    # "pragma" (#pragma unroll) and "once" (a comment) without it was tokenized whole.
+    if b"once" in src:
+        if in_code is None:
+            spans = lexer.literal_spans(src)
+            in_code = lambda a, b: not any(s < b and a < e for s, e in spans)  # noqa: E731
+        for m in _PRAGMA_ONCE.finditer(src):
+            if lexer.starts_logical_line(src, m.start()) and in_code(m.start(), m.end()):
+                return _next_line(src, m.end())
     code: list[lexer.Token] = []
     for tok in lexer.tokenize(src):
         if tok.kind in lexer.TRIVIA:
             continue
-        if code and tok.text == b"once" and code[-1].kind == "directive" \
-                and code[-1].text.split(b"#", 1)[1].strip() == b"pragma":
-            return _next_line(src, tok.end)
         code.append(tok)
-        if len(code) >= 4 and not may_have_pragma:
+        if len(code) >= 4:
             break
     if len(code) >= 4 and code[0].kind == "directive" and code[2].kind == "directive":
         first = code[0].text.split(b"#", 1)[1].strip()

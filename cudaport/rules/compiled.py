@@ -160,7 +160,14 @@ class Compiled:
         """The rule for an included header: its own entry, else its deepest folder's."""
         r = self.headers.get(name)
         if r is None and self.header_folders:
+            # A project's own headers miss every folder rule, and are included by many
+            # files: the walk over the folder rules is remembered per name.
+            memo = self.__dict__.setdefault("_folder_memo", {})
+            if name in memo:
+                return memo[name]
             r = next((h for folder, h in self.header_folders if name.startswith(folder)), None)
+            if len(memo) < 100_000:
+                memo[name] = r
         return r
 
     def _resolve(self, entry: Entry, main: Mapping, variants: dict[str, Mapping],
