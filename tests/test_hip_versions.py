@@ -293,3 +293,28 @@ def test_macro_for_files_that_include_a_project_header():
 def test_quoted_cuda_headers_are_not_project_headers(src):
     once = tr(src)
     assert tr(once) == once
+
+
+BF16_RAW = """#include <cuda_bf16.h>
+__device__ float f(__nv_bfloat16_raw r, __nv_bfloat162_raw q) {
+  __nv_bfloat16 b = r;
+  __nv_bfloat162 c = q;
+  return __bfloat162float(b) + __low2float(c);
+}
+"""
+
+
+def test_bfloat16_raw_types_follow_the_hip_version():
+    """HIP's bf16 header has the raw structs since ROCm 6.2 (CUTLASS's bfloat16.h uses them)."""
+    out = tr(BF16_RAW, target_version="6.4")
+    assert "__hip_bfloat16_raw r, __hip_bfloat162_raw q" in out
+    result = translate_bytes(BF16_RAW.encode(), Options(target_version="6.1"))
+    assert b"__nv_bfloat16_raw" in result.output
+    assert {f.code for f in result.findings} == {"CP107"}
+
+
+@pytest.mark.slow
+def test_bfloat16_raw_types_compile_with_rocm_6_4(tmp_path):
+    path = tmp_path / "bf16raw.hip"
+    path.write_text(tr(BF16_RAW, target_version="6.4"))
+    compile_hip(path, "rocm")
