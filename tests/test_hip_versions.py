@@ -288,6 +288,22 @@ def test_macro_for_files_that_include_a_project_header():
     assert "HIP_ENABLE" not in tr(system)
 
 
+def test_macro_for_a_unit_whose_project_headers_bring_the_hip_header():
+    """faiss's GpuIndexFlat.cu includes only project headers; the first of them includes
+    the HIP runtime, a later one hip_bf16.h: the macro must come before all of them, so
+    the unit defines it (a header does not: it cannot know what came first)."""
+    src = b"#include <faiss/gpu/GpuResources.h>\n#include <faiss/gpu/utils/Float16.cuh>\n" \
+          b"void f() {}\n"
+    unit = translate_bytes(src, Options(), path="GpuIndexFlat.cu").output
+    assert unit == MACRO.encode() + src
+    assert translate_bytes(unit, Options(), path="GpuIndexFlat.cu").output == unit
+    header = translate_bytes(src, Options(), path="GpuIndexFlat.cuh").output
+    assert header == src
+    for version in ("5.2", "7.0"):
+        assert translate_bytes(src, Options(target_version=version),
+                               path="GpuIndexFlat.cu").output == src
+
+
 @pytest.mark.parametrize("src", ['#include "cuda.h"\n', '#include "cuda_fp16.h"\n#include "a.h"\n'
                                  "__global__ void k() {}\n"])
 def test_quoted_cuda_headers_are_not_project_headers(src):

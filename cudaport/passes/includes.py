@@ -104,7 +104,11 @@ def main_header(ctx: FileContext) -> None:
     kernels = ctx.uses_device and not has_target_main
     inserted_at_top = (ctx.uses_runtime and not has_main or kernels or always) and insert
     defines = set(ctx.defines)
-    if has_main or inserted_at_top:
+    # A translation unit that includes none of the target's headers itself still gets the
+    # macros when a project header it includes may use the intrinsics: that header (or
+    # another before it) may include the main header first, and the macros only count
+    # when they come before its first reading (faiss's GpuIndexFlat.cu).
+    if has_main or inserted_at_top or ctx.path.endswith(".cu"):
         defines.update(ctx.defines_with_main)
     for macro in sorted(m for m in defines if m not in ctx.src):  # not defined already
         eol = ctx.eol()
