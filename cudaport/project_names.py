@@ -147,14 +147,14 @@ def before_passes(ctx: FileContext) -> None:
     for s, n in renaming:
         q = qualifier(src, s)
         if q or is_member(src, s):  # the raw text may mislead: a comment ending in '.'
-            code = scopes.blank(src) if code is None else code
+            code = ctx.code
             q = qualifier(code, s)
         if q and q not in api:
             kept[s] = f"qualified by {q.decode()}::"
         elif is_member(code if code is not None else src, s):
             kept[s] = "a member"
         elif is_declaration(src, s, len(n)):
-            code = scopes.blank(src) if code is None else code
+            code = ctx.code
             if _in_class_body(code, s):
                 kept[s] = "a member"
     project = {(ns.encode(), n.encode()) for ns, n in dict(ctx.options.extra).get(OPTION, ())}
@@ -162,7 +162,7 @@ def before_passes(ctx: FileContext) -> None:
         declared = declarations(src, compiled, renaming) | project
         names = {n for _, n in declared}
         if declared and any(n in names for _, n in renaming):
-            blocks = scopes.namespaces(scopes.blank(src))
+            blocks = scopes.namespaces(ctx.code)
             for s, n in renaming:
                 if s in kept or n not in names or qualifier(src, s) is not None:
                     continue
