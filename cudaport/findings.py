@@ -555,6 +555,16 @@ Fix: use a compile-time width you choose per target, or query it at run time.
 Bad: `__shared__ float slot[warpSize];` Good: `__shared__ float slot[64];` (sized for the
 widest wavefront) or `extern __shared__` memory sized at launch.
 """)
+register("CP221", "texture-object-as-integer", "error", "texture or surface object used as an integer", """
+What: a `cudaTextureObject_t` or `cudaSurfaceObject_t` (or the driver's `CUtexObject`,
+`CUsurfObject`) masked, shifted or or-ed as an integer, or an integer cast to one and then
+combined with bit operators.
+Why: CUDA's objects are `unsigned long long`; HIP's are pointers (`struct __hip_texture*`),
+on which `&`, `|` and shifts do not compile.
+Fix: pass the object itself; where it must be packed into integers, convert explicitly.
+Bad: `make_uint2(obj & 0xFFFFFFFF, obj >> 32)` Good:
+`uint64_t bits = reinterpret_cast<uintptr_t>(obj);` then pack `bits`.
+""")
 register("CP903", "clang-parse-errors", "warning", "clang reported errors parsing the file", """
 What: clang parsed the file with errors (first errors are in the message, file:line).
 Why: a missing include path or define, a header version clang does not know, or code only

@@ -53,6 +53,13 @@ CASES = [
     ("CP211", "texture<float, 1, cudaReadModeElementType> tex;\n",
      "cudaTextureObject_t tex = 0;\n"),
     ("CP211", "surface<void, 2> surf;\n", "cudaSurfaceObject_t surf = 0;\n"),
+    ("CP221", "unsigned lo(cudaTextureObject_t obj) { return obj & 0xFFFFFFFF; }\n",
+     "bool set(cudaTextureObject_t obj) { return obj && lo != 0; }\n"),
+    ("CP221", "unsigned hi(cudaSurfaceObject_t s) { return unsigned(s >> 32); }\n",
+     "cudaSurfaceObject_t same(cudaSurfaceObject_t s) { return s; }\n"),
+    ("CP221", "cudaTextureObject_t d(uint2 o) {\n  return ((cudaTextureObject_t)o.x) |"
+     " ((cudaTextureObject_t)o.y) << 32;\n}\n",
+     "cudaTextureObject_t d(void* o) { return (cudaTextureObject_t)o; }\n"),
     ("CP212", "__global__ void child() {}\n" + KERNEL.format("  child<<<1, 1>>>();"),
      "__global__ void child() {}\nvoid host() { child<<<1, 1>>>(); }\n"),
     ("CP213", "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"

@@ -25,7 +25,8 @@ from .registry import register
 _TRIGGERS = (b"threadIdx", b"<<<", b"__shared__", b"_sync", b"__shfl", b"asm", b"__ballot",
              b"__activemask", b"ffffffff", b"FFFFFFFF", b"texture", b"surface", b"cooperative",
              b"cudaDeviceProp", b"__CUDA", b"CUDA_VERSION", b"CUDART_VERSION", b"arp", b"ARP",
-             b"cublasGemm")
+             b"cublasGemm", b"TextureObject_t", b"SurfaceObject_t", b"CUtexObject",
+             b"CUsurfObject")
 
 _ASM = re.compile(rb"\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
 # Ballots and masks: find the rare name or literal first, then check the text before it.
@@ -74,6 +75,13 @@ _LOOP_16 = re.compile(
     rb"\bfor\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*(16)"
     rb"\s*;[^;]*;\s*\1\s*(?:/=\s*2|>>=\s*1)\s*\)")
 _TEXREF = re.compile(rb"\b(texture|surface)\s*<")
+# Texture and surface objects used as integers: a variable of the type combined with an
+# integer literal by a bit or shift operator, or a cast to the type that is then shifted or
+# or-ed (cuda-samples' bindlessTexture packs them into uint2).
+_TEX_OBJECT = rb"(?:cudaTextureObject_t|cudaSurfaceObject_t|CUtexObject|CUsurfObject)"
+_TEX_DECL = re.compile(rb"\b" + _TEX_OBJECT + rb"\s+(?:const\s+)?([A-Za-z_]\w*)\s*(?=[,;=)\[{])")
+_INT_OPERATION = rb"\s*(?:&(?![&=])|\|(?![|=])|\^(?!=)|>>(?!=)|<<(?!=))\s*\(*\s*(?:0[xX][0-9a-fA-F]+|\d+)"
+_TEX_CAST_OPERATION = re.compile(rb"\(\s*(" + _TEX_OBJECT + rb")\s*\)[\w.\->\[\]]*\s*\)?\s*(?:<<|\|(?!\|))")
 _ARCH_MACRO = re.compile(
     rb"\b(__CUDA_ARCH__|__CUDACC_VER_MAJOR__|__CUDACC_VER_MINOR__|__CUDACC_VER_BUILD__|"
     rb"CUDART_VERSION|CUDA_VERSION|__CUDA_ARCH_LIST__)\b")
@@ -139,6 +147,10 @@ def hazards(ctx: FileContext) -> None:
         report("CP211", m.start(), f"{m.group(1).decode()} reference: removed in CUDA 12"
                f"{' and ' + texture if texture else ''}; use texture objects",
                m.group(1).decode())
+    objects = target.get("texture_objects")
+    if objects and (b"TextureObject_t" in code or b"SurfaceObject_t" in code
+                    or b"CUtexObject" in code or b"CUsurfObject" in code):
+        _texture_objects_as_integers(ctx, code, report, objects)
     groups = target.get("cooperative_groups")
     if b"cooperative_groups" in code and groups:
         version = ctx.compiled.version
@@ -163,6 +175,25 @@ def hazards(ctx: FileContext) -> None:
         known = {launch.lt for launch in facts.launches} if facts is not None else set()
         _device_launches(ctx, code, report, known)
     _arch_conditions(ctx, code, report)
+
+
+def _texture_objects_as_integers(ctx: FileContext, code: bytes, report: _Reporter,
+                                 objects: str) -> None:
+    """CP221: CUDA's texture and surface objects are 64-bit integers, the target's are not."""
+    title = ctx.compiled.target.title
+    names = {m.group(1) for m in _TEX_DECL.finditer(code)}
+    uses = re.compile(rb"(?<![\w$.>])(" + b"|".join(re.escape(n) for n in sorted(names))
+                      + rb")" + _INT_OPERATION) if names else None
+    for m in uses.finditer(code) if uses is not None else ():
+        name = m.group(1).decode()
+        report("CP221", m.start(1), f"texture/surface object {name} used as an integer; on "
+               f"{title} it is {objects}: keep the object itself, or convert it explicitly "
+               "(reinterpret_cast<uintptr_t>) where it must be packed", name)
+    for m in _TEX_CAST_OPERATION.finditer(code):
+        kind = m.group(1).decode()
+        report("CP221", m.start(1), f"integer cast to {kind} and combined with bit operators; "
+               f"on {title} it is {objects}: keep the object itself, or build it with "
+               "reinterpret_cast from a uintptr_t", kind)
 
 
 def _target_release(ctx: FileContext) -> str:
