@@ -406,7 +406,9 @@ def test_incremental_cache_skips_unchanged_files(tree: Path, tmp_path: Path, mon
 
 
 def test_pool_gives_the_same_result_as_one_process(tmp_path: Path):
-    files = {f"d{i % 7}/f{i}.cu": KERNEL + f"// {i}\n".encode() for i in range(60)}
+    # (enough bytes that -j 2 starts a pool: see driver.POOL_MIN_BYTES)
+    files = {f"d{i % 7}/f{i}.cu": KERNEL * 300 + f"// {i}\n".encode() for i in range(60)}
+    assert sum(map(len, files.values())) > driver.POOL_MIN_BYTES
     src = make_tree(tmp_path / "src", files)
     assert cli("translate", str(src), "--out-dir", str(tmp_path / "one"), "-j", "1",
                "--no-cache")[0] == 0
@@ -414,6 +416,16 @@ def test_pool_gives_the_same_result_as_one_process(tmp_path: Path):
                "--no-cache")[0] == 0
     assert files_below(tmp_path / "one") == files_below(tmp_path / "two")
     assert len(files_below(tmp_path / "two")) == 60
+
+
+def test_a_pool_only_for_enough_work(tmp_path: Path):
+    small = [(i, driver.Job(p, p.name, p.name, "source", None), None) for i, p in enumerate(
+        make_tree(tmp_path / "small", {f"f{i}.cu": KERNEL for i in range(40)}).rglob("*.cu"))]
+    assert not driver._worth_a_pool(small)  # 40 files of a few hundred bytes: one process
+    big = [(i, driver.Job(p, p.name, p.name, "source", None), None) for i, p in enumerate(
+        make_tree(tmp_path / "big", {f"f{i}.cu": KERNEL * 2000 for i in range(8)}).rglob("*.cu"))]
+    assert driver._worth_a_pool(big)
+    assert not driver._worth_a_pool(big[:7])
 
 
 def test_missing_input_is_an_error_naming_it(tmp_path: Path):
