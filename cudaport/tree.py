@@ -88,10 +88,10 @@ def finish(outcomes: list[driver.Outcome], notes: list, options: Options, *,
                      walk_notes=notes)
     if mode != "check":
         report.stale = 0  # (--diff shows the differences; only --check fails on them)
-    totals = compute(report)
     if report_file is not None:
-        _write_report(report_file, report, totals)
+        _write_report(report_file, report, compute(report))
     if not quiet:
+        totals = compute(report)  # (the summary's; -q with no report needs only the exit code)
         for f in list(notes) + [f for r in report.files if r.kind != "note" for f in r.findings]:
             if f.code == "CP901":
                 continue  # already printed as an error
