@@ -45,12 +45,32 @@ class Scan:
 _KEPT: dict[tuple[str, int, int], tuple[bytes, Scan]] = {}
 
 
+# Scans worker processes made ahead of the pre-pass, by (table key, length, hash): a forked
+# worker hashes bytes as its parent does. keep_scan takes each once.
+_OFFERED: dict[tuple[str, int, int], Scan] = {}
+
+
+def offer_scan(compiled: Compiled, length: int, digest: int, result: Scan) -> None:
+    """A scan another process made of bytes with this length and hash (see
+    :func:`scan_for_offer`)."""
+    if compiled.key:
+        _OFFERED[(compiled.key, length, digest)] = result
+
+
+def scan_for_offer(src: bytes, compiled: Compiled) -> tuple[int, int, Scan]:
+    """What a worker sends back for :func:`offer_scan`."""
+    return len(src), hash(src), scan(src, compiled)
+
+
 def keep_scan(src: bytes, compiled: Compiled) -> Scan:
     """``scan(src, compiled)``, kept for one later :func:`kept_scan` of the same bytes (a
     tree run forks its workers after the project pre-pass, so they inherit these)."""
-    result = scan(src, compiled)
+    key = (compiled.key, len(src), hash(src))
+    result = _OFFERED.pop(key, None) if _OFFERED else None
+    if result is None:
+        result = scan(src, compiled)
     if compiled.key:
-        _KEPT[(compiled.key, len(src), hash(src))] = (src, result)
+        _KEPT[key] = (src, result)
     return result
 
 

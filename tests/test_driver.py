@@ -408,6 +408,13 @@ def test_incremental_cache_skips_unchanged_files(tree: Path, tmp_path: Path, mon
 def test_pool_gives_the_same_result_as_one_process(tmp_path: Path):
     # (enough bytes that -j 2 starts a pool: see driver.POOL_MIN_BYTES)
     files = {f"d{i % 7}/f{i}.cu": KERNEL * 300 + f"// {i}\n".encode() for i in range(60)}
+    # Headers that declare a CUDA name in the project's namespace: the project pre-pass
+    # reads them (scanned by the pool too with -j 2), and uses inside the namespace stay.
+    for i in range(10):
+        files[f"inc/api{i}.cuh"] = (b"#pragma once\nnamespace mylib {\n"
+                                    b"inline int cudaGetLastError() { return 0; }\n"
+                                    b"inline int use() { return cudaGetLastError(); }\n}\n"
+                                    + KERNEL * 50)
     assert sum(map(len, files.values())) > driver.POOL_MIN_BYTES
     src = make_tree(tmp_path / "src", files)
     assert cli("translate", str(src), "--out-dir", str(tmp_path / "one"), "-j", "1",
@@ -415,7 +422,9 @@ def test_pool_gives_the_same_result_as_one_process(tmp_path: Path):
     assert cli("translate", str(src), "--out-dir", str(tmp_path / "two"), "-j", "2",
                "--no-cache")[0] == 0
     assert files_below(tmp_path / "one") == files_below(tmp_path / "two")
-    assert len(files_below(tmp_path / "two")) == 60
+    assert len(files_below(tmp_path / "two")) == 70
+    api = (tmp_path / "two" / "inc" / "api3.cuh").read_bytes()
+    assert b"return cudaGetLastError();" in api and b"hipMalloc" in api
 
 
 def test_a_pool_only_for_enough_work(tmp_path: Path):
