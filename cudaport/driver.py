@@ -226,19 +226,16 @@ def run(jobs: list[Job], request: Request, workers: int | None = None,
 
     compiled = get_compiled(request.options)  # loaded before forking: workers inherit it
     workers = max(1, workers or os.cpu_count() or 1)
-    sources = [(i, j, None) for i, j in enumerate(jobs) if j.kind == "source"]
-    if workers > 1 and _worth_a_pool(sources):
-        _prescan_in_pool([j.source for _i, j, _ in sources], compiled, workers)
-    options = project_names.project_options(
-        request.options, lambda: portability_layers.read_all(
-            j.source for j in jobs if j.kind == "source"), compiled)
+    use_cache = cache_scope is not None and not request.keep_references
+    options = _project_options(jobs, request, compiled, workers,
+                               cache_scope if use_cache else None)
     if options is not request.options:
         request = replace(request, options=options)
     outcomes: list[Outcome | None] = [None] * len(jobs)
     cache_path = None
     entries: dict = {}
     pending: list[tuple[int, Job, bytes | None]] = []
-    if cache_scope is not None and not request.keep_references:
+    if use_cache:
         digest = compiled.table.digest + rules_digest(request.options)
         cache_path = _cache_file(request, digest, cache_scope)
         entries = _load_cache(cache_path)
@@ -282,6 +279,36 @@ def run(jobs: list[Job], request: Request, workers: int | None = None,
         for outcome in done:
             own_names.drop_from_outcome(outcome, own)
     return done
+
+
+def _project_options(jobs: list[Job], request: Request, compiled, workers: int,
+                     cache_scope: str | None):
+    """The request's options with what the project pre-pass finds in all the sources
+    (names the project declares in its namespaces, its layers' names). A tree whose
+    sources all have the size and time they had last run reuses that run's answer,
+    without reading them (a warm run spent most of its time here)."""
+    from .cmake import rules_digest
+
+    sources = [j.source for j in jobs if j.kind == "source"]
+    memo_path = stats = None
+    if cache_scope is not None:
+        memo_path = _cache_file(request, "project-options " + compiled.table.digest
+                                + rules_digest(request.options), cache_scope)
+        stats = tuple((str(p), _stat_key(p)) for p in sources)
+        memo = _load_cache(memo_path)
+        if memo.get("sources") == stats and all(st is not None for _p, st in stats):
+            extra = memo.get("extra")
+            if extra == request.options.extra:
+                return request.options
+            return replace(request.options, extra=extra)
+    indexed = [(i, j, None) for i, j in enumerate(jobs) if j.kind == "source"]
+    if workers > 1 and _worth_a_pool(indexed):
+        _prescan_in_pool(sources, compiled, workers)
+    options = project_names.project_options(
+        request.options, lambda: portability_layers.read_all(sources), compiled)
+    if memo_path is not None:
+        _save_cache(memo_path, {"sources": stats, "extra": options.extra})
+    return options
 
 
 def _prescan(batch: list[Path]) -> list[tuple[int, int, object]]:

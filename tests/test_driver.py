@@ -583,3 +583,29 @@ def test_check_follows_own_names_across_files(tmp_path: Path):
     report = json.loads(out)
     assert [f["identifier"] for f in report["findings"]] == ["cudaNewApi"]
     assert report["summary"]["unknown_cuda_names"] == 1
+
+
+def test_project_pre_pass_is_reused_while_no_source_changed(tmp_path: Path, monkeypatch):
+    """The names a project declares in its namespaces decide other files' translation; a
+    rerun over unchanged sources reuses them without reading the tree again, and a change
+    to a declaring header is seen."""
+    from cudaport import project_names
+
+    declaring = b"#pragma once\nnamespace mylib {\ninline int cudaGetLastError() { return 0; }\n}\n"
+    src = make_tree(tmp_path / "src", {
+        "inc/api.cuh": declaring,
+        "use.cu": b'#include "inc/api.cuh"\nnamespace mylib {\n'
+                  b"int f() { return cudaGetLastError(); }\n}\n" + KERNEL})
+    calls = []
+    real = project_names.project_options
+    monkeypatch.setattr(project_names, "project_options",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    out = tmp_path / "out"
+    assert cli("translate", str(src), "--out-dir", str(out), "-q")[0] == 0
+    assert b"return cudaGetLastError();" in (out / "use.cu").read_bytes()
+    assert cli("translate", str(src), "--out-dir", str(out), "-q")[0] == 0
+    assert len(calls) == 1  # the second run trusted the sizes and times
+    (src / "inc" / "api.cuh").write_bytes(declaring.replace(b"cudaGetLastError", b"lastError"))
+    assert cli("translate", str(src), "--out-dir", str(out), "-q")[0] == 0
+    assert len(calls) == 2
+    assert b"return hipGetLastError();" in (out / "use.cu").read_bytes()
