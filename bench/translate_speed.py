@@ -15,11 +15,16 @@ Python pays, so the ratio to it is what the engine costs beyond reading the toke
 
 Linearity: the generated input is also translated at a tenth of its size; the printed
 ratio of the two CPU times should stay near 10 (at most 11).
+
+``--by-step`` (with ``--corpus``) also prints the CPU time of each step of the default
+pipeline over the corpus: the scan, every pass and final step, and the steps around them.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
 import random
 import re
 import resource
@@ -82,6 +87,43 @@ def tokenize_floor(files: list[bytes]) -> float:
     return time.process_time() - start
 
 
+@contextlib.contextmanager
+def step_timers():
+    """Count the CPU time of every step of a translation while inside (a Counter by step
+    name); the translator is restored after."""
+    from cudaport import passes, translate
+    from cudaport.passes import registry
+
+    spent: collections.Counter = collections.Counter()
+
+    def timed(name, fn):
+        def run(*args, **kwargs):
+            start = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[name] += time.process_time() - start
+        return run
+
+    passes.passes()  # (loads the registry)
+    saved_passes, saved_final = list(registry._PASSES), list(registry._FINAL)
+    around = [(translate, "scan"), (translate.collisions, "check"),
+              (translate.project_names, "before_passes"),
+              (translate.portability_layers, "before_passes"),
+              (translate.platform_branches, "drop_other_platform")]
+    saved_around = [getattr(module, name) for module, name in around]
+    registry._PASSES[:] = [(o, n, timed(f"pass {n}", f)) for o, n, f in saved_passes]
+    registry._FINAL[:] = [(n, timed(f"final {n}", f)) for n, f in saved_final]
+    for (module, name), fn in zip(around, saved_around):
+        setattr(module, name, timed(f"{module.__name__.split('.')[-1]}.{name}", fn))
+    try:
+        yield spent
+    finally:
+        registry._PASSES[:], registry._FINAL[:] = saved_passes, saved_final
+        for (module, name), fn in zip(around, saved_around):
+            setattr(module, name, fn)
+
+
 def generate(size: int, seed: int = 1) -> bytes:
     rng = random.Random(seed)
     parts = ["#include <cstdio>\n#include <vector>\n#include <cuda_runtime.h>\n"
@@ -133,6 +175,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--corpus", nargs="*", type=Path, default=[],
                         help="folders of real CUDA code to time as well")
+    parser.add_argument("--by-step", action="store_true",
+                        help="with --corpus: CPU time of each pipeline step")
     args = parser.parse_args()
     options = Options()
     get_compiled(options)  # load the table outside the timing
@@ -185,6 +229,14 @@ def main() -> int:
                 elapsed = min(elapsed, time.process_time() - start)
             print(f"  {label}: {elapsed:.2f} s CPU = {size / 1e6 / elapsed:.1f} MB/s per core"
                   f" = {elapsed / floor:.2f}x the tokenizing pass")
+        if args.by_step:
+            with step_timers() as spent:
+                for data_file in corpus:
+                    translate_bytes(data_file, options)
+            print("  by step (full pipeline, CPU s):")
+            for name, secs in spent.most_common():
+                if secs >= 0.005:
+                    print(f"    {secs:6.3f}  {name}")
 
     tracemalloc.start()
     result = translate_bytes(data, lexical)

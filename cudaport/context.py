@@ -57,7 +57,6 @@ class FileContext:
     defines: set[bytes] = field(default_factory=set)
     defines_with_main: tuple[bytes, ...] = ()
     clang: object | None = None  # cudaport.clang.Facts when --clang parsed the file
-    _literals: list[tuple[int, int]] | None = None
     _brackets: lexer.Brackets | None = None
     _code: bytes | None = None
     # CUDA-looking names the file defines or declares itself (CUDA_CHECK, cudaDev): not
@@ -78,11 +77,10 @@ class FileContext:
     def in_code(self, start: int, end: int) -> bool:
         """Whether no comment or literal overlaps ``src[start:end]``: a span found by
         walking bytes backwards (a kernel expression before ``<<<``) may have walked into
-        a comment. The literal spans are found once per file, on first use."""
-        if self._literals is None:
-            self._literals = self.scan.literals
-        i = bisect.bisect_left(self._literals, (end,)) - 1
-        return i < 0 or self._literals[i][1] <= start
+        a comment. The scan recorded the literal spans."""
+        spans = self.scan.literals
+        i = bisect.bisect_left(spans, (end,)) - 1
+        return i < 0 or spans[i][1] <= start
 
     @property
     def code(self) -> bytes:

@@ -249,7 +249,7 @@ def run(jobs: list[Job], request: Request, workers: int | None = None,
     progress.step(len(jobs) - len(pending))
     fresh: list[tuple[int, Outcome, tuple]] = []
     try:
-        if workers == 1 or not _worth_a_pool(pending):
+        if workers == 1 or not _worth_a_pool([job.source for _i, job, _d in pending]):
             global _REQUEST
             _REQUEST = request
             previous = signal.getsignal(signal.SIGINT)
@@ -301,8 +301,7 @@ def _project_options(jobs: list[Job], request: Request, compiled, workers: int,
             if extra == request.options.extra:
                 return request.options
             return replace(request.options, extra=extra)
-    indexed = [(i, j, None) for i, j in enumerate(jobs) if j.kind == "source"]
-    if workers > 1 and _worth_a_pool(indexed):
+    if workers > 1 and _worth_a_pool(sources):
         _prescan_in_pool(sources, compiled, workers)
     options = project_names.project_options(
         request.options, lambda: portability_layers.read_all(sources), compiled)
@@ -317,6 +316,7 @@ def _prescan(batch: list[Path]) -> list[tuple[int, int, object]]:
     from .scan import scan_for_offer
 
     compiled = _PRESCAN_TABLE
+    assert compiled is not None
     out = []
     for path in batch:
         try:
@@ -335,57 +335,60 @@ def _prescan_in_pool(paths: list[Path], compiled, workers: int) -> None:
     """The project pre-pass's scanning, shared between processes (it was a second of a
     cold 44 MB run done by one); the scans come back to this process, whose translation
     workers, forked next, inherit them."""
-    import multiprocessing
-
     from .scan import offer_scan
 
+    if _start_method() != "fork":
+        return  # (a spawned worker hashes bytes differently and has no table loaded)
+    batches = _batches(paths, _size, workers)
+    for done in _in_pool(_prescan, batches, workers, _prescan_init, (compiled,)):
+        for length, digest, result in done:
+            offer_scan(compiled, length, digest, result)
+
+
+def _prescan_init(compiled) -> None:
     global _PRESCAN_TABLE
     _PRESCAN_TABLE = compiled
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    if method != "fork":
-        return  # (a spawned worker hashes bytes differently and has no table loaded)
-    paths = sorted(paths, key=lambda p: -_size(p))
-    size = max(1, min(32, len(paths) // (workers * 8) or 1))
-    batches = [paths[i:i + size] for i in range(0, len(paths), size)]
-    pool = multiprocessing.get_context(method).Pool(workers, initializer=_prescan_init)
-    try:
-        for done in pool.imap_unordered(_prescan, batches):
-            for length, digest, result in done:
-                offer_scan(compiled, length, digest, result)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
-
-
-def _prescan_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides about Ctrl-C
 
 
 def _run_pool(pending, request, workers, progress) -> list:
+    fresh: list = []
+    batches = _batches(pending, lambda item: _size(item[1].source), workers)
+    for done in _in_pool(_work, batches, workers, _worker_init, (request,)):
+        fresh.extend(done)
+        progress.step(len(done))
+    return fresh
+
+
+def _start_method() -> str:
     import multiprocessing
 
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    ctx = multiprocessing.get_context(method)
-    # Big files first, in small batches, so the last batch does not run alone.
-    pending = sorted(pending, key=lambda item: -_size(item[1].source))
-    size = max(1, min(32, len(pending) // (workers * 8) or 1))
-    batches = [pending[i:i + size] for i in range(0, len(pending), size)]
-    fresh: list = []
-    pool = ctx.Pool(workers, initializer=_worker_init, initargs=(request,))
+    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def _batches(items: list, size_of, workers: int) -> list[list]:
+    """Big items first, in small batches, so the last batch does not run alone."""
+    items = sorted(items, key=lambda item: -size_of(item))
+    size = max(1, min(32, len(items) // (workers * 8) or 1))
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def _in_pool(work, batches: list[list], workers: int, initializer, initargs: tuple):
+    """``work`` of each batch in a pool of ``workers`` processes, results as they come.
+    A run that stops early (an error, Ctrl-C) terminates the workers: SIGTERM makes them
+    unwind their writes, leaving no partial file."""
+    import multiprocessing
+
+    pool = multiprocessing.get_context(_start_method()).Pool(
+        workers, initializer=initializer, initargs=initargs)
     try:
-        for done in pool.imap_unordered(_work, batches):
-            fresh.extend(done)
-            progress.step(len(done))
+        yield from pool.imap_unordered(work, batches)
         pool.close()
-    except BaseException:
-        pool.terminate()  # SIGTERM: workers unwind their writes, leaving no partial file
+    except BaseException:  # (GeneratorExit too: the caller stopped reading)
+        pool.terminate()
         raise
     finally:
         pool.join()
-    return fresh
 
 
 # Below this much source a pool's start (forking, passing the options, collecting the
@@ -394,13 +397,13 @@ POOL_MIN_FILES = 8
 POOL_MIN_BYTES = 2_000_000
 
 
-def _worth_a_pool(pending: list) -> bool:
-    """Whether the pending jobs are enough work to share between processes."""
-    if len(pending) < POOL_MIN_FILES:
+def _worth_a_pool(paths: list[Path]) -> bool:
+    """Whether these files are enough work to share between processes."""
+    if len(paths) < POOL_MIN_FILES:
         return False
     total = 0
-    for _index, job, _data in pending:
-        total += _size(job.source)
+    for path in paths:
+        total += _size(path)
         if total >= POOL_MIN_BYTES:
             return True
     return False

@@ -215,19 +215,17 @@ def unterminated_string(text: bytes, m: re.Match[bytes]) -> str | None:
 
 
 _BLANK_BYTES = bytes(c if c in b"\r\n" else 32 for c in range(256))
-_BLANK = re.compile(LINE_COMMENT + b"|" + BLOCK_COMMENT + b"|" + RAW_STRING + b"|" + STRING
-                    + b"|" + CHAR)
 
 
 def blank_comments_and_literals(src: bytes) -> bytes:
     """Same length as ``src``; comments and literals become spaces (newlines kept), so
-    the passes' regexes see only code. (Per file, read it once as ``FileContext.code``.)"""
-    return _BLANK.sub(lambda m: m.group().translate(_BLANK_BYTES), src)
+    regexes see only code. (In a translation, ``FileContext.code`` has it from the scan.)"""
+    return blank_spans(src, literal_spans(src))
 
 
 def blank_spans(src: bytes, spans: list[tuple[int, int]]) -> bytes:
-    """``src`` with the given (sorted) spans blanked as by
-    :func:`blank_comments_and_literals`: the scan already found every comment and literal."""
+    """``src`` with the given (sorted) spans of comments and literals blanked (spaces,
+    line breaks kept)."""
     if not spans:
         return src
     blank = src.translate(_BLANK_BYTES)

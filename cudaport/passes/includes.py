@@ -393,16 +393,13 @@ class OutsideBlocks:
 _PRAGMA_ONCE = re.compile(rb"#[ \t]*pragma[ \t]+once(?![\w$])")
 
 
-def _after_guard_or_pragma(src: bytes, in_code=None) -> int | None:
+def _after_guard_or_pragma(src: bytes, in_code) -> int | None:
     """Offset of the line after ``#pragma once`` or after a leading ``#ifndef X`` /
     ``#define X`` guard; None if the file has neither. ``in_code(start, end)`` tells
-    whether a span is code (not a comment or literal); default: the file is lexed."""
+    whether a span is code (not a comment or literal): ``FileContext.in_code``."""
     # `#pragma once` is searched for, not reached by tokenizing: a file that says
     # "pragma" (#pragma unroll) and "once" (a comment) without it was tokenized whole.
     if b"once" in src:
-        if in_code is None:
-            spans = lexer.literal_spans(src)
-            in_code = lambda a, b: not any(s < b and a < e for s, e in spans)  # noqa: E731
         for m in _PRAGMA_ONCE.finditer(src):
             if lexer.starts_logical_line(src, m.start()) and in_code(m.start(), m.end()):
                 return _next_line(src, m.end())
