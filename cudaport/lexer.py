@@ -159,7 +159,29 @@ for _byte, _kind in ((b"/", K_COMMENT), (b'"', K_STRING), (b"'", K_SKIP), (b"#",
     SCAN_KIND[_byte[0]] = _kind
 # "R" starts either a raw string or an identifier: the caller checks for R" (an
 # identifier never contains a quote).
-G_HEADER, G_COND = 1, 2  # groups inside the directive alternative
+
+
+def _prefix_trie(prefixes: list[bytes]) -> bytes:
+    """An alternation of ``prefixes`` nested by first byte (``c(?:s|u)``): the regex engine
+    then tries one branch per distinct first byte, not one per prefix."""
+    groups: dict[bytes, list[bytes]] = {}
+    for p in sorted(set(prefixes)):
+        groups.setdefault(p[:1], []).append(p[1:])
+    alternatives = []
+    for first, rests in groups.items():
+        if b"" in rests:  # (a shorter prefix covers the longer ones)
+            alternatives.append(re.escape(first))
+        else:
+            alternatives.append(re.escape(first) + b"(?:" + _prefix_trie(rests) + b")")
+    return b"|".join(alternatives)
+
+
+# Groups of the scanner's match: the hit itself, then groups inside it.
+G_HIT, G_HEADER, G_COND, G_DELIM = 1, 2, 3, 4
+_DIRECTIVE_HIT = (rb'#[ \t]*(?:include(?:_next)?[ \t]*(<[^>\r\n]*>|"[^"\r\n]*")'
+                  rb"|(ifdef|ifndef|if|elif|else|endif)\b)")
+# A raw string's opening (with its delimiter and parenthesis), which the skip must not eat.
+_RAW_OPENER = rb'(?:u8|[uUL])?R"[^()\\\s]{0,16}\('
 
 
 def scanner(candidate_prefixes: list[bytes]) -> re.Pattern[bytes]:
@@ -168,37 +190,47 @@ def scanner(candidate_prefixes: list[bytes]) -> re.Pattern[bytes]:
     ``candidate_prefixes`` are the leading bytes of identifiers worth a dict lookup; a
     candidate matched here is always a whole identifier, never the tail of a longer one.
 
-    The pattern is one flat alternation whose branches all start with a literal byte and
-    carry no capturing group at their start: that is what lets the regex engine skip
-    uninteresting bytes in C (a capturing group or a leading lookbehind around a branch
-    makes it several times slower). So a match is classified by its first byte with
-    ``SCAN_KIND``: comment, string (plain or raw), skip (character literal), directive (``#include`` header in group ``G_HEADER``, conditional
-    keyword in ``G_COND``), ``<<<``, or candidate identifier.
+    Each match is a skip, then a hit in group ``G_HIT``. The skip eats, inside the regex
+    engine, everything the translator does not care about: whole words that start with
+    no candidate prefix, numbers, punctuation and blanks, and a ``/``, ``<``, ``#`` or
+    quote that starts nothing. The hit is what remains: a comment, string (plain or raw),
+    character literal, directive (``#include`` header in group ``G_HEADER``, conditional
+    keyword in ``G_COND``), ``<<<``, or candidate identifier; it is classified by its
+    first byte with ``SCAN_KIND``. At the end of the input the last match has no hit.
+
+    Words are skipped whole, so a hit always starts at a token boundary and the engine
+    never retries inside a word; and the skip stops only where a hit surely matches, so
+    no position is ever scanned twice.
     """
-    # Each prefix carries its own fixed-width lookbehind, after the literal, that rejects
-    # a prefix found in the middle of a longer identifier.
-    alternatives = b"|".join(
-        re.escape(p) + b"(?<![\\w$]" + b"." * len(p) + b")[\\w$]*"
-        for p in sorted(set(candidate_prefixes))
-    ) or b"(?!)"
-    pattern = b"|".join(
-        [
-            LINE_COMMENT,
-            BLOCK_COMMENT,
-            rb'#[ \t]*(?:include(?:_next)?[ \t]*(<[^>\r\n]*>|"[^"\r\n]*")'
-            rb"|(ifdef|ifndef|if|elif|else|endif)\b)",
-            RAW_STRING.replace(b"(?P<delim>", b"(").replace(b"(?P=delim)", b"\\3"),
-            STRING,
-            CHAR_START + CHAR[1:],
-            rb"<<<",
-            alternatives,
-        ]
-    )
-    return re.compile(pattern)
+    trie = _prefix_trie(candidate_prefixes)
+    first_bytes = {p[0] for p in candidate_prefixes} | set(b"RuUL")
+    free = bytes(sorted(set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
+                        - first_bytes))
+    skip = b"|".join([
+        rb"[^\w$/\"'#<]++",
+        b"[" + re.escape(free) + rb"][\w$]*+",  # a word no candidate or raw string starts
+        rb"\d[\w$]*+",
+        rb"(?:u8|[uUL])(?=R\"[^()\\\s]{0,16}\()",  # a raw string's encoding prefix
+        rb"(?!" + (trie + b"|" if trie else b"") + _RAW_OPENER + rb")[A-Za-z_$][\w$]*+",
+        rb"/(?![/*])",
+        rb"<(?!<<)",
+        rb"#(?!" + _DIRECTIVE_HIT[1:].replace(b"(<", b"(?:<").replace(b"(ifdef", b"(?:ifdef")
+        + b")",
+        rb"'(?!" + CHAR_START[1:] + b")",
+    ])
+    hit = b"|".join([
+        LINE_COMMENT,
+        BLOCK_COMMENT,
+        _DIRECTIVE_HIT,
+        RAW_STRING.replace(b"(?P<delim>", b"(").replace(b"(?P=delim)", b"\\%d" % G_DELIM),
+        STRING,
+        CHAR_START + CHAR[1:],
+        rb"<<<",
+    ] + ([b"(?:" + trie + rb")[\w$]*"] if trie else []))
+    return re.compile(b"(?:" + skip + b")*+(?:(" + hit + rb")|\Z)")
 
 
 _CLOSED_STRING = re.compile(STRING[:-1])  # (STRING without its optional closing quote)
-G_DELIM = 3  # a raw string's delimiter, in the scanner
 
 
 def unterminated_string(text: bytes, m: re.Match[bytes]) -> str | None:

@@ -100,10 +100,13 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
     # include header with it, that text (maybe holding a '/*' or a quote) is scanned again
     # from just after the '#'.
     pos = 0
+    HIT = lexer.G_HIT
     while pos is not None:
         resume = None
         for m in compiled.scanner.finditer(src, pos):
-            text = m.group()
+            text = m.group(HIT)
+            if text is None:  # the end of the input
+                break
             kind = kind_of[text[0]]
             if kind == K_IDENT:
                 if text[:2] == b'R"':
@@ -111,30 +114,32 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
                 else:
                     name = canonical(text)
                     if name is not None:
-                        idents.append((m.start(), name, "code"))
+                        idents.append((m.start(HIT), name, "code"))
                     elif is_unknown(text):
-                        unknown.append((m.start(), text, "code"))
+                        unknown.append((m.start(HIT), text, "code"))
                     continue
+            span = m.span(HIT)
             if kind == K_SKIP:
-                literal(m.span())
+                literal(span)
                 continue
+            start = span[0]
             if kind == K_COMMENT:
-                literal(m.span())
+                literal(span)
                 if text[1] == 0x2A and (len(text) < 4 or text[-2:] != b"*/"):  # "/*"
-                    result.unterminated.append((m.start(), "block comment"))
+                    result.unterminated.append((start, "block comment"))
                 if comments:
-                    _inner(src, m.start(), m.end(), compiled, idents, unknown, "comment")
+                    _inner(src, start, span[1], compiled, idents, unknown, "comment")
             elif kind == K_STRING:
-                literal(m.span())
+                literal(span)
                 what = lexer.unterminated_string(text, m)
                 if what is not None:
-                    result.unterminated.append((m.start(), what))
+                    result.unterminated.append((start, what))
                 if strings:
-                    _inner(src, m.start(), m.end(), compiled, idents, unknown, "string")
+                    _inner(src, start, span[1], compiled, idents, unknown, "string")
             elif kind == K_DIRECTIVE:
-                if not lexer.starts_logical_line(src, m.start()):
+                if not lexer.starts_logical_line(src, start):
                     if m.group(lexer.G_HEADER) is not None:
-                        resume = m.start() + 1
+                        resume = start + 1
                         break
                     continue
                 header = m.group(lexer.G_HEADER)
@@ -143,10 +148,10 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
                     if header[:1] == b'"':
                         literal((hs, he))
                     result.includes.append(
-                        Include(m.start(), he, hs + 1, he - 1, header[1:-1], tuple(branch)))
+                        Include(start, he, hs + 1, he - 1, header[1:-1], tuple(branch)))
                     continue
                 word = m.group(lexer.G_COND)
-                result.directives.append((m.start(), word))
+                result.directives.append((start, word))
                 serial += 1
                 if word.startswith(b"if"):
                     branch.append(serial)
@@ -156,7 +161,7 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
                 elif branch:
                     branch[-1] = serial
             else:
-                result.launches.append(m.start())
+                result.launches.append(start)
         pos = resume
     return result
 

@@ -85,8 +85,9 @@ SCAN = lexer.scanner([b"cu"])
 
 
 def scanned_idents(src):
-    return [m.group() for m in SCAN.finditer(src)
-            if lexer.SCAN_KIND[m.group()[0]] == lexer.K_IDENT and not m.group().startswith(b'R"')]
+    hits = [m.group(lexer.G_HIT) for m in SCAN.finditer(src)]
+    return [h for h in hits if h is not None and lexer.SCAN_KIND[h[0]] == lexer.K_IDENT
+            and not h.startswith(b'R"')]
 
 
 @pytest.mark.parametrize("src", CASES.values(), ids=CASES.keys())

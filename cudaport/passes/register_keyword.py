@@ -9,7 +9,6 @@ meaning. C files keep it: ``register`` is valid C.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from .. import lexer
 from ..context import FileContext
@@ -20,25 +19,25 @@ _C_SUFFIXES = (".c",)
 
 
 _BLANKS = re.compile(rb"[ \t\f\v]*")
-
-
-@lru_cache(maxsize=1)
-def _keyword_scanner() -> re.Pattern[bytes]:
-    """The fast scanner (comments and literals skipped inside the regex engine) stopping
-    only at identifiers starting with ``register``: tokenizing every file that merely
-    mentions the word in a comment cost as much as the rest of the translation."""
-    return lexer.scanner([b"register"])
+_KEYWORD = b"register"
 
 
 @register(126, "register-keyword")
 def drop_register_keyword(ctx: FileContext) -> None:
+    """Each whole word ``register`` in code: found with ``bytes.find`` (most files that
+    have the word have it only in comments, "registers"), kept when the scan saw no
+    comment, literal or ``#include`` name around it."""
     src = ctx.src
-    if b"register" not in src or ctx.path.endswith(_C_SUFFIXES):
+    if _KEYWORD not in src or ctx.path.endswith(_C_SUFFIXES):
         return
     rule = f"{ctx.compiled.target.name}/register-storage-class"
-    ident = lexer.K_IDENT
-    for m in _keyword_scanner().finditer(src):
-        if m.group() != b"register" or lexer.SCAN_KIND[src[m.start()]] != ident:
-            continue
-        end = _BLANKS.match(src, m.end()).end()
-        ctx.edits.append(Edit(m.start(), end, b"", rule))
+    word = lexer.IDENT_BYTES
+    headers = [(i.name_start, i.name_end) for i in ctx.scan.includes]
+    at = src.find(_KEYWORD)
+    while at >= 0:
+        end = at + len(_KEYWORD)
+        if (at == 0 or src[at - 1] not in word) and (end == len(src) or src[end] not in word) \
+                and ctx.in_code(at, end) \
+                and not any(start <= at < stop for start, stop in headers):
+            ctx.edits.append(Edit(at, _BLANKS.match(src, end).end(), b"", rule))
+        at = src.find(_KEYWORD, end)

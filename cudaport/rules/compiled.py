@@ -141,14 +141,19 @@ class Compiled:
         }
         self.unknown = re.compile(
             ("|".join(f"(?:{p})" for p in info.unknown_patterns) or r"(?!)").encode())
-        # Scanner candidates: prefixes of every name that may need an edit or a finding,
-        # plus the keywords and built-ins whose presence marks CUDA device code.
+        # Scanner candidates: the names that may need an edit or a finding, plus the
+        # keywords and built-ins whose presence marks CUDA device code; and every table
+        # name that shares their shortest distinctive prefix (so __popc counts as device
+        # use, as __syncthreads does).
         wanted = [name for name, r in self.identifiers.items()
                   if r.status != "same" or r.entry is not None and (
                       r.note or r.entry.kind in ("keyword", "variable")
                       or r.entry.check is not None or r.entry.needs_macro is not None)]
         wanted += _literal_prefixes(info.unknown_patterns)
-        self.scanner = lexer.scanner(candidate_prefixes(wanted))
+        shared = tuple(candidate_prefixes(wanted, 2))
+        self.scanner = lexer.scanner(candidate_prefixes(
+            [name for name in self.identifiers if name.startswith(shared)]
+            + _literal_prefixes(info.unknown_patterns)))
         self.namespace_names = {name for name, r in self.identifiers.items()
                                 if r.entry is not None and r.entry.kind == "namespace"}
 
@@ -263,11 +268,18 @@ def _callee(template: str, main: Mapping, replacement: bytes | None) -> bytes:
     return template.encode()
 
 
-def candidate_prefixes(names: list[bytes]) -> list[bytes]:
-    """The shortest prefix (two bytes or more) of each name that no common word starts with."""
+# Candidates are looked up in the table one by one in Python, so a prefix is kept long
+# enough that few other words share it ("uint2" not "ui", which every uint32_t starts
+# with); the scanning regex costs the same for 40 prefixes as for 400.
+PREFIX_LENGTH = 5
+
+
+def candidate_prefixes(names: list[bytes], length: int = PREFIX_LENGTH) -> list[bytes]:
+    """The prefix of each name (``length`` bytes or more, or the whole name) that no common
+    word starts with."""
     out = set()
     for name in names:
-        n = 2
+        n = min(length, len(name))
         while n < len(name) and name[:n] in _COMMON_PREFIXES:
             n += 1
         out.add(name[:n])
@@ -297,6 +309,16 @@ def _literal_prefixes(patterns: tuple[str, ...]) -> list[bytes]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """The code that builds a table (this module, the scanner regex, the rule model): a
+    cached table made by other code is not reused."""
+    hashed = hashlib.sha256()
+    for module in (__file__, lexer.__file__, Path(__file__).with_name("model.py")):
+        hashed.update(Path(module).read_bytes())
+    return hashed.hexdigest()
+
+
 @lru_cache(maxsize=16)
 def get_compiled(options: Options) -> Compiled:
     """The compiled table for ``options``, loaded once per process.
@@ -309,7 +331,7 @@ def get_compiled(options: Options) -> Compiled:
     framework = framework_packs(resolve_target_dir(options.target, roots), options.framework)
     extra = framework + [Path(p) for p in options.rule_files]
     digest = table_digest(options.target, roots, extra)
-    key = hashlib.sha256(repr((digest, Resolved.__slots__, options.target_version,
+    key = hashlib.sha256(repr((digest, _code_digest(), Resolved.__slots__, options.target_version,
                                options.experimental, options.launch,
                                sorted(options.variants))).encode()).hexdigest()[:32]
     cached = read_cache(f"compiled-{key}")
