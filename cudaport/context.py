@@ -59,6 +59,7 @@ class FileContext:
     clang: object | None = None  # cudaport.clang.Facts when --clang parsed the file
     _brackets: lexer.Brackets | None = None
     _code: bytes | None = None
+    _names: frozenset[bytes] | None = None
     # CUDA-looking names the file defines or declares itself (CUDA_CHECK, cudaDev): not
     # CUDA API here, nor in the project's other files (see cudaport.own_names).
     own_names: frozenset[bytes] = frozenset()
@@ -81,6 +82,14 @@ class FileContext:
         spans = self.scan.literals
         i = bisect.bisect_left(spans, (end,)) - 1
         return i < 0 or spans[i][1] <= start
+
+    @property
+    def names(self) -> frozenset[bytes]:
+        """The table names the scan found in code: a set lookup tells a pass whether the
+        file uses a name at all, without a search of its bytes."""
+        if self._names is None:
+            self._names = frozenset(n for _, n, where in self.scan.idents if where == "code")
+        return self._names
 
     @property
     def code(self) -> bytes:

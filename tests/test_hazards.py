@@ -147,6 +147,15 @@ def test_every_hazard_code_is_tested_and_documented():
         assert "What:" in text and "Why:" in text and "Fix:" in text and "Bad:" in text
 
 
+def test_lane_math_counts_in_device_code_only():
+    # A bitmap's `idx / 32` in host code is no lane math; the same in a __device__
+    # function (even one with no threadIdx or warp word in its file) is.
+    host = "static inline bool test(const unsigned *bits, int idx) {\n" \
+           "  return bits[idx / 32] >> (idx % 32) & 1;\n}\n"
+    assert "CP203" not in _codes(host)
+    assert "CP203" in _codes(host.replace("static inline", "__device__ inline"))
+
+
 def test_block_size_hazards_need_a_wide_wavefront():
     bad = next(c[1] for c in CASES if c[0] == "CP217")
     assert "CP217" not in _codes(bad, warp_size=32)

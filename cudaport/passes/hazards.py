@@ -19,14 +19,16 @@ from ..findings import Finding, Fix
 from ..rules.hazards import device_prop_pattern, lacking, names_pattern, target_facts
 from .registry import register
 
-# Cheap pre-check on the raw bytes: files with none of these skip the pass. Plain substring
-# tests (memchr-speed each) cost a third of one regex alternation over the same words,
-# whose common first bytes ('_', 'a', 's', ...) stop its literal search at every turn.
-_TRIGGERS = (b"threadIdx", b"<<<", b"__shared__", b"_sync", b"__shfl", b"asm", b"__ballot",
-             b"__activemask", b"ffffffff", b"FFFFFFFF", b"texture", b"surface", b"cooperative",
-             b"cudaDeviceProp", b"__CUDA", b"CUDA_VERSION", b"CUDART_VERSION", b"arp", b"ARP",
-             b"cublasGemm", b"TextureObject_t", b"SurfaceObject_t", b"CUtexObject",
-             b"CUsurfObject")
+# Each check runs only in files that have what it looks for: a name the scan found in code
+# (a set lookup), or else a plain substring test (memchr speed). A whole-file regex per
+# check, or one regex over every check's words, cost as much as the translation.
+_BALLOTS = frozenset((b"__ballot", b"__ballot_sync", b"__activemask"))
+_SHUFFLES = frozenset((b"__shfl", b"__shfl_up", b"__shfl_down", b"__shfl_xor", b"__shfl_sync",
+                       b"__shfl_up_sync", b"__shfl_down_sync", b"__shfl_xor_sync"))
+_TEXTURE_OBJECTS = frozenset((b"cudaTextureObject_t", b"cudaSurfaceObject_t", b"CUtexObject",
+                              b"CUsurfObject"))
+_WARP_WORDS = (b"arp", b"ARP", b"ffffffff", b"FFFFFFFF")
+_GEMMS_EX = frozenset((b"cublasGemmEx", b"cublasGemmBatchedEx", b"cublasGemmStridedBatchedEx"))
 
 _ASM = re.compile(rb"\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
 # Ballots and masks: find the rare name or literal first, then check the text before it.
@@ -127,17 +129,17 @@ class _Reporter:
 def hazards(ctx: FileContext) -> None:
     if not ctx.options.hazards:
         return
-    src = ctx.src
-    if not any(word in src for word in _TRIGGERS):
-        return
     code = ctx.code
+    names = ctx.names
     report = _Reporter(ctx)
     facts = ctx.clang if ctx.clang is not None and not ctx.clang.failure else None
     warp = ctx.options.warp_size or ctx.compiled.target.warp_size
     if facts is not None:
         _clang_hazards(ctx, facts, report, warp)
-    if warp > 32:
-        _warp_width(ctx, code, report, warp)
+    # Lane math and 32s are everywhere in host code: they count only in files with
+    # device code or that speak of warps or full masks.
+    if warp > 32 and (ctx.uses_device or any(word in code for word in _WARP_WORDS)):
+        _warp_width(ctx, code, names, report, warp)
     for m in _ASM.finditer(code) if b"asm" in code else ():
         report("CP210", m.start(), "inline assembly (PTX) does not assemble for "
                f"{ctx.compiled.target.title}; replace it with an intrinsic", "asm")
@@ -148,11 +150,10 @@ def hazards(ctx: FileContext) -> None:
                f"{' and ' + texture if texture else ''}; use texture objects",
                m.group(1).decode())
     objects = target.get("texture_objects")
-    if objects and (b"TextureObject_t" in code or b"SurfaceObject_t" in code
-                    or b"CUtexObject" in code or b"CUsurfObject" in code):
+    if objects and not names.isdisjoint(_TEXTURE_OBJECTS):
         _texture_objects_as_integers(ctx, code, report, objects)
     groups = target.get("cooperative_groups")
-    if b"cooperative_groups" in code and groups:
+    if groups and b"cooperative_groups" in code:
         version = ctx.compiled.version
         pattern = _cooperative_groups_pattern(lacking(groups, "functions", version),
                                               lacking(groups, "methods", version))
@@ -161,13 +162,13 @@ def hazards(ctx: FileContext) -> None:
             report("CP213", m.start(1) if m.group(1) else m.start(2),
                    f"cooperative groups: {name} has no counterpart in "
                    f"{_target_release(ctx)}'s cooperative groups", name)
-    props = device_prop_pattern(ctx.compiled) if b"cudaDeviceProp" in code else None
+    props = device_prop_pattern(ctx.compiled) if b"cudaDeviceProp" in names else None
     if props is not None:
         for m in props.finditer(code):
             name = m.group(1).decode()
             report("CP214", m.start(1), _device_prop_message(ctx, target, name), name)
     gemm = target.get("gemm_compute_type")
-    if b"cublasGemm" in code and gemm and all(
+    if gemm and not names.isdisjoint(_GEMMS_EX) and all(
             ctx.options.variant(group) in (None, choice)
             for group, choice in (gemm.get("variant") or {}).items()):
         _legacy_compute_types(ctx, code, report, gemm)
@@ -244,9 +245,9 @@ def _clang_hazards(ctx: FileContext, facts, report: _Reporter, warp: int) -> Non
             report("CP214", offset, _device_prop_message(ctx, target, name), name, "clang")
 
 
-def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:
-    for m in _BALLOT.finditer(code) if b"__ballot" in code or b"__activemask" in code \
-            else ():
+def _warp_width(ctx: FileContext, code: bytes, names: frozenset[bytes], report: _Reporter,
+                warp: int) -> None:
+    for m in _BALLOT.finditer(code) if not names.isdisjoint(_BALLOTS) else ():
         decl = _NARROW_DECL.search(code, max(0, m.start() - 120), m.start())
         if decl is not None:
             report("CP201", m.start(), f"{m.group(1).decode()} result stored in a 32-bit "
@@ -274,14 +275,14 @@ def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> 
         report("CP203", m.start(), f"'{op}' on {operand.group(1).decode()} assumes 32-lane "
                f"warps (the target has {warp})", operand.group(1).decode(),
                fix=_lane_math_fix(code, operand, m, op))
-    for m in _SHARED_32.finditer(code) if b"__shared__" in code else ():
+    for m in _SHARED_32.finditer(code) if b"__shared__" in names else ():
         report("CP204", m.start(1), f"__shared__ {m.group(1).decode()}[32] is sized for 32 "
                f"lanes or warps; the target's wavefront has {warp} lanes", m.group(1).decode())
     for m in _WARP_32_DEFINE.finditer(code) if b"define" in code else ():
         name = m.group(1).decode()
         report("CP205", m.start(), f"{name} assumed to be 32; the target's wavefront has "
                f"{warp} lanes", name)
-    for m in _WARP_32_COMPARE.finditer(code) if b"warpSize" in code else ():
+    for m in _WARP_32_COMPARE.finditer(code) if b"warpSize" in names else ():
         report("CP205", m.start(), f"warpSize assumed to be 32; the target's wavefront has "
                f"{warp} lanes", "warpSize")
     for m in _ASSIGN_32.finditer(code):
@@ -290,7 +291,8 @@ def _warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> 
             name = const.group(1).decode()
             report("CP205", const.start(), f"{name} assumed to be 32; the target's wavefront "
                    f"has {warp} lanes", name)
-    _shuffle_widths(ctx, code, report, warp)
+    if not names.isdisjoint(_SHUFFLES):
+        _shuffle_widths(ctx, code, report, warp)
 
 
 def _wide_ballot(decl: re.Match[bytes]) -> Fix:
@@ -322,8 +324,6 @@ def _lane_math_fix(code: bytes, operand: re.Match[bytes], m: re.Match[bytes],
 
 
 def _shuffle_widths(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:
-    if b"__shfl" not in code:
-        return
     for m in _LOOP_16.finditer(code):
         body_end = min(len(code), m.end() + 400)
         if _SHUFFLE.search(code, m.end(), body_end):
