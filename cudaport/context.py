@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import bisect
-import re
+import itertools
+import operator
 from dataclasses import dataclass, field
 
 from . import lexer
@@ -12,9 +13,6 @@ from .findings import Finding
 from .options import Options
 from .rules.compiled import Compiled
 from .scan import Scan
-
-_NEWLINE = re.compile(rb"\n")
-
 
 class LineIndex:
     """Offset to 1-based (line, column); columns count bytes, as compilers do."""
@@ -25,7 +23,11 @@ class LineIndex:
 
     def linecol(self, offset: int) -> tuple[int, int]:
         if self._starts is None:
-            self._starts = [0] + [m.end() for m in _NEWLINE.finditer(self.src)]
+            # line k starts after the lengths of lines 0..k-1 and their k newlines
+            # (sums made in C: a Python step per line cost more than the rest of a file)
+            lengths = map(len, self.src.split(b"\n"))
+            self._starts = [0, *map(operator.add, itertools.accumulate(lengths),
+                                    itertools.count(1))][:-1]
         line = bisect.bisect_right(self._starts, offset)
         return line, offset - self._starts[line - 1] + 1
 
@@ -98,6 +100,20 @@ class FileContext:
         if self._code is None:
             self._code = lexer.blank_spans(self.src, self.scan.literals)
         return self._code
+
+    def code_at(self, start: int, end: int) -> bytes:
+        """``self.code[start:end]``, without blanking the whole file for a few lines."""
+        if self._code is not None:
+            return self._code[start:end]
+        spans = self.scan.literals
+        i = max(0, bisect.bisect_left(spans, (start,)) - 1)
+        inside = []
+        while i < len(spans) and spans[i][0] < end:
+            a, b = spans[i]
+            if b > start:
+                inside.append((max(a, start) - start, min(b, end) - start))
+            i += 1
+        return lexer.blank_spans(self.src[start:end], inside)
 
     @property
     def brackets(self) -> lexer.Brackets:

@@ -49,31 +49,34 @@ def _test(kind: bytes, cond: bytes, is_platform) -> bool | None:
     return None
 
 
-def other_platform_spans(code: bytes, is_platform) -> list[tuple[int, int]]:
+def other_platform_spans(code: bytes, is_platform, directives=None) -> list[tuple[int, int]]:
     """(start, end) byte spans of branches only another platform compiles. ``code`` has
     its comments and literals blanked (same offsets as the source); ``is_platform`` tells
-    whether a macro name is one only the target's builds define."""
+    whether a macro name is one only the target's builds define. ``directives``, the
+    (offset of '#', keyword, condition, end of line) of each conditional directive, spares
+    the search of ``code``."""
     spans: list[tuple[int, int]] = []
     # per open group: [test of the current branch, its start, test of the #if branch]
     stack: list[list] = []
-    for m in _directives(code):
-        kind, cond = m.group(1), m.group(2)
+    if directives is None:
+        directives = [(m.start(), m.group(1), m.group(2), m.end()) for m in _directives(code)]
+    for offset, kind, cond, line_end in directives:
         if kind in (b"if", b"ifdef", b"ifndef"):
             test = _test(kind, cond, is_platform)
-            stack.append([test, m.end(), test])
+            stack.append([test, line_end, test])
         elif not stack:
             continue  # an unbalanced #elif/#else/#endif: nothing to say
         elif kind in (b"elif", b"else"):
             current, start, first = stack[-1]
             if current is False:
-                spans.append((start, m.start()))
+                spans.append((start, offset))
             # after a target-only #if, every later branch is another platform's; after an
             # other-platform #if, the rest is the target's (with or without more tests)
-            stack[-1] = [False if first else None, m.end(), first]
+            stack[-1] = [False if first else None, line_end, first]
         else:  # endif
             current, start, _first = stack.pop()
             if current is False:
-                spans.append((start, m.start()))
+                spans.append((start, offset))
     merged: list[tuple[int, int]] = []  # (nested spans inside an outer one fold into it)
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:
@@ -145,10 +148,16 @@ def other_platform_test(ctx) -> "_Inside | None":
     no such branch in ``ctx``)."""
     extra = ctx.compiled.target.extra
     macros = extra.get("platform_macros")
-    if not macros or b"#" not in ctx.src:
+    if not macros or not ctx.scan.directives:
         return None
     is_platform = _platform_test(tuple(macros), extra.get("platform_macro_pattern"))
-    spans = other_platform_spans(ctx.code, is_platform)
+    # the scan's directives, each condition blanked of comments as the code is
+    directives = []
+    for offset, _word in ctx.scan.directives:
+        m = _DIRECTIVE.match(ctx.src, offset)
+        if m is not None:
+            directives.append((offset, m.group(1), ctx.code_at(*m.span(2)), m.end()))
+    spans = other_platform_spans(b"", is_platform, directives)
     return _Inside(spans) if spans else None
 
 

@@ -180,6 +180,9 @@ def _may_define(src: bytes, start: int, length: int) -> bool:
     after = src[start + length:start + length + 2].lstrip()
     if after.startswith(b";"):
         return b"typedef" in src[max(0, start - 200):start]
+    before = src[max(0, start - 24):start].rstrip()
+    if before and not before.endswith((b"define", b"using")):
+        return False  # (the usual case, told without finding the line)
     window = max(0, start - 200)  # bounded: a 1 MB line must not cost 1 MB per name
     line = src[src.rfind(b"\n", window, start) + 1 or window:start]
     return _DEFINE_BEFORE.search(line) is not None or line.rstrip().endswith(b"using")

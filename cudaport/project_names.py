@@ -17,7 +17,9 @@ break. ``--clang`` resolves names exactly (CP906) and stays the precise answer.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import functools
 import re
 from typing import Callable, Iterable
 
@@ -90,18 +92,27 @@ _CLASS_HEAD = re.compile(rb"\b(?:struct|class|union)\s+[A-Za-z_]\w*(?:\s+final)?
                          rb"(?:\s*:[^;{}()]*)?\s*\Z")
 
 
+_BRACES = re.compile(rb"[{}]")
+
+
+@functools.lru_cache(maxsize=2)
+def _braces(code: bytes) -> tuple[list[int], bytes]:
+    """Offsets of the file's braces and which each is, found once per file."""
+    found = [m.start() for m in _BRACES.finditer(code)]
+    return found, bytes(map(code.__getitem__, found))
+
+
 def _in_class_body(code: bytes, start: int) -> bool:
     """Whether the innermost block around ``start`` is a struct, class or union body."""
+    offsets, kinds = _braces(code)
     depth = 0
-    i = start
-    while i > 0:
-        i -= 1
-        c = code[i]
-        if c == 0x7D:  # }
+    for k in range(bisect.bisect_left(offsets, start) - 1, -1, -1):
+        if kinds[k] == 0x7D:  # }
             depth += 1
-        elif c == 0x7B:  # {
-            if depth == 0:
-                return _CLASS_HEAD.search(code, max(0, i - 300), i) is not None
+        elif depth == 0:
+            i = offsets[k]
+            return _CLASS_HEAD.search(code, max(0, i - 300), i) is not None
+        else:
             depth -= 1
     return False
 

@@ -129,7 +129,9 @@ class _Reporter:
 def hazards(ctx: FileContext) -> None:
     if not ctx.options.hazards:
         return
-    code = ctx.code
+    # The gates read the raw bytes (a word only in a comment costs a needless blanking);
+    # the checks read the code, blanked once on first use.
+    src = ctx.src
     names = ctx.names
     report = _Reporter(ctx)
     facts = ctx.clang if ctx.clang is not None and not ctx.clang.failure else None
@@ -138,44 +140,44 @@ def hazards(ctx: FileContext) -> None:
         _clang_hazards(ctx, facts, report, warp)
     # Lane math and 32s are everywhere in host code: they count only in files with
     # device code or that speak of warps or full masks.
-    if warp > 32 and (ctx.uses_device or any(word in code for word in _WARP_WORDS)):
-        _warp_width(ctx, code, names, report, warp)
-    for m in _ASM.finditer(code) if b"asm" in code else ():
+    if warp > 32 and (ctx.uses_device or any(word in src for word in _WARP_WORDS)):
+        _warp_width(ctx, ctx.code, names, report, warp)
+    for m in _ASM.finditer(ctx.code) if b"asm" in src else ():
         report("CP210", m.start(), "inline assembly (PTX) does not assemble for "
                f"{ctx.compiled.target.title}; replace it with an intrinsic", "asm")
     target = target_facts(ctx.compiled.target)
     texture = target.get("texture_references")
-    for m in _TEXREF.finditer(code) if b"texture" in code or b"surface" in code else ():
+    for m in _TEXREF.finditer(ctx.code) if b"texture" in src or b"surface" in src else ():
         report("CP211", m.start(), f"{m.group(1).decode()} reference: removed in CUDA 12"
                f"{' and ' + texture if texture else ''}; use texture objects",
                m.group(1).decode())
     objects = target.get("texture_objects")
     if objects and not names.isdisjoint(_TEXTURE_OBJECTS):
-        _texture_objects_as_integers(ctx, code, report, objects)
+        _texture_objects_as_integers(ctx, ctx.code, report, objects)
     groups = target.get("cooperative_groups")
-    if groups and b"cooperative_groups" in code:
+    if groups and b"cooperative_groups" in src:
         version = ctx.compiled.version
         pattern = _cooperative_groups_pattern(lacking(groups, "functions", version),
                                               lacking(groups, "methods", version))
-        for m in pattern.finditer(code):
+        for m in pattern.finditer(ctx.code):
             name = (m.group(1) or m.group(2)).decode()
             report("CP213", m.start(1) if m.group(1) else m.start(2),
                    f"cooperative groups: {name} has no counterpart in "
                    f"{_target_release(ctx)}'s cooperative groups", name)
     props = device_prop_pattern(ctx.compiled) if b"cudaDeviceProp" in names else None
     if props is not None:
-        for m in props.finditer(code):
+        for m in props.finditer(ctx.code):
             name = m.group(1).decode()
             report("CP214", m.start(1), _device_prop_message(ctx, target, name), name)
     gemm = target.get("gemm_compute_type")
     if gemm and not names.isdisjoint(_GEMMS_EX) and all(
             ctx.options.variant(group) in (None, choice)
             for group, choice in (gemm.get("variant") or {}).items()):
-        _legacy_compute_types(ctx, code, report, gemm)
+        _legacy_compute_types(ctx, ctx.code, report, gemm)
     if ctx.scan.launches:
         known = {launch.lt for launch in facts.launches} if facts is not None else set()
-        _device_launches(ctx, code, report, known)
-    _arch_conditions(ctx, code, report)
+        _device_launches(ctx, ctx.code, report, known)
+    _arch_conditions(ctx, report)
 
 
 def _texture_objects_as_integers(ctx: FileContext, code: bytes, report: _Reporter,
@@ -445,21 +447,23 @@ class _BraceCloser:
         return self.closes.get(brace)
 
 
-def _arch_conditions(ctx: FileContext, code: bytes, report: _Reporter) -> None:
+def _arch_conditions(ctx: FileContext, report: _Reporter) -> None:
+    src = ctx.src
     for offset, word in ctx.scan.directives:
         if word in (b"else", b"endif"):
             continue
-        end = code.find(b"\n", offset)
-        while end > 0 and code[end - 1:end] == b"\\":
-            end = code.find(b"\n", end + 1)
-        line = code[offset:end if end >= 0 else len(code)]
-        m = _ARCH_MACRO.search(line)
+        end = src.find(b"\n", offset)
+        while end > 0 and src[end - 1:end] == b"\\":
+            end = src.find(b"\n", end + 1)
+        end = end if end >= 0 else len(src)
+        m = next((m for m in _ARCH_MACRO.finditer(src, offset, end)
+                  if ctx.in_code(m.start(1), m.end(1))), None)
         resolved = ctx.compiled.identifiers.get(m.group(1)) if m else None
         if resolved is not None and resolved.status in ("unsupported", "converted"):
             continue  # reported as a name the target lacks (CP101), or renamed to the
             # target's own macro (CUDART_VERSION becomes HIP_VERSION, with its note)
         if m:
             name = m.group(1).decode()
-            report("CP215", offset + m.start(1), f"#{word.decode()} on {name}: "
+            report("CP215", m.start(1), f"#{word.decode()} on {name}: "
                    f"{ctx.compiled.target.title} does not define it, so this condition takes "
                    "another branch there", name)

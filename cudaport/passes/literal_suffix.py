@@ -9,6 +9,8 @@ string literal with a user-defined suffix before any macro expands, so clang rej
 
 from __future__ import annotations
 
+import bisect
+
 from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
@@ -22,13 +24,19 @@ _QUALIFIERS = frozenset({
 
 @register(125, "literal-suffix")
 def separate_literal_qualifiers(ctx: FileContext) -> None:
+    """Each ``"__qualifier`` whose quote closes a string literal the scan found (not an
+    ``#include`` name): a find per occurrence instead of tokenizing the file."""
     src = ctx.src
-    if b'"__' not in src:
+    at = src.find(b'"__')
+    if at < 0:
         return
     rule = f"{ctx.compiled.target.name}/literal-qualifier-space"
-    previous = None
-    for tok in lexer.tokenize(src):
-        if (tok.kind == "ident" and tok.text in _QUALIFIERS and previous is not None
-                and previous.kind == "string" and previous.end == tok.start):
-            ctx.edits.append(Edit(tok.start, tok.start, b" ", rule))
-        previous = tok
+    literals = ctx.scan.literals
+    headers = {i.name_end for i in ctx.scan.includes}
+    while at >= 0:
+        word = lexer.IDENT_RE.match(src, at + 1)
+        if word is not None and word.group() in _QUALIFIERS and at not in headers:
+            i = bisect.bisect_right(literals, (at, len(src))) - 1
+            if i >= 0 and literals[i][1] == at + 1:
+                ctx.edits.append(Edit(at + 1, at + 1, b" ", rule))
+        at = src.find(b'"__', at + 1)
