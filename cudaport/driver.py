@@ -107,7 +107,7 @@ def _act(job: Job, data: bytes, output: bytes | None, request: Request,
         return
     refuse_linked_folders(target, job.rel.count("/"))
     try:
-        if target.read_bytes() == output:
+        if os.path.lexists(target) and target.read_bytes() == output:
             return  # already up to date: keep its timestamp, save a write
     except OSError:
         pass

@@ -30,7 +30,10 @@ _TEXTURE_OBJECTS = frozenset((b"cudaTextureObject_t", b"cudaSurfaceObject_t", b"
 _WARP_WORDS = (b"arp", b"ARP", b"ffffffff", b"FFFFFFFF")
 _GEMMS_EX = frozenset((b"cublasGemmEx", b"cublasGemmBatchedEx", b"cublasGemmStridedBatchedEx"))
 
-_ASM = re.compile(rb"\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
+# (A word boundary checked after the first literal byte, not before it: a regex that
+# starts with a literal is searched for in C, one that starts with \b tries every byte.)
+_ASM = re.compile(rb"(?:a(?<!\wa)sm|_(?<!\w_)_asm(?:__)?)\b\s*"
+                  rb"(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
 # Ballots and masks: find the rare name or literal first, then check the text before it.
 _BALLOT = re.compile(rb"(__ballot_sync|__activemask|__ballot)\s*\(")
 _NARROW_DECL = re.compile(
@@ -76,7 +79,7 @@ def _split_top(text: bytes) -> list[bytes]:
 _LOOP_16 = re.compile(
     rb"\bfor\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*(16)"
     rb"\s*;[^;]*;\s*\1\s*(?:/=\s*2|>>=\s*1)\s*\)")
-_TEXREF = re.compile(rb"\b(texture|surface)\s*<")
+_TEXREF = re.compile(rb"(t(?<!\wt)exture|s(?<!\ws)urface)\s*<")
 # Texture and surface objects used as integers: a variable of the type combined with an
 # integer literal by a bit or shift operator, or a cast to the type that is then shifted or
 # or-ed (cuda-samples' bindlessTexture packs them into uint2).

@@ -13,6 +13,12 @@ class OutputError(Exception):
     """An output could not be written where it was asked to go."""
 
 
+# Folders this process created or found to be real folders (not symbolic links). A tree
+# run writes thousands of files into a few hundred folders; each mkdir or link test of a
+# folder already seen was a system call, and an output disk can make those slow.
+_REAL_FOLDERS: set[str] = set()
+
+
 def write_output(path: Path, data: bytes, mode_from: Path | None = None,
                  durable: bool = True, keep_identity: bool = False) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename,
@@ -48,7 +54,8 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
             owner = (st.st_uid, st.st_gid)
     folder = target.parent
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        if str(folder) not in _REAL_FOLDERS:
+            folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.",
                                    suffix=".cudaport-tmp")
     except OSError as exc:
@@ -81,12 +88,19 @@ def refuse_linked_folders(path: Path, depth: int) -> None:
     when ``path`` is a link to a file outside that root: a link left in an output folder
     must not carry a write out of it. The root itself may be a link: the user named it."""
     folder = path.parent
+    checked = []
     for _ in range(depth):
+        if str(folder) in _REAL_FOLDERS:
+            folder = folder.parent
+            continue
         if os.path.islink(folder):  # (a missing folder is created as a real one)
             raise OutputError(f"{path}: {folder} is a symbolic link; cudaport does not "
                               "write through it (remove the link or choose another output "
                               "folder)")
+        if os.path.isdir(folder):
+            checked.append(str(folder))
         folder = folder.parent
+    _REAL_FOLDERS.update(checked)
     if os.path.islink(path):
         root = os.path.realpath(folder)
         if not os.path.realpath(path).startswith(root.rstrip("/") + "/"):
@@ -141,16 +155,17 @@ def _replaceable(path: Path) -> Path | None:
     if absolute.startswith(_SPECIAL_ROOTS) and not absolute.startswith(_ORDINARY_UNDER_DEV):
         return None  # /dev/stdout, /proc/self/fd/1: links the kernel makes, not files
     try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        st = None
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode):
+            try:
+                if not stat.S_ISREG(os.stat(path).st_mode):
+                    return None
+            except FileNotFoundError:
+                pass  # (a dangling link: the file it names is created)
+            return Path(os.path.realpath(path))
     except OSError:
-        return path  # (the write reports it)
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        return None
-    if os.path.islink(path):
-        return Path(os.path.realpath(path))
-    return path
+        return path  # (nothing there yet; or the write reports it)
+    return path if stat.S_ISREG(st.st_mode) else None
 
 
 def _write_through(path: Path, data: bytes) -> None:
