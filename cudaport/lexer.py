@@ -271,6 +271,14 @@ def blank_spans(src: bytes, spans: list[tuple[int, int]]) -> bytes:
     return b"".join(parts)
 
 
+def word(text: bytes) -> bytes:
+    """A regex for ``text`` (a name) as a whole word, the boundary checked after it:
+    ``\\bname`` makes the regex engine try the pattern at every byte, ``name(?<!\\wname)``
+    lets it search for the literal name in C (ten times faster over a whole file)."""
+    escaped = re.escape(text)
+    return escaped + rb"(?<!\w" + escaped + rb")"
+
+
 # Any identifier (used inside comments and strings when asked to rewrite them).
 IDENT_RE = re.compile(rb"(?<![\w$])[A-Za-z_$][\w$]*")
 

@@ -21,6 +21,7 @@ import dataclasses
 import re
 from typing import Callable, Iterable
 
+from . import lexer
 from .context import FileContext
 
 BRANCH, LAYER, LAYER_NAMES = "CP160", "CP161", "CP162"
@@ -35,8 +36,8 @@ _BARE = re.compile(rb"^([A-Za-z_]\w*)$")
 _LAYER_DEFS = (
     re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?:\([^)\n]*\))?[ \t]+"
                rb"(?:\(\s*)?([A-Za-z_]\w*)"),
-    re.compile(rb"\btypedef\s+(?:struct\s+|enum\s+)?([A-Za-z_]\w*)\s*\*?\s*([A-Za-z_]\w*)\s*;"),
-    re.compile(rb"\busing\s+([A-Za-z_]\w*)\s*=\s*(?:struct\s+)?([A-Za-z_]\w*)\s*;"),
+    re.compile(lexer.word(b"typedef") + rb"\s+(?:struct\s+|enum\s+)?([A-Za-z_]\w*)\s*\*?\s*([A-Za-z_]\w*)\s*;"),
+    re.compile(lexer.word(b"using") + rb"\s+([A-Za-z_]\w*)\s*=\s*(?:struct\s+)?([A-Za-z_]\w*)\s*;"),
 )
 _REST_OF_LINE = re.compile(rb"(?:[^\n\\]|\\\r?\n|\\)*")
 

@@ -45,7 +45,7 @@ def brace_pairs(code: bytes) -> dict[int, int]:
     return pairs
 
 
-_NAMESPACE = re.compile(rb"\bnamespace\s+((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*(?:\[\[[^\]]*\]\]\s*)?\{")
+_NAMESPACE = re.compile(lexer.word(b"namespace") + rb"\s+((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*(?:\[\[[^\]]*\]\]\s*)?\{")
 
 
 class Block(NamedTuple):
@@ -139,18 +139,19 @@ def key_text(text: bytes) -> bytes:
     return _SPACE.sub(b" ", text).strip()
 
 
-_TYPE_DEF = re.compile(rb"\b(struct|class|union|enum(?:\s+class|\s+struct)?)\s+"
+_TYPE_DEF = re.compile(rb"(" + b"|".join(map(lexer.word, (b"struct", b"class", b"union")))
+                       + rb"|" + lexer.word(b"enum") + rb"(?:\s+class|\s+struct)?)\s+"
                        rb"(?:__attribute__\s*\(\([^;{]*?\)\)\s*|alignas\s*\([^)]*\)\s*)?"
                        rb"([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^;{}()]*)?\{")
-_TYPEDEF = re.compile(rb"\btypedef\b([^;{}]*?)\b([A-Za-z_]\w*)\s*;")
+_TYPEDEF = re.compile(lexer.word(b"typedef") + rb"\b([^;{}]*?)\b([A-Za-z_]\w*)\s*;")
 _TYPEDEF_BODY = re.compile(rb"\}\s*([A-Za-z_]\w*)\s*(?:,[^;{}]*)?;")
-_USING = re.compile(rb"\busing\s+([A-Za-z_]\w*)\s*=\s*([^;{}]*?)\s*;")
+_USING = re.compile(lexer.word(b"using") + rb"\s+([A-Za-z_]\w*)\s*=\s*([^;{}]*?)\s*;")
 _FUNCTION = re.compile(rb"(?<![\w$.>:])([A-Za-z_]\w*)\s*\(([^(){};]*(?:\([^(){};]*\)[^(){};]*)*)\)"
                        rb"\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{")
-_ENUM_BODY = re.compile(rb"\benum\b(?:\s+(?:class|struct)\b)?(?:\s*[A-Za-z_]\w*)?"
+_ENUM_BODY = re.compile(lexer.word(b"enum") + rb"\b(?:\s+(?:class|struct)\b)?(?:\s*[A-Za-z_]\w*)?"
                         rb"\s*(?::\s*[\w:\s]+)?\{")
-_SWITCH = re.compile(rb"\bswitch\s*\(")
-_CASE = re.compile(rb"\bcase\b([^:;{}]*(?:::[^:;{}]*)*):(?!:)")
+_SWITCH = re.compile(lexer.word(b"switch") + rb"\s*\(")
+_CASE = re.compile(lexer.word(b"case") + rb"\b([^:;{}]*(?:::[^:;{}]*)*):(?!:)")
 _DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?[ \t]*"
                      rb"((?:[^\n\\]|\\\r?\n|\\)*)")
 _NOT_FUNCTIONS = frozenset(b"""if for while switch catch return sizeof alignof decltype

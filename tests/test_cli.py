@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -165,3 +166,16 @@ def test_check_imports_only_the_check_command(tmp_path):
     r = subprocess.run([sys.executable, "-c", probe, str(src)], capture_output=True,
                        text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert r.stdout.strip().splitlines()[-1] == "['cudaport.commands.check']", r.stderr
+
+
+def test_out_dir_removed_between_runs_in_one_process(tmp_path, monkeypatch):
+    # folders seen in one run are remembered; one deleted before the next run is made again
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "src" / "k").mkdir(parents=True)
+    (tmp_path / "src" / "k" / "a.cu").write_bytes(CLEAN)
+    (tmp_path / "src" / "k" / "b.cu").write_bytes(CLEAN)
+    for _ in range(2):
+        r = run("translate", "src", "--out-dir", "out", "-q", "--no-cache")
+        assert r.exit_code == 0, r.output
+        assert b"hipFree" in (tmp_path / "out" / "k" / "b.cu").read_bytes()
+        shutil.rmtree(tmp_path / "out")

@@ -30,9 +30,7 @@ _TEXTURE_OBJECTS = frozenset((b"cudaTextureObject_t", b"cudaSurfaceObject_t", b"
 _WARP_WORDS = (b"arp", b"ARP", b"ffffffff", b"FFFFFFFF")
 _GEMMS_EX = frozenset((b"cublasGemmEx", b"cublasGemmBatchedEx", b"cublasGemmStridedBatchedEx"))
 
-# (A word boundary checked after the first literal byte, not before it: a regex that
-# starts with a literal is searched for in C, one that starts with \b tries every byte.)
-_ASM = re.compile(rb"(?:a(?<!\wa)sm|_(?<!\w_)_asm(?:__)?)\b\s*"
+_ASM = re.compile(rb"(?:" + lexer.word(b"asm") + rb"|" + lexer.word(b"__asm") + rb"(?:__)?)\b\s*"
                   rb"(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
 # Ballots and masks: find the rare name or literal first, then check the text before it.
 _BALLOT = re.compile(rb"(__ballot_sync|__activemask|__ballot)\s*\(")
@@ -77,14 +75,16 @@ def _split_top(text: bytes) -> list[bytes]:
     out.append(text[start:].strip())
     return out
 _LOOP_16 = re.compile(
-    rb"\bfor\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*(16)"
+    lexer.word(b"for") + rb"\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*(16)"
     rb"\s*;[^;]*;\s*\1\s*(?:/=\s*2|>>=\s*1)\s*\)")
-_TEXREF = re.compile(rb"(t(?<!\wt)exture|s(?<!\ws)urface)\s*<")
+_TEXREF = re.compile(rb"(" + lexer.word(b"texture") + rb"|" + lexer.word(b"surface") + rb")\s*<")
 # Texture and surface objects used as integers: a variable of the type combined with an
 # integer literal by a bit or shift operator, or a cast to the type that is then shifted or
 # or-ed (cuda-samples' bindlessTexture packs them into uint2).
 _TEX_OBJECT = rb"(?:cudaTextureObject_t|cudaSurfaceObject_t|CUtexObject|CUsurfObject)"
-_TEX_DECL = re.compile(rb"\b" + _TEX_OBJECT + rb"\s+(?:const\s+)?([A-Za-z_]\w*)\s*(?=[,;=)\[{])")
+_TEX_DECL = re.compile(rb"(?:" + b"|".join(map(lexer.word, (
+    b"cudaTextureObject_t", b"cudaSurfaceObject_t", b"CUtexObject", b"CUsurfObject")))
+    + rb")\s+(?:const\s+)?([A-Za-z_]\w*)\s*(?=[,;=)\[{])")
 _INT_OPERATION = rb"\s*(?:&(?![&=])|\|(?![|=])|\^(?!=)|>>(?!=)|<<(?!=))\s*\(*\s*(?:0[xX][0-9a-fA-F]+|\d+)"
 _TEX_CAST_OPERATION = re.compile(rb"\(\s*(" + _TEX_OBJECT + rb")\s*\)[\w.\->\[\]]*\s*\)?\s*(?:<<|\|(?!\|))")
 _ARCH_MACRO = re.compile(
@@ -96,7 +96,8 @@ _ARCH_MACRO = re.compile(
 @functools.cache
 def _cooperative_groups_pattern(functions: tuple[str, ...],
                                 methods: tuple[str, ...]) -> re.Pattern[bytes]:
-    functions = names_pattern(rb"\b(?:cg|cooperative_groups)\s*::\s*", functions, rb"\b").pattern
+    functions = names_pattern(rb"(?:" + lexer.word(b"cg") + rb"|" + lexer.word(b"cooperative_groups")
+                              + rb")\s*::\s*", functions, rb"\b").pattern
     methods = names_pattern(rb"\.\s*", methods, rb"\s*\(").pattern
     return re.compile(functions + b"|" + methods)
 
@@ -105,7 +106,7 @@ _BRACE = re.compile(rb"[{}]")
 # cuBLAS GEMM calls whose computeType (0-based argument index, from CUDA 13's
 # cublas_api.h) C++ code may still pass as a cudaDataType: cuBLAS keeps an overload for
 # that; hipBLAS's *_v2 functions take only a hipblasComputeType_t.
-_GEMM_EX = re.compile(rb"\b(cublasGemmEx|cublasGemmBatchedEx|cublasGemmStridedBatchedEx)\s*\(")
+_GEMM_EX = re.compile(rb"(" + lexer.word(b"cublasGemm") + rb"(?:Ex|BatchedEx|StridedBatchedEx))\s*\(")
 _COMPUTE_TYPE_ARG = {b"cublasGemmEx": 17, b"cublasGemmBatchedEx": 18,
                      b"cublasGemmStridedBatchedEx": 21}
 _DATA_TYPE = re.compile(rb"CUDA_([RC])_(16F|32F|64F|32I)\Z")

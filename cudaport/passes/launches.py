@@ -80,7 +80,7 @@ def _vector_dims(ctx: FileContext) -> None:
 def _declared_type(src: bytes, types: list[bytes], var: bytes, before: int) -> bytes | None:
     """The type of the last ``TYPE a, b = ..., VAR`` before ``before`` (TYPE one of
     ``types`` or dim3), if any."""
-    pattern = re.compile(rb"\b(" + b"|".join(types + [b"dim3"]) + rb")\s+"
+    pattern = re.compile(rb"(" + b"|".join(map(lexer.word, types + [b"dim3"])) + rb")\s+"
                          rb"(?:\w+\s*(?:=[^,;(){}]*)?,\s*)*" + re.escape(var) + rb"\b")
     found = None
     for m in pattern.finditer(src, 0, before):

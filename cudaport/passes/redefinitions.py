@@ -19,17 +19,17 @@ from __future__ import annotations
 
 import re
 
-from .. import collisions, platform_branches
+from .. import collisions, lexer, platform_branches
 from ..context import FileContext
 from ..edits import Edit
 from .data import target_data
 from .registry import register
 
 _DEFINITION = re.compile(
-    rb"\b__device__\b(?:[ \t\r\n]+[\w:*&<>,]+)*?[ \t\r\n*&]+([A-Za-z_]\w*)[ \t]*"
+    lexer.word(b"__device__") + rb"\b(?:[ \t\r\n]+[\w:*&<>,]+)*?[ \t\r\n*&]+([A-Za-z_]\w*)[ \t]*"
     rb"\(([^()]*)\)[ \t\r\n]*\{")
 _OPERATOR = re.compile(
-    rb"\b__(?:host|device)__\b[^;{}()]*?\boperator[ \t]*([-+*/%^|&]=|<<=|>>=|[*/])[ \t]*"
+    rb"(?:" + lexer.word(b"__host__") + rb"|" + lexer.word(b"__device__") + rb")\b[^;{}()]*?\boperator[ \t]*([-+*/%^|&]=|<<=|>>=|[*/])[ \t]*"
     rb"\(([^()]*)\)[ \t\r\n]*\{")
 _PREFIX_WORDS = frozenset(b"inline static __forceinline__ __inline__ __host__ __device__ "
                           b"constexpr".split())
@@ -84,7 +84,7 @@ _PARSED: dict[tuple[str, ...], dict[str, dict[tuple[str, ...], str]]] = {}
 @register(42, "redefinitions")
 def redefinitions(ctx: FileContext) -> None:
     merged = _may_merge_overloads(ctx)
-    if b"__device__" not in ctx.src and not merged:
+    if b"__device__" not in ctx.names and not merged:
         return
     known = _hip_functions(ctx)
     code = ctx.code

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 
+from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
 from .data import target_data
 from .registry import register
 
-_USE = re.compile(rb"\bthrust[ \t]*::[ \t]*(cuda)[ \t]*::")
+_USE = re.compile(lexer.word(b"thrust") + rb"[ \t]*::[ \t]*(cuda)[ \t]*::")
 
 
 @register(33, "thrust-backend")

@@ -71,7 +71,7 @@ def wavefront_blocks(ctx: FileContext) -> None:
         return
     warp = ctx.options.warp_size or ctx.compiled.target.warp_size
     src = ctx.src
-    if warp <= 32 or not (b"WARP_TRANSPOSE" in src or b"__shared__" in src):
+    if warp <= 32 or not (b"__shared__" in ctx.names or b"WARP_TRANSPOSE" in src):
         return
     code = ctx.code
     title = ctx.compiled.target.title
@@ -91,7 +91,7 @@ def wavefront_blocks(ctx: FileContext) -> None:
                          f"threads per block: {title}'s hipCUB (rocPRIM) requires a multiple of "
                          f"the {warp}-lane wavefront and does not compile; use {warp} threads "
                          f"or more, or the DIRECT/STRIPED algorithm", m.group(1).decode(), "cub")
-    for m in _PER_WARP.finditer(code) if b"__shared__" in code else ():
+    for m in _PER_WARP.finditer(code) if b"__shared__" in ctx.names else ():
         op = re.sub(rb"\s+", b" ", m.group(3)).decode()
         ctx.find("CP218", m.start(1),
                  f"__shared__ {m.group(1).decode()}[{m.group(2).decode()} {op}] holds one slot "

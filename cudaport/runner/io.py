@@ -13,7 +13,7 @@ class OutputError(Exception):
     """An output could not be written where it was asked to go."""
 
 
-# Folders this process created or found to be real folders (not symbolic links). A tree
+# Folders (absolute paths) this process found to be real folders, not symbolic links. A tree
 # run writes thousands of files into a few hundred folders; each mkdir or link test of a
 # folder already seen was a system call, and an output disk can make those slow.
 _REAL_FOLDERS: set[str] = set()
@@ -54,10 +54,19 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
             owner = (st.st_uid, st.st_gid)
     folder = target.parent
     try:
-        if str(folder) not in _REAL_FOLDERS:
+        known = os.path.abspath(folder) in _REAL_FOLDERS
+        if not known:
             folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.",
-                                   suffix=".cudaport-tmp")
+        try:
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.",
+                                       suffix=".cudaport-tmp")
+        except FileNotFoundError:
+            if not known:
+                raise
+            _REAL_FOLDERS.clear()  # (removed since it was seen: made again)
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.",
+                                       suffix=".cudaport-tmp")
     except OSError as exc:
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     try:
@@ -90,7 +99,7 @@ def refuse_linked_folders(path: Path, depth: int) -> None:
     folder = path.parent
     checked = []
     for _ in range(depth):
-        if str(folder) in _REAL_FOLDERS:
+        if os.path.abspath(folder) in _REAL_FOLDERS:
             folder = folder.parent
             continue
         if os.path.islink(folder):  # (a missing folder is created as a real one)
@@ -98,7 +107,7 @@ def refuse_linked_folders(path: Path, depth: int) -> None:
                               "write through it (remove the link or choose another output "
                               "folder)")
         if os.path.isdir(folder):
-            checked.append(str(folder))
+            checked.append(os.path.abspath(folder))
         folder = folder.parent
     _REAL_FOLDERS.update(checked)
     if os.path.islink(path):
