@@ -28,6 +28,7 @@ class Scan:
     # occurrence, so a file with 100,000 references keeps one copy of each name.
     idents: list[tuple[int, bytes, str]] = field(default_factory=list)
     unknown: list[tuple[int, bytes, str]] = field(default_factory=list)
+    marks: list[tuple[int, bytes]] = field(default_factory=list)  # Compiled.marked_words
     includes: list[Include] = field(default_factory=list)
     launches: list[int] = field(default_factory=list)  # offsets of '<<<'
     directives: list[tuple[int, bytes]] = field(default_factory=list)  # conditional directives
@@ -90,6 +91,8 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
     literal = result.literals.append
     canonical = compiled.names.get
     is_unknown = compiled.unknown.match
+    marked = compiled.marked_words
+    mark = result.marks.append
     kind_of = lexer.SCAN_KIND
     K_IDENT, K_SKIP, K_COMMENT = lexer.K_IDENT, lexer.K_SKIP, lexer.K_COMMENT
     K_STRING, K_DIRECTIVE = lexer.K_STRING, lexer.K_DIRECTIVE
@@ -112,30 +115,36 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
                 if text[:2] == b'R"':
                     kind = K_STRING
                 else:
+                    if text in marked:  # (before the table: `texture` is in it too)
+                        mark((m.start(HIT), text))
+                        continue
                     name = canonical(text)
                     if name is not None:
                         idents.append((m.start(HIT), name, "code"))
                     elif is_unknown(text):
                         unknown.append((m.start(HIT), text, "code"))
                     continue
-            span = m.span(HIT)
+            end = m.end()  # (the hit ends the match)
+            start = end - len(text)
+            span = (start, end)
             if kind == K_SKIP:
                 literal(span)
                 continue
-            start = span[0]
             if kind == K_COMMENT:
                 literal(span)
                 if text[1] == 0x2A and (len(text) < 4 or text[-2:] != b"*/"):  # "/*"
                     result.unterminated.append((start, "block comment"))
                 if comments:
-                    _inner(src, start, span[1], compiled, idents, unknown, "comment")
+                    _inner(src, start, end, compiled, idents, unknown, "comment")
             elif kind == K_STRING:
                 literal(span)
-                what = lexer.unterminated_string(text, m)
-                if what is not None:
-                    result.unterminated.append((start, what))
+                # (a plain string closed by a quote no backslash precedes ends there)
+                if len(text) < 2 or text[-1] != 0x22 or text[-2] == 0x5C or text[0] == 0x52:  # '"' '\\' 'R'
+                    what = lexer.unterminated_string(text, m)
+                    if what is not None:
+                        result.unterminated.append((start, what))
                 if strings:
-                    _inner(src, start, span[1], compiled, idents, unknown, "string")
+                    _inner(src, start, end, compiled, idents, unknown, "string")
             elif kind == K_DIRECTIVE:
                 if not lexer.starts_logical_line(src, start):
                     if m.group(lexer.G_HEADER) is not None:

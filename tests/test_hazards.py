@@ -274,3 +274,12 @@ def test_a_build_switch_no_compiler_defines_is_reported_once_when_it_hides_an_er
     for guard in ("#ifdef __HIP_PLATFORM_AMD__\n#else", "#define BNB_HIP 1\n#if BNB_HIP\n#else",
                   "#ifndef USE_ROCM", "#if WITH_ROCM\n#else"):
         assert "CP166" not in _all_codes(f"{guard}\n{bad}#endif\n")
+
+
+def test_asm_and_texture_words_come_from_the_scan_in_code_only():
+    # CP210/CP211 are checked where the scan saw the words in code: not in comments or
+    # strings, nor inside longer names
+    src = ('// asm("nop"); texture<float> old;\nconst char *s = "asm(x)";\n'
+           'int myasm(int); surface_t x;\n')
+    assert _codes(src) == []
+    assert _codes(src + '__device__ void f() { asm volatile("nop"); }\n') == ["CP210"]

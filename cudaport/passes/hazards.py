@@ -30,8 +30,8 @@ _TEXTURE_OBJECTS = frozenset((b"cudaTextureObject_t", b"cudaSurfaceObject_t", b"
 _WARP_WORDS = (b"arp", b"ARP", b"ffffffff", b"FFFFFFFF")
 _GEMMS_EX = frozenset((b"cublasGemmEx", b"cublasGemmBatchedEx", b"cublasGemmStridedBatchedEx"))
 
-_ASM = re.compile(rb"(?:" + lexer.word(b"asm") + rb"|" + lexer.word(b"__asm") + rb"(?:__)?)\b\s*"
-                  rb"(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
+_ASM_WORD = rb"(?:" + lexer.word(b"asm") + rb"|" + lexer.word(b"__asm") + rb"(?:__)?)\b"
+_ASM = re.compile(_ASM_WORD + rb"\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
 # Ballots and masks: find the rare name or literal first, then check the text before it.
 _BALLOT = re.compile(rb"(__ballot_sync|__activemask|__ballot)\s*\(")
 _NARROW_DECL = re.compile(
@@ -77,7 +77,9 @@ def _split_top(text: bytes) -> list[bytes]:
 _LOOP_16 = re.compile(
     lexer.word(b"for") + rb"\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*(16)"
     rb"\s*;[^;]*;\s*\1\s*(?:/=\s*2|>>=\s*1)\s*\)")
-_TEXREF = re.compile(rb"(" + lexer.word(b"texture") + rb"|" + lexer.word(b"surface") + rb")\s*<")
+_TEXREF_WORD = rb"(" + lexer.word(b"texture") + rb"|" + lexer.word(b"surface") + rb")"
+_TEXREF = re.compile(_TEXREF_WORD + rb"\s*<")
+_ASM_WORDS = frozenset((b"asm", b"__asm", b"__asm__"))
 # Texture and surface objects used as integers: a variable of the type combined with an
 # integer literal by a bit or shift operator, or a cast to the type that is then shifted or
 # or-ed (cuda-samples' bindlessTexture packs them into uint2).
@@ -146,15 +148,18 @@ def hazards(ctx: FileContext) -> None:
     # device code or that speak of warps or full masks.
     if warp > 32 and (ctx.uses_device or any(word in src for word in _WARP_WORDS)):
         _warp_width(ctx, ctx.code, names, report, warp)
-    for m in _ASM.finditer(ctx.code) if b"asm" in src else ():
-        report("CP210", m.start(), "inline assembly (PTX) does not assemble for "
-               f"{ctx.compiled.target.title}; replace it with an intrinsic", "asm")
     target = target_facts(ctx.compiled.target)
     texture = target.get("texture_references")
-    for m in _TEXREF.finditer(ctx.code) if b"texture" in src or b"surface" in src else ():
-        report("CP211", m.start(), f"{m.group(1).decode()} reference: removed in CUDA 12"
-               f"{' and ' + texture if texture else ''}; use texture objects",
-               m.group(1).decode())
+    for start, word in ctx.scan.marks:  # (where the scan saw the words in code)
+        m = _ASM.match(ctx.code, start) if word in _ASM_WORDS else None
+        if m is not None:
+            report("CP210", m.start(), "inline assembly (PTX) does not assemble for "
+                   f"{ctx.compiled.target.title}; replace it with an intrinsic", "asm")
+        m = _TEXREF.match(ctx.code, start) if word not in _ASM_WORDS else None
+        if m is not None:
+            report("CP211", m.start(), f"{m.group(1).decode()} reference: removed in CUDA 12"
+                   f"{' and ' + texture if texture else ''}; use texture objects",
+                   m.group(1).decode())
     objects = target.get("texture_objects")
     if objects and not names.isdisjoint(_TEXTURE_OBJECTS):
         _texture_objects_as_integers(ctx, ctx.code, report, objects)

@@ -151,9 +151,10 @@ class Compiled:
                       or r.entry.check is not None or r.entry.needs_macro is not None)]
         wanted += _literal_prefixes(info.unknown_patterns)
         shared = tuple(candidate_prefixes(wanted, 2))
+        recognized = [name for name in self.identifiers if name.startswith(shared)]
+        self.marked_words = MARKED_WORDS.difference(recognized)
         self.scanner = lexer.scanner(candidate_prefixes(
-            [name for name in self.identifiers if name.startswith(shared)]
-            + _literal_prefixes(info.unknown_patterns)))
+            recognized + _literal_prefixes(info.unknown_patterns) + sorted(self.marked_words)))
         self.namespace_names = {name for name, r in self.identifiers.items()
                                 if r.entry is not None and r.entry.kind == "namespace"}
 
@@ -228,6 +229,11 @@ class Compiled:
                             f"{mapping.to} needs {self.target.title} {mapping.since}")
         return Resolved(None, "converted", mapping.to.encode(), note=mapping.note,
                         template=template)
+
+
+# Words some pass looks for that no rule names (inline assembly, texture references): the
+# scan records where they occur in code, so no pass searches a file's bytes for them.
+MARKED_WORDS = frozenset((b"asm", b"__asm", b"__asm__", b"texture", b"surface"))
 
 
 # Words so common in C/C++ that a scanner prefix they start with would stop the scanner at
