@@ -93,6 +93,21 @@ def tokenize(src: bytes, pos: int = 0, endpos: int | None = None) -> Iterator[To
 BOM = b"\xef\xbb\xbf"
 
 
+def starts_line(src: bytes, pos: int) -> bool:
+    """Whether only blanks (spaces, tabs) precede ``pos`` on its physical line: what a
+    ``(?m)^[ \\t]*`` regex prefix checks, asked only where a match was found (a regex that
+    starts with ``^`` is tried at every byte)."""
+    # (read back over the blanks only: a 1 MB line must not cost 1 MB per match)
+    while True:
+        low = max(0, pos - 256)
+        before = src[low:pos].rstrip(b" \t")
+        if before:
+            return before[-1] == 0x0A  # "\n"
+        if low == 0:
+            return True
+        pos = low
+
+
 def starts_logical_line(src: bytes, pos: int) -> bool:
     """Whether only blanks precede ``pos`` on its logical line (so a '#' there is a
     directive); a line continued by a trailing backslash does not start a new one."""
@@ -296,49 +311,60 @@ _OPENERS = frozenset((b"(", b"[", b"{", b"<<<"))
 
 
 class Brackets:
-    """Which bracket closes which, found lazily in one left-to-right pass over a source.
+    """Which bracket closes which, found lazily: asking about a bracket reads the source
+    from it to where it closes (or to the end when it never does).
 
     ``(``, ``[``, ``{`` and ``<<<`` open; ``)``, ``]`` and ``}`` close the innermost open
-    bracket whatever its kind, ``>>>`` does so while a ``<<<`` is open. Asking about a
-    bracket reads the source only up to where it closes (or to the end when it never
-    does), and every byte is read once however many brackets are asked about: that is
-    what keeps argument splitting linear on unbalanced input (``f((((`` ...)."""
+    bracket whatever its kind, ``>>>`` does so while a ``<<<`` is open. Every bracket met
+    on the way is remembered, and a later read steps over a bracket already paired: so
+    each byte is read about once however many brackets are asked about, which keeps
+    argument splitting linear on unbalanced input (``f((((`` ...), and a launch near the
+    end of a long file costs its own extent, not the file before it."""
 
     def __init__(self, src: bytes) -> None:
         self.src = src
-        self._matches = _BRACKET_RE.finditer(src)
         self._closes: dict[int, int] = {}  # opener offset -> end of its closer, -1: never
-        self._stack: list[tuple[int, bool]] = []  # (offset, is '<<<')
-        self._launches = 0  # '<<<' on the stack
-        self._done = False
 
     def close_end(self, start: int) -> int | None:
         """Offset just past the bracket closing the one at ``start``; None if it never
         closes (or no bracket starts there)."""
-        closes = self._closes
-        while start not in closes and not self._done:
-            self._step()
-        end = closes.get(start, -1)
+        end = self._closes.get(start)
+        if end is None:
+            end = self._read_from(start)
         return None if end < 0 else end
 
-    def _step(self) -> None:
-        m = next(self._matches, None)
-        if m is None:
-            self._done = True
-            for offset, _ in self._stack:
-                self._closes[offset] = -1
-            self._stack.clear()
-            return
-        text = m.group()
-        if text in _OPENERS:
-            launch = text == b"<<<"
-            self._stack.append((m.start(), launch))
-            self._launches += launch
-        elif text in (b")", b"]", b"}") or text == b">>>" and self._launches:
-            if self._stack:
-                offset, launch = self._stack.pop()
-                self._launches -= launch
-                self._closes[offset] = m.end()
+    def _read_from(self, start: int) -> int:
+        closes = self._closes
+        first = _BRACKET_RE.match(self.src, start)
+        if first is None or first.group() not in _OPENERS:
+            return -1
+        stack = [(start, first.group() == b"<<<")]  # (offset, is '<<<')
+        launches = int(stack[0][1])
+        pos: int | None = first.end()
+        while pos is not None:
+            resume, pos = pos, None
+            for m in _BRACKET_RE.finditer(self.src, resume):
+                text = m.group()
+                if text in _OPENERS:
+                    known = closes.get(m.start())
+                    if known is None:
+                        launch = text == b"<<<"
+                        stack.append((m.start(), launch))
+                        launches += launch
+                    elif known >= 0:
+                        pos = known  # paired before: read on from its end
+                        break
+                    else:
+                        break  # it never closes: neither does any bracket around it
+                elif text in (b")", b"]", b"}") or text == b">>>" and launches:
+                    offset, launch = stack.pop()
+                    launches -= launch
+                    closes[offset] = m.end()
+                    if not stack:
+                        return closes[start]
+        for offset, _ in stack:
+            closes[offset] = -1
+        return -1
 
 
 def split_arguments(src: bytes, open_paren: int, closer: bytes = b")",

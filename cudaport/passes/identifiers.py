@@ -100,12 +100,13 @@ def _after_struct_keyword(src: bytes, start: int) -> bool:
     return _STRUCT_KEYWORD.search(src, max(0, start - 32), start) is not None
 
 
-_DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)")
+_DEFINE = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)")
 
 
 def _defined_macros(src: bytes) -> frozenset[bytes]:
     """Names the file itself ``#define``s."""
-    return frozenset(m.group(1) for m in _DEFINE.finditer(src))
+    return frozenset(m.group(1) for m in _DEFINE.finditer(src)
+                     if lexer.starts_line(src, m.start()))
 
 
 # Words that may come right before a name without declaring it (`return cudaX`,
