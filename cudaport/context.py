@@ -101,6 +101,10 @@ class FileContext:
             self._code = lexer.blank_spans(self.src, self.scan.literals)
         return self._code
 
+    def marked(self, *words: bytes) -> list[int]:
+        """Where the scan saw these of ``Compiled.marked_words`` in code."""
+        return [start for start, word in self.scan.marks if word in words]
+
     def code_at(self, start: int, end: int) -> bytes:
         """``self.code[start:end]``, without blanking the whole file for a few lines."""
         if self._code is not None:

@@ -34,13 +34,16 @@ _HINTS = {
 
 @register(32, "libcudacxx")
 def libcudacxx(ctx: FileContext) -> None:
-    if b"cuda" not in ctx.src:
+    uses = ctx.marked(b"cuda")
+    if not uses:
         return
     names = {line.strip().encode() for line in target_data(ctx, "libcudacxx-names.txt")}
     if not names:
         return
     title = ctx.compiled.target.title
-    for m in _USE.finditer(ctx.src):
+    for m in (_USE.match(ctx.src, at) for at in uses):
+        if m is None:
+            continue
         name = m.group(1)
         if name not in names or not ctx.in_code(m.start(), m.end()):
             continue

@@ -21,13 +21,14 @@ _USE = re.compile(lexer.word(b"thrust") + rb"[ \t]*::[ \t]*(cuda)[ \t]*::")
 
 @register(33, "thrust-backend")
 def thrust_backend(ctx: FileContext) -> None:
-    if b"thrust" not in ctx.src:
+    uses = ctx.marked(b"thrust")
+    if not uses:
         return
     backend = target_data(ctx, "thrust-backend.txt")
     if not backend:
         return
     new = backend[0].strip().encode()
-    for m in _USE.finditer(ctx.src):
-        if ctx.in_code(m.start(), m.end()):
+    for m in (_USE.match(ctx.src, at) for at in uses):
+        if m is not None and ctx.in_code(m.start(), m.end()):
             ctx.edits.append(Edit(m.start(1), m.end(1), new,
                                   f"{ctx.compiled.target.name}/thrust-backend"))

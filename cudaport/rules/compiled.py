@@ -231,9 +231,11 @@ class Compiled:
                         template=template)
 
 
-# Words some pass looks for that no rule names (inline assembly, texture references): the
-# scan records where they occur in code, so no pass searches a file's bytes for them.
-MARKED_WORDS = frozenset((b"asm", b"__asm", b"__asm__", b"texture", b"surface"))
+# Words some pass looks for that no rule names (inline assembly, texture references, the
+# register keyword, libcu++'s and Thrust's namespaces): the scan records where they occur
+# in code, so no pass searches a file's bytes for them.
+MARKED_WORDS = frozenset((b"asm", b"__asm", b"__asm__", b"texture", b"surface", b"register",
+                          b"cuda", b"thrust"))
 
 
 # Words so common in C/C++ that a scanner prefix they start with would stop the scanner at
