@@ -180,8 +180,9 @@ def _companions(ctx: FileContext) -> bytes:
     table = ctx.compiled.target.extra.get("main_header_companions") or {}
     out = b""
     included = {inc.name for inc in ctx.scan.includes}
+    seen = ctx.names.union(word for _, word in ctx.scan.marks)  # (words the scan saw)
     for header, names in table.items():
-        if header.encode() in included or not any(n.encode() in ctx.src for n in names):
+        if header.encode() in included or not any(n.encode() in seen for n in names):
             continue
         pattern = re.compile(rb"(?<![\w.>$])(?<![\w]::)\b(?:" + b"|".join(
             n.encode() for n in names) + rb")\s*\(")

@@ -152,7 +152,10 @@ class Compiled:
         wanted += _literal_prefixes(info.unknown_patterns)
         shared = tuple(candidate_prefixes(wanted, 2))
         recognized = [name for name in self.identifiers if name.startswith(shared)]
-        self.marked_words = MARKED_WORDS.difference(recognized)
+        # (and the functions whose calls need a header the target's main one lacks)
+        companions = info.extra.get("main_header_companions") or {}
+        self.marked_words = MARKED_WORDS.union(
+            n.encode() for names in companions.values() for n in names).difference(recognized)
         self.scanner = lexer.scanner(candidate_prefixes(
             recognized + _literal_prefixes(info.unknown_patterns) + sorted(self.marked_words)))
         self.namespace_names = {name for name, r in self.identifiers.items()
