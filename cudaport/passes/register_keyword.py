@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
 from .registry import register
@@ -23,11 +24,20 @@ _KEYWORD = b"register"
 
 @register(126, "register-keyword")
 def drop_register_keyword(ctx: FileContext) -> None:
-    """Each ``register`` the scan saw in code (not in a comment, literal or ``#include``
-    name, nor inside a longer name)."""
-    if ctx.path.endswith(_C_SUFFIXES):
+    """Each whole word ``register`` in code: found with ``bytes.find`` (most files that
+    have the word have it only in comments, "registers"), kept when the scan saw no
+    comment, literal or ``#include`` name around it."""
+    src = ctx.src
+    if _KEYWORD not in src or ctx.path.endswith(_C_SUFFIXES):
         return
     rule = f"{ctx.compiled.target.name}/register-storage-class"
-    for at in ctx.marked(_KEYWORD):
+    word = lexer.IDENT_BYTES
+    headers = [(i.name_start, i.name_end) for i in ctx.scan.includes]
+    at = src.find(_KEYWORD)
+    while at >= 0:
         end = at + len(_KEYWORD)
-        ctx.edits.append(Edit(at, _BLANKS.match(ctx.src, end).end(), b"", rule))
+        if (at == 0 or src[at - 1] not in word) and (end == len(src) or src[end] not in word) \
+                and ctx.in_code(at, end) \
+                and not any(start <= at < stop for start, stop in headers):
+            ctx.edits.append(Edit(at, _BLANKS.match(src, end).end(), b"", rule))
+        at = src.find(_KEYWORD, end)
