@@ -17,14 +17,32 @@ import bisect
 import re
 
 from . import edits as E
+from . import lexer
 from . import scopes
 from .context import FileContext
 
 COLLISION, DROPPED = "CP163", "CP165"
 
-_STATEMENT = re.compile(
-    rb"\busing\s+[A-Za-z_]\w*\s*=[^;{}]*;|\btypedef\b[^;{}]*;"
-    rb"|(?m:^[ \t]*#[ \t]*define[ \t]+(?:[^\n\\]|\\\r?\n|\\)*)")
+# (each starts with its literal word, searched for in C; a #define must start its line)
+_STATEMENTS = (
+    re.compile(lexer.word(b"using") + rb"\s+[A-Za-z_]\w*\s*=[^;{}]*;"),
+    re.compile(lexer.word(b"typedef") + rb"\b[^;{}]*;"),
+    re.compile(rb"#[ \t]*define[ \t]+(?:[^\n\\]|\\\r?\n|\\)*"),
+)
+
+
+def _statements(code: bytes) -> list[tuple[int, int]]:
+    """(start, end) of each alias, typedef and #define line (from its line start), none
+    inside another (a typedef in a macro's body is the macro's)."""
+    spans = [m.span() for regex in _STATEMENTS[:2] for m in regex.finditer(code)]
+    for m in _STATEMENTS[2].finditer(code):
+        if lexer.starts_line(code, m.start()):
+            spans.append((code.rfind(b"\n", 0, m.start()) + 1, m.end()))
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if not out or start >= out[-1][1]:
+            out.append((start, end))
+    return out
 
 
 def shared_targets(compiled) -> frozenset[bytes]:
@@ -87,8 +105,7 @@ def check(ctx: FileContext, kept: list[E.Edit]) -> list[E.Edit]:
     drop: list[tuple[int, int]] = []  # spans whose edits are withdrawn
     add: list[E.Edit] = []
     # 1. self-aliases the edits create
-    for m in _STATEMENT.finditer(code):
-        a, b = m.span()
+    for a, b in _statements(code):
         if not _within(starts, a, b):
             continue
         after = _translated(src, kept, starts, a, b)

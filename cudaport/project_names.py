@@ -36,6 +36,7 @@ _NOT_A_TYPE = frozenset(b"""return else case do goto throw new delete sizeof ali
 namespace typename template co_return co_await co_yield operator decltype noexcept if while
 for switch and or not xor""".split())
 _TAGS = frozenset((b"struct", b"class", b"union", b"enum"))
+_MAY_FOLLOW_DECLARED = frozenset(bytes([c]) for c in b"{:;=(f/\\")
 
 
 def api_namespaces(compiled) -> frozenset[bytes]:
@@ -70,6 +71,11 @@ def is_member(code: bytes, start: int) -> bool:
 def is_declaration(code: bytes, start: int, length: int) -> bool:
     """Whether the name at ``start`` is being declared: ``struct X {``, ``using X =``,
     ``typedef ... X;``, ``T X(...)`` (a function declaration or definition)."""
+    # What follows a declared name starts with one of these (or a comment or a line
+    # splice hides it): the usual use, `cudaStream_t s` or `CUDA_R_32F,`, is told at once.
+    ahead = code[start + length:start + length + 16].lstrip()
+    if ahead and ahead[:1] not in _MAY_FOLLOW_DECLARED:
+        return False
     _, word = _word_before(code, start)
     after = lexer.next_token(code, start + length)
     follows = after.text if after is not None else b""
