@@ -103,6 +103,24 @@ def guarded_spans(src: bytes, guards: frozenset[bytes],
     # per open #if: [guard of the branch being read or None, guard if later branches are on]
     stack: list[list] = []
     for offset, word in directives(src) if conds is None else conds:
+        # Most directives name no guard: only their nesting counts, told without parsing
+        # the condition (a continued line takes the long way).
+        nl = src.find(b"\n", offset)
+        line_end = len(src) if nl < 0 else nl
+        line = src[offset:line_end]
+        if not line.endswith((b"\\", b"\\\r")) and not any(g in line for g in guards):
+            if word in (b"if", b"ifdef", b"ifndef"):
+                stack.append([None, None])
+            elif stack:
+                frame = stack[-1]
+                if frame[0] is not None:
+                    spans.append((frame[0][0], offset, frame[0][1]))
+                    frame[0] = None
+                if word == b"endif":
+                    stack.pop()
+                elif frame[1] is not None:
+                    frame[0] = (line_end, frame[1])
+            continue
         m = _DIRECTIVE_LINE.match(src, offset)
         if m is None:
             continue
