@@ -42,7 +42,10 @@ _SYNC_CALL_OPEN = re.compile(rb"\b(__\w+_sync)\s*\(\s*\Z")
 _FULL_MASK_DEFINE = re.compile(rb"#[ \t]*define[ \t]+(\w*MASK\w*)[ \t]+\(?(0[xX][fF]{8}[uU]?)\)?"
                                rb"[ \t]*(?:$|/)", re.M | re.I)
 # Lane math: find the rare operator first, then look at the operand just before it.
-_LANE_OP = re.compile(rb"(?:&\s*31|%\s*32|>>\s*5|/\s*32)(?![\w.])")
+# (one regex per operator: each starts with its literal, searched for in C; as one
+# alternation they were searched byte by byte)
+_LANE_OPS = tuple(re.compile(op + rb"(?![\w.])")
+                  for op in (rb"&\s*31", rb"%\s*32", rb">>\s*5", rb"/\s*32"))
 _LANE_OPERAND = re.compile(
     rb"(threadIdx\s*\.\s*[xyz]|\b\w*(?:[tT]id|TID|[lL]ane|LANE|[tT]hread|[iI]dx)\w*)\s*\Z")
 _SHARED_32 = re.compile(rb"__shared__[^;{}()]*?\b(\w+)\s*\[\s*32\s*\]")
@@ -278,7 +281,7 @@ def _warp_width(ctx: FileContext, code: bytes, names: frozenset[bytes], report: 
     for m in _FULL_MASK_DEFINE.finditer(code):
         report("CP202", m.start(2), f"{m.group(1).decode()} = {m.group(2).decode()} covers "
                f"32 of {warp} lanes when used as a warp mask", m.group(1).decode())
-    for m in _LANE_OP.finditer(code):
+    for m in sorted((m for op in _LANE_OPS for m in op.finditer(code)), key=lambda m: m.start()):
         operand = _LANE_OPERAND.search(code, max(0, m.start() - 80), m.start())
         if operand is None:
             continue
