@@ -87,20 +87,23 @@ def check(ctx: FileContext, kept: list[E.Edit]) -> list[E.Edit]:
     """``kept`` (resolved edits) without the ones that would collide, plus deletions of
     self-aliases they would create; findings for both go to ``ctx``."""
     src = ctx.src
-    starts = [e.start for e in kept]
-    shared = shared_targets(ctx.compiled)
     # Two definitions can become one only where a target name has two spellings in the
     # file: two CUDA names that map to it (cudaStream_t, CUstream), or one and the target
-    # name itself. A file with only cudaStream_t has nothing to merge.
-    spellings: dict[bytes, set[bytes]] = {}
-    for e in kept:
-        if e.replacement in shared:
-            spellings.setdefault(e.replacement, set()).add(src[e.start:e.end])
-    risky = {r for r in {e.replacement for e in kept} if r in src}
-    risky.update(r for r, seen in spellings.items() if len(seen) > 1)
-    if not any(e.replacement in risky and _maybe_definition(src, e.start, e.end)
-               for e in kept):
+    # name itself. A file with only cudaStream_t has nothing to merge. (One pass over the
+    # edits in the usual case: a file has thousands, and none of these names.)
+    written = {e.replacement for e in kept}
+    risky = {r for r in written if r in src}
+    several = written & shared_targets(ctx.compiled)
+    if several:
+        spellings: dict[bytes, set[bytes]] = {}
+        for e in kept:
+            if e.replacement in several:
+                spellings.setdefault(e.replacement, set()).add(src[e.start:e.end])
+        risky.update(r for r, seen in spellings.items() if len(seen) > 1)
+    if not risky or not any(e.replacement in risky and _maybe_definition(src, e.start, e.end)
+                            for e in kept):
         return kept
+    starts = [e.start for e in kept]
     code = ctx.code
     drop: list[tuple[int, int]] = []  # spans whose edits are withdrawn
     add: list[E.Edit] = []

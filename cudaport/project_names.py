@@ -64,8 +64,7 @@ def qualifier(code: bytes, start: int) -> bytes | None:
 
 
 def is_member(code: bytes, start: int) -> bool:
-    before = code[max(0, start - 16):start].rstrip()
-    return before.endswith(b".") or before.endswith(b"->")
+    return code[max(0, start - 16):start].rstrip().endswith((b".", b"->"))
 
 
 def is_declaration(code: bytes, start: int, length: int) -> bool:
@@ -163,12 +162,16 @@ def before_passes(ctx: FileContext) -> None:
     code = None
     for s, n in renaming:
         q = qualifier(src, s)
-        if q or is_member(src, s):  # the raw text may mislead: a comment ending in '.'
+        member = is_member(src, s)
+        if q or member:  # the raw text may mislead: a comment ending in '.'
             code = ctx.code
             q = qualifier(code, s)
+            member = is_member(code, s)
+        elif code is not None:
+            member = is_member(code, s)
         if q and q not in api:
             kept[s] = f"qualified by {q.decode()}::"
-        elif is_member(code if code is not None else src, s):
+        elif member:
             kept[s] = "a member"
         elif is_declaration(src, s, len(n)):
             code = ctx.code
