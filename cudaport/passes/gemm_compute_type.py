@@ -20,7 +20,7 @@ from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
 from ..rules.hazards import target_facts
-from .hazards import _COMPUTE_TYPE_ARG, _GEMM_EX
+from .hazards import _COMPUTE_TYPE_ARG, _GEMM_EX, _GEMMS_EX
 from .registry import register
 
 _IDENT = re.compile(rb"[A-Za-z_]\w*\Z")
@@ -33,7 +33,7 @@ _MIGRATION = ((b"64F", (b"CUDA_R_64F", b"CUDA_C_64F")), (b"16F", (b"CUDA_R_16F",
 def gemm_compute_type(ctx: FileContext) -> None:
     gemm = target_facts(ctx.compiled.target).get("gemm_compute_type")
     src = ctx.src
-    if not gemm or b"cublasGemm" not in src or b"cudaDataType" not in src or not all(
+    if not gemm or ctx.names.isdisjoint(_GEMMS_EX) or b"cudaDataType" not in src or not all(
             ctx.options.variant(group) in (None, choice)
             for group, choice in (gemm.get("variant") or {}).items()):
         return

@@ -143,13 +143,15 @@ def library_companions(ctx: FileContext) -> None:
     included = {inc.name for inc in ctx.scan.includes}
     for header, names in table.items():
         folder = header.encode().rsplit(b"/", 1)[0] + b"/"
-        if header.encode() in included or not any(n.encode() in src for n in names):
-            continue
+        # (the includes first: a search of the file only where one of the folder's is)
         same = [inc for inc in ctx.scan.includes if inc.name.startswith(folder) and not inc.branch]
+        if not same or header.encode() in included \
+                or not any(n.encode() in src for n in names):
+            continue
         pattern = re.compile(rb"(?<![\w:])(?:" + b"|".join(
             rb"\s*::\s*".join(re.escape(part.encode()) for part in n.split("::"))
             for n in names) + rb")\s*\(")
-        if not same or not any(ctx.in_code(m.start(), m.end()) for m in pattern.finditer(src)):
+        if not any(ctx.in_code(m.start(), m.end()) for m in pattern.finditer(src)):
             continue
         pos = src.find(b"\n", same[-1].end) + 1 or len(src)
         lead = b"" if src[pos - 1:pos] == b"\n" else ctx.eol()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import bisect
 
-from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
 from .registry import register
@@ -24,19 +23,18 @@ _QUALIFIERS = frozenset({
 
 @register(125, "literal-suffix")
 def separate_literal_qualifiers(ctx: FileContext) -> None:
-    """Each ``"__qualifier`` whose quote closes a string literal the scan found (not an
-    ``#include`` name): a find per occurrence instead of tokenizing the file."""
+    """Each qualifier the scan saw in code right after the closing quote of a string
+    literal it saw (not an ``#include`` name): no search of the file."""
     src = ctx.src
-    at = src.find(b'"__')
-    if at < 0:
+    starts = [s for s, name, where in ctx.scan.idents if name in _QUALIFIERS and where == "code"]
+    starts += ctx.marked(*_QUALIFIERS)
+    starts = [s for s in starts if src[s - 1:s] == b'"']
+    if not starts:
         return
     rule = f"{ctx.compiled.target.name}/literal-qualifier-space"
     literals = ctx.scan.literals
-    headers = {i.name_end for i in ctx.scan.includes}
-    while at >= 0:
-        word = lexer.IDENT_RE.match(src, at + 1)
-        if word is not None and word.group() in _QUALIFIERS and at not in headers:
-            i = bisect.bisect_right(literals, (at, len(src))) - 1
-            if i >= 0 and literals[i][1] == at + 1:
-                ctx.edits.append(Edit(at + 1, at + 1, b" ", rule))
-        at = src.find(b'"__', at + 1)
+    headers = {i.name_end + 1 for i in ctx.scan.includes}
+    for at in sorted(starts):
+        i = bisect.bisect_right(literals, (at - 1, len(src))) - 1
+        if i >= 0 and literals[i][1] == at and at not in headers:
+            ctx.edits.append(Edit(at, at, b" ", rule))

@@ -235,11 +235,11 @@ class Compiled:
 
 
 # Words some pass looks for that no rule names (inline assembly, texture references,
-# libcu++'s and Thrust's namespaces): the scan records where they occur in code, so no
-# pass searches a file's bytes for them. (Only words whose first letter starts some rule
+# libcu++'s and Thrust's namespaces, qualifiers a string may touch): the scan records
+# where they occur in code, so no pass searches a file's bytes for them. (Only words whose first letter starts some rule
 # name already: a new first letter, `register`'s r, slows the scan more than one search.)
 MARKED_WORDS = frozenset((b"asm", b"__asm", b"__asm__", b"texture", b"surface", b"cuda",
-                          b"thrust"))
+                          b"thrust", b"__forceinline__", b"__noinline__"))
 
 
 # Words so common in C/C++ that a scanner prefix they start with would stop the scanner at
