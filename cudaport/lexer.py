@@ -208,7 +208,8 @@ def scanner(candidate_prefixes: list[bytes]) -> re.Pattern[bytes]:
     Each match is a skip, then a hit in group ``G_HIT``. The skip eats, inside the regex
     engine, everything the translator does not care about: whole words that start with
     no candidate prefix, numbers, punctuation and blanks, and a ``/``, ``<``, ``#`` or
-    quote that starts nothing. The hit is what remains: a comment, string (plain or raw),
+    quote that starts nothing. The hit is what remains: a comment (or a run of line
+    comments, one per line), string (plain or raw),
     character literal, directive (``#include`` header in group ``G_HEADER``, conditional
     keyword in ``G_COND``), ``<<<``, or candidate identifier; it is classified by its
     first byte with ``SCAN_KIND``. At the end of the input the last match has no hit.
@@ -234,7 +235,9 @@ def scanner(candidate_prefixes: list[bytes]) -> re.Pattern[bytes]:
         rb"'(?!" + CHAR_START[1:] + b")",
     ])
     hit = b"|".join([
-        LINE_COMMENT,
+        # a run of line comments, one under the other, is one hit (the blanks between
+        # them are no code either): license headers and doc blocks cost one step
+        LINE_COMMENT + rb"(?:\r?\n[ \t]*" + LINE_COMMENT + rb")*",
         BLOCK_COMMENT,
         _DIRECTIVE_HIT,
         RAW_STRING.replace(b"(?P<delim>", b"(").replace(b"(?P=delim)", b"\\%d" % G_DELIM),

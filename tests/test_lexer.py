@@ -136,3 +136,14 @@ def test_split_arguments_keeps_a_nested_launch_whole():
     args, end = lexer.split_arguments(call, 1)
     assert [call[a:b] for a, b in args] == [
         b"a", b"x<<<1, 2>>>(b)", b"std::vector<std::vector<std::vector<int>>>{}"]
+
+
+def test_a_run_of_line_comments_is_one_literal_span_and_code_around_it_is_code():
+    from cudaport import Options
+    from cudaport.rules import get_compiled
+    from cudaport.scan import scan
+
+    src = b"int a; // one\n  // two\n\t// three\nint b; // four\ncudaFree(0);\n"
+    spans = scan(src, get_compiled(Options())).literals
+    assert [src[a:b] for a, b in spans] == [b"// one\n  // two\n\t// three", b"// four"]
+    assert lexer.blank_spans(src, spans).split(b"\n")[3] == b"int b;        "
