@@ -92,7 +92,7 @@ def check(ctx: FileContext, kept: list[E.Edit]) -> list[E.Edit]:
     # name itself. A file with only cudaStream_t has nothing to merge. (One pass over the
     # edits in the usual case: a file has thousands, and none of these names.)
     written = {e.replacement for e in kept}
-    risky = {r for r in written if r in src}
+    risky = {r for r in written if ctx.holds(r)}
     several = written & shared_targets(ctx.compiled)
     if several:
         spellings: dict[bytes, set[bytes]] = {}

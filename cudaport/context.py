@@ -62,6 +62,7 @@ class FileContext:
     _brackets: lexer.Brackets | None = None
     _code: bytes | None = None
     _names: frozenset[bytes] | None = None
+    _heads: dict[bytes, bool] = field(default_factory=dict)
     # CUDA-looking names the file defines or declares itself (CUDA_CHECK, cudaDev): not
     # CUDA API here, nor in the project's other files (see cudaport.own_names).
     own_names: frozenset[bytes] = frozenset()
@@ -100,6 +101,16 @@ class FileContext:
         if self._code is None:
             self._code = lexer.blank_spans(self.src, self.scan.literals)
         return self._code
+
+    def holds(self, text: bytes) -> bool:
+        """``text in self.src``, answered at once for most target names: their first
+        three bytes (``hip``) are searched for once per file, and a file without them
+        holds none of the names that start so."""
+        head = text[:3]
+        seen = self._heads.get(head)
+        if seen is None:
+            seen = self._heads[head] = head in self.src
+        return seen and (text == head or text in self.src)
 
     def marked(self, *words: bytes) -> list[int]:
         """Where the scan saw these of ``Compiled.marked_words`` in code."""

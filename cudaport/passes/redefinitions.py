@@ -122,7 +122,7 @@ def _may_merge_overloads(ctx: FileContext) -> bool:
     targets: set[bytes] = set()
     for name in used:
         target = ctx.compiled.identifiers[name].replacement
-        if target in targets or target in ctx.src:
+        if target in targets or ctx.holds(target):
             return True
         targets.add(target)
     return False
