@@ -153,8 +153,13 @@ def other_platform_test(ctx) -> "_Inside | None":
     is_platform = _platform_test(tuple(macros), extra.get("platform_macro_pattern"))
     # the scan's directives, each condition blanked of comments as the code is
     directives = []
-    for offset, _word in ctx.scan.directives:
-        m = _DIRECTIVE.match(ctx.src, offset)
+    src = ctx.src
+    for offset, word in ctx.scan.directives:
+        if word in (b"else", b"endif"):  # (no condition: only where the line ends)
+            end = src.find(b"\n", offset)
+            directives.append((offset, word, b"", len(src) if end < 0 else end))
+            continue
+        m = _DIRECTIVE.match(src, offset)
         if m is not None:
             directives.append((offset, m.group(1), ctx.code_at(*m.span(2)), m.end()))
     spans = other_platform_spans(b"", is_platform, directives)

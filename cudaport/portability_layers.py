@@ -249,9 +249,13 @@ def _includes(src: bytes) -> Iterable[_Include]:
 
 
 def guards_of(ctx: FileContext) -> frozenset[bytes]:
-    listed = list(ctx.compiled.target.extra.get("portable_guards") or ())
-    listed += list(option(ctx.options, OPTION_GUARDS))
-    return frozenset(g.encode() for g in listed)
+    return _guards(tuple(ctx.compiled.target.extra.get("portable_guards") or ()),
+                   tuple(option(ctx.options, OPTION_GUARDS)))
+
+
+@functools.lru_cache(maxsize=8)
+def _guards(listed: tuple[str, ...], given: tuple[str, ...]) -> frozenset[bytes]:
+    return frozenset(g.encode() for g in listed + given)
 
 
 def portable_spans(ctx: FileContext) -> list[tuple[int, int, str]]:
