@@ -38,8 +38,9 @@ def warp_sync(ctx: FileContext) -> None:
     src = ctx.src
     version = ctx.compiled.version
     macros: set[bytes] = set()
-    for start, name, context in ctx.scan.idents:
-        if context != "code":
+    relevant = _relevant_names(ctx.compiled)
+    for start, name, context in ctx.scan.idents if not ctx.names.isdisjoint(relevant) else ():
+        if context != "code" or name not in relevant:
             continue
         r = lookup[name]
         entry = r.entry
@@ -60,6 +61,20 @@ def warp_sync(ctx: FileContext) -> None:
         # A project header this file includes may use the intrinsics; the macro must come
         # before the HIP header, which this file includes first (see includes.main_header).
         ctx.defines_with_main = tuple(ctx.compiled.version_macros)
+
+
+def _relevant_names(compiled) -> frozenset[bytes]:
+    """Names this pass acts on (a macro they need, a lane mask, a value that became a
+    run-time one): a file with none of them is not walked name by name."""
+    names = getattr(compiled, "_warp_sync_names", None)
+    if names is None:
+        names = frozenset(
+            name for name, r in compiled.identifiers.items()
+            if r.entry is not None and r.status in ("converted", "same") and (
+                r.entry.needs_macro is not None or r.entry.lane_mask is not None
+                or r.entry.runtime_value_since))
+        compiled._warp_sync_names = names
+    return names
 
 
 # Folders of the C library and the OS below /usr/include: ``<sys/time.h>`` is no project's.
