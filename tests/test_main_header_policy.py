@@ -79,3 +79,12 @@ def test_kernel_with_library_header_compiles_with_rocm_6_4(tmp_path):
     path = tmp_path / "kernel.hip"
     path.write_bytes(_out(KERNEL_WITH_LIBRARY_HEADER, "kernel.cu"))
     compile_hip(path, "rocm")
+
+
+def test_header_is_not_put_on_a_line_a_backslash_continues():
+    # found by bench/fuzz.py: a first line that is only a backslash splices the next line
+    # into it, so an include put there is no directive and a second run added another
+    src = b"\\\n{\n#include <cstdio>\nvoid f() { cudaFree(0); }\n"
+    once = translate_bytes(src, Options()).output
+    assert once.startswith(b"\\\n\n#include <hip/hip_runtime.h>\n")
+    assert translate_bytes(once, Options()).output == once

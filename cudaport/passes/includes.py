@@ -123,7 +123,8 @@ def main_header(ctx: FileContext) -> None:
             ctx.edits.append(Edit(pos, pos, lead + after, f"{ctx.compiled.target.name}/main-header"))
     if has_main and early is not None and insert:
         pos = OutsideBlocks(ctx.src)(ctx.src.rfind(b"\n", 0, early.start) + 1)
-        ctx.edits.append(Edit(pos, pos, header, main))
+        lead = ctx.eol() if continues_line(ctx.src, pos) else b""
+        ctx.edits.append(Edit(pos, pos, lead + header, main))
     if top:
         pos, prefix = top_insertion_point(ctx)
         ctx.edits.append(Edit(pos, pos, prefix + top,
@@ -316,8 +317,18 @@ def top_insertion_point(ctx: FileContext) -> tuple[int, bytes]:
     if ctx.scan.includes:
         top_level = [inc for inc in ctx.scan.includes if not inc.branch]
         first = (top_level or ctx.scan.includes)[0]
-        return OutsideBlocks(src)(src.rfind(b"\n", 0, first.start) + 1), b""
-    return _LEADING_COMMENTS.match(src).end(), b""
+        pos = OutsideBlocks(src)(src.rfind(b"\n", 0, first.start) + 1)
+    else:
+        pos = _LEADING_COMMENTS.match(src).end()
+    return pos, ctx.eol() if continues_line(src, pos) else b""
+
+
+def continues_line(src: bytes, pos: int) -> bool:
+    """Whether the line before ``pos`` (a line start) ends with a backslash: a line put
+    there would be spliced into it, and a directive there would be none (a second run
+    would not see it). A line break first ends the spliced line."""
+    line = src[max(0, pos - 3):pos].rstrip(b"\r\n")
+    return pos > 0 and src[pos - 1:pos] == b"\n" and line.endswith(b"\\")
 
 
 _CONDITIONAL = re.compile(lexer.CONDITIONAL)
