@@ -418,12 +418,13 @@ def _after_guard_or_pragma(src: bytes, in_code) -> int | None:
             if lexer.starts_logical_line(src, m.start()) and in_code(m.start(), m.end()):
                 return _next_line(src, m.end())
     code: list[lexer.Token] = []
-    for tok in lexer.tokenize(src):
-        if tok.kind in lexer.TRIVIA:
-            continue
-        code.append(tok)
-        if len(code) >= 4:
+    pos = 0
+    while len(code) < 4:  # the first four tokens that are no comment or blank
+        tok = lexer.next_token(src, pos)
+        if tok is None:
             break
+        code.append(tok)
+        pos = tok.end
     if len(code) >= 4 and code[0].kind == "directive" and code[2].kind == "directive":
         first = code[0].text.split(b"#", 1)[1].strip()
         second = code[2].text.split(b"#", 1)[1].strip()

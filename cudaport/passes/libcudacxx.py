@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ..context import FileContext
-from .data import target_data
+from .data import target_words
 from .registry import register
 
 # (The lookbehinds come after the literal: a pattern that starts with one cannot use the
@@ -37,7 +37,7 @@ def libcudacxx(ctx: FileContext) -> None:
     uses = ctx.marked(b"cuda")
     if not uses:
         return
-    names = {line.strip().encode() for line in target_data(ctx, "libcudacxx-names.txt")}
+    names = target_words(ctx, "libcudacxx-names.txt")
     if not names:
         return
     title = ctx.compiled.target.title

@@ -68,17 +68,20 @@ def parameter_types(params: str) -> list[str]:
 def _hip_functions(ctx: FileContext) -> dict[str, dict[tuple[str, ...], str]]:
     """name -> {parameter types: header}"""
     lines = target_data(ctx, "hip-device-functions.txt")
-    if lines not in _PARSED:
+    # (keyed by the cached tuple itself, not its value: hashing thousands of lines per
+    # translated file cost more than the pass)
+    parsed = _PARSED.get(id(lines))
+    if parsed is None or parsed[0] is not lines:
         out: dict[str, dict[tuple[str, ...], str]] = {}
         for line in lines:
             name, types, header = line.split("\t")
             key = tuple(t.strip() for t in types.split(",") if t.strip())
             out.setdefault(name, {})[key] = header
-        _PARSED[lines] = out
-    return _PARSED[lines]
+        parsed = _PARSED[id(lines)] = (lines, out)
+    return parsed[1]
 
 
-_PARSED: dict[tuple[str, ...], dict[str, dict[tuple[str, ...], str]]] = {}
+_PARSED: dict[int, tuple[tuple[str, ...], dict[str, dict[tuple[str, ...], str]]]] = {}
 
 
 @register(42, "redefinitions")
