@@ -91,10 +91,19 @@ def _includes_project_header(ctx: FileContext) -> bool:
     src = ctx.src
     compiled = ctx.compiled
     known = _library_folders(compiled, ctx.options.framework)
-    return any(inc.name not in compiled.headers and inc.name not in compiled.target_headers
-               and (src[inc.name_start - 1:inc.name_start] == b'"'
-                    or b"/" in inc.name and inc.name.split(b"/")[0] not in known)
-               for inc in ctx.scan.includes)
+    # (each name's answer is kept: a project's headers are included by many files)
+    memo = compiled.__dict__.setdefault("_project_header_memo", {})
+    for inc in ctx.scan.includes:
+        key = (inc.name, src[inc.name_start - 1:inc.name_start] == b'"', ctx.options.framework)
+        own = memo.get(key)
+        if own is None:
+            own = inc.name not in compiled.headers and inc.name not in compiled.target_headers \
+                and (key[1] or b"/" in inc.name and inc.name.split(b"/")[0] not in known)
+            if len(memo) < 100_000:
+                memo[key] = own
+        if own:
+            return True
+    return False
 
 
 def _library_folders(compiled, framework: str | None) -> frozenset[bytes]:
