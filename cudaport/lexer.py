@@ -153,17 +153,32 @@ def contains_directive(src: bytes, start: int, end: int) -> bool:
     return False
 
 
+# Blanks, line breaks, line splices and comments: the tokenizer's trivia, in one match.
+_TRIVIA_RUN = re.compile(rb"(?:[ \t\f\v\r\n]+|\\\r?\n|" + LINE_COMMENT + b"|" + BLOCK_COMMENT + rb")*")
+
+
 def next_token(src: bytes, pos: int, skip_trivia: bool = True) -> Token | None:
     """The token starting at ``pos`` (after trivia when asked); None at end of input."""
-    n = len(src)
-    while pos < n:
-        m = _TOKEN_RE.match(src, pos)
-        assert m is not None  # the grammar ends with a catch-all alternative
+    m = _TOKEN_RE.match(src, pos) if pos < len(src) else None
+    if m is None:
+        return None
+    kind = m.lastgroup or "other"
+    if skip_trivia and kind in TRIVIA:
+        # the rest of the trivia at once; but the blanks that begin a directive's line
+        # are the directive's, as the tokenizer reads them
+        start = _TRIVIA_RUN.match(src, pos).end()
+        if start >= len(src):
+            return None
+        m = None
+        if src[start] == 0x23:  # "#"
+            line = src.rfind(b"\n", pos, start) + 1
+            if line and not src[line:start].strip(b" \t"):
+                m = _TOKEN_RE.match(src, line)
+                if m.lastgroup not in ("include", "directive"):
+                    m = None
+        m = m or _TOKEN_RE.match(src, start)
         kind = m.lastgroup or "other"
-        if not (skip_trivia and kind in TRIVIA):
-            return Token(kind, m.start(), m.end(), m.group())
-        pos = m.end()
-    return None
+    return Token(kind, m.start(), m.end(), m.group())
 
 
 # What a scanner match is, told by its first byte (see :func:`scanner`).

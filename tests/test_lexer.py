@@ -147,3 +147,16 @@ def test_a_run_of_line_comments_is_one_literal_span_and_code_around_it_is_code()
     spans = scan(src, get_compiled(Options())).literals
     assert [src[a:b] for a, b in spans] == [b"// one\n  // two\n\t// three", b"// four"]
     assert lexer.blank_spans(src, spans).split(b"\n")[3] == b"int b;        "
+
+
+@pytest.mark.parametrize("src", [b"x;\n  #include <a.h>\n", b"x;\n\t# if A\n", b"a \\\n  #define B\n",
+                                 b"  \f#if X\n", b"\r  #if X\n", b"/* c */\n  # define X\n",
+                                 b"// a\n// b\n   y", b"x  #if", b"\\\n#if A\n"])
+def test_next_token_skips_trivia_as_the_tokenizer_does(src):
+    # next_token jumps over a run of blanks and comments in one match; the blanks that
+    # begin a directive's line still come with the directive
+    tokens = [t for t in lexer.tokenize(src) if t.kind not in lexer.TRIVIA]
+    for pos in range(len(src)):
+        expected = next((t for t in lexer.tokenize(src, pos) if t.kind not in lexer.TRIVIA), None)
+        assert lexer.next_token(src, pos) == expected, (src, pos)
+    assert lexer.next_token(src, 0) == (tokens[0] if tokens else None)
