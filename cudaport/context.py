@@ -63,6 +63,10 @@ class FileContext:
     _code: bytes | None = None
     _names: frozenset[bytes] | None = None
     _heads: dict[bytes, bool] = field(default_factory=dict)
+    # Includes in branches the target's compiler selects (`#ifdef __HIPCC__`): left as they
+    # are, but a target main header there is one the file has (else the first run turned
+    # `#ifdef __CUDACC__` / `#include <cuda.h>` into it, and a second run added another).
+    portable_includes: list = field(default_factory=list)
     # CUDA-looking names the file defines or declares itself (CUDA_CHECK, cudaDev): not
     # CUDA API here, nor in the project's other files (see cudaport.own_names).
     own_names: frozenset[bytes] = frozenset()

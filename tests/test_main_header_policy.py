@@ -88,3 +88,14 @@ def test_header_is_not_put_on_a_line_a_backslash_continues():
     once = translate_bytes(src, Options()).output
     assert once.startswith(b"\\\n\n#include <hip/hip_runtime.h>\n")
     assert translate_bytes(once, Options()).output == once
+
+
+def test_main_header_in_a_branch_the_target_compiler_selects_counts():
+    # found by bench/check_tree.py on NVIDIA warp's cuBQL: `#ifdef __CUDACC__` /
+    # `#include <cuda.h>` becomes `#ifdef __HIPCC__` / `#include <hip/hip_runtime.h>`, an
+    # already-portable branch that the second run did not look into, adding the header
+    src = (b'#pragma once\n#include "mine.h"\n#ifdef __CUDACC__\n# include <cuda.h>\n#endif\n'
+           b"__host__ __device__ inline int ok(int e) { return e == cudaSuccess; }\n")
+    once = translate_bytes(src, Options(), path="vec.h").output
+    assert once.count(b"hip/hip_runtime.h") == 1
+    assert translate_bytes(once, Options(), path="vec.h").output == once

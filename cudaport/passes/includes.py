@@ -83,6 +83,10 @@ def includes(ctx: FileContext) -> None:
         elif (translated and not has_main and early is None and not inc.branch
               and r.entry.library in RUNTIME_LIBRARIES):
             early = inc
+    for inc in ctx.portable_includes:  # (the target's own, in a branch it compiles)
+        if inc.name in ctx.compiled.main_headers:
+            has_main = True
+            has_target_main = has_target_main or inc.name == target_main
     ctx.main_header = (has_main, early, translated_main, has_target_main)
 
 
