@@ -99,3 +99,11 @@ def test_main_header_in_a_branch_the_target_compiler_selects_counts():
     once = translate_bytes(src, Options(), path="vec.h").output
     assert once.count(b"hip/hip_runtime.h") == 1
     assert translate_bytes(once, Options(), path="vec.h").output == once
+
+
+def test_byte_order_mark_stays_first():
+    # found by bench/fuzz.py: the macros went before the mark, and a second run added more
+    src = b"\xef\xbb\xbf#include <cuda_runtime.h>\n__shfl_down_sync"
+    once = translate_bytes(src, Options()).output
+    assert once.startswith(b"\xef\xbb\xbf#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n")
+    assert translate_bytes(once, Options()).output == once

@@ -127,6 +127,8 @@ def main_header(ctx: FileContext) -> None:
             ctx.edits.append(Edit(pos, pos, lead + after, f"{ctx.compiled.target.name}/main-header"))
     if has_main and early is not None and insert:
         pos = OutsideBlocks(ctx.src)(ctx.src.rfind(b"\n", 0, early.start) + 1)
+        if pos == 0 and ctx.src.startswith(lexer.BOM):
+            pos = len(lexer.BOM)  # (a byte order mark stays first)
         lead = ctx.eol() if continues_line(ctx.src, pos) else b""
         ctx.edits.append(Edit(pos, pos, lead + header, main))
     if top:
@@ -324,6 +326,8 @@ def top_insertion_point(ctx: FileContext) -> tuple[int, bytes]:
         pos = OutsideBlocks(src)(src.rfind(b"\n", 0, first.start) + 1)
     else:
         pos = _LEADING_COMMENTS.match(src).end()
+    if pos == 0 and src.startswith(lexer.BOM):
+        pos = len(lexer.BOM)  # (a byte order mark stays first)
     return pos, ctx.eol() if continues_line(src, pos) else b""
 
 
