@@ -49,17 +49,14 @@ def _test(kind: bytes, cond: bytes, is_platform) -> bool | None:
     return None
 
 
-def other_platform_spans(code: bytes, is_platform, directives=None) -> list[tuple[int, int]]:
-    """(start, end) byte spans of branches only another platform compiles. ``code`` has
-    its comments and literals blanked (same offsets as the source); ``is_platform`` tells
-    whether a macro name is one only the target's builds define. ``directives``, the
-    (offset of '#', keyword, condition, end of line) of each conditional directive, spares
-    the search of ``code``."""
+def other_platform_spans(directives, is_platform) -> list[tuple[int, int]]:
+    """(start, end) byte spans of branches only another platform compiles. ``directives``
+    are the (offset of '#', keyword, condition with comments blanked, end of line) of the
+    file's conditional directives; ``is_platform`` tells whether a macro name is one only
+    the target's builds define."""
     spans: list[tuple[int, int]] = []
     # per open group: [test of the current branch, its start, test of the #if branch]
     stack: list[list] = []
-    if directives is None:
-        directives = [(m.start(), m.group(1), m.group(2), m.end()) for m in _directives(code)]
     for offset, kind, cond, line_end in directives:
         if kind in (b"if", b"ifdef", b"ifndef"):
             test = _test(kind, cond, is_platform)
@@ -162,7 +159,7 @@ def other_platform_test(ctx) -> "_Inside | None":
         m = _DIRECTIVE.match(src, offset)
         if m is not None:
             directives.append((offset, m.group(1), ctx.code_at(*m.span(2)), m.end()))
-    spans = other_platform_spans(b"", is_platform, directives)
+    spans = other_platform_spans(directives, is_platform)
     return _Inside(spans) if spans else None
 
 

@@ -109,34 +109,26 @@ def guarded_spans(src: bytes, guards: frozenset[bytes],
         # Most directives name no guard: only their nesting counts, told without parsing
         # the condition (a continued line takes the long way).
         nl = src.find(b"\n", offset)
-        line_end = len(src) if nl < 0 else nl
-        line = src[offset:line_end]
-        if not line.endswith((b"\\", b"\\\r")) and not any(g in line for g in markers):
-            if word in (b"if", b"ifdef", b"ifndef"):
-                stack.append([None, None])
-            elif stack:
-                frame = stack[-1]
-                if frame[0] is not None:
-                    spans.append((frame[0][0], offset, frame[0][1]))
-                    frame[0] = None
-                if word == b"endif":
-                    stack.pop()
-                elif frame[1] is not None:
-                    frame[0] = (line_end, frame[1])
-            continue
-        m = _DIRECTIVE_LINE.match(src, offset)
-        if m is None:
-            continue
-        rest = _COMMENT.sub(b" ", m.group(1))
+        line = src[offset:len(src) if nl < 0 else nl]
+        rest = None  # the condition, comments blanked; None: it names no guard
+        if line.endswith((b"\\", b"\\\r")) or any(g in line for g in markers):
+            m = _DIRECTIVE_LINE.match(src, offset)
+            if m is None:
+                continue
+            rest = _COMMENT.sub(b" ", m.group(1))
+            line_end = m.end()
+        else:
+            line_end = offset + len(line)
         if word in (b"if", b"ifdef", b"ifndef"):
-            if word == b"if":
+            kind = None
+            if rest is not None and word == b"if":
                 kind = classify(rest, guards)
-            else:
+            elif rest is not None:
                 g = _guard(rest.strip(), guards)
                 kind = (("on" if word == b"ifdef" else "off"), g) if g else None
             on = kind[1] if kind and kind[0] == "on" else None
             later = kind[1] if kind and kind[0] == "off" else None
-            stack.append([(m.end(), on) if on else None, later])
+            stack.append([(line_end, on) if on else None, later])
             continue
         if not stack:
             continue
@@ -147,11 +139,11 @@ def guarded_spans(src: bytes, guards: frozenset[bytes],
         if word == b"endif":
             stack.pop()
         elif frame[1] is not None:
-            frame[0] = (m.end(), frame[1])
-        elif word == b"elif":
+            frame[0] = (line_end, frame[1])
+        elif word == b"elif" and rest is not None:
             kind = classify(rest, guards)
             if kind and kind[0] == "on":
-                frame[0] = (m.end(), kind[1])
+                frame[0] = (line_end, kind[1])
     for frame in stack:  # unterminated #if: the branch runs to the end
         if frame[0] is not None:
             spans.append((frame[0][0], len(src), frame[0][1]))
