@@ -138,8 +138,9 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
                     _inner(src, start, end, compiled, idents, unknown, "comment")
             elif kind == K_STRING:
                 literal(span)
-                # (a plain string closed by a quote no backslash precedes ends there)
-                if len(text) < 2 or text[-1] != 0x22 or text[-2] == 0x5C or text[0] == 0x52:  # '"' '\\' 'R'
+                # (a plain string closed by a quote no backslash precedes ends there;
+                # 0x22 '"', 0x5C backslash, 0x52 'R' of a raw string)
+                if len(text) < 2 or text[-1] != 0x22 or text[-2] == 0x5C or text[0] == 0x52:
                     what = lexer.unterminated_string(text, m)
                     if what is not None:
                         result.unterminated.append((start, what))

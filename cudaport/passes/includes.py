@@ -126,10 +126,8 @@ def main_header(ctx: FileContext) -> None:
             lead = b"" if ctx.src[pos - 1:pos] == b"\n" else ctx.eol()
             ctx.edits.append(Edit(pos, pos, lead + after, f"{ctx.compiled.target.name}/main-header"))
     if has_main and early is not None and insert:
-        pos = OutsideBlocks(ctx.src)(ctx.src.rfind(b"\n", 0, early.start) + 1)
-        if pos == 0 and ctx.src.startswith(lexer.BOM):
-            pos = len(lexer.BOM)  # (a byte order mark stays first)
-        lead = ctx.eol() if continues_line(ctx.src, pos) else b""
+        pos, lead = _line_for_insertion(ctx, OutsideBlocks(ctx.src)(
+            ctx.src.rfind(b"\n", 0, early.start) + 1))
         ctx.edits.append(Edit(pos, pos, lead + header, main))
     if top:
         pos, prefix = top_insertion_point(ctx)
@@ -326,17 +324,20 @@ def top_insertion_point(ctx: FileContext) -> tuple[int, bytes]:
         pos = OutsideBlocks(src)(src.rfind(b"\n", 0, first.start) + 1)
     else:
         pos = _LEADING_COMMENTS.match(src).end()
+    return _line_for_insertion(ctx, pos)
+
+
+def _line_for_insertion(ctx: FileContext, pos: int) -> tuple[int, bytes]:
+    """Where lines put at the line start ``pos`` go, and the line break to put before
+    them: after a byte order mark (it stays first), and after a break when the line
+    before ends with a backslash (spliced into it, a directive would be none, and a
+    second run would not see it)."""
+    src = ctx.src
     if pos == 0 and src.startswith(lexer.BOM):
-        pos = len(lexer.BOM)  # (a byte order mark stays first)
-    return pos, ctx.eol() if continues_line(src, pos) else b""
-
-
-def continues_line(src: bytes, pos: int) -> bool:
-    """Whether the line before ``pos`` (a line start) ends with a backslash: a line put
-    there would be spliced into it, and a directive there would be none (a second run
-    would not see it). A line break first ends the spliced line."""
-    line = src[max(0, pos - 3):pos].rstrip(b"\r\n")
-    return pos > 0 and src[pos - 1:pos] == b"\n" and line.endswith(b"\\")
+        return len(lexer.BOM), b""
+    continued = pos > 0 and src[pos - 1:pos] == b"\n" \
+        and src[max(0, pos - 3):pos].rstrip(b"\r\n").endswith(b"\\")
+    return pos, ctx.eol() if continued else b""
 
 
 _CONDITIONAL = re.compile(lexer.CONDITIONAL)

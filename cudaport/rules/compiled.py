@@ -236,8 +236,9 @@ class Compiled:
 
 # Words some pass looks for that no rule names (inline assembly, texture references,
 # libcu++'s and Thrust's namespaces, qualifiers a string may touch): the scan records
-# where they occur in code, so no pass searches a file's bytes for them. (Only words whose first letter starts some rule
-# name already: a new first letter, `register`'s r, slows the scan more than one search.)
+# where they occur in code, so no pass searches a file's bytes for them. (Only words
+# whose first letter starts some rule name already: a new first letter, `register`'s r,
+# slows the scan more than one search.)
 MARKED_WORDS = frozenset((b"asm", b"__asm", b"__asm__", b"texture", b"surface", b"cuda",
                           b"thrust", b"__forceinline__", b"__noinline__"))
 
