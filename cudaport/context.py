@@ -15,17 +15,38 @@ from .rules.compiled import Compiled
 from .scan import Scan
 
 class LineIndex:
-    """Offset to 1-based (line, column); columns count bytes, as compilers do."""
+    """Offset to 1-based (line, column); columns count bytes, as compilers do.
+
+    Most queries come in ascending order (a pass's findings, a file's references): those
+    count line breaks from the previous query on, so a file with a finding near its top
+    costs a few bytes, not a table of every line. Queries going back count from the start
+    until that has cost as much as the table, which is then built."""
 
     def __init__(self, src: bytes) -> None:
         self.src = src
         self._starts: list[int] | None = None
+        self._pos = 0  # the last ascending query, its line, and where that line starts
+        self._line = 1
+        self._line_start = 0
+        self._budget = len(src)  # bytes backward queries may count before the table
 
     def linecol(self, offset: int) -> tuple[int, int]:
+        src = self.src
         if self._starts is None:
+            if offset >= self._pos:
+                breaks = src.count(b"\n", self._pos, offset)
+                if breaks:
+                    self._line += breaks
+                    self._line_start = src.rfind(b"\n", self._pos, offset) + 1
+                self._pos = offset
+                return self._line, offset - self._line_start + 1
+            self._budget -= offset
+            if offset >= 0 and self._budget >= 0:
+                return (src.count(b"\n", 0, offset) + 1,
+                        offset - src.rfind(b"\n", 0, offset))
             # line k starts after the lengths of lines 0..k-1 and their k newlines
             # (sums made in C: a Python step per line cost more than the rest of a file)
-            lengths = map(len, self.src.split(b"\n"))
+            lengths = map(len, src.split(b"\n"))
             self._starts = [0, *map(operator.add, itertools.accumulate(lengths),
                                     itertools.count(1))][:-1]
         line = bisect.bisect_right(self._starts, offset)

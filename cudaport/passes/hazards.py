@@ -83,6 +83,7 @@ _LOOP_16 = re.compile(
 _TEXREF_WORD = rb"(" + lexer.word(b"texture") + rb"|" + lexer.word(b"surface") + rb")"
 _TEXREF = re.compile(_TEXREF_WORD + rb"\s*<")
 _ASM_WORDS = frozenset((b"asm", b"__asm", b"__asm__"))
+_TEXREF_WORDS = frozenset((b"texture", b"surface"))
 # Texture and surface objects used as integers: a variable of the type combined with an
 # integer literal by a bit or shift operator, or a cast to the type that is then shifted or
 # or-ed (cuda-samples' bindlessTexture packs them into uint2).
@@ -154,11 +155,13 @@ def hazards(ctx: FileContext) -> None:
     target = target_facts(ctx.compiled.target)
     texture = target.get("texture_references")
     for start, word in ctx.scan.marks:  # (where the scan saw the words in code)
-        m = _ASM.match(ctx.code, start) if word in _ASM_WORDS else None
-        if m is not None:
-            report("CP210", m.start(), "inline assembly (PTX) does not assemble for "
-                   f"{ctx.compiled.target.title}; replace it with an intrinsic", "asm")
-        m = _TEXREF.match(ctx.code, start) if word not in _ASM_WORDS else None
+        if word in _ASM_WORDS:
+            m = _ASM.match(ctx.code, start)
+            if m is not None:
+                report("CP210", m.start(), "inline assembly (PTX) does not assemble for "
+                       f"{ctx.compiled.target.title}; replace it with an intrinsic", "asm")
+            continue
+        m = _TEXREF.match(ctx.code, start) if word in _TEXREF_WORDS else None
         if m is not None:
             report("CP211", m.start(), f"{m.group(1).decode()} reference: removed in CUDA 12"
                    f"{' and ' + texture if texture else ''}; use texture objects",
@@ -188,7 +191,7 @@ def hazards(ctx: FileContext) -> None:
         _legacy_compute_types(ctx, ctx.code, report, gemm)
     if ctx.scan.launches:
         known = {launch.lt for launch in facts.launches} if facts is not None else set()
-        _device_launches(ctx, ctx.code, report, known)
+        _device_launches(ctx, report, known)
     _arch_conditions(ctx, report)
 
 
@@ -368,7 +371,7 @@ def _shuffle_widths(ctx: FileContext, code: bytes, report: _Reporter, warp: int)
 _DEVICE_FN = re.compile(rb"__global__|__device__")
 
 
-def _device_launches(ctx: FileContext, code: bytes, report: _Reporter, known: set[int]) -> None:
+def _device_launches(ctx: FileContext, report: _Reporter, known: set[int]) -> None:
     """Launches whose enclosing function is __global__/__device__ (text-only estimate for
     launches clang did not see: inactive branches, or no clang).
 
@@ -376,8 +379,9 @@ def _device_launches(ctx: FileContext, code: bytes, report: _Reporter, known: se
     the next ``{``; the launch is device code when that body is still open there. One
     forward pass serves every launch: markers, bodies and brace pairs are found once, so
     many launches after one marker (or before any) cost no rescans of the file."""
-    if b"__global__" not in code and b"__device__" not in code:
+    if b"__global__" not in ctx.src and b"__device__" not in ctx.src:
         return
+    code = ctx.code
     launches = sorted(lt for lt in ctx.scan.launches if lt not in known)
     markers = _DEVICE_FN.finditer(code)
     marker = next_marker = next(markers, None)

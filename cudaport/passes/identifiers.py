@@ -67,7 +67,7 @@ def identifiers(ctx: FileContext) -> None:
                 if r.status == "unsupported" and _drop_case_label(ctx, start, name, r):
                     dropped.append(start)
                     continue
-                _report(ctx, start, name.decode(), r)
+                _report(ctx, start, name, r)
     if dropped:
         gone = set(dropped)
         ctx.scan.idents[:] = [i for i in ctx.scan.idents if i[0] not in gone]
@@ -214,34 +214,50 @@ def _drop_case_label(ctx: FileContext, start: int, name: bytes, r) -> bool:
     return True
 
 
-def _report(ctx: FileContext, offset: int, ident: str, r) -> None:
+# (id of the resolved rule, name, target title) -> (that rule, its use findings)
+_USE_FINDINGS: dict[tuple[int, bytes, str], tuple[Resolved, tuple]] = {}
+
+
+def _report(ctx: FileContext, offset: int, name: bytes, r) -> None:
+    """The findings a use of ``name`` resolved to ``r`` gets: the same for every use, so
+    they are worded once per table (CUTLASS code has thousands of uses of one name)."""
+    title = ctx.compiled.target.title
+    key = (id(r), name, title)
+    kept = _USE_FINDINGS.get(key)
+    if kept is None or kept[0] is not r:
+        # (the memo holds r, so no other object gets its id while the entry is there)
+        kept = _USE_FINDINGS[key] = (r, _use_findings(title, name.decode(), r))
+    for code, message, ident, library in kept[1]:
+        ctx.find(code, offset, message, ident, library)
+
+
+def _use_findings(target: str, ident: str, r) -> tuple[tuple[str, str, str, str], ...]:
+    """(code, message, identifier, library) of each finding on a use of ``ident``."""
     entry = r.entry
-    target = ctx.compiled.target.title
+    out = []
+
+    def find(code: str, message: str) -> None:
+        out.append((code, message, ident, entry.library))
+
     since = f" (CUDA {entry.cuda_since}+)" if entry.cuda_since else ""
     if r.status == "unsupported":
         why = f": {r.reason}" if r.reason and "variant" in r.reason else ""
         if entry.note:  # what to use instead
             why = f"; {entry.note}"
-        ctx.find(entry.code or "CP101", offset, f"{ident} has no {target} equivalent{since}{why}",
-                 ident, entry.library)
+        find(entry.code or "CP101", f"{ident} has no {target} equivalent{since}{why}")
     elif r.status == "experimental":
-        ctx.find("CP104", offset, f"{ident}: {r.reason}; not translated without --experimental",
-                 ident, entry.library)
+        find("CP104", f"{ident}: {r.reason}; not translated without --experimental")
     elif r.status == "version":
-        ctx.find("CP107", offset, f"{ident}: {r.reason}, newer than the selected version",
-                 ident, entry.library)
+        find("CP107", f"{ident}: {r.reason}, newer than the selected version")
     if entry.cuda_removed:
-        ctx.find("CP103", offset, f"{ident} was removed in {entry.product} {entry.cuda_removed}",
-                 ident, entry.library)
+        find("CP103", f"{ident} was removed in {entry.product} {entry.cuda_removed}")
     elif entry.cuda_deprecated:
-        ctx.find("CP102", offset,
-                 f"{ident} is deprecated since {entry.product} {entry.cuda_deprecated}",
-                 ident, entry.library)
+        find("CP102", f"{ident} is deprecated since {entry.product} {entry.cuda_deprecated}")
     if r.status == "fallback":
-        ctx.find("CP108", offset, f"{ident}: {r.reason}; used the fallback: "
-                 f"{r.note or 'check the call'}", ident, entry.library)
+        find("CP108", f"{ident}: {r.reason}; used the fallback: {r.note or 'check the call'}")
     elif r.note and r.status in ("converted", "same"):
-        ctx.find("CP108", offset, f"{ident}: {r.note}", ident, entry.library)
+        find("CP108", f"{ident}: {r.note}")
+    return tuple(out)
 
 
 _ALIAS_TARGET = re.compile(rb"\bnamespace\s+[A-Za-z_]\w*\s*=\Z")  # namespace my = cub;
