@@ -182,13 +182,12 @@ def next_token(src: bytes, pos: int, skip_trivia: bool = True) -> Token | None:
 
 
 # What a scanner match is, told by its first byte (see :func:`scanner`).
-K_SKIP, K_COMMENT, K_STRING, K_DIRECTIVE, K_LAUNCH, K_IDENT = range(6)
+K_SKIP, K_COMMENT, K_STRING, K_DIRECTIVE, K_LAUNCH, K_IDENT, K_RAW_OR_IDENT = range(7)
 SCAN_KIND = [K_IDENT] * 256
 for _byte, _kind in ((b"/", K_COMMENT), (b'"', K_STRING), (b"'", K_SKIP), (b"#", K_DIRECTIVE),
-                     (b"<", K_LAUNCH)):
+                     (b"<", K_LAUNCH), (b"R", K_RAW_OR_IDENT)):
     SCAN_KIND[_byte[0]] = _kind
-# "R" starts either a raw string or an identifier: the caller checks for R" (an
-# identifier never contains a quote).
+# ("R" starts either a raw string or an identifier.)
 
 
 def _prefix_trie(prefixes: list[bytes]) -> bytes:

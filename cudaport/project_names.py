@@ -160,6 +160,8 @@ def before_passes(ctx: FileContext) -> None:
     api = api_namespaces(compiled)
     kept: dict[int, str] = {}
     code = None
+    namespaces = b"namespace" in src
+    declaring = []  # (the uses that declare the name, for namespaces below)
     for s, n in renaming:
         q = qualifier(src, s)
         member = is_member(src, s)
@@ -169,17 +171,21 @@ def before_passes(ctx: FileContext) -> None:
             member = is_member(code, s)
         elif code is not None:
             member = is_member(code, s)
+        declares = (namespaces or not (q and q not in api or member)) \
+            and is_declaration(src, s, len(n))
+        if declares:
+            declaring.append((s, n))
         if q and q not in api:
             kept[s] = f"qualified by {q.decode()}::"
         elif member:
             kept[s] = "a member"
-        elif is_declaration(src, s, len(n)):
+        elif declares:
             code = ctx.code
             if _in_class_body(code, s):
                 kept[s] = "a member"
     project = {(ns.encode(), n.encode()) for ns, n in dict(ctx.options.extra).get(OPTION, ())}
-    if b"namespace" in src:
-        declared = declarations(src, compiled, renaming) | project
+    if namespaces:
+        declared = declarations(src, compiled, declaring) | project
         names = {n for _, n in declared}
         if declared and any(n in names for _, n in renaming):
             blocks = scopes.namespaces(ctx.code)

@@ -95,7 +95,7 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
     mark = result.marks.append
     kind_of = lexer.SCAN_KIND
     K_IDENT, K_SKIP, K_COMMENT = lexer.K_IDENT, lexer.K_SKIP, lexer.K_COMMENT
-    K_STRING, K_DIRECTIVE = lexer.K_STRING, lexer.K_DIRECTIVE
+    K_STRING, K_DIRECTIVE, K_RAW_OR_IDENT = lexer.K_STRING, lexer.K_DIRECTIVE, lexer.K_RAW_OR_IDENT
     # Conditional-branch path: a counter per nesting level, bumped at #elif/#else.
     branch: list[int] = []
     serial = 0
@@ -111,42 +111,38 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
             if text is None:  # the end of the input
                 break
             kind = kind_of[text[0]]
+            if kind == K_RAW_OR_IDENT:  # (an identifier never holds a quote)
+                kind = K_STRING if text[1:2] == b'"' else K_IDENT
             if kind == K_IDENT:
-                if text[:2] == b'R"':
-                    kind = K_STRING
-                else:
-                    if text in marked:  # (before the table: `texture` is in it too)
-                        mark((m.start(HIT), text))
-                        continue
-                    name = canonical(text)
-                    if name is not None:
-                        idents.append((m.start(HIT), name, "code"))
-                    elif is_unknown(text):
-                        unknown.append((m.start(HIT), text, "code"))
+                if text in marked:  # (before the table: `texture` is in it too)
+                    mark((m.start(HIT), text))
                     continue
-            end = m.end()  # (the hit ends the match)
-            start = end - len(text)
-            span = (start, end)
-            if kind == K_SKIP:
-                literal(span)
+                name = canonical(text)
+                if name is not None:
+                    idents.append((m.start(HIT), name, "code"))
+                elif is_unknown(text):
+                    unknown.append((m.start(HIT), text, "code"))
                 continue
-            if kind == K_COMMENT:
-                literal(span)
-                if text[1] == 0x2A and (len(text) < 4 or text[-2:] != b"*/"):  # "/*"
-                    result.unterminated.append((start, "block comment"))
-                if comments:
-                    _inner(src, start, end, compiled, idents, unknown, "comment")
-            elif kind == K_STRING:
+            if kind == K_STRING:
+                span = m.span(HIT)
                 literal(span)
                 # (a plain string closed by a quote no backslash precedes ends there;
                 # 0x22 '"', 0x5C backslash, 0x52 'R' of a raw string)
                 if len(text) < 2 or text[-1] != 0x22 or text[-2] == 0x5C or text[0] == 0x52:
                     what = lexer.unterminated_string(text, m)
                     if what is not None:
-                        result.unterminated.append((start, what))
+                        result.unterminated.append((span[0], what))
                 if strings:
-                    _inner(src, start, end, compiled, idents, unknown, "string")
+                    _inner(src, *span, compiled, idents, unknown, "string")
+            elif kind == K_COMMENT:
+                span = m.span(HIT)
+                literal(span)
+                if text[1] == 0x2A and (len(text) < 4 or text[-2:] != b"*/"):  # "/*"
+                    result.unterminated.append((span[0], "block comment"))
+                if comments:
+                    _inner(src, *span, compiled, idents, unknown, "comment")
             elif kind == K_DIRECTIVE:
+                start = m.start(HIT)
                 if not lexer.starts_logical_line(src, start):
                     if m.group(lexer.G_HEADER) is not None:
                         resume = start + 1
@@ -170,8 +166,10 @@ def scan(src: bytes, compiled: Compiled, comments: bool = False, strings: bool =
                         branch.pop()
                 elif branch:
                     branch[-1] = serial
+            elif kind == K_SKIP:
+                literal(m.span(HIT))
             else:
-                result.launches.append(start)
+                result.launches.append(m.start(HIT))
         pos = resume
     return result
 
