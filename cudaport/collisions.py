@@ -27,7 +27,7 @@ COLLISION, DROPPED = "CP163", "CP165"
 _STATEMENTS = (
     re.compile(lexer.word(b"using") + rb"\s+[A-Za-z_]\w*\s*=[^;{}]*;"),
     re.compile(lexer.word(b"typedef") + rb"\b[^;{}]*;"),
-    re.compile(rb"#[ \t]*define[ \t]+(?:[^\n\\]|\\\r?\n|\\)*"),
+    re.compile(rb"#[ \t]*define[ \t]+" + lexer.REST_OF_LINE),
 )
 
 

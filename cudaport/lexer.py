@@ -26,7 +26,9 @@ _ESC = rb"\\(?:\\\r?\n)*(?:\r\n|[\s\S])"
 # Plain text inside comments and literals is taken a run at a time (``[^\\\n]++``), not a
 # byte per loop step: three times faster. A run is never given back; the regexes built
 # from these take the longest comment or literal anyway, so none of their matches change.
-LINE_COMMENT = rb"//(?:[^\\\n]++|\\\r?\n|\\)*"
+# The rest of a logical line (a directive's, say): up to a line break no backslash splices.
+REST_OF_LINE = rb"(?:[^\\\n]++|\\\r?\n|\\)*"
+LINE_COMMENT = b"//" + REST_OF_LINE
 BLOCK_COMMENT = rb"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|/\*[\s\S]*"
 # Every scanner alternative starts with a literal byte: a leading optional group or
 # lookbehind would stop the regex engine's fast first-byte search and halve the speed.

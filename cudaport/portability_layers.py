@@ -30,8 +30,8 @@ BRANCH, LAYER, LAYER_NAMES = "CP160", "CP161", "CP162"
 OPTION_GUARDS, OPTION_LAYER_NAMES = "portable_guards", "layer_names"
 
 _COND = re.compile(rb"(?m)^[ \t]*#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b"
-                   rb"((?:[^\n\\]|\\\r?\n|\\)*)")
-_DIRECTIVE_LINE = re.compile(rb"#[ \t]*[a-z]+((?:[^\n\\]|\\\r?\n|\\)*)")
+                   rb"(" + lexer.REST_OF_LINE + b")")
+_DIRECTIVE_LINE = re.compile(rb"#[ \t]*[a-z]+(" + lexer.REST_OF_LINE + b")")
 _COMMENT = re.compile(rb"/\*[\s\S]*?\*/|//.*")
 _DEFINED = re.compile(rb"^defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|\s([A-Za-z_]\w*))$")
 _BARE = re.compile(rb"^([A-Za-z_]\w*)$")
@@ -41,7 +41,7 @@ _LAYER_DEFS = (
     re.compile(lexer.word(b"typedef") + rb"\s+(?:struct\s+|enum\s+)?([A-Za-z_]\w*)\s*\*?\s*([A-Za-z_]\w*)\s*;"),
     re.compile(lexer.word(b"using") + rb"\s+([A-Za-z_]\w*)\s*=\s*(?:struct\s+)?([A-Za-z_]\w*)\s*;"),
 )
-_REST_OF_LINE = re.compile(rb"(?:[^\n\\]|\\\r?\n|\\)*")
+_REST_OF_LINE = re.compile(lexer.REST_OF_LINE)
 
 
 def option(options, key: str, default=()):

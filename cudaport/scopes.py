@@ -153,7 +153,7 @@ _ENUM_BODY = re.compile(lexer.word(b"enum") + rb"\b(?:\s+(?:class|struct)\b)?(?:
 _SWITCH = re.compile(lexer.word(b"switch") + rb"\s*\(")
 _CASE = re.compile(lexer.word(b"case") + rb"\b([^:;{}]*(?:::[^:;{}]*)*):(?!:)")
 _DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?[ \t]*"
-                     rb"((?:[^\n\\]|\\\r?\n|\\)*)")
+                     rb"(" + lexer.REST_OF_LINE + b")")
 _NOT_FUNCTIONS = frozenset(b"""if for while switch catch return sizeof alignof decltype
     defined __attribute__ __declspec alignas static_assert noexcept throw new delete
     operator template typename using namespace else do case constexpr consteval asm
