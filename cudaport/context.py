@@ -19,8 +19,8 @@ class LineIndex:
 
     Most queries come in ascending order (a pass's findings, a file's references): those
     count line breaks from the previous query on, so a file with a finding near its top
-    costs a few bytes, not a table of every line. Queries going back count from the start
-    until that has cost as much as the table, which is then built."""
+    costs a few bytes, not a table of every line. A query going back counts again from
+    the start, until that has cost as much as the table, which is then built."""
 
     def __init__(self, src: bytes) -> None:
         self.src = src
@@ -31,22 +31,21 @@ class LineIndex:
         self._budget = len(src)  # bytes backward queries may count before the table
 
     def linecol(self, offset: int) -> tuple[int, int]:
-        src = self.src
         if self._starts is None:
+            if offset < self._pos:  # going back: count again from the start, while cheap
+                self._budget -= offset
+                if offset >= 0 and self._budget >= 0:
+                    self._pos, self._line, self._line_start = 0, 1, 0
             if offset >= self._pos:
-                breaks = src.count(b"\n", self._pos, offset)
+                breaks = self.src.count(b"\n", self._pos, offset)
                 if breaks:
                     self._line += breaks
-                    self._line_start = src.rfind(b"\n", self._pos, offset) + 1
+                    self._line_start = self.src.rfind(b"\n", self._pos, offset) + 1
                 self._pos = offset
                 return self._line, offset - self._line_start + 1
-            self._budget -= offset
-            if offset >= 0 and self._budget >= 0:
-                return (src.count(b"\n", 0, offset) + 1,
-                        offset - src.rfind(b"\n", 0, offset))
             # line k starts after the lengths of lines 0..k-1 and their k newlines
             # (sums made in C: a Python step per line cost more than the rest of a file)
-            lengths = map(len, src.split(b"\n"))
+            lengths = map(len, self.src.split(b"\n"))
             self._starts = [0, *map(operator.add, itertools.accumulate(lengths),
                                     itertools.count(1))][:-1]
         line = bisect.bisect_right(self._starts, offset)
