@@ -10,6 +10,7 @@ target that has libcu++ ships no such file and gets no findings.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..context import FileContext
@@ -47,12 +48,19 @@ def libcudacxx(ctx: FileContext) -> None:
         name = m.group(1)
         if name not in names or not ctx.in_code(m.start(), m.end()):
             continue
-        if name.startswith(b"thread_scope_"):
-            hint = "pass a __HIP_MEMORY_SCOPE_* scope to the __hip_atomic_* builtins"
-        elif name.startswith(b"memory_order_"):
-            hint = "use the __ATOMIC_* orders of the __hip_atomic_* builtins"
-        else:
-            hint = _HINTS.get(name, "rewrite it with HIP or standard C++")
-        used = f"cuda::{name.decode()}"
-        ctx.find("CP110", m.start(), f"{used} (libcu++) has no {title} equivalent; {hint}",
-                 used, "cccl")
+        used, message = _finding(title, name)
+        ctx.find("CP110", m.start(), message, used, "cccl")
+
+
+@functools.lru_cache(maxsize=4096)
+def _finding(title: str, name: bytes) -> tuple[str, str]:
+    """The name and message of CP110 for ``cuda::name`` (libcu++ code uses a few names
+    thousands of times)."""
+    if name.startswith(b"thread_scope_"):
+        hint = "pass a __HIP_MEMORY_SCOPE_* scope to the __hip_atomic_* builtins"
+    elif name.startswith(b"memory_order_"):
+        hint = "use the __ATOMIC_* orders of the __hip_atomic_* builtins"
+    else:
+        hint = _HINTS.get(name, "rewrite it with HIP or standard C++")
+    used = f"cuda::{name.decode()}"
+    return used, f"{used} (libcu++) has no {title} equivalent; {hint}"
