@@ -160,3 +160,31 @@ def test_next_token_skips_trivia_as_the_tokenizer_does(src):
         expected = next((t for t in lexer.tokenize(src, pos) if t.kind not in lexer.TRIVIA), None)
         assert lexer.next_token(src, pos) == expected, (src, pos)
     assert lexer.next_token(src, 0) == (tokens[0] if tokens else None)
+
+
+def test_literal_runs_match_as_a_byte_at_a_time_would():
+    """Comments and literals are matched a run of plain bytes at a time (possessive, so a
+    run is never given back): the patterns built from them find what the same patterns
+    with one byte per step find, on random text made of the bytes that matter."""
+    import random
+    import re
+
+    def slow(pattern: bytes) -> re.Pattern[bytes]:
+        for run in (rb"[^\\\n]", rb'[^"\\\n]', rb"[^'\\\n]"):
+            pattern = pattern.replace(run + b"++", run)
+        return re.compile(pattern)
+
+    patterns = [lexer._TOKEN_RE, lexer._BRACKET_RE, lexer._TRIVIA_RUN,
+                re.compile(lexer.STRING[:-1]), lexer.scanner([b"cuda", b"__sy"])]
+    pieces = [b'"', b"'", b"\\", b"\n", b"\r\n", b"/", b"*", b"//", b"/*", b"*/", b"a", b" ",
+              b"#include <x>", b"#if", b'R"x(', b')x"', b"u8", b"(", b")", b"<<<", b"cuda"]
+    rng = random.Random(11)
+    for pattern in patterns:
+        reference = slow(pattern.pattern)
+        assert reference.pattern != pattern.pattern
+        for _ in range(2000):
+            text = b"".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+            assert [(m.span(), m.groups()) for m in pattern.finditer(text)] == \
+                [(m.span(), m.groups()) for m in reference.finditer(text)], (pattern, text)
+            if pattern is patterns[3]:  # (the closed string is used whole: fullmatch)
+                assert bool(pattern.fullmatch(text)) == bool(reference.fullmatch(text))
