@@ -165,11 +165,13 @@ def before_passes(ctx: FileContext) -> None:
     for s, n in renaming:
         q = qualifier(src, s)
         member = is_member(src, s)
-        if q or member:  # the raw text may mislead: a comment ending in '.'
+        if q or member or b"/" in src[max(0, s - 16):s]:
+            # a comment may mislead the raw text (`x. // why` then the name on the next
+            # line, or a comment ending in '.'): the code without comments decides. (Only
+            # then: whether code was blanked for an earlier name must not change the
+            # answer, or a second run, whose earlier names are already renamed, differs.)
             code = ctx.code
             q = qualifier(code, s)
-            member = is_member(code, s)
-        elif code is not None:
             member = is_member(code, s)
         declares = (namespaces or not (q and q not in api or member)) \
             and is_declaration(src, s, len(n))

@@ -64,3 +64,21 @@ def test_a_comment_that_ends_in_a_period_does_not_make_a_member():
     out = translate_source(src)
     assert "hipMemcpy(a, b, n, hipMemcpyDeviceToHost)" in out.text
     assert not [f for f in out.findings if f.code == "CP164"]
+
+
+@pytest.mark.parametrize("before", ["", "  s.cudaMalloc = 0;\n"])
+def test_a_name_after_an_unterminated_string_is_no_member(before):
+    # found by bench/fuzz.py on CUDA_Freshman: `g."str` (a string never closed) then
+    # `cudaFree` on the next line looked like `g.cudaFree` once the string was blanked,
+    # but only when an earlier name had made the blanked code: a second run differed
+    src = "void f(S s, float* p) {\n" + before + '  g(s."str \ncudaFree(p));\n}\n'
+    once = translate_source(src)
+    assert "\nhipFree(p));" in once.text
+    assert translate_source(once.text).text == once.text
+
+
+def test_a_member_reached_across_a_comment_stays_the_projects():
+    src = "void f(S s) {\n  s./* its */ cudaFree = 0;\n}\n"
+    out = translate_source(src)
+    assert "cudaFree = 0;" in out.text
+    assert [f.code for f in out.findings] == ["CP164"]
