@@ -14,8 +14,8 @@ quote is masked the same way should an encoding have one.
 
 Detection (``encoding="auto"``) costs one regex search on most files: only text with a
 byte above 0x80 right before a backslash or quote can need a mask. Such text that is
-valid UTF-8 is UTF-8; otherwise the first of GB18030, Big5 and Shift-JIS that decodes the
-whole file strictly is taken. Latin-1 text rarely decodes strictly as any of them; when it
+valid UTF-8, or starts with a UTF-8 byte order mark, is UTF-8; otherwise the first of
+GB18030, Big5 and Shift-JIS that decodes the whole file strictly is taken. Latin-1 text rarely decodes strictly as any of them; when it
 does (a lone ``é\\`` in a file), ``--encoding latin-1`` says what the file is.
 """
 
@@ -58,8 +58,11 @@ def check_name(name: str) -> str:
 
 def detect(src: bytes) -> str | None:
     """The multibyte encoding ``src`` needs a mask for, or None (ASCII, UTF-8, other)."""
-    if src.isascii() or _RISKY.search(src) is None:
-        return None
+    if src.isascii() or src.startswith(codecs.BOM_UTF8) or _RISKY.search(src) is None:
+        return None  # (a UTF-8 byte order mark says what the file is, even if a byte
+        # after it is not UTF-8: its three bytes would otherwise be read as GB18030
+        # characters with the first byte of the text, and a header inserted before
+        # that text, in the first run, would change the second run's answer)
     try:
         src.decode("utf-8")
         return None
