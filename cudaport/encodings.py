@@ -15,8 +15,9 @@ quote is masked the same way should an encoding have one.
 Detection (``encoding="auto"``) costs one regex search on most files: only text with a
 byte above 0x80 right before a backslash or quote can need a mask. Such text that is
 valid UTF-8, or starts with a UTF-8 byte order mark, is UTF-8; otherwise the first of
-GB18030, Big5 and Shift-JIS that decodes the whole file strictly is taken. Latin-1 text rarely decodes strictly as any of them; when it
-does (a lone ``é\\`` in a file), ``--encoding latin-1`` says what the file is.
+GB18030, Big5 and Shift-JIS that decodes the whole file strictly is taken. Latin-1 text
+rarely decodes strictly as any of them; when it does (a lone ``é\\`` in a file),
+``--encoding latin-1`` says what the file is.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ _ESC = rb"\\(?:\\\r?\n)*(?:\r\n|[\s\S])"
 # Plain text inside comments and literals is taken a run at a time (``[^\\\n]++``), not a
 # byte per loop step: three times faster. A run is never given back; the regexes built
 # from these take the longest comment or literal anyway, so none of their matches change.
+#
 # The rest of a logical line (a directive's, say): up to a line break no backslash splices.
 REST_OF_LINE = rb"(?:[^\\\n]++|\\\r?\n|\\)*"
 LINE_COMMENT = b"//" + REST_OF_LINE
