@@ -83,7 +83,6 @@ class FileContext:
     _code: bytes | None = None
     _names: frozenset[bytes] | None = None
     _heads: dict[bytes, bool] = field(default_factory=dict)
-    _marks: dict[bytes, list[int]] | None = None
     # Includes in branches the target's compiler selects (`#ifdef __HIPCC__`): left as they
     # are, but a target main header there is one the file has (else the first run turned
     # `#ifdef __CUDACC__` / `#include <cuda.h>` into it, and a second run added another).
@@ -138,15 +137,8 @@ class FileContext:
         return seen and (text == head or text in self.src)
 
     def marked(self, *words: bytes) -> list[int]:
-        """Where the scan saw these of ``Compiled.marked_words`` in code, in order (the
-        marks are grouped by word on the first call: several passes ask)."""
-        if self._marks is None:
-            self._marks = {}
-            for start, word in self.scan.marks:
-                self._marks.setdefault(word, []).append(start)
-        if len(words) == 1:
-            return list(self._marks.get(words[0], ()))
-        return sorted(start for word in words for start in self._marks.get(word, ()))
+        """Where the scan saw these of ``Compiled.marked_words`` in code."""
+        return [start for start, word in self.scan.marks if word in words]
 
     def code_at(self, start: int, end: int) -> bytes:
         """``self.code[start:end]``, without blanking the whole file for a few lines."""
