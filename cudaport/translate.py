@@ -58,12 +58,13 @@ class Result:
 
     def _reference(self, offset: int, name: bytes, context: str, r) -> Reference:
         line, col = self.lines.linecol(offset) if self.lines else (0, 0)
+        shown = name.decode(errors="replace")  # (an #include's header name is any bytes)
         if r is None:
-            return Reference(name.decode(), "", "unknown", None, "", self.path, line, col,
+            return Reference(shown, "", "unknown", None, "", self.path, line, col,
                              context, offset)
         entry = r.entry
         replaced = r.status in ("converted", "fallback") and r.replacement is not None
-        return Reference(name.decode(), entry.library, r.status,
+        return Reference(shown, entry.library, r.status,
                          r.replacement.decode() if replaced else None, entry.rule_id,
                          self.path, line, col, context, offset)
 

@@ -476,3 +476,23 @@ def test_translation_compiles_with_rocm_6_4(tmp_path, name):
     path = tmp_path / f"{name}.hip"
     path.write_text(tr(COMPILED_ROCM[name]))
     compile_hip(path, "rocm")
+
+
+def test_no_header_goes_into_a_comment_that_ends_on_the_blocks_line():
+    # found by bench/fuzz.py: the line where `extern "C" {` begins starts inside a comment,
+    # and the header hoisted before the block went into it (commented out)
+    from cudaport.integrity import problems
+
+    src = ('/* a note that\nends here */ extern "C" {\n#include <cuda_runtime.h>\n'
+           'void f(float* p) { cudaFree(p); }\n}\n')
+    assert tr(src) == src.replace("cuda_runtime.h", "hip/hip_runtime.h").replace(
+        "cudaFree", "hipFree")
+    assert problems(src.encode()) == []
+
+
+def test_a_header_name_that_is_not_utf8_is_reported_not_a_crash():
+    # found by bench/fuzz.py: a name under a folder rule (cutlass/) with a Latin-1 byte
+    src = b"#include <cutlass/\xe9.h>\nint x;\n"
+    result = translate_bytes(src, Options())
+    assert [(f.code, f.identifier) for f in result.findings] == [("CP113", "cutlass/\ufffd.h")]
+    assert [r.identifier for r in result.references] == ["cutlass/\ufffd.h"]

@@ -51,9 +51,10 @@ def includes(ctx: FileContext) -> None:
                 translated = True
             elif r.status != "same":
                 instead = f"; {entry.note}" if entry.note else ""
+                shown = inc.name.decode(errors="replace")  # (a header name is any bytes)
                 ctx.find(entry.code or "CP106", inc.name_start,
-                         f"{inc.name.decode()} has no {ctx.compiled.target.title} "
-                         f"equivalent{instead}", inc.name.decode(), entry.library)
+                         f"{shown} has no {ctx.compiled.target.title} equivalent{instead}",
+                         shown, entry.library)
         duplicate = translated and any(inc.branch[:len(b)] == b
                                        for b in seen_in.get(effective, ()))
         if translated and duplicate:
@@ -67,7 +68,7 @@ def includes(ctx: FileContext) -> None:
             # block too: its templates need C++ linkage, and the inner one then adds
             # nothing (include guards). Not when an include before it already has it.
             line = src.rfind(b"\n", 0, inc.start) + 1
-            before = line if duplicate else outside(line)
+            before = line if duplicate else _before_block(ctx, outside, line)
             if before != line and (before, effective) not in hoisted:
                 hoisted.add((before, effective))
                 ctx.edits.append(Edit(before, before, b"#include "
@@ -126,8 +127,8 @@ def main_header(ctx: FileContext) -> None:
             lead = b"" if ctx.src[pos - 1:pos] == b"\n" else ctx.eol()
             ctx.edits.append(Edit(pos, pos, lead + after, f"{ctx.compiled.target.name}/main-header"))
     if has_main and early is not None and insert:
-        pos, lead = _line_for_insertion(ctx, OutsideBlocks(ctx.src)(
-            ctx.src.rfind(b"\n", 0, early.start) + 1))
+        pos, lead = _line_for_insertion(ctx, _before_block(
+            ctx, OutsideBlocks(ctx.src), ctx.src.rfind(b"\n", 0, early.start) + 1))
         ctx.edits.append(Edit(pos, pos, lead + header, main))
     if top:
         pos, prefix = top_insertion_point(ctx)
@@ -321,7 +322,7 @@ def top_insertion_point(ctx: FileContext) -> tuple[int, bytes]:
     if ctx.scan.includes:
         top_level = [inc for inc in ctx.scan.includes if not inc.branch]
         first = (top_level or ctx.scan.includes)[0]
-        pos = OutsideBlocks(src)(src.rfind(b"\n", 0, first.start) + 1)
+        pos = _before_block(ctx, OutsideBlocks(src), src.rfind(b"\n", 0, first.start) + 1)
     else:
         pos = _LEADING_COMMENTS.match(src).end()
     return _line_for_insertion(ctx, pos)
@@ -341,6 +342,14 @@ def _line_for_insertion(ctx: FileContext, pos: int) -> tuple[int, bytes]:
 
 
 _CONDITIONAL = re.compile(lexer.CONDITIONAL)
+
+
+def _before_block(ctx: FileContext, outside: OutsideBlocks, line: int) -> int:
+    """``outside(line)``, unless that line start is inside a comment (a comment that
+    ends on the line where the block's declaration begins): then ``line`` itself, for
+    a line put there would be commented out."""
+    pos = outside(line)
+    return pos if ctx.in_code(pos, pos) else line
 
 
 class OutsideBlocks:
