@@ -107,3 +107,12 @@ def test_byte_order_mark_stays_first():
     once = translate_bytes(src, Options()).output
     assert once.startswith(b"\xef\xbb\xbf#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n")
     assert translate_bytes(once, Options()).output == once
+
+
+def test_byte_order_mark_stays_first_before_a_block_too():
+    # found by bench/fuzz.py: a header hoisted before a block that opens on the first line
+    # went before the mark
+    src = b'\xef\xbb\xbfextern "C" {\n#include <cuda_runtime.h>\nvoid f(float* p) { cudaFree(p); }\n}\n'
+    once = translate_bytes(src, Options()).output
+    assert once.startswith(b'\xef\xbb\xbf#include <hip/hip_runtime.h>\nextern "C" {\n')
+    assert translate_bytes(once, Options()).output == once

@@ -71,7 +71,8 @@ def includes(ctx: FileContext) -> None:
             before = line if duplicate else _before_block(ctx, outside, line)
             if before != line and (before, effective) not in hoisted:
                 hoisted.add((before, effective))
-                ctx.edits.append(Edit(before, before, b"#include "
+                at, lead = _line_for_insertion(ctx, before)  # (after a byte order mark)
+                ctx.edits.append(Edit(at, at, lead + b"#include "
                                       + src[inc.name_start - 1:inc.name_start] + effective
                                       + src[inc.name_end:inc.name_end + 1] + ctx.eol(),
                                       r.entry.rule_id))
