@@ -82,6 +82,17 @@ What: the API was translated, and the rule table carries a note about a differen
 Why: a rename alone may not preserve behaviour.
 Fix: read the note and check the call site.
 """)
+register("CP120", "call-needs-rewrite", "error", "the target function takes other arguments", """
+What: the API was renamed, but the target function takes other arguments than the CUDA one:
+more or fewer (hipsparseSpSM_solve also takes the buffer given to the analysis step), or
+the same ones in another order or form (MIOpen's convolution and dropout calls). The rule
+table says how (the message quotes both parameter lists).
+Why: the renamed call does not compile, or compiles and passes the wrong values; the file
+is not ported until the call is rewritten.
+Fix: rewrite the call as the message says.
+Bad: `hipsparseSpSM_solve(handle, opA, opB, &alpha, matA, matB, matC, type, alg, descr)`
+Good: the same call with the analysis step's buffer as its last argument.
+""")
 register("CP109", "launch-not-rewritten", "warning", "kernel launch left as written", """
 What: a `<<<...>>>` launch could not be parsed, so it was not rewritten to the target's
 launch function.

@@ -140,12 +140,26 @@ def test_miopen_argument_order_is_rewritten_without_a_stale_note():
     result = translate_bytes(src, Options(), "c.cu")
     assert result.output.startswith(b"miopenConvolutionForward(h, a, xd, x, wd, w, cd, algo, "
                                     b"b, yd, y, ws, wss)")
-    assert not any(f.code == "CP108" for f in result.findings)
-    # A call without a template keeps the generated note that says how MIOpen differs.
+    assert not any(f.code in ("CP108", "CP120") for f in result.findings)
+    # A call without a template keeps the generated note that says how MIOpen differs: the
+    # renamed call is wrong until rewritten, an error (CP120), so the file is not ported.
     src = b"cudnnDropoutForward(h, d, xd, x, yd, y, r, n);"
     result = translate_bytes(src, Options(), "c.cu")
-    assert any(f.code == "CP108" and "miopenDropoutForward takes 9 arguments" in f.message
+    assert any(f.code == "CP120" and f.severity == "error"
+               and "miopenDropoutForward takes 9 arguments" in f.message
                for f in result.findings)
+
+
+def test_a_call_the_rules_say_to_rewrite_blocks_the_file():
+    # CUDALibrarySamples' cuSPARSE spsm_csr: hipsparseSpSM_solve takes one more argument
+    # (the analysis step's buffer); as an information note the file was called ported
+    # while ROCm 6.4 rejected the call
+    from cudaport.verdict import BLOCKED, verdict
+
+    src = b"void f() { cusparseSpSM_solve(h, a, b, &al, A, B, C, t, alg, d); }\n"
+    result = translate_bytes(src, Options(), "s.cu")
+    assert [(f.code, f.severity) for f in result.findings] == [("CP120", "error")]
+    assert verdict(result.findings).status == BLOCKED
 
 
 def test_cuda13_names_are_known_not_unknown():

@@ -12,7 +12,8 @@ from ..findings import Finding
 from . import analyze
 from .facts import Facts
 
-MAPPING_CODES = frozenset({"CP101", "CP102", "CP103", "CP104", "CP105", "CP107", "CP108"})
+MAPPING_CODES = frozenset({"CP101", "CP102", "CP103", "CP104", "CP105", "CP107", "CP108",
+                           "CP120"})
 
 
 def before_passes(ctx: FileContext) -> None:

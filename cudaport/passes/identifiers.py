@@ -256,7 +256,7 @@ def _use_findings(target: str, ident: str, r) -> tuple[tuple[str, str, str, str]
     if r.status == "fallback":
         find("CP108", f"{ident}: {r.reason}; used the fallback: {r.note or 'check the call'}")
     elif r.note and r.status in ("converted", "same"):
-        find("CP108", f"{ident}: {r.note}")
+        find("CP120" if r.rewrite else "CP108", f"{ident}: {r.note}")
     return tuple(out)
 
 

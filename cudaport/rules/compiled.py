@@ -35,6 +35,7 @@ class Resolved:
     note: str | None = None  # the entry's note and the chosen target column's, reported as CP108
     template: bytes | None = None  # argument template to apply at call sites
     by_args: tuple = ()  # ((argument count, template bytes), ...): overrides ``template``
+    rewrite: bool = False  # ``note`` says how a call must be rewritten by hand (CP116)
     # Precomputed for the hot loop: does a use need an edit, and does it need a finding?
     renames: bool = False
     reportable: bool = False
@@ -55,14 +56,15 @@ class Resolved:
 def _restore_resolved(values: tuple) -> Resolved:
     """Unpickle without __init__/__post_init__: the derived fields are stored too."""
     r = object.__new__(Resolved)
-    (r.entry, r.status, r.replacement, r.reason, r.note, r.template, r.by_args, r.renames,
-     r.reportable, r.runtime) = values
+    (r.entry, r.status, r.replacement, r.reason, r.note, r.template, r.by_args, r.rewrite,
+     r.renames, r.reportable, r.runtime) = values
     return r
 
 
 def _reduce_resolved(self: Resolved):
     return _restore_resolved, ((self.entry, self.status, self.replacement, self.reason,
-                                self.note, self.template, self.by_args, self.renames,
+                                self.note, self.template, self.by_args, self.rewrite,
+                                self.renames,
                                 self.reportable,
                                 self.runtime),)
 
@@ -203,8 +205,9 @@ class Compiled:
         by_args = tuple((n, _callee(t, column, r.replacement)) for n, t in own_by_args) \
             if converted else ()
         if r.replacement == entry.name.encode() and template is None and not by_args:
-            return Resolved(entry, "same", r.replacement, r.reason, note)
-        return Resolved(entry, r.status, r.replacement, r.reason, note, template, by_args)
+            return Resolved(entry, "same", r.replacement, r.reason, note, rewrite=r.rewrite)
+        return Resolved(entry, r.status, r.replacement, r.reason, note, template, by_args,
+                        r.rewrite)
 
     def _resolve_mapping(self, library: str, main: Mapping, variants: dict[str, Mapping],
                          tv: tuple[int, ...] | None) -> Resolved:
@@ -218,7 +221,7 @@ class Compiled:
             if older is not None:  # an older generation of the target name
                 template = older[2].encode() if older[2] else None
                 mapping = Mapping(older[1], mapping.since, mapping.deprecated, None,
-                                  mapping.experimental, mapping.note)
+                                  mapping.experimental, mapping.note, rewrite=mapping.rewrite)
         if mapping.to is None:
             where = f" for the {choice} variant" if non_default else ""
             return Resolved(None, "unsupported", None, f"no equivalent{where}")
@@ -231,7 +234,7 @@ class Compiled:
             return Resolved(None, "version", None,
                             f"{mapping.to} needs {self.target.title} {mapping.since}")
         return Resolved(None, "converted", mapping.to.encode(), note=mapping.note,
-                        template=template)
+                        template=template, rewrite=mapping.rewrite)
 
 
 # Words some pass looks for that no rule names (inline assembly, texture references,

@@ -121,10 +121,12 @@ def explain_identifier(compiled: Compiled, name: str) -> list[str]:
     for column, mapping in columns:
         if mapping is not None and mapping.note:
             label = "" if group is None else f" ({column})"
-            lines.append(f"  note{label}: {mapping.note}")
+            kind = "rewrite" if mapping.rewrite else "note"
+            lines.append(f"  {kind}{label}: {mapping.note}")
     if resolved.note and resolved.status in ("converted", "same"):
         lines.append("            with these options the note is reported where the name is "
-                     "used (CP108)")
+                     + ("used, as an error: the call must be rewritten (CP120)"
+                        if resolved.rewrite else "used (CP108)"))
     if entry.template:
         lines.append(f"  template: {entry.template}")
     for count, template in entry.by_args:

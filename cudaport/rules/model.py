@@ -49,6 +49,7 @@ class Mapping:
     # ``variant: NAME``); a chosen non-default variant never uses the entry's own template.
     template: str | None = None
     by_args: tuple = ()
+    rewrite: bool = False  # ``note`` says how the call must be rewritten (see rules/pack.py)
 
 
 @fast_pickle

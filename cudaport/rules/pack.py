@@ -133,7 +133,8 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
         return
     top = dict((k, (v, at)) for k, v, at in S.mapping(p, node, "rule pack"))
     allowed = {"library", "title", "source", "generated", "identifiers", "headers", "calls",
-               "present_in_cuda", "notes", "macros", "keep", "checks", "variant", "arguments"}
+               "present_in_cuda", "notes", "rewrites", "macros", "keep", "checks", "variant",
+               "arguments"}
     for key, (_, at) in top.items():
         if key not in allowed:
             raise at.error(f"rule pack: unknown key {key!r} (allowed: {', '.join(sorted(allowed))})")
@@ -283,12 +284,15 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
                 raise at.error(f"calls.{name}: needs 'template' or 'by_args'")
             calls.append(Call(name, d.get("template"), d.get("note"), at, library or "user",
                                f"{prefix}/{stem}:{name}", d.get("by_args", ()), call_variant))
-    if "notes" in top and notes is not None and not S.is_null(top["notes"][0]):
-        generated = "generated" in top and S.boolean(p, top["generated"][0], "generated")
-        for name, value, at in S.mapping(p, top["notes"][0], "notes"):
-            for choice, text, where_ in S.mapping(p, value, f"notes.{name}"):
-                notes.append(Note(name, choice, S.text(p, text, f"notes.{name}.{choice}"),
-                                  where_, generated))
+    generated = "generated" in top and S.boolean(p, top["generated"][0], "generated")
+    for section in ("notes", "rewrites"):
+        if section not in top or notes is None or S.is_null(top[section][0]):
+            continue
+        for name, value, at in S.mapping(p, top[section][0], section):
+            for choice, text, where_ in S.mapping(p, value, f"{section}.{name}"):
+                # (a generated note is a signature difference: the call must be rewritten)
+                notes.append(Note(name, choice, S.text(p, text, f"{section}.{name}.{choice}"),
+                                  where_, generated, generated or section == "rewrites"))
     if "checks" in top:
         for name, value, at in S.mapping(p, top["checks"][0], "checks"):
             check = _check(p, value, f"checks.{name}")
@@ -321,6 +325,9 @@ class Note(NamedTuple):
     text: str
     at: S.Where
     generated: bool  # from a generated pack: a signature difference, not advice
+    # The translated call does not do what the CUDA one did until rewritten by hand (other
+    # arguments): a ``rewrites:`` entry or a generated note, reported as an error (CP116).
+    rewrite: bool = False
 
 
 def apply_notes(identifiers: dict[str, Entry], info: TargetInfo, notes: list[Note]) -> None:
@@ -331,7 +338,7 @@ def apply_notes(identifiers: dict[str, Entry], info: TargetInfo, notes: list[Not
     A generated note states how two parameter lists differ; where the column has an
     argument template, the template rewrites the call and the note would be stale, so it
     is dropped (the template's own note says what the rewrite changes)."""
-    for name, choice, text, at, generated in notes:
+    for name, choice, text, at, generated, rewrite in notes:
         entry = identifiers.get(name)
         if entry is None:
             raise at.error(f"notes: {name!r} is not an identifier of any rule pack")
@@ -348,7 +355,8 @@ def apply_notes(identifiers: dict[str, Entry], info: TargetInfo, notes: list[Not
             if mapping.to is None:  # no equivalent: the note says what to use instead
                 identifiers[name] = _replace(entry, note=text)  # (shown with CP101)
                 continue
-            identifiers[name] = _replace(entry, main=dataclasses.replace(mapping, note=text))
+            identifiers[name] = _replace(entry, main=dataclasses.replace(mapping, note=text,
+                                                                         rewrite=rewrite))
         else:
             mapping = entry.variants.get(choice)
             if mapping is None or mapping.to is None:
@@ -357,7 +365,7 @@ def apply_notes(identifiers: dict[str, Entry], info: TargetInfo, notes: list[Not
             if generated and (mapping.template or mapping.by_args):
                 continue
             variants = dict(entry.variants)
-            variants[choice] = dataclasses.replace(mapping, note=text)
+            variants[choice] = dataclasses.replace(mapping, note=text, rewrite=rewrite)
             identifiers[name] = _replace(entry, variants=variants)
 
 
