@@ -83,10 +83,18 @@ def test_kernel_with_library_header_compiles_with_rocm_6_4(tmp_path):
 
 def test_header_is_not_put_on_a_line_a_backslash_continues():
     # found by bench/fuzz.py: a first line that is only a backslash splices the next line
-    # into it, so an include put there is no directive and a second run added another
+    # into it, so an include put there is no directive and a second run added another;
+    # the header goes before the continued line
     src = b"\\\n{\n#include <cstdio>\nvoid f() { cudaFree(0); }\n"
     once = translate_bytes(src, Options()).output
-    assert once.startswith(b"\\\n\n#include <hip/hip_runtime.h>\n")
+    assert once.startswith(b"#include <hip/hip_runtime.h>\n\\\n{\n")
+    assert translate_bytes(once, Options()).output == once
+    # and a line after the spliced one keeps its meaning (found by bench/fuzz.py: with a
+    # break put after the backslash, `#include <cuda_runtime.h>` became a directive, so a
+    # second run translated it)
+    src = b"\\\n#include <cuda_runtime.h>\n{\n#include <cuda_runtime.h>\n}\n"
+    once = translate_bytes(src, Options()).output
+    assert once.startswith(b"#include <hip/hip_runtime.h>\n\\\n#include <cuda_runtime.h>\n")
     assert translate_bytes(once, Options()).output == once
 
 

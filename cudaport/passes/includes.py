@@ -330,16 +330,18 @@ def top_insertion_point(ctx: FileContext) -> tuple[int, bytes]:
 
 
 def _line_for_insertion(ctx: FileContext, pos: int) -> tuple[int, bytes]:
-    """Where lines put at the line start ``pos`` go, and the line break to put before
-    them: after a byte order mark (it stays first), and after a break when the line
-    before ends with a backslash (spliced into it, a directive would be none, and a
-    second run would not see it)."""
+    """Where lines put at the line start ``pos`` go (and the line break to put before
+    them: none, it is a line start): after a byte order mark (it stays first), and at the
+    start of the logical line when the line before ``pos`` ends with a backslash.
+    (Spliced into that line, a directive would be none; put after a break there, it would
+    cut the logical line, and what followed it would read differently in a second run.)"""
     src = ctx.src
+    while pos > 0 and src[pos - 1:pos] == b"\n" \
+            and src[max(0, pos - 3):pos].rstrip(b"\r\n").endswith(b"\\"):
+        pos = src.rfind(b"\n", 0, pos - 1) + 1  # (the continued line's start)
     if pos == 0 and src.startswith(lexer.BOM):
         return len(lexer.BOM), b""
-    continued = pos > 0 and src[pos - 1:pos] == b"\n" \
-        and src[max(0, pos - 3):pos].rstrip(b"\r\n").endswith(b"\\")
-    return pos, ctx.eol() if continued else b""
+    return pos, b""
 
 
 _CONDITIONAL = re.compile(lexer.CONDITIONAL)
