@@ -52,10 +52,11 @@ What: the CUDA API was removed in the CUDA version named in the message.
 Why: the code only builds with old CUDA toolkits; the target may still provide a name.
 Fix: move to the current CUDA API.
 """)
-register("CP104", "experimental-api", "warning", "target equivalent is experimental", """
+register("CP104", "experimental-api", "error", "target equivalent is experimental", """
 What: the target's equivalent of this API is marked experimental, so cudaport left it
 unchanged.
-Why: experimental APIs may change or behave differently.
+Why: experimental APIs may change or behave differently; and left unchanged, the CUDA name
+does not compile on the target, so the file is not ported (an error, like CP107).
 Fix: pass `--experimental` to translate it anyway, and test the result.
 """)
 register("CP105", "unknown-cuda-name", "warning", "CUDA-looking name not in the rule table", """

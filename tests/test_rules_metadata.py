@@ -51,6 +51,11 @@ def test_unsupported_is_reported_not_renamed(pack):
 def test_experimental_only_with_flag(pack):
     out, codes = run("cudaTestExp();", pack)
     assert out == "cudaTestExp();" and ("CP104", "cudaTestExp") in codes
+    # left unchanged, the CUDA name does not compile on the target: the file is not ported
+    # (CUDALibrarySamples' cusolverDnXgeqrf example was reported "ports with warnings")
+    from cudaport.findings import CODES
+
+    assert CODES["CP104"].severity == "error"
     out, codes = run("cudaTestExp();", pack, experimental=True)
     assert out == "hipTestExp();" and not any(c == "CP104" for c, _ in codes)
 
