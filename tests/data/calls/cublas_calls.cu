@@ -47,6 +47,11 @@ int blas_calls(int n, float *A, float *B, float *C, double *dA, double *dB, doub
   float *Carray[1] = {C};
   cublasSgemmBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, Aarray, n, Barray, n, &beta,
                      Carray, n, 1);
+  // GemmBatchedEx with the pointer arrays cast to void** (as CUDALibrarySamples pass them)
+  void *vA[1] = {A}, *vB[1] = {B}, *vC[1] = {C};
+  cublasGemmBatchedEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, (void **)vA, CUDA_R_32F, n,
+                      (void **)vB, CUDA_R_32F, n, &beta, (void **)vC, CUDA_R_32F, n, 1,
+                      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   // GemmEx with half inputs and float compute
   cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, hA, CUDA_R_16F, n, hB, CUDA_R_16F, n,
                &beta, C, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
