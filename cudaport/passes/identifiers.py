@@ -214,30 +214,14 @@ def _drop_case_label(ctx: FileContext, start: int, name: bytes, r) -> bool:
     return True
 
 
-# (id of the resolved rule, name, target title) -> (that rule, its use findings)
-_USE_FINDINGS: dict[tuple[int, bytes, str], tuple[Resolved, tuple]] = {}
-
-
 def _report(ctx: FileContext, offset: int, name: bytes, r) -> None:
-    """The findings a use of ``name`` resolved to ``r`` gets: the same for every use, so
-    they are worded once per table (CUTLASS code has thousands of uses of one name)."""
-    title = ctx.compiled.target.title
-    key = (id(r), name, title)
-    kept = _USE_FINDINGS.get(key)
-    if kept is None or kept[0] is not r:
-        # (the memo holds r, so no other object gets its id while the entry is there)
-        kept = _USE_FINDINGS[key] = (r, _use_findings(title, name.decode(), r))
-    for code, message, ident, library in kept[1]:
-        ctx.find(code, offset, message, ident, library)
-
-
-def _use_findings(target: str, ident: str, r) -> tuple[tuple[str, str, str, str], ...]:
-    """(code, message, identifier, library) of each finding on a use of ``ident``."""
+    """The findings a use of ``name`` resolved to ``r`` gets."""
     entry = r.entry
-    out = []
+    target = ctx.compiled.target.title
+    ident = name.decode()
 
     def find(code: str, message: str) -> None:
-        out.append((code, message, ident, entry.library))
+        ctx.find(code, offset, message, ident, entry.library)
 
     since = f" (CUDA {entry.cuda_since}+)" if entry.cuda_since else ""
     if r.status == "unsupported":
@@ -257,7 +241,6 @@ def _use_findings(target: str, ident: str, r) -> tuple[tuple[str, str, str, str]
         find("CP108", f"{ident}: {r.reason}; used the fallback: {r.note or 'check the call'}")
     elif r.note and r.status in ("converted", "same"):
         find("CP120" if r.rewrite else "CP108", f"{ident}: {r.note}")
-    return tuple(out)
 
 
 _ALIAS_TARGET = re.compile(rb"\bnamespace\s+[A-Za-z_]\w*\s*=\Z")  # namespace my = cub;

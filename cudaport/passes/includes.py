@@ -71,8 +71,8 @@ def includes(ctx: FileContext) -> None:
             before = line if duplicate else _before_block(ctx, outside, line)
             if before != line and (before, effective) not in hoisted:
                 hoisted.add((before, effective))
-                at, lead = _line_for_insertion(ctx, before)  # (after a byte order mark)
-                ctx.edits.append(Edit(at, at, lead + b"#include "
+                at = _line_for_insertion(ctx, before)  # (after a byte order mark)
+                ctx.edits.append(Edit(at, at, b"#include "
                                       + src[inc.name_start - 1:inc.name_start] + effective
                                       + src[inc.name_end:inc.name_end + 1] + ctx.eol(),
                                       r.entry.rule_id))
@@ -128,9 +128,9 @@ def main_header(ctx: FileContext) -> None:
             lead = b"" if ctx.src[pos - 1:pos] == b"\n" else ctx.eol()
             ctx.edits.append(Edit(pos, pos, lead + after, f"{ctx.compiled.target.name}/main-header"))
     if has_main and early is not None and insert:
-        pos, lead = _line_for_insertion(ctx, _before_block(
+        pos = _line_for_insertion(ctx, _before_block(
             ctx, OutsideBlocks(ctx.src), ctx.src.rfind(b"\n", 0, early.start) + 1))
-        ctx.edits.append(Edit(pos, pos, lead + header, main))
+        ctx.edits.append(Edit(pos, pos, header, main))
     if top:
         pos, prefix = top_insertion_point(ctx)
         ctx.edits.append(Edit(pos, pos, prefix + top,
@@ -326,22 +326,20 @@ def top_insertion_point(ctx: FileContext) -> tuple[int, bytes]:
         pos = _before_block(ctx, OutsideBlocks(src), src.rfind(b"\n", 0, first.start) + 1)
     else:
         pos = _LEADING_COMMENTS.match(src).end()
-    return _line_for_insertion(ctx, pos)
+    return _line_for_insertion(ctx, pos), b""
 
 
-def _line_for_insertion(ctx: FileContext, pos: int) -> tuple[int, bytes]:
-    """Where lines put at the line start ``pos`` go (and the line break to put before
-    them: none, it is a line start): after a byte order mark (it stays first), and at the
-    start of the logical line when the line before ``pos`` ends with a backslash.
+def _line_for_insertion(ctx: FileContext, pos: int) -> int:
+    """Where lines put at the line start ``pos`` go: after a byte order mark (it stays
+    first), and at the start of the logical line when the line before ``pos`` ends with a
+    backslash.
     (Spliced into that line, a directive would be none; put after a break there, it would
     cut the logical line, and what followed it would read differently in a second run.)"""
     src = ctx.src
     while pos > 0 and src[pos - 1:pos] == b"\n" \
             and src[max(0, pos - 3):pos].rstrip(b"\r\n").endswith(b"\\"):
         pos = src.rfind(b"\n", 0, pos - 1) + 1  # (the continued line's start)
-    if pos == 0 and src.startswith(lexer.BOM):
-        return len(lexer.BOM), b""
-    return pos, b""
+    return len(lexer.BOM) if pos == 0 and src.startswith(lexer.BOM) else pos
 
 
 _CONDITIONAL = re.compile(lexer.CONDITIONAL)

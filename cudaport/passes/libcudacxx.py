@@ -10,7 +10,6 @@ target that has libcu++ ships no such file and gets no findings.
 
 from __future__ import annotations
 
-import functools
 import re
 
 from ..context import FileContext
@@ -52,10 +51,8 @@ def libcudacxx(ctx: FileContext) -> None:
         ctx.find("CP110", m.start(), message, used, "cccl")
 
 
-@functools.lru_cache(maxsize=4096)
 def _finding(title: str, name: bytes) -> tuple[str, str]:
-    """The name and message of CP110 for ``cuda::name`` (libcu++ code uses a few names
-    thousands of times)."""
+    """The name and message of CP110 for ``cuda::name``."""
     if name.startswith(b"thread_scope_"):
         hint = "pass a __HIP_MEMORY_SCOPE_* scope to the __hip_atomic_* builtins"
     elif name.startswith(b"memory_order_"):

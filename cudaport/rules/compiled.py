@@ -35,7 +35,7 @@ class Resolved:
     note: str | None = None  # the entry's note and the chosen target column's, reported as CP108
     template: bytes | None = None  # argument template to apply at call sites
     by_args: tuple = ()  # ((argument count, template bytes), ...): overrides ``template``
-    rewrite: bool = False  # ``note`` says how a call must be rewritten by hand (CP116)
+    rewrite: bool = False  # ``note`` says how a call must be rewritten by hand (CP120)
     # Precomputed for the hot loop: does a use need an edit, and does it need a finding?
     renames: bool = False
     reportable: bool = False

@@ -326,7 +326,7 @@ class Note(NamedTuple):
     at: S.Where
     generated: bool  # from a generated pack: a signature difference, not advice
     # The translated call does not do what the CUDA one did until rewritten by hand (other
-    # arguments): a ``rewrites:`` entry or a generated note, reported as an error (CP116).
+    # arguments): a ``rewrites:`` entry or a generated note, reported as an error (CP120).
     rewrite: bool = False
 
 
