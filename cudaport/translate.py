@@ -8,6 +8,7 @@ from . import edits as E
 from . import collisions, encodings, fixes, platform_branches, portability_layers, project_names
 from .context import FileContext, LineIndex
 from .findings import Finding, Reference
+from .gc_pause import gc_paused
 from .options import Options
 from .passes import final_steps, passes
 from .rules.compiled import Compiled, get_compiled
@@ -81,7 +82,12 @@ def check_text(data: bytes, path: str) -> None:
 
 def translate_bytes(src: bytes, options: Options | None = None, path: str = "<stdin>",
                     compiled: Compiled | None = None) -> Result:
-    options = options or Options()
+    with gc_paused():  # a file's findings are many small objects and no cycles
+        return _translate_bytes(src, options or Options(), path, compiled)
+
+
+def _translate_bytes(src: bytes, options: Options, path: str,
+                     compiled: Compiled | None) -> Result:
     check_text(src, path)
     compiled = compiled or get_compiled(options)
     original = src

@@ -3,25 +3,11 @@ headers' classifications); a missing or corrupt entry reads as None."""
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
 import pickle
 from pathlib import Path
 
-
-@contextlib.contextmanager
-def gc_paused():
-    """Building or loading a table creates ~100,000 objects and frees almost none; the
-    cyclic GC would scan them dozens of times for nothing (pausing it makes a warm load
-    2-3 times faster)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+from ..gc_pause import gc_paused
 
 
 def read_cache(name: str) -> object | None:

@@ -15,8 +15,9 @@ from pathlib import Path
 from .. import lexer
 from ..options import Options
 from ..frameworks import framework_packs
-from .loader import (default_rules_root, gc_paused, load_table, read_cache,
-                     resolve_target_dir, table_digest, write_cache)
+from ..gc_pause import gc_paused
+from .loader import (default_rules_root, load_table, read_cache, resolve_target_dir,
+                     table_digest, write_cache)
 from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, version_tuple
 from .pack import _replace
 
