@@ -240,6 +240,16 @@ HIP_MEMCPY3D` (or `using X = X;`, `typedef X X;`); it was removed.
 Why: such a line does nothing but can clash with the target's own declaration.
 Fix: nothing to do.
 """)
+register("CP167", "own-header-kept", "info", "project header named like a CUDA header kept", """
+What: `#include "cuda.h"` (or another CUDA header's name, in quotes) names a file next to
+the including file, and that file is the project's own (pjreddie/darknet's `src/cuda.h`
+declares its helpers), not a copy of NVIDIA's. The include was left as it is.
+Why: a quoted include is looked up next to the including file first, so the compiler
+reads the project's file; replacing the line with the target's header would drop the
+project's declarations (`cuda_gridsize` undeclared).
+Fix: nothing to do; the project's header is translated like any other file. A copy of
+NVIDIA's header (its text names NVIDIA) is translated as the CUDA header it is.
+""")
 register("CP901", "unreadable-file", "error", "file could not be read", """
 What: the input could not be read (missing, permission denied, or not a regular file).
 Fix: check the path and permissions.

@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -68,6 +68,7 @@ MISSING_HEADER_HINTS = {
 }
 CUDA_SUFFIXES = (".cu", ".hip")
 CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".c")
+C_SUFFIXES = (".c",)  # compiled as C (Compiler.for_c)
 HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc")
 _DIAG = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
                    r"(?P<sev>fatal error|error|warning): (?P<msg>.*)$")
@@ -92,6 +93,27 @@ class Compiler:
     def label(self) -> str:
         """'HIP 6.4' (or 'HIP of unknown version'): what the report says compiled a file."""
         return f"HIP {self.hip_version}" if self.hip_version else "HIP of unknown version"
+
+    def for_c(self) -> Compiler:
+        """The same compiler run on a C source, as a HIP build compiles one: as C, for the
+        host only, with the platform macro hipcc defines only for HIP sources (HIP's
+        runtime and library headers are C headers there). Compiled as HIP, C that C++
+        rejects (``float* p = malloc(n)``) would fail for reasons no port has."""
+        argv: list[str] = []
+        skip = False
+        for arg in self.argv:
+            if skip:
+                skip = False
+            elif arg == "-x":
+                argv += ["-x", "c"]
+                skip = True
+            elif arg.startswith("--rocm-path="):
+                rocm = arg.split("=", 1)[1]
+                if os.path.realpath(rocm) != "/usr":
+                    argv += ["-isystem", os.path.join(rocm, "include")]
+            elif not arg.startswith(("--offload-arch=", "--hip-version=", "-nogpulib")):
+                argv.append(arg)
+        return replace(self, argv=tuple(argv) + ("-D__HIP_PLATFORM_AMD__",))
 
     @property
     def description(self) -> str:
@@ -464,16 +486,17 @@ def verify_paths(paths: list[Path], options: Options, compiler: Compiler,
             # HIP marks hipError_t [[nodiscard]]; CUDA code that ignores a status is not a
             # porting problem, so that warning would only bury the real ones.
             extra = ["-iquote", str(Path(os.path.abspath(path)).parent), "-Wno-unused-result"]
-            if not any(f.startswith(("-std=", "--std")) for f in flags):
+            is_c = path.suffix in C_SUFFIXES
+            if not is_c and not any(f.startswith(("-std=", "--std")) for f in flags):
                 extra.append(DEFAULT_STD)
             if path.suffix in HEADER_SUFFIXES:
                 extra.append("-Wno-pragma-once-outside-header")
             ptx = _ptx_findings(read_input(path), display)
             units.append((target, display, compiler_flags(ws, flags) + extra, ptx,
-                          ws.translations(path)))
+                          ws.translations(path), compiler.for_c() if is_c else compiler))
         workers = max(1, min(jobs or os.cpu_count() or 1, len(units) or 1))
         with ThreadPoolExecutor(workers) as pool:
-            outcomes = list(pool.map(lambda u: _compile(compiler, ws, u[0], u[1], u[2]), units))
+            outcomes = list(pool.map(lambda u: _compile(u[5], ws, u[0], u[1], u[2]), units))
         for outcome, unit in zip(outcomes, units):
             outcome.translated = unit[4]
             if unit[3]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from cudaport import Options, translate_bytes, translate_source
@@ -37,6 +39,37 @@ def test_inactive_branches_are_translated():
 def test_includes_keep_delimiters_and_dedupe():
     src = '#include "cuda_runtime.h"\n#include <cuda.h>\n#include <cuda_runtime_api.h>\nint x;\n'
     assert tr(src) == ('#include "hip/hip_runtime.h"\n#include <hip/hip_runtime_api.h>\nint x;\n')
+
+
+# A project header that takes a CUDA header's name (pjreddie/darknet's src/cuda.h).
+OWN_CUDA_H = "#include \"darknet.h\"\ndim3 cuda_gridsize(size_t n);\n"
+USES_OWN = ('#include "cuda_runtime.h"\n#include "cuda.h"\n'
+            "void f(int n) { dim3 g = cuda_gridsize(n); cudaDeviceSynchronize(); }\n")
+
+
+def test_a_quoted_include_of_a_project_header_with_a_cuda_name_is_kept(tmp_path):
+    (tmp_path / "cuda.h").write_text(OWN_CUDA_H)
+    r = translate_bytes(USES_OWN.encode(), path=str(tmp_path / "k.cu"))
+    assert r.output.decode() == ('#include "hip/hip_runtime.h"\n#include "cuda.h"\n'
+                                 "void f(int n) { dim3 g = cuda_gridsize(n); "
+                                 "hipDeviceSynchronize(); }\n")
+    (kept,) = [f for f in r.findings if f.code == "CP167"]
+    assert (kept.line, kept.col, kept.severity) == (2, 11, "info")
+    assert [ref.identifier for ref in r.references].count("cuda.h") == 0
+
+
+@pytest.mark.parametrize("case", ["no such file", "angle brackets", "NVIDIA's copy", "fifo"])
+def test_a_cuda_header_name_is_cudas_unless_the_project_file_is_found(tmp_path, case):
+    src = USES_OWN.encode()
+    if case == "angle brackets":
+        (tmp_path / "cuda.h").write_text(OWN_CUDA_H)
+        src = src.replace(b'"cuda.h"', b"<cuda.h>")
+    elif case == "NVIDIA's copy":  # a vendored toolkit header is CUDA's
+        (tmp_path / "cuda.h").write_text("/* Copyright NVIDIA Corporation */\n" + OWN_CUDA_H)
+    elif case == "fifo":  # (never read: a FIFO would block)
+        os.mkfifo(tmp_path / "cuda.h")
+    r = translate_bytes(src, path=str(tmp_path / "k.cu"))
+    assert b"cuda.h" not in r.output and not [f for f in r.findings if f.code == "CP167"]
 
 
 def test_dedupe_respects_conditional_branches():

@@ -16,7 +16,7 @@ from cudaport import Options, translate_bytes
 from cudaport.compile_db import CompileDbError, load, preprocessor_flags
 from cudaport.linemap import PositionMap
 from cudaport.ptx import inline_ptx
-from cudaport.verify import ROCM_WRAPPER, find_compiler, hip_version, rocm_dir
+from cudaport.verify import ROCM_WRAPPER, Compiler, find_compiler, hip_version, rocm_dir
 from conftest import EXAMPLES, ROOT
 
 COMPILER = find_compiler()
@@ -436,5 +436,36 @@ def test_warp_sync_macro_reaches_headers_included_by_folder_with_rocm_6_4(tmp_pa
         "#include <cuda_runtime.h>\n#include <proj/reduce.cuh>\n"
         "__global__ void k(float* x) { x[0] = warp_sum(x[threadIdx.x]); }\n")
     proc = run("main.cu", "-I", "include", "--toolchain", "rocm", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 compiled, 0 failed" in proc.stderr
+
+
+# --- C sources ------------------------------------------------------------------------------
+
+# Valid C that C++ rejects (void* to float*), using the CUDA runtime from C as darknet does.
+C_UNIT = ('#include <stdlib.h>\n#include <cuda_runtime.h>\n'
+          'float* make(int n) {\n  float* host = calloc(n, sizeof(float));\n'
+          '  float* dev;\n  cudaMalloc((void**)&dev, n * sizeof(float));\n'
+          '  cudaMemcpy(dev, host, n * sizeof(float), cudaMemcpyHostToDevice);\n'
+          '  free(host);\n  return dev;\n}\n')
+
+
+def test_a_c_source_is_compiled_as_c_for_the_host():
+    hip = Compiler(("hipcc", "-x", "hip", "--offload-arch=gfx90a", "-fsyntax-only"))
+    assert hip.for_c().argv == ("hipcc", "-x", "c", "-fsyntax-only", "-D__HIP_PLATFORM_AMD__")
+    clang = Compiler(("clang++-15", "-x", "hip", "--offload-arch=gfx90a", "--rocm-path=/opt/r",
+                      "--hip-version=5.2.0", "-nogpulib", "-fsyntax-only"), (), "5.2")
+    c = clang.for_c()
+    assert c.argv == ("clang++-15", "-x", "c", "-isystem", "/opt/r/include", "-fsyntax-only",
+                      "-D__HIP_PLATFORM_AMD__")
+    assert c.hip_version == "5.2"
+
+
+@pytest.mark.parametrize("toolchain", [
+    pytest.param("system", marks=[pytest.mark.slow, _system_hip]),
+    pytest.param("rocm", marks=[pytest.mark.slow, _rocm])])
+def test_c_that_cxx_rejects_compiles(tmp_path, toolchain):
+    (tmp_path / "make.c").write_text(C_UNIT)
+    proc = run("make.c", "--toolchain", toolchain, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 compiled, 0 failed" in proc.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import os
 import re
 
 from .. import lexer
@@ -34,6 +35,11 @@ def includes(ctx: FileContext) -> None:
         r = ctx.compiled.header(inc.name)
         effective = inc.name
         translated = False
+        if r is not None and _own_header(ctx, inc):
+            shown = inc.name.decode(errors="replace")
+            ctx.find("CP167", inc.name_start, f'"{shown}" is the project\'s own header (the '
+                     f"file next to this one), not CUDA's: left unchanged", shown)
+            continue
         if r is not None:
             ctx.references.append((inc.name_start, inc.name, "include", r))
             entry = r.entry
@@ -90,6 +96,23 @@ def includes(ctx: FileContext) -> None:
             has_main = True
             has_target_main = has_target_main or inc.name == target_main
     ctx.main_header = (has_main, early, translated_main, has_target_main)
+
+
+def _own_header(ctx: FileContext, inc) -> bool:
+    """A quoted include of a CUDA header's name that finds a file of the project next to
+    the including file: the compiler reads that file, not CUDA's. A copy of NVIDIA's
+    header there (it names NVIDIA near its top) is CUDA's all the same."""
+    if ctx.src[inc.name_start - 1:inc.name_start] != b'"' or ctx.path.startswith("<"):
+        return False
+    local = os.path.join(os.path.dirname(ctx.path), os.fsdecode(inc.name))
+    if not os.path.isfile(local):  # (nor a FIFO or device, which a read would hang on)
+        return False
+    try:
+        with open(local, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:  # (no such file, a folder, unreadable: the compiler looks further)
+        return False
+    return b"NVIDIA" not in head
 
 
 @register_final("main-header")
