@@ -164,13 +164,15 @@ What: the project defines a device function, such as `atomicMax(float*, float)` 
 `atomicAdd(double*, double)`, with the name and parameter types of one HIP's headers define
 (the message names the header); or an operator HIP's vector types already have as a
 non-template (`float2 operator*(float2, float2)`, `operator+=(float2&, float2)`, as in
-cuda-samples' helper_math.h).
+cuda-samples' helper_math.h); or it declares a built-in variable for host code
+(`extern const dim3 blockDim;`, as tpruvot/ccminer's cuda_helper.h does), which HIP
+declares for host and device code with a type of its own.
 Why: CUDA lacks the function (or lacked it on older GPUs), so the project wrote its own;
 after translation both definitions exist and the file does not compile (for operators,
 every use is ambiguous).
-Fix: keep the project's definition for CUDA only. The translation does this itself, with
-`#if !defined(__HIP_PLATFORM_AMD__)` ... `#endif` around each run of such definitions, when
-the definition is whole lines of its own; then the finding is information. It stays an
+Fix: keep the project's definition (or declaration) for CUDA only. The translation does
+this itself, with `#if !defined(__HIP_PLATFORM_AMD__)` ... `#endif` around each run of
+such definitions, when the definition is whole lines of its own; then the finding is information. It stays an
 error when the definition shares its lines with other code or sits in a macro.
 Bad: `__device__ float atomicMax(float *a, float v) { ... }`
 Good: `#if !defined(__HIP_PLATFORM_AMD__)` around that definition.
@@ -249,6 +251,20 @@ reads the project's file; replacing the line with the target's header would drop
 project's declarations (`cuda_gridsize` undeclared).
 Fix: nothing to do; the project's header is translated like any other file. A copy of
 NVIDIA's header (its text names NVIDIA) is translated as the CUDA header it is.
+""")
+register("CP222", "vector-brace-init", "error", "vector type initialized as an aggregate", """
+What: a CUDA vector type (`float4`, `uint2` ...) is initialized from a braced list that
+gives fewer values than it has components (`float4 v = {0};`, `float4 v = {1, 2};`), or an
+array of them from values not grouped per element (`uint2 a[25] = {0};`,
+`uint2 a[2] = {1, 2, 3, 4};`).
+Why: CUDA's vector types are plain structs, so the missing components become zero and
+the braces may be elided; HIP's are classes whose constructors take every component or
+(explicitly) one value, so these lists do not compile.
+Fix: a list of one zero becomes `{}` in the translation (zeroes on both; the finding is
+then information). Otherwise give every component (`{1, 2, 0, 0}`), group an array's values
+per element (`{{1, 2}, {3, 4}}`), or write `{}` for zeros.
+Bad: `uint2 state[25] = { 0 };`
+Good: `uint2 state[25] = {};`
 """)
 register("CP901", "unreadable-file", "error", "file could not be read", """
 What: the input could not be read (missing, permission denied, or not a regular file).

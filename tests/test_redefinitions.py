@@ -148,20 +148,28 @@ def test_operator_sharing_its_lines_is_reported_not_moved(src):
     assert [f.severity for f in r.findings if f.code == "CP115"] in ([], ["error"])
 
 
-def test_host_only_and_other_types_are_left_alone():
-    src = ("struct V { float x; };\ninline V operator*(V a, V b) { return a; }\n"
-           "inline __host__ __device__ float2 operator*(float2 a, int2 b) { return a; }\n")
+@pytest.mark.parametrize("src", [
+    "struct V { float x; };\ninline V operator*(V a, V b) { return a; }\n"
+    "inline __host__ __device__ float2 operator*(float2 a, int2 b) { return a; }\n",
+    # built-in variable names: other names, a local, a parameter, two declarators
+    "void f() { extern int blockDimCount; dim3 blockDim(1); }\n",
+    "extern void use(dim3 blockDim);\n",
+    "extern const dim3 blockDim, gridDim2;\n",
+])
+def test_host_only_and_other_types_are_left_alone(src):
     r = translate_source(src)
     assert not [f for f in r.findings if f.code == "CP115"] and "#if" not in r.output.decode()
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
-def test_helper_math_operators_compile(tmp_path, toolchain, version):
+@pytest.mark.parametrize("name", ["helper_math", "builtin_declarations"])
+def test_definitions_kept_for_cuda_only_compile(tmp_path, toolchain, version, name):
     from conftest import compile_hip
 
-    path = tmp_path / "helper_math.hip"
-    path.write_bytes(translate_source(HELPER_MATH, target_version=version).output)
+    path = tmp_path / f"{name}.hip"
+    source = {"helper_math": HELPER_MATH, "builtin_declarations": BUILTIN_DECLARATIONS}[name]
+    path.write_bytes(translate_source(source, target_version=version).output)
     compile_hip(path, toolchain)
 
 
@@ -208,3 +216,27 @@ def test_overloads_made_one_compile_with_rocm_6_4(tmp_path):
         'static const char *_cudaGetErrorEnum(cublasStatus_t error) { return "cublas"; }\n',
         "")).output)
     compile_hip(path, "rocm")
+
+
+# tpruvot/ccminer's cuda_helper.h: host declarations of built-in variables, and a copy of a
+# built-in function's declaration with nvcc's marker macro.
+BUILTIN_DECLARATIONS = """\
+#include <cuda_runtime.h>
+extern __device__ __device_builtin__ void __syncthreads(void);
+#ifndef __CUDA_ARCH__
+extern const dim3 blockDim;
+extern const uint3 threadIdx;
+#endif
+__global__ void k(int* p) { p[threadIdx.x] = blockDim.x; __syncthreads(); }
+"""
+
+
+def test_host_declarations_of_built_in_variables_are_kept_for_cuda_only():
+    r = translate_source(BUILTIN_DECLARATIONS)
+    out = r.output.decode()
+    assert ("#ifndef __CUDA_ARCH__\n#if !defined(__HIP_PLATFORM_AMD__)\n"
+            "extern const dim3 blockDim;\nextern const uint3 threadIdx;\n#endif\n#endif\n") in out
+    assert "extern __device__  void __syncthreads(void);" in out
+    found = [(f.severity, f.line, f.identifier) for f in r.findings if f.code == "CP115"]
+    assert found == [("info", 4, "blockDim"), ("info", 5, "threadIdx")]
+    assert translate_source(out).output.decode() == out

@@ -10,6 +10,11 @@ Likewise CUDA's vector types have no arithmetic operators, so projects define th
 vector types have some as non-template members and friends, and every use of the
 operator becomes ambiguous (``vector_operators`` in the target's hazards facts).
 
+Likewise host code may declare CUDA's built-in variables for itself (tpruvot/ccminer's
+cuda_helper.h: ``extern const dim3 blockDim;`` where nvcc's host pass lacks them); HIP
+declares them for host and device code with types of its own, so the declaration is a
+conflicting redeclaration (``builtin_variables`` in the target's hazards facts).
+
 The translation keeps each such definition for CUDA only: ``#if !defined(<guard>)`` ...
 ``#endif`` around it, the guard being the target's platform macro, so the target's own
 definition is used (they compute the same thing) and the file still builds for CUDA.
@@ -17,6 +22,7 @@ definition is used (they compute the same thing) and the file still builds for C
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .. import collisions, lexer, platform_branches
@@ -87,13 +93,22 @@ _PARSED: dict[int, tuple[tuple[str, ...], dict[str, dict[tuple[str, ...], str]]]
 @register(42, "redefinitions")
 def redefinitions(ctx: FileContext) -> None:
     merged = _may_merge_overloads(ctx)
-    if b"__device__" not in ctx.names and not merged:
+    builtins = (ctx.compiled.target.extra.get("hazards") or {}).get("builtin_variables")
+    declares_builtins = builtins and any(n.encode() in ctx.names for n in builtins["names"]) \
+        and _builtin_declaration(tuple(builtins["names"])).search(ctx.src) is not None
+    if b"__device__" not in ctx.names and not merged and not declares_builtins:
         return
-    known = _hip_functions(ctx)
     code = ctx.code
     guard = _guard(ctx)
     spans: list[tuple[int, int]] = []
     cuda_only = _CudaOnly(ctx)
+    if declares_builtins:
+        _builtin_declarations(ctx, code, builtins, guard, spans, cuda_only)
+    if b"__device__" not in ctx.names and not merged:
+        if spans:
+            _keep_for_cuda_only(ctx, spans, guard)
+        return
+    known = _hip_functions(ctx)
     for m in _DEFINITION.finditer(code) if known else ():
         name = m.group(1).decode()
         overloads = known.get(name)
@@ -114,6 +129,34 @@ def redefinitions(ctx: FileContext) -> None:
         _merged_overloads(ctx, code, guard, spans, cuda_only)
     if spans:
         _keep_for_cuda_only(ctx, spans, guard)
+
+
+@functools.cache
+def _builtin_declaration(names: tuple[str, ...]) -> re.Pattern[bytes]:
+    """``extern ... blockDim;`` and the rest of its line (starting with the literal, which
+    the regex engine finds fast)."""
+    return re.compile(rb"extern\b[^;{}()=\n]*?[ \t*&](" + b"|".join(n.encode() for n in names)
+                      + rb")[ \t]*;[ \t]*\r?(?:\n|\Z)")
+
+
+def _builtin_declarations(ctx: FileContext, code: bytes, facts: dict, guard: bytes | None,
+                          spans: list[tuple[int, int]], cuda_only: "_CudaOnly") -> None:
+    """``extern const dim3 blockDim;`` on a line of its own: kept for CUDA only (CP115)."""
+    title = ctx.compiled.target.title
+    for m in _builtin_declaration(tuple(facts["names"])).finditer(code):
+        line = code.rfind(b"\n", 0, m.start()) + 1
+        if code[line:m.start()].strip(b" \t") or cuda_only(m.start()):
+            continue  # (not the first word of its line; or not compiled for the target)
+        name = m.group(1).decode()
+        what = (f"{name} is a built-in variable {title} declares for host and device code "
+                f"({facts['header']}), with a type of its own; this declaration redeclares it")
+        if guard is None:
+            ctx.find("CP115", m.start(1), f"{what}: keep it for CUDA only (#if !defined(...))",
+                     name, "device")
+        else:
+            spans.append((line, m.end()))
+            ctx.find("CP115", m.start(1), f"{what}: the translation keeps it for CUDA only "
+                     f"(#if !defined({guard.decode()}))", name, "device", "info")
 
 
 def _may_merge_overloads(ctx: FileContext) -> bool:
