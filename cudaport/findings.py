@@ -252,6 +252,17 @@ project's declarations (`cuda_gridsize` undeclared).
 Fix: nothing to do; the project's header is translated like any other file. A copy of
 NVIDIA's header (its text names NVIDIA) is translated as the CUDA header it is.
 """)
+register("CP168", "main-header-before-min-max", "info", "main header included before a min/max macro", """
+What: a project header included before the runtime header (`#include "miner.h"` then
+`#include <cuda_runtime.h>`, as tpruvot/ccminer's .cpp files do) defines a function-like
+`min` or `max` macro. The translation includes the target's main header before that
+header as well.
+Why: HIP's hip_runtime.h includes C++ standard headers (`<limits>`; `<thread>` and
+`<chrono>` in HIP sources) whose `min()` and `max()` members such a macro breaks ("too
+few arguments provided to function-like macro invocation"); CUDA's runtime header
+includes none of them, so the order worked there.
+Fix: nothing to do; or include the runtime header first, or name the macros otherwise.
+""")
 register("CP222", "vector-brace-init", "error", "vector type initialized as an aggregate", """
 What: a CUDA vector type (`float4`, `uint2` ...) is initialized from a braced list that
 gives fewer values than it has components (`float4 v = {0};`, `float4 v = {1, 2};`), or an

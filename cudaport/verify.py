@@ -68,7 +68,7 @@ MISSING_HEADER_HINTS = {
 }
 CUDA_SUFFIXES = (".cu", ".hip")
 CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".c")
-C_SUFFIXES = (".c",)  # compiled as C (Compiler.for_c)
+C_SUFFIXES = (".c",)  # compiled as C (Compiler.for_host)
 HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc")
 _DIAG = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
                    r"(?P<sev>fatal error|error|warning): (?P<msg>.*)$")
@@ -94,18 +94,19 @@ class Compiler:
         """'HIP 6.4' (or 'HIP of unknown version'): what the report says compiled a file."""
         return f"HIP {self.hip_version}" if self.hip_version else "HIP of unknown version"
 
-    def for_c(self) -> Compiler:
-        """The same compiler run on a C source, as a HIP build compiles one: as C, for the
-        host only, with the platform macro hipcc defines only for HIP sources (HIP's
-        runtime and library headers are C headers there). Compiled as HIP, C that C++
-        rejects (``float* p = malloc(n)``) would fail for reasons no port has."""
+    def for_host(self, language: str) -> Compiler:
+        """The same compiler run on a host source (``language``: "c"), as a HIP build
+        compiles one: for the host only, with the platform macro hipcc defines only for
+        HIP sources (HIP's runtime and library headers are C headers there). Compiled as
+        HIP, C that C++ rejects (``float* p = calloc(n, 4)``) would fail for reasons no
+        build has."""
         argv: list[str] = []
         skip = False
         for arg in self.argv:
             if skip:
                 skip = False
             elif arg == "-x":
-                argv += ["-x", "c"]
+                argv += ["-x", language]
                 skip = True
             elif arg.startswith("--rocm-path="):
                 rocm = arg.split("=", 1)[1]
@@ -486,14 +487,15 @@ def verify_paths(paths: list[Path], options: Options, compiler: Compiler,
             # HIP marks hipError_t [[nodiscard]]; CUDA code that ignores a status is not a
             # porting problem, so that warning would only bury the real ones.
             extra = ["-iquote", str(Path(os.path.abspath(path)).parent), "-Wno-unused-result"]
-            is_c = path.suffix in C_SUFFIXES
-            if not is_c and not any(f.startswith(("-std=", "--std")) for f in flags):
+            data = read_input(path)
+            host = _host_language(path)
+            if host != "c" and not any(f.startswith(("-std=", "--std")) for f in flags):
                 extra.append(DEFAULT_STD)
             if path.suffix in HEADER_SUFFIXES:
                 extra.append("-Wno-pragma-once-outside-header")
-            ptx = _ptx_findings(read_input(path), display)
+            ptx = _ptx_findings(data, display)
             units.append((target, display, compiler_flags(ws, flags) + extra, ptx,
-                          ws.translations(path), compiler.for_c() if is_c else compiler))
+                          ws.translations(path), compiler.for_host(host) if host else compiler))
         workers = max(1, min(jobs or os.cpu_count() or 1, len(units) or 1))
         with ThreadPoolExecutor(workers) as pool:
             outcomes = list(pool.map(lambda u: _compile(u[5], ws, u[0], u[1], u[2]), units))
@@ -506,6 +508,12 @@ def verify_paths(paths: list[Path], options: Options, compiler: Compiler,
     finally:
         if owned:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def _host_language(path: Path) -> str | None:
+    """"c" for a source a build compiles as C for the host, None for one compiled as HIP
+    (C++ sources too: hipcc compiles them as HIP, and they may hold device code)."""
+    return "c" if path.suffix in C_SUFFIXES else None
 
 
 def collect(paths: Iterable[Path]) -> list[Path]:

@@ -47,9 +47,14 @@ USES_OWN = ('#include "cuda_runtime.h"\n#include "cuda.h"\n'
             "void f(int n) { dim3 g = cuda_gridsize(n); cudaDeviceSynchronize(); }\n")
 
 
+def _beside(tmp_path, header: str, text: str, src: str, name: str = "k.cu"):
+    """``src`` translated as file ``name`` in a folder that holds the project's ``header``."""
+    (tmp_path / header).write_text(text)
+    return translate_bytes(src.encode(), path=str(tmp_path / name))
+
+
 def test_a_quoted_include_of_a_project_header_with_a_cuda_name_is_kept(tmp_path):
-    (tmp_path / "cuda.h").write_text(OWN_CUDA_H)
-    r = translate_bytes(USES_OWN.encode(), path=str(tmp_path / "k.cu"))
+    r = _beside(tmp_path, "cuda.h", OWN_CUDA_H, USES_OWN)
     assert r.output.decode() == ('#include "hip/hip_runtime.h"\n#include "cuda.h"\n'
                                  "void f(int n) { dim3 g = cuda_gridsize(n); "
                                  "hipDeviceSynchronize(); }\n")
@@ -70,6 +75,41 @@ def test_a_cuda_header_name_is_cudas_unless_the_project_file_is_found(tmp_path, 
         os.mkfifo(tmp_path / "cuda.h")
     r = translate_bytes(src, path=str(tmp_path / "k.cu"))
     assert b"cuda.h" not in r.output and not [f for f in r.findings if f.code == "CP167"]
+
+
+# tpruvot/ccminer: bench.cpp includes miner.h, which defines a max() macro, then the runtime.
+MINER_H = "#ifndef max\n# define max(a, b)  ((a) > (b) ? (a) : (b))\n#endif\nint lanes(void);\n"
+BENCH = ('#include <unistd.h>\n\n#include "miner.h"\n#include <cuda_runtime.h>\n'
+         "int devices() { int n = 0; cudaGetDeviceCount(&n); return max(n, lanes()); }\n")
+
+
+def test_the_main_header_goes_before_a_project_header_defining_min_max(tmp_path):
+    r = _beside(tmp_path, "miner.h", MINER_H, BENCH, "bench.cpp")
+    out = r.output.decode()
+    assert ('#include <unistd.h>\n\n#include <hip/hip_runtime.h>\n'
+            '#include "miner.h"\n#include <hip/hip_runtime.h>\nint devices()') in out
+    assert [(f.code, f.line, f.severity) for f in r.findings] == [("CP168", 3, "info")]
+    again = translate_bytes(r.output, path=str(tmp_path / "bench.cpp"))
+    assert again.output == r.output and not again.findings
+
+
+@pytest.mark.parametrize("case", ["no macro", "a C file", "after the runtime header"])
+def test_other_include_orders_are_kept(tmp_path, case):
+    header = MINER_H if case != "no macro" else "int lanes(void);\n"
+    src = BENCH if case != "after the runtime header" else BENCH.replace(
+        '#include "miner.h"\n#include <cuda_runtime.h>\n',
+        '#include <cuda_runtime.h>\n#include "miner.h"\n')
+    r = _beside(tmp_path, "miner.h", header, src, "bench.c" if case == "a C file" else "bench.cpp")
+    assert r.output.decode().count("hip_runtime.h") == 1 and not r.findings
+
+
+@pytest.mark.slow
+def test_min_max_macro_order_compiles_with_rocm_6_4(tmp_path):
+    from conftest import compile_hip
+
+    out = _beside(tmp_path, "miner.h", MINER_H, BENCH, "bench.cpp").output
+    (tmp_path / "bench.hip").write_bytes(out)
+    compile_hip(tmp_path / "bench.hip", "rocm")
 
 
 def test_dedupe_respects_conditional_branches():

@@ -450,12 +450,13 @@ C_UNIT = ('#include <stdlib.h>\n#include <cuda_runtime.h>\n'
           '  free(host);\n  return dev;\n}\n')
 
 
-def test_a_c_source_is_compiled_as_c_for_the_host():
+def test_a_host_source_is_compiled_for_the_host():
     hip = Compiler(("hipcc", "-x", "hip", "--offload-arch=gfx90a", "-fsyntax-only"))
-    assert hip.for_c().argv == ("hipcc", "-x", "c", "-fsyntax-only", "-D__HIP_PLATFORM_AMD__")
+    assert hip.for_host("c").argv == ("hipcc", "-x", "c", "-fsyntax-only",
+                                      "-D__HIP_PLATFORM_AMD__")
     clang = Compiler(("clang++-15", "-x", "hip", "--offload-arch=gfx90a", "--rocm-path=/opt/r",
                       "--hip-version=5.2.0", "-nogpulib", "-fsyntax-only"), (), "5.2")
-    c = clang.for_c()
+    c = clang.for_host("c")
     assert c.argv == ("clang++-15", "-x", "c", "-isystem", "/opt/r/include", "-fsyntax-only",
                       "-D__HIP_PLATFORM_AMD__")
     assert c.hip_version == "5.2"

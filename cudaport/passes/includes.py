@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+import stat
 
 from .. import lexer
 from ..context import FileContext
@@ -31,6 +32,7 @@ def includes(ctx: FileContext) -> None:
     deletable = _Deletable(src)
     outside = OutsideBlocks(src)
     hoisted: set[tuple[int, bytes]] = set()
+    first_main = None  # the first top-level include of the target's main header
     for inc in ctx.scan.includes:
         r = ctx.compiled.header(inc.name)
         effective = inc.name
@@ -83,6 +85,8 @@ def includes(ctx: FileContext) -> None:
                                       + src[inc.name_end:inc.name_end + 1] + ctx.eol(),
                                       r.entry.rule_id))
         seen_in.setdefault(effective, []).append(inc.branch)
+        if effective == target_main and first_main is None and not inc.branch:
+            first_main = inc
         has_target_main = has_target_main or effective == target_main
         if effective in ctx.compiled.main_headers:
             has_main = True
@@ -96,6 +100,68 @@ def includes(ctx: FileContext) -> None:
             has_main = True
             has_target_main = has_target_main or inc.name == target_main
     ctx.main_header = (has_main, early, translated_main, has_target_main)
+    if first_main is not None and not ctx.path.endswith(".c"):
+        _main_header_before_min_max(ctx, first_main, outside)
+
+
+# `#define max(a, b) ...`: a function-like macro that the C++ standard library's own
+# min()/max() members cannot survive.
+_MIN_MAX_MACRO = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+(min|max)\(")
+_MIN_MAX_MEMO: dict[tuple[str, int, int], bytes | None] = {}
+
+
+def _main_header_before_min_max(ctx: FileContext, first_main, outside) -> None:
+    """The target's main header before a project header that defines ``min``/``max``
+    macros (CP168). HIP's hip_runtime.h includes C++ standard headers (<limits>, and
+    <thread> and <chrono> for HIP sources) whose ``min()``/``max()`` members such a macro
+    breaks; CUDA's runtime header includes none, so tpruvot/ccminer's .cpp files, which
+    include miner.h (``#define max(a, b)``) and then cuda_runtime.h, compiled for CUDA
+    only. Included first, the header has read those members before the macros exist."""
+    src = ctx.src
+    for inc in ctx.scan.includes:
+        if inc.start >= first_main.start:
+            return
+        if inc.branch or src[inc.name_start - 1:inc.name_start] != b'"':
+            continue
+        macro = _min_max_macro(ctx.path, inc.name)
+        if macro is None:
+            continue
+        line = _before_block(ctx, outside, src.rfind(b"\n", 0, inc.start) + 1)
+        at = _line_for_insertion(ctx, line)
+        header = ctx.compiled.target.main_header
+        ctx.edits.append(Edit(at, at, b"#include <" + header.encode() + b">" + ctx.eol(),
+                              f"{ctx.compiled.target.name}/main-header"))
+        shown = inc.name.decode(errors="replace")
+        ctx.find("CP168", inc.name_start, f"{shown} defines a {macro.decode()}() macro, which "
+                 f"breaks the C++ standard headers {header} includes: {header} is included "
+                 "before it", shown)
+        return
+
+
+def _min_max_macro(including: str, name: bytes) -> bytes | None:
+    """``min`` or ``max`` when the project file a quoted include names next to the
+    including file defines that function-like macro (None otherwise; read once per
+    file version)."""
+    if including.startswith("<"):
+        return None
+    local = os.path.join(os.path.dirname(including), os.fsdecode(name))
+    try:
+        st = os.stat(local)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_size > 4_000_000:
+        return None
+    key = (os.path.abspath(local), st.st_mtime_ns, st.st_size)
+    if key not in _MIN_MAX_MEMO:
+        try:
+            with open(local, "rb") as fh:
+                m = _MIN_MAX_MACRO.search(fh.read())
+        except OSError:
+            m = None
+        if len(_MIN_MAX_MEMO) > 10_000:
+            _MIN_MAX_MEMO.clear()
+        _MIN_MAX_MEMO[key] = m.group(1) if m else None
+    return _MIN_MAX_MEMO[key]
 
 
 def _own_header(ctx: FileContext, inc) -> bool:
