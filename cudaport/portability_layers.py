@@ -97,12 +97,22 @@ def directives(src: bytes) -> list[tuple[int, bytes]]:
 
 
 def guarded_spans(src: bytes, guards: frozenset[bytes],
-                  conds: list[tuple[int, bytes]] | None = None) -> list[tuple[int, int, bytes]]:
+                  conds: list[tuple[int, bytes]] | None = None,
+                  conditions: list[tuple[int, int]] | None = None
+                  ) -> list[tuple[int, int, bytes]]:
     """(start, end, guard) of each ``#if`` branch only a build defining a guard compiles:
     from the end of its directive line to the start of the next directive of the same
-    ``#if``. ``conds`` are the file's conditional directives (see :func:`directives`)."""
+    ``#if``. ``conds`` are the file's conditional directives (see :func:`directives`).
+
+    ``conditions``, when given, receives the (start, end) of the directive lines that
+    come before such a branch in its ``#if`` chain (g-truc/glm: ``#elif defined(__CUDACC__)``
+    before ``#elif defined(__HIP__)``): on the target those conditions are false as
+    written, which is what sends the build to its branch; translated (``__CUDACC__`` to
+    ``__HIPCC__``) they would take it first. A branch whose condition names CUDA is
+    given whole: only CUDA builds compile it."""
     spans: list[tuple[int, int, bytes]] = []
-    # per open #if: [guard of the branch being read or None, guard if later branches are on]
+    # per open #if: [guard of the branch being read or None, guard if later branches are on,
+    # the chain's directive lines so far]
     stack: list[list] = []
     markers = _markers(guards)
     for offset, word in directives(src) if conds is None else conds:
@@ -128,7 +138,8 @@ def guarded_spans(src: bytes, guards: frozenset[bytes],
                 kind = (("on" if word == b"ifdef" else "off"), g) if g else None
             on = kind[1] if kind and kind[0] == "on" else None
             later = kind[1] if kind and kind[0] == "off" else None
-            stack.append([(line_end, on) if on else None, later])
+            stack.append([(line_end, on) if on else None, later,
+                          [(offset, line_end, b"CUDA" in line)]])
             continue
         if not stack:
             continue
@@ -144,6 +155,11 @@ def guarded_spans(src: bytes, guards: frozenset[bytes],
             kind = classify(rest, guards)
             if kind and kind[0] == "on":
                 frame[0] = (line_end, kind[1])
+                if conditions is not None:
+                    ends = [start for start, _e, _c in frame[2][1:]] + [offset]
+                    conditions += [(start, body_end if cuda else end) for (start, end, cuda),
+                                   body_end in zip(frame[2], ends)]
+        frame[2].append((offset, line_end, b"CUDA" in line))
     for frame in stack:  # unterminated #if: the branch runs to the end
         if frame[0] is not None:
             spans.append((frame[0][0], len(src), frame[0][1]))
@@ -256,7 +272,8 @@ def portable_spans(ctx: FileContext) -> list[tuple[int, int, str]]:
     src = ctx.src
     if b"#" not in src:
         return []
-    spans = guarded_spans(src, guards_of(ctx), ctx.scan.directives)
+    conditions: list[tuple[int, int]] = []
+    spans = guarded_spans(src, guards_of(ctx), ctx.scan.directives, conditions)
     defs = layer_definitions(src, ctx.compiled, ctx.scan.idents)
     if defs:
         names = sorted({n.decode() for _, _, n in defs})
@@ -274,6 +291,7 @@ def portable_spans(ctx: FileContext) -> list[tuple[int, int, str]]:
         ctx.find(BRANCH, start, f"lines {first}-{last} are built only with {guard.decode()} "
                  "defined: already portable, left as they are")
         out.append((start, end, guard.decode()))
+    out += [(a, b, "condition") for a, b in sorted(set(conditions))]  # (no finding of their own)
     loose = [(a, b, "definition") for a, b, _ in defs if not _inside(spans, a)]
     if loose:
         ctx.find(LAYER, loose[0][0], f"{len(loose)} definition(s) of CUDA names in terms of "

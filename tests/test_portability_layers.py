@@ -133,3 +133,46 @@ def test_respect_layers_setting(tmp_path):
     (tmp_path / "k.cu").write_text('#include "compat.h"\nvoid f(void** p) { cudaMalloc(p, 4); }\n')
     result = CliRunner().invoke(main, ["check", str(tmp_path)])
     assert "k.cu:2:20: CP162" in result.output, result.output
+
+
+# g-truc/glm's glm/simd/platform.h: the CUDA test comes before the project's HIP branch.
+CHAIN = """\
+#if defined(_MSC_VER)
+#  define COMPILER 1
+#elif defined(__CUDACC__)
+#  if !defined(CUDA_VERSION)
+#    include <cuda.h>
+#  endif
+#  if CUDA_VERSION >= 8000
+#    define COMPILER 2
+#  endif
+#elif defined(__HIP__)
+#  define COMPILER 3
+#endif
+#ifdef __CUDACC__
+#  define DEVICE __device__ __host__
+#endif
+"""
+
+
+def test_cuda_branches_before_a_ported_branch_keep_their_conditions():
+    r = translate_bytes(CHAIN.encode())
+    out = r.output.decode()
+    # The chain is the project's port: as written, a HIP build reaches COMPILER 3.
+    assert out.startswith(CHAIN[:CHAIN.index("#ifdef __CUDACC__")])
+    assert out.endswith("#ifdef __HIPCC__\n#  define DEVICE __device__ __host__\n#endif\n")
+    assert [f.code for f in r.findings] == ["CP160"]
+    conditions = []
+    guarded_spans(CHAIN.encode(), frozenset([b"__HIP__"]), conditions=conditions)
+    lines = [CHAIN.encode()[a:b].decode() for a, b in conditions]
+    assert lines[0] == "#if defined(_MSC_VER)"
+    assert lines[1].startswith("#elif defined(__CUDACC__)\n") and lines[1].endswith("#  endif\n")
+
+
+@pytest.mark.slow
+def test_cuda_branches_before_a_ported_branch_compile_as_the_port(tmp_path):
+    from conftest import compile_hip
+
+    (tmp_path / "platform.h").write_bytes(translate_bytes(CHAIN.encode()).output)
+    (tmp_path / "use.hip").write_text('#include "platform.h"\nstatic_assert(COMPILER == 3, "");\n')
+    compile_hip(tmp_path / "use.hip", "rocm")
