@@ -508,6 +508,18 @@ Fix: start at `warpSize / 2`. Bad: `for (int o = 16; o > 0; o /= 2) v += __shfl_
 Good: `for (int o = warpSize / 2; o > 0; o /= 2) ...`.
 Automatic fix (unsafe, `--unsafe-fixes`): the loop starts at `warpSize / 2`.
 """)
+register("CP207", "cub-warp-width", "warning", "CUB warp collective with the default logical warp", """
+What: `cub::WarpReduce<T>` or `cub::WarpScan<T>` without its logical-warp width.
+Why: CUB's default width is 32 threads; hipCUB's is the device's wavefront (64 on CDNA
+GPUs), so each reduction or scan spans two CUDA warps: code that gives each 32-thread
+row of a block its own reduction (`dim3 block(32, 4)`, as ankan-ban/llama2.cu's matrix-vector
+kernel does) adds two rows together.
+Fix: give the width: `cub::WarpReduce<float, 32>` keeps CUDA's grouping on any wavefront
+(rocPRIM's logical warps may be narrower than the hardware's).
+Bad: `using WarpReduce = cub::WarpReduce<float>;`
+Good: `using WarpReduce = cub::WarpReduce<float, 32>;`
+Automatic fix (safe, `--fix`): the width 32 is added.
+""")
 register("CP210", "inline-ptx", "error", "inline PTX assembly", """
 What: an `asm(...)` statement; in CUDA code this is NVIDIA PTX.
 Why: PTX does not assemble for other GPUs; the target compiler rejects it or the host

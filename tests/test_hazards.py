@@ -60,6 +60,8 @@ CASES = [
     ("CP221", "cudaTextureObject_t d(uint2 o) {\n  return ((cudaTextureObject_t)o.x) |"
      " ((cudaTextureObject_t)o.y) << 32;\n}\n",
      "cudaTextureObject_t d(void* o) { return (cudaTextureObject_t)o; }\n"),
+    ("CP207", KERNEL.format("  typedef cub::WarpReduce<float> R; __shared__ R::TempStorage t;"),
+     KERNEL.format("  typedef cub::WarpReduce<float, 32> R; __shared__ R::TempStorage t;")),
     ("CP222", KERNEL.format("  float4 acc = {1.0f, 2.0f};"),
      KERNEL.format("  float4 acc = {1.0f, 2.0f, 0.0f, 0.0f};")),
     ("CP212", "__global__ void child() {}\n" + KERNEL.format("  child<<<1, 1>>>();"),

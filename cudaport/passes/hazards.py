@@ -152,6 +152,8 @@ def hazards(ctx: FileContext) -> None:
     # device code or that speak of warps or full masks.
     if warp > 32 and (ctx.uses_device or any(word in src for word in _WARP_WORDS)):
         _warp_width(ctx, ctx.code, names, report, warp)
+    if warp > 32 and b"cub" in names and b"Warp" in src:
+        _cub_warp_width(ctx, ctx.code, report, warp)
     target = target_facts(ctx.compiled.target)
     texture = target.get("texture_references")
     for start, word in ctx.scan.marks:  # (where the scan saw the words in code)
@@ -310,6 +312,50 @@ def _warp_width(ctx: FileContext, code: bytes, names: frozenset[bytes], report: 
                    f"has {warp} lanes", name)
     if not names.isdisjoint(_SHUFFLES):
         _shuffle_widths(ctx, code, report, warp)
+
+
+# CUB's warp-wide collectives, whose logical warp (a template argument after the value
+# type) defaults to CUB's 32 threads; hipCUB's to the wavefront.
+_CUB_WARP = re.compile(lexer.word(b"cub") + rb"\s*::\s*(Warp(?:Reduce|Scan))\s*<")
+
+
+def _cub_warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:
+    """CP207: ``cub::WarpReduce<T>`` and ``cub::WarpScan<T>`` with the default logical
+    warp. CUB's default is 32 threads (CUB_WARP_THREADS); hipCUB's is the device's
+    wavefront (HIPCUB_DEVICE_WARP_THREADS, 64 on CDNA), so a reduction over a 32-thread
+    row of the block (ankan-ban/llama2.cu: ``dim3 block_dim(32, 4)``) would add two rows
+    together. The safe fix gives the width, which rocPRIM's logical warps support."""
+    for m in _CUB_WARP.finditer(code):
+        args = _template_arguments(code, m.end())
+        if args is None or len(args) != 1:
+            continue  # (a width given, or text the scan cannot follow)
+        close = args[0][1]
+        name = m.group(1).decode()
+        report("CP207", m.start(1), f"cub::{name} with the default logical warp: CUB's is 32 "
+               f"threads, hipCUB's the {warp}-lane wavefront, so each {name} spans two CUDA "
+               "warps; give the width (32) to keep CUDA's grouping", name,
+               fix=Fix("safe", "give the logical warp 32 threads", ((close, close, b", 32"),)))
+
+
+def _template_arguments(code: bytes, start: int) -> list[tuple[int, int]] | None:
+    """Spans of the top-level arguments of the template list opening before ``start``
+    (None when it does not close on the same statement)."""
+    depth, begin, args = 0, start, []
+    for i in range(start, min(len(code), start + 400)):
+        c = code[i]
+        if c in b"<([":
+            depth += 1
+        elif c in b")]" or c == 0x3E and depth:  # ">"
+            depth -= 1
+        elif c == 0x3E:
+            args.append((begin, i))
+            return args
+        elif c == 0x2C and depth == 0:  # ","
+            args.append((begin, i))
+            begin = i + 1
+        elif c in b";{}":
+            return None
+    return None
 
 
 def _wide_ballot(decl: re.Match[bytes]) -> Fix:
