@@ -263,6 +263,19 @@ few arguments provided to function-like macro invocation"); CUDA's runtime heade
 includes none of them, so the order worked there.
 Fix: nothing to do; or include the runtime header first, or name the macros otherwise.
 """)
+register("CP169", "target-header-not-c", "info", "target header that does not compile as C", """
+What: the header a CUDA header becomes does not compile as C on the target, although the
+CUDA header does: HIP's `hiprand/hiprand.h` (rocRAND's header uses `__half`, which
+`hip_fp16.h` declares only for C++), `hipblaslt/hipblaslt.h`, `hipfft/hipfftXt.h`,
+`hip/hip_bf16.h`, `hip/hip_fp8.h` (`cxx_only_headers` in the target's hazards facts).
+An error in a `.c` file. Information in a header written for C too (it tests
+`__cplusplus`); checked together (`check`, `report`, a tree run), every C file that
+includes that header, however indirectly, is blocked (pjreddie/darknet's .c files
+include `darknet.h`, which includes `curand.h`).
+Why: a C translation unit cannot read the C++ the target header holds.
+Fix: include the library header only in C++ files (keep it out of the header C files
+share), or compile those files as C++.
+""")
 register("CP222", "vector-brace-init", "error", "vector type initialized as an aggregate", """
 What: a CUDA vector type (`float4`, `uint2` ...) is initialized from a braced list that
 gives fewer values than it has components (`float4 v = {0};`, `float4 v = {1, 2};`), or an

@@ -32,6 +32,7 @@ WARNINGS = "ports with warnings"
 BLOCKED = "blocked"
 ORDER = (CLEAN, WARNINGS, BLOCKED)
 PORTED = frozenset({"converted", "same", "drop", "fallback", "inline"})  # reference statuses
+CXX_ONLY = "CP169"  # a target header that does not compile as C
 
 
 @dataclass(frozen=True)
@@ -104,9 +105,14 @@ def of_files(files: Iterable[tuple[str, Iterable[Finding], Iterable[str]]]
     (``cuco/detail/__config`` is ``include/cuco/detail/__config``)."""
     verdicts: dict[str, Verdict] = {}
     includes: dict[str, list[str]] = {}
+    cxx_only: dict[str, str] = {}  # path -> the C++-only target header it includes (CP169)
     for path, findings, names in files:
+        findings = list(findings)
         verdicts[path] = verdict(findings)
         includes[path] = list(names)
+        header = next((f.identifier for f in findings if f.code == CXX_ONLY), None)
+        if header is not None:
+            cxx_only[path] = header
     by_suffix: dict[str, list[str]] = {}
     for path in verdicts:
         parts = path.split("/")
@@ -120,6 +126,7 @@ def of_files(files: Iterable[tuple[str, Iterable[Finding], Iterable[str]]]
             for target in ([near] if near in verdicts else by_suffix.get(name, ())):
                 if target != path:
                     included_by.setdefault(target, set()).add(path)
+    _c_units_reaching_cxx_headers(verdicts, cxx_only, included_by)
     queue = [p for p, v in verdicts.items() if v.status == BLOCKED and not _via(v)]
     while queue:
         blocked = queue.pop()
@@ -128,6 +135,26 @@ def of_files(files: Iterable[tuple[str, Iterable[Finding], Iterable[str]]]
                 verdicts[user] = Verdict(BLOCKED, (f"includes {blocked}, which is blocked",))
                 queue.append(user)
     return verdicts
+
+
+def _c_units_reaching_cxx_headers(verdicts: dict[str, Verdict], cxx_only: dict[str, str],
+                                  included_by: dict[str, set[str]]) -> None:
+    """A C file that includes, however indirectly, a file of the set whose translation
+    includes a target header that does not compile as C (CP169: pjreddie/darknet's .c
+    files include darknet.h, which includes curand.h, hiprand/hiprand.h on HIP) is
+    blocked: its translation unit cannot compile."""
+    for header_file, header in cxx_only.items():
+        seen, queue = {header_file}, [header_file]
+        while queue:
+            current = queue.pop()
+            if current.endswith(".c") and verdicts[current].status != BLOCKED:
+                via = "" if current == header_file else f"includes {header_file}, which "
+                verdicts[current] = Verdict(BLOCKED, (
+                    f"{via}includes {header}, which does not compile as C",))
+            for user in included_by.get(current, ()):
+                if user not in seen:
+                    seen.add(user)
+                    queue.append(user)
 
 
 def _via(v: Verdict) -> bool:

@@ -144,3 +144,26 @@ def test_includes_in_other_platform_branches_do_not_block(tmp_path, monkeypatch)
     payload = json.loads(run("check", "p", "--format", "json").stdout)
     by_path = {f["path"]: f["verdict"] for f in payload["summary"]["files_by_verdict"]}
     assert by_path == {"p/cuda_only.cuh": V.BLOCKED, "p/k.cu": V.CLEAN}
+
+
+def test_c_files_that_reach_a_target_header_c_cannot_read_are_blocked(tmp_path, monkeypatch):
+    # pjreddie/darknet: its .c files include darknet.h, which includes curand.h;
+    # hiprand/hiprand.h does not compile as C (CP169).
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "lib.h").write_bytes(
+        b'#include "curand.h"\n#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n'
+        b"#ifdef __cplusplus\n}\n#endif\n")
+    (tmp_path / "p" / "layer.h").write_bytes(b'#include "lib.h"\n')
+    (tmp_path / "p" / "layer.c").write_bytes(b'#include "layer.h"\nint g(void) { return f(); }\n')
+    (tmp_path / "p" / "kernels.cu").write_bytes(b'#include "lib.h"\n' + CLEAN)
+    (tmp_path / "p" / "direct.c").write_bytes(b"#include <curand.h>\nint h(void);\n")
+    monkeypatch.chdir(tmp_path)
+    payload = json.loads(run("check", "p", "--format", "json").stdout)
+    by_path = {f["path"]: f for f in payload["summary"]["files_by_verdict"]}
+    assert by_path["p/lib.h"]["verdict"] == V.CLEAN  # (C++ files may include it)
+    assert by_path["p/kernels.cu"]["verdict"] == V.CLEAN
+    assert by_path["p/layer.c"]["blocking"] == [
+        "includes p/lib.h, which includes hiprand/hiprand.h, which does not compile as C"]
+    assert by_path["p/direct.c"]["blocking"][0].startswith("CP169")
+    found = {(f["path"], f["severity"]) for f in payload["findings"] if f["code"] == "CP169"}
+    assert found == {("p/lib.h", "info"), ("p/direct.c", "error")}

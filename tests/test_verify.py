@@ -470,3 +470,12 @@ def test_c_that_cxx_rejects_compiles(tmp_path, toolchain):
     proc = run("make.c", "--toolchain", toolchain, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 compiled, 0 failed" in proc.stderr
+
+
+@needs_rocm
+def test_c_cannot_read_hiprand_with_rocm_6_4(tmp_path):
+    """The fact behind CP169 for hiprand/hiprand.h (cxx_only_headers in the hazards facts):
+    CUDA's curand.h compiles as C, ROCm 6.4's replacement does not."""
+    (tmp_path / "rand.c").write_text("#include <curand.h>\nint n(void) { return 1; }\n")
+    proc = run("rand.c", "--toolchain", "rocm", cwd=tmp_path)
+    assert proc.returncode == 1 and "unknown type name '__half'" in proc.stdout

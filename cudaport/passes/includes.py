@@ -11,6 +11,7 @@ from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
 from ..rules.compiled import RUNTIME_LIBRARIES
+from ..rules.hazards import target_facts
 from .registry import register, register_final
 
 # (a line comment may continue over a backslash-newline: lexer.LINE_COMMENT knows that)
@@ -72,6 +73,7 @@ def includes(ctx: FileContext) -> None:
                 continue
         if translated:
             ctx.edits.append(Edit(inc.name_start, inc.name_end, effective, r.entry.rule_id))
+            _cxx_only(ctx, inc, effective)
             # A target header inside a block (`extern "C" {`) is included before the
             # block too: its templates need C++ linkage, and the inner one then adds
             # nothing (include guards). Not when an include before it already has it.
@@ -162,6 +164,23 @@ def _min_max_macro(including: str, name: bytes) -> bytes | None:
             _MIN_MAX_MEMO.clear()
         _MIN_MAX_MEMO[key] = m.group(1) if m else None
     return _MIN_MAX_MEMO[key]
+
+
+def _cxx_only(ctx: FileContext, inc, effective: bytes) -> None:
+    """CP169: the target header does not compile as C (``cxx_only_headers`` in the hazards
+    facts). An error in a C file; information in a header written for C too (it tests
+    ``__cplusplus``), whose C includers a checked set then reports blocked."""
+    why = (target_facts(ctx.compiled.target).get("cxx_only_headers") or {}).get(
+        effective.decode(errors="replace"))
+    if why is None:
+        return
+    header = effective.decode()
+    if ctx.path.endswith(".c"):
+        ctx.find("CP169", inc.name_start, f"{header} does not compile as C ({why})", header,
+                 severity="error")
+    elif ctx.path.endswith(".h") and b"__cplusplus" in ctx.src:
+        ctx.find("CP169", inc.name_start, f"{header} does not compile as C ({why}): a C "
+                 "file that includes this header does not compile", header)
 
 
 def _own_header(ctx: FileContext, inc) -> bool:
