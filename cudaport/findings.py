@@ -534,7 +534,9 @@ Good: `using WarpReduce = cub::WarpReduce<float, 32>;`
 Automatic fix (safe, `--fix`): the width 32 is added.
 """)
 register("CP210", "inline-ptx", "error", "inline PTX assembly", """
-What: an `asm(...)` statement; in CUDA code this is NVIDIA PTX.
+What: an `asm(...)` statement; in CUDA code this is NVIDIA PTX. (Not in a `.c` or `.cpp`
+file without device code: nvcc gives those to the host compiler, so their assembly is the
+CPU's, as in ggml's CPU back end or PolyBench-ACC's `rdtsc`.)
 Why: PTX does not assemble for other GPUs; the target compiler rejects it or the host
 compiler misreads it.
 Fix: replace it with a portable intrinsic (most PTX snippets have one: `__shfl_sync`,

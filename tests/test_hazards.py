@@ -10,7 +10,7 @@ import pytest
 
 from cudaport.findings import CODES
 from cudaport.lexer import blank_comments_and_literals
-from cudaport.translate import translate_source
+from cudaport.translate import translate_bytes, translate_source
 
 KERNEL = "__global__ void k(float *x, float v, int *out) {{\n{}\n}}\n"
 
@@ -287,3 +287,19 @@ def test_asm_and_texture_words_come_from_the_scan_in_code_only():
            'int myasm(int); surface_t x;\n')
     assert _codes(src) == []
     assert _codes(src + '__device__ void f() { asm volatile("nop"); }\n') == ["CP210"]
+
+
+# cavazos-lab/PolyBench-ACC's polybench.c, which its .cu files include: the CPU's counter.
+HOST_ASM = ('static unsigned long long rdtsc() {\n  unsigned lo, hi;\n'
+            '  __asm__ volatile ("RDTSC" : "=a" (lo), "=d" (hi));\n'
+            '  return (unsigned long long)hi << 32 | lo;\n}\n')
+
+
+@pytest.mark.parametrize("name,device,reported", [
+    ("polybench.c", "", False), ("timer.cpp", "", False),  # nvcc gives these to the host compiler
+    ("timer.cpp", "__global__ void k() {}\n", True),  # device code: built as CUDA
+    ("timer.cu", "", True), ("timer.h", "", True),  # (a header may be a .cu file's)
+])
+def test_assembly_in_host_sources_is_not_ptx(name, device, reported):
+    r = translate_bytes((device + HOST_ASM).encode(), path=name)
+    assert ("CP210" in [f.code for f in r.findings]) is reported

@@ -83,6 +83,7 @@ _LOOP_16 = re.compile(
 _TEXREF_WORD = rb"(" + lexer.word(b"texture") + rb"|" + lexer.word(b"surface") + rb")"
 _TEXREF = re.compile(_TEXREF_WORD + rb"\s*<")
 _ASM_WORDS = frozenset((b"asm", b"__asm", b"__asm__"))
+_HOST_SOURCES = (".c", ".cpp", ".cc", ".cxx", ".c++")
 _TEXREF_WORDS = frozenset((b"texture", b"surface"))
 # Texture and surface objects used as integers: a variable of the type combined with an
 # integer literal by a bit or shift operator, or a cast to the type that is then shifted or
@@ -156,8 +157,13 @@ def hazards(ctx: FileContext) -> None:
         _cub_warp_width(ctx, ctx.code, report, warp)
     target = target_facts(ctx.compiled.target)
     texture = target.get("texture_references")
+    # nvcc hands a C or C++ source to the host compiler: its assembly, in a file with no
+    # device code, is the CPU's (cavazos-lab/PolyBench-ACC's polybench.c: RDTSC), not PTX.
+    host_assembly = ctx.path.endswith(_HOST_SOURCES) and not ctx.uses_device
     for start, word in ctx.scan.marks:  # (where the scan saw the words in code)
         if word in _ASM_WORDS:
+            if host_assembly:
+                continue
             m = _ASM.match(ctx.code, start)
             if m is not None:
                 report("CP210", m.start(), "inline assembly (PTX) does not assemble for "
