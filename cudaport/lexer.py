@@ -471,6 +471,30 @@ def split_arguments(src: bytes, open_paren: int, closer: bytes = b")",
     return None
 
 
+def template_arguments(code: bytes, open_angle: int,
+                       limit: int = 2000) -> list[tuple[int, int]] | None:
+    """(start, end) of each top-level argument of the template argument list opening at
+    ``code[open_angle] == '<'``, read a byte at a time over blanked code (comments and
+    literals blanked); None when it does not close within ``limit`` bytes, or a ``;``,
+    ``{`` or ``}`` ends the statement first."""
+    depth, args, begin = 0, [], open_angle + 1
+    for i in range(open_angle, min(len(code), open_angle + limit)):
+        c = code[i]
+        if c in b"<([":
+            depth += 1
+        elif c in b">)]":
+            depth -= 1
+            if depth == 0:
+                args.append((begin, i))
+                return args
+        elif c == 0x2C and depth == 1:  # ","
+            args.append((begin, i))
+            begin = i + 1
+        elif c in b";{}":
+            return None
+    return None
+
+
 _TEMPLATE_ARGUMENT_LIMIT = 256
 _TEMPLATE_ARGUMENT_TOKENS = frozenset({b"::", b",", b"*", b"&", b"<", b">", b">>"})
 

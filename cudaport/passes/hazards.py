@@ -332,7 +332,7 @@ def _cub_warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int)
     row of the block (ankan-ban/llama2.cu: ``dim3 block_dim(32, 4)``) would add two rows
     together. The safe fix gives the width, which rocPRIM's logical warps support."""
     for m in _CUB_WARP.finditer(code):
-        args = _template_arguments(code, m.end())
+        args = lexer.template_arguments(code, m.end() - 1)
         if args is None or len(args) != 1:
             continue  # (a width given, or text the scan cannot follow)
         close = args[0][1]
@@ -341,27 +341,6 @@ def _cub_warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int)
                f"threads, hipCUB's the {warp}-lane wavefront, so each {name} spans two CUDA "
                "warps; give the width (32) to keep CUDA's grouping", name,
                fix=Fix("safe", "give the logical warp 32 threads", ((close, close, b", 32"),)))
-
-
-def _template_arguments(code: bytes, start: int) -> list[tuple[int, int]] | None:
-    """Spans of the top-level arguments of the template list opening before ``start``
-    (None when it does not close on the same statement)."""
-    depth, begin, args = 0, start, []
-    for i in range(start, min(len(code), start + 400)):
-        c = code[i]
-        if c in b"<([":
-            depth += 1
-        elif c in b")]" or c == 0x3E and depth:  # ">"
-            depth -= 1
-        elif c == 0x3E:
-            args.append((begin, i))
-            return args
-        elif c == 0x2C and depth == 0:  # ","
-            args.append((begin, i))
-            begin = i + 1
-        elif c in b";{}":
-            return None
-    return None
 
 
 def _wide_ballot(decl: re.Match[bytes]) -> Fix:

@@ -6,6 +6,7 @@ import bisect
 import os
 import re
 import stat
+from typing import NamedTuple
 
 from .. import lexer
 from ..context import FileContext
@@ -109,7 +110,48 @@ def includes(ctx: FileContext) -> None:
 # `#define max(a, b) ...`: a function-like macro that the C++ standard library's own
 # min()/max() members cannot survive.
 _MIN_MAX_MACRO = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+(min|max)\(")
-_MIN_MAX_MEMO: dict[tuple[str, int, int], bytes | None] = {}
+_LOCAL_READ_LIMIT = 4_000_000  # (a larger file is only looked at for NVIDIA's name)
+
+
+class _Beside(NamedTuple):
+    """What the includes pass needs to know of a project file a quoted include finds next
+    to the including file."""
+
+    nvidia: bool  # NVIDIA's name near its top: a copy of a CUDA header
+    min_max: bytes | None  # the min or max function-like macro it defines
+
+
+_BESIDE_MEMO: dict[tuple[str, int, int], _Beside] = {}
+
+
+def _beside(ctx: FileContext, inc) -> _Beside | None:
+    """The file a quoted ``inc`` names next to the file being translated, or None (an
+    angle include, no such regular file, or text not from a file). Read once per file
+    version: a project's headers are included by many files."""
+    if ctx.path.startswith("<") or ctx.src[inc.name_start - 1:inc.name_start] != b'"':
+        return None
+    local = os.path.join(os.path.dirname(ctx.path), os.fsdecode(inc.name))
+    try:
+        st = os.stat(local)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):  # (nor a FIFO or device, which a read would hang on)
+        return None
+    key = (os.path.abspath(local), st.st_mtime_ns, st.st_size)
+    facts = _BESIDE_MEMO.get(key)
+    if facts is None:
+        whole = st.st_size <= _LOCAL_READ_LIMIT
+        try:
+            with open(local, "rb") as fh:
+                text = fh.read() if whole else fh.read(4096)
+        except OSError:  # (unreadable: the compiler looks further)
+            return None
+        m = _MIN_MAX_MACRO.search(text) if whole else None
+        facts = _Beside(b"NVIDIA" in text[:4096], m.group(1) if m else None)
+        if len(_BESIDE_MEMO) > 10_000:
+            _BESIDE_MEMO.clear()
+        _BESIDE_MEMO[key] = facts
+    return facts
 
 
 def _main_header_before_min_max(ctx: FileContext, first_main, outside) -> None:
@@ -119,17 +161,14 @@ def _main_header_before_min_max(ctx: FileContext, first_main, outside) -> None:
     breaks; CUDA's runtime header includes none, so tpruvot/ccminer's .cpp files, which
     include miner.h (``#define max(a, b)``) and then cuda_runtime.h, compiled for CUDA
     only. Included first, the header has read those members before the macros exist."""
-    src = ctx.src
     for inc in ctx.scan.includes:
         if inc.start >= first_main.start:
             return
-        if inc.branch or src[inc.name_start - 1:inc.name_start] != b'"':
-            continue
-        macro = _min_max_macro(ctx.path, inc.name)
+        beside = None if inc.branch else _beside(ctx, inc)
+        macro = beside.min_max if beside is not None else None
         if macro is None:
             continue
-        line = _before_block(ctx, outside, src.rfind(b"\n", 0, inc.start) + 1)
-        at = _line_for_insertion(ctx, line)
+        at = _insertion_before(ctx, outside, inc.start)
         header = ctx.compiled.target.main_header
         ctx.edits.append(Edit(at, at, b"#include <" + header.encode() + b">" + ctx.eol(),
                               f"{ctx.compiled.target.name}/main-header"))
@@ -138,32 +177,6 @@ def _main_header_before_min_max(ctx: FileContext, first_main, outside) -> None:
                  f"breaks the C++ standard headers {header} includes: {header} is included "
                  "before it", shown)
         return
-
-
-def _min_max_macro(including: str, name: bytes) -> bytes | None:
-    """``min`` or ``max`` when the project file a quoted include names next to the
-    including file defines that function-like macro (None otherwise; read once per
-    file version)."""
-    if including.startswith("<"):
-        return None
-    local = os.path.join(os.path.dirname(including), os.fsdecode(name))
-    try:
-        st = os.stat(local)
-    except (OSError, ValueError):
-        return None
-    if not stat.S_ISREG(st.st_mode) or st.st_size > 4_000_000:
-        return None
-    key = (os.path.abspath(local), st.st_mtime_ns, st.st_size)
-    if key not in _MIN_MAX_MEMO:
-        try:
-            with open(local, "rb") as fh:
-                m = _MIN_MAX_MACRO.search(fh.read())
-        except OSError:
-            m = None
-        if len(_MIN_MAX_MEMO) > 10_000:
-            _MIN_MAX_MEMO.clear()
-        _MIN_MAX_MEMO[key] = m.group(1) if m else None
-    return _MIN_MAX_MEMO[key]
 
 
 def _cxx_only(ctx: FileContext, inc, effective: bytes) -> None:
@@ -187,17 +200,8 @@ def _own_header(ctx: FileContext, inc) -> bool:
     """A quoted include of a CUDA header's name that finds a file of the project next to
     the including file: the compiler reads that file, not CUDA's. A copy of NVIDIA's
     header there (it names NVIDIA near its top) is CUDA's all the same."""
-    if ctx.src[inc.name_start - 1:inc.name_start] != b'"' or ctx.path.startswith("<"):
-        return False
-    local = os.path.join(os.path.dirname(ctx.path), os.fsdecode(inc.name))
-    if not os.path.isfile(local):  # (nor a FIFO or device, which a read would hang on)
-        return False
-    try:
-        with open(local, "rb") as fh:
-            head = fh.read(4096)
-    except OSError:  # (no such file, a folder, unreadable: the compiler looks further)
-        return False
-    return b"NVIDIA" not in head
+    beside = _beside(ctx, inc)
+    return beside is not None and not beside.nvidia
 
 
 @register_final("main-header")
@@ -236,8 +240,7 @@ def main_header(ctx: FileContext) -> None:
             lead = b"" if ctx.src[pos - 1:pos] == b"\n" else ctx.eol()
             ctx.edits.append(Edit(pos, pos, lead + after, f"{ctx.compiled.target.name}/main-header"))
     if has_main and early is not None and insert:
-        pos = _line_for_insertion(ctx, _before_block(
-            ctx, OutsideBlocks(ctx.src), ctx.src.rfind(b"\n", 0, early.start) + 1))
+        pos = _insertion_before(ctx, OutsideBlocks(ctx.src), early.start)
         ctx.edits.append(Edit(pos, pos, header, main))
     if top:
         pos, prefix = top_insertion_point(ctx)
@@ -431,10 +434,8 @@ def top_insertion_point(ctx: FileContext) -> tuple[int, bytes]:
     if ctx.scan.includes:
         top_level = [inc for inc in ctx.scan.includes if not inc.branch]
         first = (top_level or ctx.scan.includes)[0]
-        pos = _before_block(ctx, OutsideBlocks(src), src.rfind(b"\n", 0, first.start) + 1)
-    else:
-        pos = _LEADING_COMMENTS.match(src).end()
-    return _line_for_insertion(ctx, pos), b""
+        return _insertion_before(ctx, OutsideBlocks(src), first.start), b""
+    return _line_for_insertion(ctx, _LEADING_COMMENTS.match(src).end()), b""
 
 
 def _line_for_insertion(ctx: FileContext, pos: int) -> int:
@@ -451,6 +452,13 @@ def _line_for_insertion(ctx: FileContext, pos: int) -> int:
 
 
 _CONDITIONAL = re.compile(lexer.CONDITIONAL)
+
+
+def _insertion_before(ctx: FileContext, outside: OutsideBlocks, start: int) -> int:
+    """Where a line that must come before the line holding ``start`` goes (before the
+    block that line is in, after a byte order mark, before a continued line)."""
+    line = ctx.src.rfind(b"\n", 0, start) + 1
+    return _line_for_insertion(ctx, _before_block(ctx, outside, line))
 
 
 def _before_block(ctx: FileContext, outside: OutsideBlocks, line: int) -> int:

@@ -28,6 +28,7 @@ import re
 from .. import collisions, lexer, platform_branches
 from ..context import FileContext
 from ..edits import Edit
+from ..rules.hazards import target_facts
 from .data import target_data
 from .registry import register
 
@@ -92,11 +93,13 @@ _PARSED: dict[int, tuple[tuple[str, ...], dict[str, dict[tuple[str, ...], str]]]
 
 @register(42, "redefinitions")
 def redefinitions(ctx: FileContext) -> None:
+    facts = target_facts(ctx.compiled.target)
     merged = _may_merge_overloads(ctx)
-    builtins = (ctx.compiled.target.extra.get("hazards") or {}).get("builtin_variables")
+    device = b"__device__" in ctx.names
+    builtins = facts.get("builtin_variables")
     declares_builtins = builtins and any(n.encode() in ctx.names for n in builtins["names"]) \
         and _builtin_declaration(tuple(builtins["names"])).search(ctx.src) is not None
-    if b"__device__" not in ctx.names and not merged and not declares_builtins:
+    if not (device or merged or declares_builtins):
         return
     code = ctx.code
     guard = _guard(ctx)
@@ -104,10 +107,17 @@ def redefinitions(ctx: FileContext) -> None:
     cuda_only = _CudaOnly(ctx)
     if declares_builtins:
         _builtin_declarations(ctx, code, builtins, guard, spans, cuda_only)
-    if b"__device__" not in ctx.names and not merged:
-        if spans:
-            _keep_for_cuda_only(ctx, spans, guard)
-        return
+    if device or merged:
+        _defined_by_target(ctx, code, facts, guard, spans, cuda_only)
+    if merged:
+        _merged_overloads(ctx, code, guard, spans, cuda_only)
+    if spans:
+        _keep_for_cuda_only(ctx, spans, guard)
+
+
+def _defined_by_target(ctx: FileContext, code: bytes, facts: dict, guard: bytes | None,
+                       spans: list[tuple[int, int]], cuda_only: "_CudaOnly") -> None:
+    """Device functions and vector operators the target's headers define too (CP115)."""
     known = _hip_functions(ctx)
     for m in _DEFINITION.finditer(code) if known else ():
         name = m.group(1).decode()
@@ -118,17 +128,13 @@ def redefinitions(ctx: FileContext) -> None:
         header = overloads.get(types)
         if header is not None:
             _report(ctx, code, m, guard, f"{name}({', '.join(types)})", header, name, spans, cuda_only)
-    vector = (ctx.compiled.target.extra.get("hazards") or {}).get("vector_operators")
+    vector = facts.get("vector_operators")
     if vector and b"operator" in code:
         for m in _OPERATOR.finditer(code):
             types = tuple(parameter_types(m.group(2).decode("latin-1")))
             if _is_target_operator(m.group(1).decode(), types, vector):
                 _report(ctx, code, m, guard, f"operator{m.group(1).decode()}({', '.join(types)})",
                         vector["header"], "operator" + m.group(1).decode(), spans, cuda_only)
-    if merged:
-        _merged_overloads(ctx, code, guard, spans, cuda_only)
-    if spans:
-        _keep_for_cuda_only(ctx, spans, guard)
 
 
 @functools.cache
@@ -270,7 +276,7 @@ def _keep_for_cuda_only(ctx: FileContext, spans: list[tuple[int, int]], guard: b
 def _guard(ctx: FileContext) -> bytes | None:
     """The macro only the target's compiler defines (``cuda_only_guard`` in its hazard
     facts); without one, redefinitions are reported and left alone."""
-    macro = (ctx.compiled.target.extra.get("hazards") or {}).get("cuda_only_guard")
+    macro = target_facts(ctx.compiled.target).get("cuda_only_guard")
     return macro.encode() if macro else None
 
 

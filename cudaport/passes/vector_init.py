@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import re
 
+from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
 from ..rules.hazards import target_facts
@@ -50,11 +51,11 @@ def vector_init(ctx: FileContext) -> None:
             continue
         name, array = declared
         open_brace = brace.end() - 1
-        close = ctx.brackets.close_end(open_brace)
-        if close is None:
+        parsed = lexer.split_arguments(ctx.src, open_brace, b"}", brackets=ctx.brackets)
+        if parsed is None:
             continue
-        values = [code[a:b].strip() for a, b in
-                  _top_level_items(code, open_brace + 1, close - 1)]
+        values = [ctx.src[a:b] for a, b in parsed[0] if b > a]  # (not a trailing comma's)
+        close = parsed[1]
         problem = _problem(values, int(name[-1:]), array)
         if problem is None:
             continue
@@ -130,21 +131,3 @@ def _problem(values: list[bytes], components: int, array: bool) -> str | None:
     if len(values) < components:
         return f"{len(values)} of its {components} components are given"
     return None
-
-
-def _top_level_items(code: bytes, start: int, end: int) -> list[tuple[int, int]]:
-    """Spans of the comma-separated items of ``code[start:end]`` at bracket depth 0."""
-    items: list[tuple[int, int]] = []
-    depth, begin = 0, start
-    for i in range(start, end):
-        c = code[i]
-        if c in b"([{":
-            depth += 1
-        elif c in b")]}":
-            depth -= 1
-        elif c == 0x2C and depth == 0:  # ","
-            items.append((begin, i))
-            begin = i + 1
-    if code[begin:end].strip():
-        items.append((begin, end))
-    return items

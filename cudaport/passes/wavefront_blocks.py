@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from .. import lexer
 from ..context import FileContext
 from .registry import register
 
@@ -24,24 +25,6 @@ _TEMPLATE_HEAD = re.compile(
     rb"\s*[,>=]")
 _DECLARED_NAME = re.compile(rb"(?:struct|class)\s+(\w+)|(\w+)\s*\(")
 _PER_WARP = re.compile(rb"__shared__[^;{}()]*?\b(\w+)\s*\[\s*([A-Za-z_][\w:]*)\s*(/\s*32|>>\s*5)\s*\]")
-
-
-def _template_args(code: bytes, start: int) -> list[bytes] | None:
-    """Arguments of the template argument list opening at ``code[start] == '<'``."""
-    depth, args, begin = 0, [], start + 1
-    for i in range(start, min(len(code), start + 2000)):
-        ch = code[i:i + 1]
-        if ch in b"<([":
-            depth += 1
-        elif ch in b">)]":
-            depth -= 1
-            if depth == 0:
-                args.append(code[begin:i].strip())
-                return args
-        elif ch == b"," and depth == 1:
-            args.append(code[begin:i].strip())
-            begin = i + 1
-    return None
 
 
 def _sizes(code: bytes, name: bytes) -> list[tuple[int, int]]:
@@ -77,7 +60,8 @@ def wavefront_blocks(ctx: FileContext) -> None:
     title = ctx.compiled.target.title
     seen: set[int] = set()
     for m in _BLOCK_IO.finditer(code) if b"WARP_TRANSPOSE" in code else ():
-        args = _template_args(code, m.end() - 1)
+        spans = lexer.template_arguments(code, m.end() - 1)
+        args = [code[a:b].strip() for a, b in spans] if spans else None
         if not args or len(args) < 3 or not any(b"WARP_TRANSPOSE" in a for a in args[2:]):
             continue
         block = args[1]

@@ -65,9 +65,7 @@ def _restore_resolved(values: tuple) -> Resolved:
 def _reduce_resolved(self: Resolved):
     return _restore_resolved, ((self.entry, self.status, self.replacement, self.reason,
                                 self.note, self.template, self.by_args, self.rewrite,
-                                self.renames,
-                                self.reportable,
-                                self.runtime),)
+                                self.renames, self.reportable, self.runtime),)
 
 
 Resolved.__reduce__ = _reduce_resolved  # the cached compiled table holds ~12,000 of these
