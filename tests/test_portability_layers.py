@@ -170,9 +170,10 @@ def test_cuda_branches_before_a_ported_branch_keep_their_conditions():
 
 
 @pytest.mark.slow
-def test_cuda_branches_before_a_ported_branch_compile_as_the_port(tmp_path):
+@pytest.mark.parametrize("toolchain", ["rocm", "system"])
+def test_cuda_branches_before_a_ported_branch_compile_as_the_port(tmp_path, toolchain):
     from conftest import compile_hip
 
     (tmp_path / "platform.h").write_bytes(translate_bytes(CHAIN.encode()).output)
     (tmp_path / "use.hip").write_text('#include "platform.h"\nstatic_assert(COMPILER == 3, "");\n')
-    compile_hip(tmp_path / "use.hip", "rocm")
+    compile_hip(tmp_path / "use.hip", toolchain)

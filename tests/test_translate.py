@@ -104,12 +104,13 @@ def test_other_include_orders_are_kept(tmp_path, case):
 
 
 @pytest.mark.slow
-def test_min_max_macro_order_compiles_with_rocm_6_4(tmp_path):
+@pytest.mark.parametrize("toolchain", ["rocm", "system"])
+def test_min_max_macro_order_compiles(tmp_path, toolchain):
     from conftest import compile_hip
 
     out = _beside(tmp_path, "miner.h", MINER_H, BENCH, "bench.cpp").output
     (tmp_path / "bench.hip").write_bytes(out)
-    compile_hip(tmp_path / "bench.hip", "rocm")
+    compile_hip(tmp_path / "bench.hip", toolchain)
 
 
 def test_dedupe_respects_conditional_branches():
