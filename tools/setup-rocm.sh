@@ -1,34 +1,49 @@
 #!/usr/bin/env bash
-# Install a ROCm 6.4 compiler (hipcc 7.0 / HIP 6.4, clang 21) with hipBLAS, hipBLASLt, hipCUB,
-# rocThrust, hipSPARSE, hipSOLVER, hipFFT, hipRAND, MIOpen and the roc* libraries, from
-# Debian unstable's own packages, into a folder of its own (a minimal Debian sid root), and
-# write DIR/cudaport-hipcc, which runs that hipcc on files of this machine.
+# Install a ROCm toolchain from Debian's own packages into a folder of its own (a minimal
+# Debian sid root), and write DIR/cudaport-hipcc, which runs that hipcc on files of this machine.
 #
-#   bash tools/setup-rocm.sh            # folder: $CUDAPORT_ROCM_DIR or /var/cache/cudaport/rocm-6.4
+#   bash tools/setup-rocm.sh 7.2   # ROCm 7.2.4 (HIP 7.2, hipBLAS 3) from Debian experimental,
+#                                  # folder $CUDAPORT_ROCM72_DIR or /var/cache/cudaport/rocm-7.2
+#   bash tools/setup-rocm.sh 6.4   # ROCm 6.4 (hipcc 7.0, clang 21) from Debian unstable,
+#                                  # folder $CUDAPORT_ROCM_DIR or /var/cache/cudaport/rocm-6.4
+#
+# Both come with hipBLAS, hipBLASLt, hipCUB, rocThrust, hipSPARSE, hipSOLVER, hipFFT, hipRAND,
+# MIOpen and the roc* libraries; 7.2 also with RCCL, rocWMMA, roctx and ROCm SMI (6.4's RCCL
+# pulls HIP 5 packages into the root, so it is left out there).
 #
 # Safe to run twice: a stamp file records the package set and this script's layout version,
 # and a second run with the same ones returns at once. Needs root (debootstrap, chroot) and
 # the network; the Debian mirror is the one this machine's apt sources name.
 #
-# The folder keeps what compiling (-fsyntax-only and -c) needs: the compiler, headers,
-# device bitcode libraries and the runtime's own small libraries. apt's caches, docs,
-# locales, static libraries and the GPU kernel libraries of rocBLAS, rocSOLVER, rocSPARSE,
-# hipBLASLt, rocRAND, rocFFT and MIOpen (several GB; only a program that runs loads them)
-# are removed, so the folder compiles code but cannot link programs against those libraries.
+# The folder keeps what compiling (-fsyntax-only and -c) and linking need: the compiler,
+# headers, device bitcode libraries, the C runtime's static pieces (libc_nonshared.a ...) and
+# every library's shared object. apt's caches, docs, locales and the GPU kernel files of
+# rocBLAS, hipBLASLt, MIOpen ... (the .co/.hsaco/.dat files only a running program loads;
+# several GB) are removed: programs link, and cannot run here (there is no AMD GPU anyway).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C
 
-DIR=${CUDAPORT_ROCM_DIR:-/var/cache/cudaport/rocm-6.4}
-LAYOUT=2  # bump when the pruning or the wrapper below changes
+LINE=${1:-6.4}
+LAYOUT=3  # bump when the pruning or the wrapper below changes
 PACKAGES=(hipcc libamdhip64-dev libhipblas-dev libhipblaslt-dev libhipcub-dev librocthrust-dev
           libhipsparse-dev libhipsolver-dev libhipfft-dev libhiprand-dev libmiopen-dev
           librocblas-dev librocsparse-dev librocsolver-dev librocrand-dev librocfft-dev
           # Headers real CUDA programs include besides CUDA's (samples draw with OpenGL,
           # use OpenMP on the host): without them a port would fail for want of the host's.
-          libgl-dev libglu1-mesa-dev libglut-dev libomp-dev)
-# librccl-dev is left out on purpose: it pulls HIP 5 packages into the same root.
+          libgl-dev libglu1-mesa-dev libglut-dev libomp-dev make cmake)
+case "$LINE" in
+  7.2)
+    DIR=${CUDAPORT_ROCM72_DIR:-/var/cache/cudaport/rocm-7.2}
+    SUITE=experimental  # Debian experimental carries ROCm 7.2.4 over a sid base
+    # libhipsparselt-dev is left out: it collides with libhipblaslt-dev over origami/gemm.hpp.
+    PACKAGES+=(librccl-dev librocwmma-dev libroctx-dev librocm-smi-dev) ;;
+  6.4)
+    DIR=${CUDAPORT_ROCM_DIR:-/var/cache/cudaport/rocm-6.4}
+    SUITE=sid ;;
+  *) echo "setup-rocm: unknown ROCm line '$LINE' (7.2 or 6.4)" >&2; exit 2 ;;
+esac
 STAMP="$DIR/.cudaport-rocm"
-WANT="layout $LAYOUT; packages ${PACKAGES[*]}"
+WANT="layout $LAYOUT; line $LINE; packages ${PACKAGES[*]}"
 
 say() { echo "setup-rocm: $*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -105,22 +120,32 @@ if [ "$installed" -ne ${#PACKAGES[@]} ]; then
   # Check-Valid-Until: a frozen snapshot mirror serves an expired Release file.
   APT=(apt-get -o Acquire::Check-Valid-Until=false -o Acquire::Retries=3 -o Dpkg::Use-Pty=0)
   in_root dpkg --configure -a  # finish an install an earlier run was stopped in
+  if [ "$SUITE" = experimental ] && [ ! -f "$DIR/etc/apt/sources.list.d/experimental.list" ]; then
+    echo "deb $(mirror) experimental main" >"$DIR/etc/apt/sources.list.d/experimental.list"
+  fi
+  TARGET=()
+  [ "$SUITE" = experimental ] && TARGET=(-t experimental)
   retry 3 in_root "${APT[@]}" update -qq || die "apt-get update in $DIR failed (network or mirror?)"
-  retry 3 in_root "${APT[@]}" install -y -qq --no-install-recommends "${PACKAGES[@]}" >/dev/null \
+  retry 3 in_root "${APT[@]}" install -y -qq --no-install-recommends "${TARGET[@]}" "${PACKAGES[@]}" >/dev/null \
     || die "apt-get install in $DIR failed: ${PACKAGES[*]}"
 fi
 
-# 3. Prune what compiling never reads.
+# 3. Prune what compiling and linking never read.
 before=$(du -shx "$DIR" 2>/dev/null | cut -f1)
 in_root apt-get clean
 lib="$DIR/usr/lib/x86_64-linux-gnu"
 rm -rf "$DIR"/var/lib/apt/lists/* "$DIR"/usr/share/doc/* "$DIR"/usr/share/man/* \
-       "$DIR"/usr/share/info/* "$DIR"/usr/share/locale/* "$DIR"/usr/share/lintian/* \
-       "$lib/rocblas" "$lib/hipblaslt"
-find "$lib" -maxdepth 1 -type f \( -name '*.a' \
-     -o -name 'librocblas.so.*' -o -name 'librocsolver.so.*' -o -name 'librocsparse.so.*' \
-     -o -name 'librocrand.so.*' -o -name 'librocfft.so.*' -o -name 'libhipblaslt.so.*' \
-     -o -name 'libMIOpen.so.*' \) -delete
+       "$DIR"/usr/share/info/* "$DIR"/usr/share/locale/* "$DIR"/usr/share/lintian/*
+# GPU kernel files a running program loads (rocBLAS/hipBLASLt Tensile libraries, MIOpen's
+# kernel databases); the shared objects linking needs stay.
+find "$lib" "$DIR/usr/share" -type f \( -name '*.co' -o -name '*.hsaco' -o -name '*.kdb' \
+     -o -name '*.fdb.txt' -o -name '*.db' -o -name 'TensileLibrary*.dat' \
+     -o -name 'TensileLibrary*.yaml' -o -name '*.msgpack' \) -delete 2>/dev/null || true
+# Static libraries, but the C runtime's pieces a link reads (libc_nonshared.a, crt's) and
+# those of the compiler's own folders (/usr/lib/gcc, /usr/lib/llvm-N).
+find "$lib" -maxdepth 1 -type f -name '*.a' ! -name 'libc_nonshared.a' \
+     ! -name 'libpthread.a' ! -name 'libdl.a' ! -name 'librt.a' ! -name 'libm.a' \
+     ! -name 'libm-*.a' ! -name 'libmvec.a' -delete
 # Mesa (which OpenGL's headers pull in) brings its own LLVM and drivers: the compiler's
 # LLVM is the one of a /usr/lib/llvm-N folder.
 for f in "$lib"/libLLVM.so.*; do
@@ -213,5 +238,5 @@ echo "$WANT" >"$STAMP"
 version=$(sed -nE 's/^#define HIP_VERSION_(MAJOR|MINOR) ([0-9]+).*/\2/p' \
           "$DIR/usr/include/hip/hip_version.h" | paste -sd.)
 # Debian unstable moves on: say so when it no longer carries the HIP this folder is named for.
-[ "$version" = 6.4 ] || say "note: Debian unstable now carries HIP $version, not 6.4"
+[ "$version" = "$LINE" ] || say "note: Debian $SUITE now carries HIP $version, not $LINE"
 say "ROCm toolchain ready: $DIR/cudaport-hipcc (HIP $version, $(du -shx "$DIR" | cut -f1))"

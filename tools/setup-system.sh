@@ -19,7 +19,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-# The ROCm 6.4 toolchain (hipcc 7.0, hipBLAS, hipCUB, rocThrust ...) that `cudaport verify`
-# and the tests compile with: a Debian sid root in /var/cache/cudaport/rocm-6.4 (about
-# 850 MB after pruning; $CUDAPORT_ROCM_DIR moves it). Returns at once when it is there.
-bash "$(dirname "$0")/setup-rocm.sh"
+# The ROCm toolchains `cudaport verify` and the tests compile and link with, each a Debian
+# root of its own: ROCm 7.2.4 from Debian experimental in /var/cache/cudaport/rocm-7.2 (the
+# default target; $CUDAPORT_ROCM72_DIR moves it) and ROCm 6.4 from Debian unstable in
+# /var/cache/cudaport/rocm-6.4 ($CUDAPORT_ROCM_DIR). Each returns at once when it is there.
+bash "$(dirname "$0")/setup-rocm.sh" 7.2
+bash "$(dirname "$0")/setup-rocm.sh" 6.4
