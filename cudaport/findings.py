@@ -534,9 +534,15 @@ Good: `using WarpReduce = cub::WarpReduce<float, 32>;`
 Automatic fix (safe, `--fix`): the width 32 is added.
 """)
 register("CP210", "inline-ptx", "error", "inline PTX assembly", """
-What: an `asm(...)` statement; in CUDA code this is NVIDIA PTX. (Not in a `.c` or `.cpp`
-file without device code: nvcc gives those to the host compiler, so their assembly is the
-CPU's, as in ggml's CPU back end or PolyBench-ACC's `rdtsc`.)
+What: an `asm(...)` statement whose instructions are NVIDIA PTX (`mov.u32`, `.reg .pred`,
+`%%laneid`), or that cudaport cannot tell from PTX (`nop`, a template a macro builds).
+Not reported: the target's own assembly, told by its instructions (for HIP, AMD GPU ones:
+`s_waitcnt`, `v_dot2c_f32_f16`, `ds_bpermute_b32`, `buffer_load_dword`, `global_load_*`),
+a declaration's symbol label (`__asm("llvm.amdgcn.rcp.f32")`), an empty barrier
+(`asm volatile("" : "+v"(x))`) whose constraints the target's compiler accepts (an NVPTX
+register class such as `"h"` or `"l"` is reported), and assembly in a `.c` or `.cpp` file
+without device code (nvcc gives those to the host compiler: it is the CPU's, as in ggml's
+CPU back end or PolyBench-ACC's `rdtsc`).
 Why: PTX does not assemble for other GPUs; the target compiler rejects it or the host
 compiler misreads it.
 Fix: replace it with a portable intrinsic (most PTX snippets have one: `__shfl_sync`,

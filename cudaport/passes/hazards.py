@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .. import lexer
+from .. import lexer, ptx
 from ..context import FileContext
 from ..findings import Finding, Fix
 from ..rules.hazards import device_prop_pattern, lacking, names_pattern, target_facts
@@ -136,6 +136,40 @@ class _Reporter:
                                          identifier, "", engine, offset, fix))
 
 
+def _assembly(ctx: FileContext, offset: int, facts: dict | None, report: _Reporter) -> None:
+    """CP210 for an asm statement the target does not assemble, told by its instructions
+    (cudaport/ptx.py): PTX, or anything unrecognised; not the target's own assembly
+    (``assembly.dialect`` of its hazards facts), nor a symbol label, nor an empty barrier
+    whose constraints the target's compiler accepts. A target that gives no such facts
+    gets every statement reported."""
+    target = ctx.compiled.target.title
+    asm = ptx.read_asm(ctx.src, offset, ctx.brackets)
+    kind = ptx.dialect(asm) if asm is not None else "unknown"
+    if facts:
+        own = facts.get("dialect")
+        if kind == own or kind == "label":
+            return
+        if kind == "barrier":
+            if own != "amdgcn" or ptx.amd_constraints(asm):
+                return
+            letters = sorted({chr(c) for c in b"".join(asm.constraints)
+                              if c in ptx.NVPTX_ONLY_CONSTRAINTS})
+            report("CP210", offset, "empty asm statement with NVPTX-only operand constraints "
+                   f"({', '.join(repr(x) for x in letters)}): {target}'s compiler rejects "
+                   "them; use \"v\" (or drop the statement)", "asm")
+            return
+    if kind == "ptx":
+        message = f"inline assembly (PTX) does not assemble for {target}; replace it with an intrinsic"
+    elif kind == "amdgcn":
+        message = f"inline AMD GPU assembly does not assemble for {target}"
+    else:
+        message = (f"inline assembly that is neither recognisably {facts.get('title')} nor "
+                   f"PTX: check that {target} assembles it, or replace it with an intrinsic"
+                   if facts else f"inline assembly (PTX) does not assemble for {target}; "
+                   "replace it with an intrinsic")
+    report("CP210", offset, message, "asm")
+
+
 @register(40, "hazards")
 def hazards(ctx: FileContext) -> None:
     if not ctx.options.hazards:
@@ -166,8 +200,7 @@ def hazards(ctx: FileContext) -> None:
                 continue
             m = _ASM.match(ctx.code, start)
             if m is not None:
-                report("CP210", m.start(), "inline assembly (PTX) does not assemble for "
-                       f"{ctx.compiled.target.title}; replace it with an intrinsic", "asm")
+                _assembly(ctx, m.start(), target.get("assembly"), report)
             continue
         m = _TEXREF.match(ctx.code, start) if word in _TEXREF_WORDS else None
         if m is not None:
