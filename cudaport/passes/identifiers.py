@@ -28,8 +28,12 @@ def identifiers(ctx: FileContext) -> None:
             for k, v in (ctx.compiled.target.extra.get("struct_tags") or {}).items()}
     by_library = ctx.compiled.argument_names
     inside: list[tuple[int, dict]] = []  # (end, names) of the calls whose arguments we are in
+    not_api: list[int] = []  # namespace names used as something else (`struct wmma {`)
     for start, name, context in ctx.scan.idents:
         r = lookup[name]
+        if name in namespaces and not _api_namespace_use(ctx, start, name, r.entry):
+            not_api.append(start)
+            continue
         if inside:
             while inside and start >= inside[-1][0]:
                 inside.pop()
@@ -68,8 +72,8 @@ def identifiers(ctx: FileContext) -> None:
                     dropped.append(start)
                     continue
                 _report(ctx, start, name, r)
-    if dropped:
-        gone = set(dropped)
+    if dropped or not_api:
+        gone = set(dropped) | set(not_api)
         ctx.scan.idents[:] = [i for i in ctx.scan.idents if i[0] not in gone]
     if ctx.scan.unknown:  # the project's own CUDA_CHECK, cudaDev & co. are not CUDA API
         macros = _defined_macros(src)
@@ -258,6 +262,22 @@ def _is_namespace_use(src: bytes, start: int, end: int) -> bool:
     if before.endswith(b"namespace"):
         return after is None or after.text != b"="
     return before.endswith(b"using") or _ALIAS_TARGET.search(before) is not None
+
+
+def _api_namespace_use(ctx: FileContext, start: int, name: bytes, entry) -> bool:
+    """Whether this use of a namespace rule's name is the API's namespace: used as a
+    namespace (``wmma::``, ``using namespace wmma``), and for a nested one (``inside``)
+    reached through its outer namespace or in a file that names that (aiter's own
+    ``struct wmma`` and ``wmma<...>`` are not nvcuda::wmma)."""
+    if not _is_namespace_use(ctx.src, start, start + len(name)):
+        return False
+    if entry is None or not entry.inside:
+        return True
+    outer = entry.inside.encode()
+    before = ctx.src[max(0, start - 64):start].rstrip()
+    if before.endswith(b"::"):
+        return before[:-2].rstrip().endswith(outer)
+    return outer in ctx.names
 
 
 @functools.cache

@@ -114,6 +114,10 @@ class Entry:
     # Argument templates chosen by the call's argument count: ((count, template), ...);
     # a call with another count gets ``template`` (None: the plain rename).
     by_args: tuple = ()
+    # A namespace nested in another API namespace (``wmma`` in ``nvcuda``): CUDA's only
+    # where reached through it (``nvcuda::wmma::``) or in a file that names the outer one
+    # (``using namespace nvcuda;``); elsewhere the name is the project's own.
+    inside: str | None = None
 
     @property
     def product(self) -> str:

@@ -180,7 +180,7 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
             template=d.get("template"), fallback=d.get("fallback"),
             rule_id=f"{prefix}/{stem}:{name}", source=f"{p}:{at.line}", code=d.get("code"),
             lane_mask=d.get("lane_mask"), needs_macro=d.get("needs_macro"),
-            runtime_value_since=d.get("runtime_value_since"),
+            runtime_value_since=d.get("runtime_value_since"), inside=d.get("inside"),
         )
 
     if "identifiers" in top:
@@ -196,6 +196,7 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
             "library": S.identifier, "fallback": _fallback, "code": _code,
             "before": _before_reader(S.target_name), "lane_mask": _argument_number,
             "needs_macro": _needs_macro, "runtime_value_since": S.version,
+            "inside": S.identifier,
         }
         for name, value, at in S.mapping(p, top["identifiers"][0], "identifiers"):
             old = define(name, at, "identifiers")
