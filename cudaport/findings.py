@@ -229,7 +229,9 @@ stays, later ones are guarded, and the finding is information.
 register("CP164", "own-cuda-name", "info", "CUDA-named symbol of the project kept", """
 What: the name is spelled like a CUDA API but is the project's own: qualified by one of its
 namespaces or classes (`mine::cudaMalloc`), reached through an object (`cfg.cudaStream`),
-or declared in a namespace of the project and used inside it. It was not renamed.
+or declared in a namespace of the project and used inside it; or a function the target
+lacks that the file defines itself (a polyfill: ROCm/aiter's `make_bfloat162`), whose uses
+in that file call the project's definition. It was not renamed.
 Why: CUDA API never lives in a project's namespace; renaming the use but not the
 declaration (or both, in some files only) breaks the build.
 Fix: nothing; rename the project's symbol if the clash is confusing. `--clang` resolves

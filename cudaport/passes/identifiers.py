@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .. import lexer
+from .. import lexer, polyfills
 from ..context import FileContext
 from ..edits import Edit, new_edit
 from ..frameworks import FRAMEWORK_LIBRARY, is_framework_qualified
@@ -28,7 +28,9 @@ def identifiers(ctx: FileContext) -> None:
             for k, v in (ctx.compiled.target.extra.get("struct_tags") or {}).items()}
     by_library = ctx.compiled.argument_names
     inside: list[tuple[int, dict]] = []  # (end, names) of the calls whose arguments we are in
-    not_api: list[int] = []  # namespace names used as something else (`struct wmma {`)
+    not_api: list[int] = []  # namespace names used as something else (`struct wmma {`),
+    # functions the target lacks that the file defines itself
+    own: dict[bytes, int] | None = None  # (found at the first unsupported name)
     for start, name, context in ctx.scan.idents:
         r = lookup[name]
         if name in namespaces and not _api_namespace_use(ctx, start, name, r.entry):
@@ -71,6 +73,13 @@ def identifiers(ctx: FileContext) -> None:
                 if r.status == "unsupported" and _drop_case_label(ctx, start, name, r):
                     dropped.append(start)
                     continue
+                if r.status == "unsupported":
+                    if own is None:
+                        own = _own_functions(ctx)
+                    if name in own:
+                        _kept_as_own(ctx, start, name, own[name])
+                        not_api.append(start)
+                        continue
                 _report(ctx, start, name, r)
     if dropped or not_api:
         gone = set(dropped) | set(not_api)
@@ -262,6 +271,21 @@ def _is_namespace_use(src: bytes, start: int, end: int) -> bool:
     if before.endswith(b"namespace"):
         return after is None or after.text != b"="
     return before.endswith(b"using") or _ALIAS_TARGET.search(before) is not None
+
+
+def _own_functions(ctx: FileContext) -> dict[bytes, int]:
+    """The functions the target lacks that the file defines itself (cudaport/polyfills.py)."""
+    lookup = ctx.compiled.identifiers
+    unsupported = {n for _, n, c in ctx.scan.idents
+                   if c == "code" and lookup[n].status == "unsupported"}
+    return polyfills.defined_functions(ctx, unsupported)
+
+
+def _kept_as_own(ctx: FileContext, start: int, name: bytes, definition: int) -> None:
+    if start == definition:
+        ctx.find("CP164", start, f"{name.decode()} is the project's own (defined in this "
+                 f"file; {ctx.compiled.target.title} has none), not CUDA's: left unchanged",
+                 name.decode())
 
 
 def _api_namespace_use(ctx: FileContext, start: int, name: bytes, entry) -> bool:

@@ -1,0 +1,37 @@
+"""CUDA functions the target lacks that a file defines itself (a polyfill).
+
+ROCm/aiter's csrc/cpp_itfs/sampling/vec_dtypes.cuh defines ``__float2bfloat162_rn`` and
+``make_bfloat162`` for its HIP build, since HIP's bf16 header has neither: every call in
+that file reaches the project's definition, so none is an unmapped API (CP101). A name
+counts when the file defines it as a function with a body outside any class (``T
+name(params) {``); uses in other files are still reported, as they may not see it.
+"""
+
+from __future__ import annotations
+
+from . import lexer
+
+_AFTER_PARAMETERS = frozenset((b"const", b"noexcept", b"override", b"final", b"volatile"))
+
+
+def defined_functions(ctx, candidates: set[bytes]) -> dict[bytes, int]:
+    """name -> offset of its definition, for the ``candidates`` the file defines."""
+    from .project_names import _in_class_body, is_declaration  # (it imports the passes)
+
+    code = ctx.code
+    found: dict[bytes, int] = {}
+    for start, name, context in ctx.scan.idents:
+        if context != "code" or name not in candidates or name in found:
+            continue
+        if not is_declaration(code, start, len(name)) or _in_class_body(code, start):
+            continue
+        paren = lexer.next_token(code, start + len(name))
+        close = ctx.brackets.close_end(paren.start) if paren is not None else None
+        if close is None:
+            continue
+        after = lexer.next_token(code, close)
+        while after is not None and after.text in _AFTER_PARAMETERS:
+            after = lexer.next_token(code, after.end)
+        if after is not None and after.text == b"{":
+            found[name] = start
+    return found

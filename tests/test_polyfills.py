@@ -1,0 +1,50 @@
+"""A CUDA function the target lacks that the file defines itself is the project's
+(cudaport/polyfills.py): ROCm/aiter's vec_dtypes.cuh defines __float2bfloat162_rn and
+make_bfloat162 for HIP and calls them. And make_half2, which HIPIFY tables as unmapped,
+is defined by HIP's own amd_hip_fp16.h (rules/hip/device-present.yaml)."""
+
+from __future__ import annotations
+
+from cudaport.translate import translate_source
+
+POLYFILL = """\
+#include <hip/hip_bf16.h>
+__host__ __device__ inline __hip_bfloat162 __float2bfloat162_rn(const float a)
+{
+    return __hip_bfloat162{__float2bfloat16(a), __float2bfloat16(a)};
+}
+inline __attribute__((always_inline)) __device__ __hip_bfloat162
+make_bfloat162(const __hip_bfloat16 x, const __hip_bfloat16 y) { __hip_bfloat162 t; t.x = x; t.y = y; return t; }
+__global__ void k(__hip_bfloat162 *out, float f, __hip_bfloat16 b) {
+    out[0] = __float2bfloat162_rn(f);
+    out[1] = make_bfloat162(b, b);
+}
+"""
+
+
+def _found(src: str, **kw):
+    return [(f.code, f.line, f.identifier) for f in translate_source(src, **kw).findings]
+
+
+def test_functions_the_file_defines_are_its_own():
+    assert _found(POLYFILL) == [("CP164", 2, "__float2bfloat162_rn"),
+                                ("CP164", 7, "make_bfloat162")]
+
+
+def test_a_call_without_a_definition_in_the_file_is_still_reported():
+    calls = POLYFILL[POLYFILL.index("__global__"):]
+    assert _found(calls) == [("CP101", 2, "__float2bfloat162_rn"),
+                             ("CP101", 3, "make_bfloat162")]
+    # a declaration without a body, or a member function of that name, defines nothing
+    declared = "__device__ __hip_bfloat162 make_bfloat162(__hip_bfloat16, __hip_bfloat16);\n"
+    member = "struct V { __device__ __hip_bfloat162 make_bfloat162(int) { return {}; } };\n"
+    for first in (declared, member):
+        assert ("CP101", 4, "make_bfloat162") in _found(first + calls)
+
+
+def test_make_half2_is_hips_own():
+    src = "#include <cuda_fp16.h>\n__global__ void k(half2 *o, half h) { o[0] = make_half2(h, h); }\n"
+    for version in ("5.2", "6.4", "7.2"):
+        result = translate_source(src, target_version=version)
+        assert [f for f in result.findings if f.severity == "error"] == [], version
+        assert b"make_half2(h, h)" in result.output
