@@ -148,11 +148,12 @@ def test_version_and_module_entry_point():
 
 
 def test_every_command_module_defines_the_command_of_its_name():
-    """The sub-commands load by module name, so each module's command carries it."""
+    """The sub-commands load by module name, so each module's command carries it (with
+    ``-`` for ``_``: portable_header.py is ``cudaport portable-header``)."""
     from cudaport.commands import load, module_names
 
     assert {name: load(name).name for name in module_names()} == {
-        name: name for name in module_names()}
+        name: name.replace("_", "-") for name in module_names()}
 
 
 def test_check_imports_only_the_check_command(tmp_path):

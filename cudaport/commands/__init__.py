@@ -28,12 +28,14 @@ class LazyGroup(click.Group):
     named (or all of them, for ``--help``)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | set(module_names()))
+        return sorted(set(super().list_commands(ctx))
+                      | {name.replace("_", "-") for name in module_names()})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
-        if command is None and cmd_name in module_names():
-            command = load(cmd_name)
+        module = cmd_name.replace("-", "_")  # (`portable-header` is portable_header.py)
+        if command is None and module in module_names():
+            command = load(module)
             if command is not None:
                 self.add_command(command)
         return command

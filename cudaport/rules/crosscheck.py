@@ -75,7 +75,7 @@ def missing_from_hip(table: Table, words: set[str], newest: tuple[int, ...] = (5
 ROCM_FOLDERS = ("hip", "hipblas", "hipblas-common", "hipblaslt", "hipcub", "hipfft", "hiprand",
                 "hipsolver", "hipsparse", "miopen", "rocblas", "rocfft", "rocprim", "rocrand",
                 "rocsolver", "rocsparse", "thrust")
-NOT_IN_ROCM_FOLDER = frozenset({"nccl"})
+NOT_IN_ROCM_FOLDER = frozenset({"nccl", "nvtx"})  # (RCCL, roctracer: packages of their own)
 
 
 def rocm_words(include: Path) -> set[str]:
@@ -92,6 +92,10 @@ def rocm_words(include: Path) -> set[str]:
 def missing_at_version(compiled, words: set[str]) -> set[str]:
     """CUDA names whose translation for ``compiled``'s version (variants included) names
     something the headers of that version do not declare."""
+    from ..portable import header_path, load
+    header = load(header_path(compiled.table.files))
+    if header is not None:  # (translations copy those functions in)
+        words = words | {n.decode() for n in header.provides}
     out = set()
     for name, r in compiled.identifiers.items():
         entry = r.entry

@@ -56,12 +56,16 @@ def _builtin_sources(target: str, rules_roots: list[Path] | None
     """The target's own rule files, their bytes and content hash."""
     roots = rules_roots or [default_rules_root()]
     folder = resolve_target_dir(target, roots)
-    packs = sorted(p for p in folder.glob("*.yaml") if p.name != "target.yaml")
+    # (ports/: which construct becomes which form, beside the portable header)
+    packs = sorted(p for p in folder.glob("*.yaml") if p.name != "target.yaml") \
+        + sorted(folder.glob("ports/*.yaml"))
     builtin = [folder / "target.yaml"] + packs
     contents = [_read(path) for path in builtin]
     hasher = hashlib.sha256(f"{SCHEMA_VERSION}:{__version__}:{MODEL_LAYOUT}".encode())
     for path, data in zip(builtin, contents):
         hasher.update(str(path).encode() + b"\0" + data + b"\0")
+    for path in sorted(folder.glob("ports/*.h")):  # (what translations copy from it)
+        hasher.update(str(path).encode() + b"\0" + _read(path) + b"\0")
     return builtin, contents, hasher.hexdigest()
 
 

@@ -1,0 +1,494 @@
+// cudaport_portable.h: device functions CUDA has and HIP lacks, written for cudaport from
+// CUDA's documented definitions (CUDA Math API: SIMD, Integer and Single Precision
+// Intrinsics, Half and Bfloat16 Precision Comparison Functions), which are quoted above
+// each function. No other project's code is copied here.
+//
+// Each function is `__host__ __device__` and has one generic C++ form, so a host program
+// (and cudaport's semantic tests, compiled with g++) calls the same code a kernel runs.
+// cudaport copies into a translated file only the sections (`//@ ...` lines) whose
+// functions the file calls, each guarded so that a translation unit compiles it once;
+// `cudaport portable-header --target hip` writes the whole file.
+//
+// Section lines: `//@ ID needs=ID,... provides=NAME,...`.
+
+//@ prelude provides=
+#ifndef CUDAPORT_PORTABLE_PRELUDE
+#define CUDAPORT_PORTABLE_PRELUDE
+#if defined(__HIPCC__)
+#define CUDAPORT_HD __host__ __device__
+#else
+#define CUDAPORT_HD
+#endif
+namespace cudaport_detail {
+// The bytes of `from` as a `To` of the same size (memcpy: defined for every trivially
+// copyable type, and folded to a register move by clang and g++).
+template <class To, class From>
+CUDAPORT_HD inline To bit_cast(const From& from) {
+  static_assert(sizeof(To) == sizeof(From), "bit_cast needs equal sizes");
+  To to;
+  __builtin_memcpy((void*)&to, (const void*)&from, sizeof(To));
+  return to;
+}
+}  // namespace cudaport_detail
+#endif
+//@ end
+
+//@ simd needs=prelude provides=cudaport_vabs2,cudaport_vabs4,cudaport_vabsdiffs2,cudaport_vabsdiffs4,cudaport_vabsdiffu2,cudaport_vabsdiffu4,cudaport_vabsss2,cudaport_vabsss4,cudaport_vadd2,cudaport_vadd4,cudaport_vaddss2,cudaport_vaddss4,cudaport_vaddus2,cudaport_vaddus4,cudaport_vavgs2,cudaport_vavgs4,cudaport_vavgu2,cudaport_vavgu4,cudaport_vcmpeq2,cudaport_vcmpeq4,cudaport_vcmpges2,cudaport_vcmpges4,cudaport_vcmpgeu2,cudaport_vcmpgeu4,cudaport_vcmpgts2,cudaport_vcmpgts4,cudaport_vcmpgtu2,cudaport_vcmpgtu4,cudaport_vcmples2,cudaport_vcmples4,cudaport_vcmpleu2,cudaport_vcmpleu4,cudaport_vcmplts2,cudaport_vcmplts4,cudaport_vcmpltu2,cudaport_vcmpltu4,cudaport_vcmpne2,cudaport_vcmpne4,cudaport_vhaddu2,cudaport_vhaddu4,cudaport_vmaxs2,cudaport_vmaxs4,cudaport_vmaxu2,cudaport_vmaxu4,cudaport_vmins2,cudaport_vmins4,cudaport_vminu2,cudaport_vminu4,cudaport_vneg2,cudaport_vneg4,cudaport_vnegss2,cudaport_vnegss4,cudaport_vsads2,cudaport_vsads4,cudaport_vsadu2,cudaport_vsadu4,cudaport_vseteq2,cudaport_vseteq4,cudaport_vsetges2,cudaport_vsetges4,cudaport_vsetgeu2,cudaport_vsetgeu4,cudaport_vsetgts2,cudaport_vsetgts4,cudaport_vsetgtu2,cudaport_vsetgtu4,cudaport_vsetles2,cudaport_vsetles4,cudaport_vsetleu2,cudaport_vsetleu4,cudaport_vsetlts2,cudaport_vsetlts4,cudaport_vsetltu2,cudaport_vsetltu4,cudaport_vsetne2,cudaport_vsetne4,cudaport_vsub2,cudaport_vsub4,cudaport_vsubss2,cudaport_vsubss4,cudaport_vsubus2,cudaport_vsubus4
+#ifndef CUDAPORT_PORTABLE_SIMD
+#define CUDAPORT_PORTABLE_SIMD
+// CUDA's SIMD intrinsics (CUDA Math API, "SIMD Intrinsics"): a 32-bit word is split into
+// 2 halfwords (the ...2 functions) or 4 bytes (the ...4 functions); the operation is
+// applied to corresponding parts, which are recombined into an unsigned int, part i in
+// bits [i*W, (i+1)*W). "s" reads the parts as signed, "u" as unsigned; plain add, sub,
+// neg and abs wrap around; "ss"/"us" saturate to the signed/unsigned range of a part.
+//   abs: |a|            absss: |a| saturated (|-2^(W-1)| = 2^(W-1)-1)
+//   absdiff: |a - b|    add, sub, neg: wrap-around
+//   addss, subss, negss, addus, subus: saturated
+//   avgs: signed rounded average, (a+b)/2 rounded to nearest with halves away from zero
+//   avgu: unsigned rounded average, (a+b+1) >> 1     haddu: (a+b) >> 1
+//   cmpXX: all bits of the part set where the comparison holds, else 0
+//   setXX: 1 in the part where the comparison holds, else 0
+//   max, min: of the parts     sad: the sum over the parts of |a - b| (not per part)
+namespace cudaport_detail {
+enum simd_op {
+  simd_abs, simd_absss, simd_absdiffs, simd_absdiffu, simd_add, simd_addss, simd_addus,
+  simd_avgs, simd_avgu, simd_haddu, simd_eq, simd_ges, simd_geu, simd_gts, simd_gtu,
+  simd_les, simd_leu, simd_lts, simd_ltu, simd_ne, simd_maxs, simd_maxu, simd_mins,
+  simd_minu, simd_neg, simd_negss, simd_sub, simd_subss, simd_subus
+};
+// One part of width W (8 or 16): its unsigned and its signed value.
+template <int W> CUDAPORT_HD inline int simd_u(unsigned x, int i) {
+  return (int)((x >> (i * W)) & ((1u << W) - 1u));
+}
+template <int W> CUDAPORT_HD inline int simd_s(unsigned x, int i) {
+  int u = simd_u<W>(x, i);
+  return u >= (1 << (W - 1)) ? u - (1 << W) : u;
+}
+CUDAPORT_HD inline int simd_clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+// The value of one part of the result (before it is cut to W bits); `all` is the part's
+// all-ones value for cmp, 1 for set.
+template <int W, int OP> CUDAPORT_HD inline int simd_part(unsigned a, unsigned b, int i, int all) {
+  const int as = simd_s<W>(a, i), bs = simd_s<W>(b, i);
+  const int au = simd_u<W>(a, i), bu = simd_u<W>(b, i);
+  const int smin = -(1 << (W - 1)), smax = (1 << (W - 1)) - 1, u_hi = (1 << W) - 1;
+  switch (OP) {
+    case simd_abs: return as < 0 ? -as : as;
+    case simd_absss: return simd_clamp(as < 0 ? -as : as, 0, smax);
+    case simd_absdiffs: return as > bs ? as - bs : bs - as;
+    case simd_absdiffu: return au > bu ? au - bu : bu - au;
+    case simd_add: return au + bu;
+    case simd_addss: return simd_clamp(as + bs, smin, smax);
+    case simd_addus: return simd_clamp(au + bu, 0, u_hi);
+    case simd_avgs: { int s = as + bs; return s >= 0 ? (s + 1) / 2 : -((-s + 1) / 2); }
+    case simd_avgu: return (au + bu + 1) >> 1;
+    case simd_haddu: return (au + bu) >> 1;
+    case simd_eq: return au == bu ? all : 0;
+    case simd_ges: return as >= bs ? all : 0;
+    case simd_geu: return au >= bu ? all : 0;
+    case simd_gts: return as > bs ? all : 0;
+    case simd_gtu: return au > bu ? all : 0;
+    case simd_les: return as <= bs ? all : 0;
+    case simd_leu: return au <= bu ? all : 0;
+    case simd_lts: return as < bs ? all : 0;
+    case simd_ltu: return au < bu ? all : 0;
+    case simd_ne: return au != bu ? all : 0;
+    case simd_maxs: return as > bs ? as : bs;
+    case simd_maxu: return au > bu ? au : bu;
+    case simd_mins: return as < bs ? as : bs;
+    case simd_minu: return au < bu ? au : bu;
+    case simd_neg: return -as;
+    case simd_negss: return simd_clamp(-as, smin, smax);
+    case simd_sub: return au - bu;
+    case simd_subss: return simd_clamp(as - bs, smin, smax);
+    default: return simd_clamp(au - bu, 0, u_hi);  // simd_subus
+  }
+}
+template <int W, int OP> CUDAPORT_HD inline unsigned simd(unsigned a, unsigned b, int all = (1 << W) - 1) {
+  unsigned r = 0;
+  for (int i = 0; i < 32 / W; ++i)
+    r |= ((unsigned)simd_part<W, OP>(a, b, i, all) & ((1u << W) - 1u)) << (i * W);
+  return r;
+}
+template <int W, bool SIGNED> CUDAPORT_HD inline unsigned simd_sad(unsigned a, unsigned b) {
+  unsigned r = 0;
+  for (int i = 0; i < 32 / W; ++i)
+    r += (unsigned)simd_part<W, SIGNED ? simd_absdiffs : simd_absdiffu>(a, b, i, 0);
+  return r;
+}
+}  // namespace cudaport_detail
+#define CUDAPORT_SIMD_UNARY(NAME, W, OP) \
+  CUDAPORT_HD inline unsigned int NAME(unsigned int a) { return cudaport_detail::simd<W, cudaport_detail::OP>(a, 0u); }
+#define CUDAPORT_SIMD(NAME, W, OP) \
+  CUDAPORT_HD inline unsigned int NAME(unsigned int a, unsigned int b) { return cudaport_detail::simd<W, cudaport_detail::OP>(a, b); }
+#define CUDAPORT_SIMD_SET(NAME, W, OP) \
+  CUDAPORT_HD inline unsigned int NAME(unsigned int a, unsigned int b) { return cudaport_detail::simd<W, cudaport_detail::OP>(a, b, 1); }
+CUDAPORT_SIMD_UNARY(cudaport_vabs2, 16, simd_abs)
+CUDAPORT_SIMD_UNARY(cudaport_vabs4, 8, simd_abs)
+CUDAPORT_SIMD_UNARY(cudaport_vabsss2, 16, simd_absss)
+CUDAPORT_SIMD_UNARY(cudaport_vabsss4, 8, simd_absss)
+CUDAPORT_SIMD_UNARY(cudaport_vneg2, 16, simd_neg)
+CUDAPORT_SIMD_UNARY(cudaport_vneg4, 8, simd_neg)
+CUDAPORT_SIMD_UNARY(cudaport_vnegss2, 16, simd_negss)
+CUDAPORT_SIMD_UNARY(cudaport_vnegss4, 8, simd_negss)
+CUDAPORT_SIMD(cudaport_vabsdiffs2, 16, simd_absdiffs)
+CUDAPORT_SIMD(cudaport_vabsdiffs4, 8, simd_absdiffs)
+CUDAPORT_SIMD(cudaport_vabsdiffu2, 16, simd_absdiffu)
+CUDAPORT_SIMD(cudaport_vabsdiffu4, 8, simd_absdiffu)
+CUDAPORT_SIMD(cudaport_vadd2, 16, simd_add)
+CUDAPORT_SIMD(cudaport_vadd4, 8, simd_add)
+CUDAPORT_SIMD(cudaport_vaddss2, 16, simd_addss)
+CUDAPORT_SIMD(cudaport_vaddss4, 8, simd_addss)
+CUDAPORT_SIMD(cudaport_vaddus2, 16, simd_addus)
+CUDAPORT_SIMD(cudaport_vaddus4, 8, simd_addus)
+CUDAPORT_SIMD(cudaport_vavgs2, 16, simd_avgs)
+CUDAPORT_SIMD(cudaport_vavgs4, 8, simd_avgs)
+CUDAPORT_SIMD(cudaport_vavgu2, 16, simd_avgu)
+CUDAPORT_SIMD(cudaport_vavgu4, 8, simd_avgu)
+CUDAPORT_SIMD(cudaport_vhaddu2, 16, simd_haddu)
+CUDAPORT_SIMD(cudaport_vhaddu4, 8, simd_haddu)
+CUDAPORT_SIMD(cudaport_vcmpeq2, 16, simd_eq)
+CUDAPORT_SIMD(cudaport_vcmpeq4, 8, simd_eq)
+CUDAPORT_SIMD(cudaport_vcmpges2, 16, simd_ges)
+CUDAPORT_SIMD(cudaport_vcmpges4, 8, simd_ges)
+CUDAPORT_SIMD(cudaport_vcmpgeu2, 16, simd_geu)
+CUDAPORT_SIMD(cudaport_vcmpgeu4, 8, simd_geu)
+CUDAPORT_SIMD(cudaport_vcmpgts2, 16, simd_gts)
+CUDAPORT_SIMD(cudaport_vcmpgts4, 8, simd_gts)
+CUDAPORT_SIMD(cudaport_vcmpgtu2, 16, simd_gtu)
+CUDAPORT_SIMD(cudaport_vcmpgtu4, 8, simd_gtu)
+CUDAPORT_SIMD(cudaport_vcmples2, 16, simd_les)
+CUDAPORT_SIMD(cudaport_vcmples4, 8, simd_les)
+CUDAPORT_SIMD(cudaport_vcmpleu2, 16, simd_leu)
+CUDAPORT_SIMD(cudaport_vcmpleu4, 8, simd_leu)
+CUDAPORT_SIMD(cudaport_vcmplts2, 16, simd_lts)
+CUDAPORT_SIMD(cudaport_vcmplts4, 8, simd_lts)
+CUDAPORT_SIMD(cudaport_vcmpltu2, 16, simd_ltu)
+CUDAPORT_SIMD(cudaport_vcmpltu4, 8, simd_ltu)
+CUDAPORT_SIMD(cudaport_vcmpne2, 16, simd_ne)
+CUDAPORT_SIMD(cudaport_vcmpne4, 8, simd_ne)
+CUDAPORT_SIMD_SET(cudaport_vseteq2, 16, simd_eq)
+CUDAPORT_SIMD_SET(cudaport_vseteq4, 8, simd_eq)
+CUDAPORT_SIMD_SET(cudaport_vsetges2, 16, simd_ges)
+CUDAPORT_SIMD_SET(cudaport_vsetges4, 8, simd_ges)
+CUDAPORT_SIMD_SET(cudaport_vsetgeu2, 16, simd_geu)
+CUDAPORT_SIMD_SET(cudaport_vsetgeu4, 8, simd_geu)
+CUDAPORT_SIMD_SET(cudaport_vsetgts2, 16, simd_gts)
+CUDAPORT_SIMD_SET(cudaport_vsetgts4, 8, simd_gts)
+CUDAPORT_SIMD_SET(cudaport_vsetgtu2, 16, simd_gtu)
+CUDAPORT_SIMD_SET(cudaport_vsetgtu4, 8, simd_gtu)
+CUDAPORT_SIMD_SET(cudaport_vsetles2, 16, simd_les)
+CUDAPORT_SIMD_SET(cudaport_vsetles4, 8, simd_les)
+CUDAPORT_SIMD_SET(cudaport_vsetleu2, 16, simd_leu)
+CUDAPORT_SIMD_SET(cudaport_vsetleu4, 8, simd_leu)
+CUDAPORT_SIMD_SET(cudaport_vsetlts2, 16, simd_lts)
+CUDAPORT_SIMD_SET(cudaport_vsetlts4, 8, simd_lts)
+CUDAPORT_SIMD_SET(cudaport_vsetltu2, 16, simd_ltu)
+CUDAPORT_SIMD_SET(cudaport_vsetltu4, 8, simd_ltu)
+CUDAPORT_SIMD_SET(cudaport_vsetne2, 16, simd_ne)
+CUDAPORT_SIMD_SET(cudaport_vsetne4, 8, simd_ne)
+CUDAPORT_SIMD(cudaport_vmaxs2, 16, simd_maxs)
+CUDAPORT_SIMD(cudaport_vmaxs4, 8, simd_maxs)
+CUDAPORT_SIMD(cudaport_vmaxu2, 16, simd_maxu)
+CUDAPORT_SIMD(cudaport_vmaxu4, 8, simd_maxu)
+CUDAPORT_SIMD(cudaport_vmins2, 16, simd_mins)
+CUDAPORT_SIMD(cudaport_vmins4, 8, simd_mins)
+CUDAPORT_SIMD(cudaport_vminu2, 16, simd_minu)
+CUDAPORT_SIMD(cudaport_vminu4, 8, simd_minu)
+CUDAPORT_SIMD(cudaport_vsub2, 16, simd_sub)
+CUDAPORT_SIMD(cudaport_vsub4, 8, simd_sub)
+CUDAPORT_SIMD(cudaport_vsubss2, 16, simd_subss)
+CUDAPORT_SIMD(cudaport_vsubss4, 8, simd_subss)
+CUDAPORT_SIMD(cudaport_vsubus2, 16, simd_subus)
+CUDAPORT_SIMD(cudaport_vsubus4, 8, simd_subus)
+CUDAPORT_HD inline unsigned int cudaport_vsads2(unsigned int a, unsigned int b) { return cudaport_detail::simd_sad<16, true>(a, b); }
+CUDAPORT_HD inline unsigned int cudaport_vsads4(unsigned int a, unsigned int b) { return cudaport_detail::simd_sad<8, true>(a, b); }
+CUDAPORT_HD inline unsigned int cudaport_vsadu2(unsigned int a, unsigned int b) { return cudaport_detail::simd_sad<16, false>(a, b); }
+CUDAPORT_HD inline unsigned int cudaport_vsadu4(unsigned int a, unsigned int b) { return cudaport_detail::simd_sad<8, false>(a, b); }
+#undef CUDAPORT_SIMD_UNARY
+#undef CUDAPORT_SIMD
+#undef CUDAPORT_SIMD_SET
+#endif
+//@ end
+
+//@ dot needs=prelude provides=cudaport_dp4a,cudaport_dp2a_lo,cudaport_dp2a_hi
+#ifndef CUDAPORT_PORTABLE_DOT
+#define CUDAPORT_PORTABLE_DOT
+// __dp4a(srcA, srcB, c) (CUDA Math API, "Integer Intrinsics"): "four-way byte dot
+// product-accumulate": srcA and srcB each hold four bytes (signed for int, unsigned for
+// unsigned int); returns c + the sum of the four products of corresponding bytes, in
+// 32-bit arithmetic that wraps around.
+// __dp2a_lo(srcA, srcB, c) / __dp2a_hi: "two-way 16-bit to 8-bit dot
+// product-accumulate": srcA holds two halfwords, srcB four bytes; the halfwords are
+// multiplied with the two lower bytes of srcB (lo) or its two upper bytes (hi), halfword
+// 0 with the lower byte of the pair, and c + the two products is returned.
+namespace cudaport_detail {
+template <int W> CUDAPORT_HD inline int part_s(unsigned x, int i) {
+  int u = (int)((x >> (i * W)) & ((1u << W) - 1u));
+  return u >= (1 << (W - 1)) ? u - (1 << W) : u;
+}
+template <int W> CUDAPORT_HD inline int part_u(unsigned x, int i) {
+  return (int)((x >> (i * W)) & ((1u << W) - 1u));
+}
+}  // namespace cudaport_detail
+CUDAPORT_HD inline int cudaport_dp4a(int srcA, int srcB, int c) {
+  unsigned r = (unsigned)c;  // (unsigned: the sum wraps around, as CUDA's does)
+  for (int i = 0; i < 4; ++i)
+    r += (unsigned)(cudaport_detail::part_s<8>((unsigned)srcA, i) * cudaport_detail::part_s<8>((unsigned)srcB, i));
+  return (int)r;
+}
+CUDAPORT_HD inline unsigned int cudaport_dp4a(unsigned int srcA, unsigned int srcB, unsigned int c) {
+  for (int i = 0; i < 4; ++i)
+    c += (unsigned)(cudaport_detail::part_u<8>(srcA, i) * cudaport_detail::part_u<8>(srcB, i));
+  return c;
+}
+CUDAPORT_HD inline int cudaport_dp2a(int srcA, int srcB, int c, int hi) {
+  unsigned r = (unsigned)c;
+  for (int i = 0; i < 2; ++i)
+    r += (unsigned)(cudaport_detail::part_s<16>((unsigned)srcA, i) * cudaport_detail::part_s<8>((unsigned)srcB, 2 * hi + i));
+  return (int)r;
+}
+CUDAPORT_HD inline unsigned int cudaport_dp2a(unsigned int srcA, unsigned int srcB, unsigned int c, int hi) {
+  for (int i = 0; i < 2; ++i)
+    c += (unsigned)cudaport_detail::part_u<16>(srcA, i) * (unsigned)cudaport_detail::part_u<8>(srcB, 2 * hi + i);
+  return c;
+}
+CUDAPORT_HD inline int cudaport_dp2a_lo(int srcA, int srcB, int c) { return cudaport_dp2a(srcA, srcB, c, 0); }
+CUDAPORT_HD inline int cudaport_dp2a_hi(int srcA, int srcB, int c) { return cudaport_dp2a(srcA, srcB, c, 1); }
+CUDAPORT_HD inline unsigned int cudaport_dp2a_lo(unsigned int srcA, unsigned int srcB, unsigned int c) { return cudaport_dp2a(srcA, srcB, c, 0); }
+CUDAPORT_HD inline unsigned int cudaport_dp2a_hi(unsigned int srcA, unsigned int srcB, unsigned int c) { return cudaport_dp2a(srcA, srcB, c, 1); }
+#endif
+//@ end
+
+//@ pairs needs=prelude provides=
+#ifndef CUDAPORT_PORTABLE_PAIRS
+#define CUDAPORT_PORTABLE_PAIRS
+// The 16-bit float pairs: HIP's types where a HIP compiler or HIP's headers are
+// at hand; else 4-byte stand-ins holding the bits, so a host program compiled without HIP
+// (cudaport's semantic tests) calls the same code.
+#if defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__)
+#include <hip/hip_fp16.h>
+#include <hip/hip_bf16.h>
+typedef __half2 cudaport_half2_t;
+typedef __hip_bfloat162 cudaport_bfloat162_t;
+#else
+struct cudaport_half2_t { unsigned short x, y; };
+struct cudaport_bfloat162_t { unsigned short x, y; };
+#endif
+namespace cudaport_detail {
+// The value of a binary16 (E = 5, M = 10) or bfloat16 (E = 8, M = 7) bit pattern as a
+// float: exact, since float has both formats' ranges and more precision.
+template <int E, int M> CUDAPORT_HD inline float small_to_float(unsigned h) {
+  if (E == 8) return bit_cast<float>(h << 16);  // bfloat16: float's upper half
+  const unsigned sign = (h >> 15) & 1u, exp = (h >> M) & ((1u << E) - 1u), man = h & ((1u << M) - 1u);
+  unsigned f;
+  if (exp == (1u << E) - 1u) {
+    f = 0x7f800000u | (man << (23 - M)) | (man ? 0x00400000u : 0u);  // inf, or a quiet NaN
+  } else if (exp != 0) {
+    f = ((exp + 127u - ((1u << (E - 1)) - 1u)) << 23) | (man << (23 - M));
+  } else if (man == 0) {
+    f = 0;
+  } else {  // subnormal: man * 2^(1 - bias - M), a normal float
+    int e = 1 - ((1 << (E - 1)) - 1);
+    unsigned m = man;
+    while (!(m & (1u << M))) { m <<= 1; --e; }
+    f = ((unsigned)(e + 127) << 23) | ((m & ((1u << M) - 1u)) << (23 - M));
+  }
+  return bit_cast<float>(f | (sign << 31));
+}
+}  // namespace cudaport_detail
+#endif
+//@ end
+
+//@ pair_compare needs=pairs provides=cudaport_hmax2,cudaport_hmin2,cudaport_hmax2_nan,cudaport_hmin2_nan,cudaport_heq2_mask,cudaport_hne2_mask,cudaport_hle2_mask,cudaport_hge2_mask,cudaport_hlt2_mask,cudaport_hgt2_mask,cudaport_hequ2_mask,cudaport_hneu2_mask,cudaport_hleu2_mask,cudaport_hgeu2_mask,cudaport_hltu2_mask,cudaport_hgtu2_mask
+#ifndef CUDAPORT_PORTABLE_PAIR_COMPARE
+#define CUDAPORT_PORTABLE_PAIR_COMPARE
+// CUDA Math API, "Half2 Comparison Functions" and "Bfloat162 Comparison Functions":
+// __hmax2(a, b), __hmin2(a, b): per half, "max(a, b) defined as (a > b) ? a : b" (min:
+//   (a < b) ? a : b); "if either of inputs is NaN, the other input is returned; if both
+//   inputs are NaNs, then canonical NaN is returned; if values of both inputs are 0.0,
+//   then +0.0 > -0.0".
+// __hmax2_nan, __hmin2_nan: the same, but "NaNs pass through": a NaN input gives the
+//   canonical NaN.
+// __hXX2_mask(a, b): per half, "unsigned 0xFFFF if true, 0 if false", the low half's
+//   result in the low 16 bits. eq, ne, le, ge, lt, gt are ordered (false where either
+//   input is NaN); equ, neu, leu, geu, ltu, gtu are unordered (true where either is NaN).
+// The canonical NaN is 0x7FFF for both formats (CUDA_FP16 / CUDA_BF16 "CUDART_NAN").
+namespace cudaport_detail {
+enum pair_op { pair_max, pair_min, pair_max_nan, pair_min_nan, pair_eq, pair_ne, pair_le,
+  pair_ge, pair_lt, pair_gt, pair_equ, pair_neu, pair_leu, pair_geu, pair_ltu, pair_gtu };
+template <int E, int M, int OP> CUDAPORT_HD inline unsigned pair_part(unsigned a, unsigned b) {
+  const float x = small_to_float<E, M>(a), y = small_to_float<E, M>(b);
+  const bool nan = x != x || y != y;
+  switch (OP) {
+    case pair_max: case pair_min: case pair_max_nan: case pair_min_nan: {
+      const bool is_max = OP == pair_max || OP == pair_max_nan;
+      if (nan) {
+        if ((OP == pair_max || OP == pair_min) && !(x != x && y != y)) return x != x ? b : a;
+        return 0x7fffu;
+      }
+      if (x == y) {  // +0.0 > -0.0; equal values otherwise are one bit pattern
+        const bool a_neg = (a >> 15) & 1u;
+        return is_max ? (a_neg ? b : a) : (a_neg ? a : b);
+      }
+      return (is_max ? x > y : x < y) ? a : b;
+    }
+    case pair_eq: return !nan && x == y ? 0xffffu : 0u;
+    case pair_ne: return !nan && x != y ? 0xffffu : 0u;
+    case pair_le: return !nan && x <= y ? 0xffffu : 0u;
+    case pair_ge: return !nan && x >= y ? 0xffffu : 0u;
+    case pair_lt: return !nan && x < y ? 0xffffu : 0u;
+    case pair_gt: return !nan && x > y ? 0xffffu : 0u;
+    case pair_equ: return nan || x == y ? 0xffffu : 0u;
+    case pair_neu: return nan || x != y ? 0xffffu : 0u;
+    case pair_leu: return nan || x <= y ? 0xffffu : 0u;
+    case pair_geu: return nan || x >= y ? 0xffffu : 0u;
+    case pair_ltu: return nan || x < y ? 0xffffu : 0u;
+    default: return nan || x > y ? 0xffffu : 0u;  // pair_gtu
+  }
+}
+template <int E, int M, int OP> CUDAPORT_HD inline unsigned pair_bits(unsigned a, unsigned b) {
+  return pair_part<E, M, OP>(a & 0xffffu, b & 0xffffu) | (pair_part<E, M, OP>(a >> 16, b >> 16) << 16);
+}
+}  // namespace cudaport_detail
+#define CUDAPORT_PAIR_VALUE(NAME, OP) \
+  CUDAPORT_HD inline cudaport_half2_t NAME(cudaport_half2_t a, cudaport_half2_t b) { \
+    return cudaport_detail::bit_cast<cudaport_half2_t>(cudaport_detail::pair_bits<5, 10, cudaport_detail::OP>( \
+        cudaport_detail::bit_cast<unsigned>(a), cudaport_detail::bit_cast<unsigned>(b))); } \
+  CUDAPORT_HD inline cudaport_bfloat162_t NAME(cudaport_bfloat162_t a, cudaport_bfloat162_t b) { \
+    return cudaport_detail::bit_cast<cudaport_bfloat162_t>(cudaport_detail::pair_bits<8, 7, cudaport_detail::OP>( \
+        cudaport_detail::bit_cast<unsigned>(a), cudaport_detail::bit_cast<unsigned>(b))); }
+#define CUDAPORT_PAIR_MASK(NAME, OP) \
+  CUDAPORT_HD inline unsigned int NAME(cudaport_half2_t a, cudaport_half2_t b) { \
+    return cudaport_detail::pair_bits<5, 10, cudaport_detail::OP>( \
+        cudaport_detail::bit_cast<unsigned>(a), cudaport_detail::bit_cast<unsigned>(b)); } \
+  CUDAPORT_HD inline unsigned int NAME(cudaport_bfloat162_t a, cudaport_bfloat162_t b) { \
+    return cudaport_detail::pair_bits<8, 7, cudaport_detail::OP>( \
+        cudaport_detail::bit_cast<unsigned>(a), cudaport_detail::bit_cast<unsigned>(b)); }
+CUDAPORT_PAIR_VALUE(cudaport_hmax2, pair_max)
+CUDAPORT_PAIR_VALUE(cudaport_hmin2, pair_min)
+CUDAPORT_PAIR_VALUE(cudaport_hmax2_nan, pair_max_nan)
+CUDAPORT_PAIR_VALUE(cudaport_hmin2_nan, pair_min_nan)
+CUDAPORT_PAIR_MASK(cudaport_heq2_mask, pair_eq)
+CUDAPORT_PAIR_MASK(cudaport_hne2_mask, pair_ne)
+CUDAPORT_PAIR_MASK(cudaport_hle2_mask, pair_le)
+CUDAPORT_PAIR_MASK(cudaport_hge2_mask, pair_ge)
+CUDAPORT_PAIR_MASK(cudaport_hlt2_mask, pair_lt)
+CUDAPORT_PAIR_MASK(cudaport_hgt2_mask, pair_gt)
+CUDAPORT_PAIR_MASK(cudaport_hequ2_mask, pair_equ)
+CUDAPORT_PAIR_MASK(cudaport_hneu2_mask, pair_neu)
+CUDAPORT_PAIR_MASK(cudaport_hleu2_mask, pair_leu)
+CUDAPORT_PAIR_MASK(cudaport_hgeu2_mask, pair_geu)
+CUDAPORT_PAIR_MASK(cudaport_hltu2_mask, pair_ltu)
+CUDAPORT_PAIR_MASK(cudaport_hgtu2_mask, pair_gtu)
+#undef CUDAPORT_PAIR_VALUE
+#undef CUDAPORT_PAIR_MASK
+#endif
+//@ end
+
+//@ rounded needs=prelude provides=cudaport_fadd_rd,cudaport_fadd_ru,cudaport_fadd_rz,cudaport_fsub_rd,cudaport_fsub_ru,cudaport_fsub_rz,cudaport_fmul_rd,cudaport_fmul_ru,cudaport_fmul_rz,cudaport_fdiv_rd,cudaport_fdiv_ru,cudaport_fdiv_rz,cudaport_frcp_rd,cudaport_frcp_ru,cudaport_frcp_rz,cudaport_fsqrt_rd,cudaport_fsqrt_ru,cudaport_fsqrt_rz,cudaport_fmaf_rd,cudaport_fmaf_ru,cudaport_fmaf_rz
+#ifndef CUDAPORT_PORTABLE_ROUNDED
+#define CUDAPORT_PORTABLE_ROUNDED
+// CUDA Math API, "Single Precision Intrinsics": __fadd_rX(x, y) = x + y, __fsub_rX = x - y,
+// __fmul_rX = x * y, __fdiv_rX = x / y, __frcp_rX(x) = 1 / x, __fsqrt_rX(x) = sqrt(x),
+// __fmaf_rX(x, y, z) = x * y + z as a single operation, each computed exactly and rounded
+// once in the IEEE-754 mode named: rd towards -inf, ru towards +inf, rz towards zero. The
+// _rn forms are HIP's own (OCML declares the others only under a macro the compiler's
+// command line must set, OCML_BASIC_ROUNDED_OPERATIONS).
+// How: the double result d of the operation is within one float step of the exact value,
+// so r = (float)d is too; the sign of (exact - r) is found without error (Sterbenz's
+// lemma: x - r*y, x - r*r, and the error of a sum, are exact in double), and r is moved one
+// step in the rounding direction when it lies on the wrong side. An exactly zero sum is
+// -0 under rd unless both addends are +0 (IEEE 754, 6.3).
+namespace cudaport_detail {
+enum round_mode { round_down, round_up, round_zero };
+// the float next to r towards +inf (up) or -inf (!up); infinities and NaN are kept by
+// the callers' checks
+CUDAPORT_HD inline float float_step(float r, bool up) {
+  unsigned u = bit_cast<unsigned>(r);
+  if ((u & 0x7fffffffu) == 0) return bit_cast<float>(up ? 1u : 0x80000001u);
+  const bool neg = u >> 31;
+  u = (up != neg) ? u + 1u : u - 1u;  // away from zero on the side of `up`, else towards
+  return bit_cast<float>(u);
+}
+// r (a float near the exact value) rounded in mode `mode`, where `side` is the sign of
+// (exact - r): > 0 when the exact value is above r.
+CUDAPORT_HD inline float round_to(float r, double side, int mode) {
+  if (r != r || side == 0.0 || side != side) return r;
+  const bool above = side > 0.0;
+  if (mode == round_down) return above ? r : float_step(r, false);
+  if (mode == round_up) return above ? float_step(r, true) : r;
+  // towards zero: keep r when it is nearer zero than the exact value
+  if (r == 0.0f) return r;
+  return (r > 0.0f) == above ? r : float_step(r, r < 0.0f);
+}
+CUDAPORT_HD inline bool finite_f(float x) { return (bit_cast<unsigned>(x) & 0x7f800000u) != 0x7f800000u; }
+// x + y + (z, a third addend: 0 for a plain sum), with x + y exact in double
+CUDAPORT_HD inline float sum_rounded(double p, float z, int mode, bool p_is_pos_zero, bool p_is_zero) {
+  const double s = p + (double)z;
+  const double zz = s - p, e = (p - (s - zz)) + ((double)z - zz);  // Knuth's two-sum: s + e is exact
+  const float r = (float)s;
+  if (r == 0.0f && s == 0.0 && e == 0.0) {
+    if (p_is_zero && z == 0.0f) {  // zero plus zero: -0 unless both are +0 (rd: unless both -0 give -0)
+      const bool z_pos = !(bit_cast<unsigned>(z) >> 31);
+      if (p_is_pos_zero && z_pos) return 0.0f;
+      if (!p_is_pos_zero && !z_pos) return -0.0f;
+    }
+    return mode == round_down ? -0.0f : 0.0f;
+  }
+  return round_to(r, (s - (double)r) + e, mode);
+}
+CUDAPORT_HD inline float add_r(float x, float y, int mode) {
+  if (!finite_f(x) || !finite_f(y)) return x + y;
+  return sum_rounded((double)x, y, mode, x == 0.0f && !(bit_cast<unsigned>(x) >> 31), x == 0.0f);
+}
+CUDAPORT_HD inline float mul_r(float x, float y, int mode) {
+  if (!finite_f(x) || !finite_f(y)) return x * y;
+  const double p = (double)x * (double)y;  // exact: 48 bits
+  const float r = (float)p;
+  return round_to(r, p - (double)r, mode);
+}
+CUDAPORT_HD inline float fma_r(float x, float y, float z, int mode) {
+  if (!finite_f(x) || !finite_f(y)) return x * y + z;  // (an infinite product is exact)
+  if (!finite_f(z)) return z + 0.0f * x * y;  // a finite product: z (NaN stays NaN)
+  const double p = (double)x * (double)y;  // exact
+  const bool p_zero = p == 0.0;
+  const bool p_pos_zero = p_zero && ((bit_cast<unsigned>(x) ^ bit_cast<unsigned>(y)) >> 31) == 0;
+  return sum_rounded(p, z, mode, p_pos_zero, p_zero);
+}
+CUDAPORT_HD inline float div_r(float x, float y, int mode) {
+  if (!finite_f(x) || !finite_f(y) || y == 0.0f || x == 0.0f) return x / y;
+  const float r = (float)((double)x / (double)y);
+  if (!finite_f(r)) return round_to(r, (y > 0.0f) == (x > 0.0f) ? -1.0 : 1.0, mode);  // |exact| < inf
+  // sign(x/y - r) = sign(x - r*y) * sign(y); r*y is exact, and so is the difference
+  const double rem = (double)x - (double)r * (double)y;
+  return round_to(r, y > 0.0f ? rem : -rem, mode);
+}
+CUDAPORT_HD inline float sqrt_r(float x, int mode) {
+  if (!finite_f(x) || x <= 0.0f) return __builtin_sqrtf(x);
+  const float r = (float)__builtin_sqrt((double)x);
+  return round_to(r, (double)x - (double)r * (double)r, mode);
+}
+}  // namespace cudaport_detail
+CUDAPORT_HD inline float cudaport_fadd_rd(float x, float y) { return cudaport_detail::add_r(x, y, cudaport_detail::round_down); }
+CUDAPORT_HD inline float cudaport_fsub_rd(float x, float y) { return cudaport_detail::add_r(x, -y, cudaport_detail::round_down); }
+CUDAPORT_HD inline float cudaport_fmul_rd(float x, float y) { return cudaport_detail::mul_r(x, y, cudaport_detail::round_down); }
+CUDAPORT_HD inline float cudaport_fdiv_rd(float x, float y) { return cudaport_detail::div_r(x, y, cudaport_detail::round_down); }
+CUDAPORT_HD inline float cudaport_frcp_rd(float x) { return cudaport_detail::div_r(1.0f, x, cudaport_detail::round_down); }
+CUDAPORT_HD inline float cudaport_fsqrt_rd(float x) { return cudaport_detail::sqrt_r(x, cudaport_detail::round_down); }
+CUDAPORT_HD inline float cudaport_fmaf_rd(float x, float y, float z) { return cudaport_detail::fma_r(x, y, z, cudaport_detail::round_down); }
+CUDAPORT_HD inline float cudaport_fadd_ru(float x, float y) { return cudaport_detail::add_r(x, y, cudaport_detail::round_up); }
+CUDAPORT_HD inline float cudaport_fsub_ru(float x, float y) { return cudaport_detail::add_r(x, -y, cudaport_detail::round_up); }
+CUDAPORT_HD inline float cudaport_fmul_ru(float x, float y) { return cudaport_detail::mul_r(x, y, cudaport_detail::round_up); }
+CUDAPORT_HD inline float cudaport_fdiv_ru(float x, float y) { return cudaport_detail::div_r(x, y, cudaport_detail::round_up); }
+CUDAPORT_HD inline float cudaport_frcp_ru(float x) { return cudaport_detail::div_r(1.0f, x, cudaport_detail::round_up); }
+CUDAPORT_HD inline float cudaport_fsqrt_ru(float x) { return cudaport_detail::sqrt_r(x, cudaport_detail::round_up); }
+CUDAPORT_HD inline float cudaport_fmaf_ru(float x, float y, float z) { return cudaport_detail::fma_r(x, y, z, cudaport_detail::round_up); }
+CUDAPORT_HD inline float cudaport_fadd_rz(float x, float y) { return cudaport_detail::add_r(x, y, cudaport_detail::round_zero); }
+CUDAPORT_HD inline float cudaport_fsub_rz(float x, float y) { return cudaport_detail::add_r(x, -y, cudaport_detail::round_zero); }
+CUDAPORT_HD inline float cudaport_fmul_rz(float x, float y) { return cudaport_detail::mul_r(x, y, cudaport_detail::round_zero); }
+CUDAPORT_HD inline float cudaport_fdiv_rz(float x, float y) { return cudaport_detail::div_r(x, y, cudaport_detail::round_zero); }
+CUDAPORT_HD inline float cudaport_frcp_rz(float x) { return cudaport_detail::div_r(1.0f, x, cudaport_detail::round_zero); }
+CUDAPORT_HD inline float cudaport_fsqrt_rz(float x) { return cudaport_detail::sqrt_r(x, cudaport_detail::round_zero); }
+CUDAPORT_HD inline float cudaport_fmaf_rz(float x, float y, float z) { return cudaport_detail::fma_r(x, y, z, cudaport_detail::round_zero); }
+#endif
+//@ end

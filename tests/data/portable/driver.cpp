@@ -1,0 +1,81 @@
+// Host driver for the portable header's semantic tests (tests/test_portable.py): compiled
+// with g++ against `cudaport portable-header` output, it reads lines `NAME A B C` (the
+// arguments' bits in hex) and prints the result's bits in hex, one line each.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include "cudaport_portable.h"
+
+typedef unsigned (*simd1)(unsigned);
+typedef unsigned (*simd2)(unsigned, unsigned);
+typedef float (*f1)(float);
+typedef float (*f2)(float, float);
+typedef float (*f3)(float, float, float);
+
+static float as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
+static unsigned as_bits(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
+
+#define ONE(N) if (name == #N) return (unsigned)N(a);
+#define TWO(N) if (name == #N) return (unsigned)N(a, b);
+#define F1(N) if (name == #N) return as_bits(N(as_float(a)));
+#define F2(N) if (name == #N) return as_bits(N(as_float(a), as_float(b)));
+#define F3(N) if (name == #N) return as_bits(N(as_float(a), as_float(b), as_float(c)));
+#define PAIR(N) \
+  if (name == #N "_h") return cudaport_detail::bit_cast<unsigned>(N(cudaport_detail::bit_cast<cudaport_half2_t>(a), cudaport_detail::bit_cast<cudaport_half2_t>(b))); \
+  if (name == #N "_b") return cudaport_detail::bit_cast<unsigned>(N(cudaport_detail::bit_cast<cudaport_bfloat162_t>(a), cudaport_detail::bit_cast<cudaport_bfloat162_t>(b)));
+
+static unsigned call(const std::string& name, unsigned a, unsigned b, unsigned c, bool& ok) {
+  ok = true;
+  ONE(cudaport_vabs2) ONE(cudaport_vabs4) ONE(cudaport_vabsss2) ONE(cudaport_vabsss4)
+  ONE(cudaport_vneg2) ONE(cudaport_vneg4) ONE(cudaport_vnegss2) ONE(cudaport_vnegss4)
+  TWO(cudaport_vabsdiffs2) TWO(cudaport_vabsdiffs4) TWO(cudaport_vabsdiffu2) TWO(cudaport_vabsdiffu4)
+  TWO(cudaport_vadd2) TWO(cudaport_vadd4) TWO(cudaport_vaddss2) TWO(cudaport_vaddss4)
+  TWO(cudaport_vaddus2) TWO(cudaport_vaddus4) TWO(cudaport_vavgs2) TWO(cudaport_vavgs4)
+  TWO(cudaport_vavgu2) TWO(cudaport_vavgu4) TWO(cudaport_vhaddu2) TWO(cudaport_vhaddu4)
+  TWO(cudaport_vcmpeq2) TWO(cudaport_vcmpeq4) TWO(cudaport_vcmpges2) TWO(cudaport_vcmpges4)
+  TWO(cudaport_vcmpgeu2) TWO(cudaport_vcmpgeu4) TWO(cudaport_vcmpgts2) TWO(cudaport_vcmpgts4)
+  TWO(cudaport_vcmpgtu2) TWO(cudaport_vcmpgtu4) TWO(cudaport_vcmples2) TWO(cudaport_vcmples4)
+  TWO(cudaport_vcmpleu2) TWO(cudaport_vcmpleu4) TWO(cudaport_vcmplts2) TWO(cudaport_vcmplts4)
+  TWO(cudaport_vcmpltu2) TWO(cudaport_vcmpltu4) TWO(cudaport_vcmpne2) TWO(cudaport_vcmpne4)
+  TWO(cudaport_vseteq2) TWO(cudaport_vseteq4) TWO(cudaport_vsetges2) TWO(cudaport_vsetges4)
+  TWO(cudaport_vsetgeu2) TWO(cudaport_vsetgeu4) TWO(cudaport_vsetgts2) TWO(cudaport_vsetgts4)
+  TWO(cudaport_vsetgtu2) TWO(cudaport_vsetgtu4) TWO(cudaport_vsetles2) TWO(cudaport_vsetles4)
+  TWO(cudaport_vsetleu2) TWO(cudaport_vsetleu4) TWO(cudaport_vsetlts2) TWO(cudaport_vsetlts4)
+  TWO(cudaport_vsetltu2) TWO(cudaport_vsetltu4) TWO(cudaport_vsetne2) TWO(cudaport_vsetne4)
+  TWO(cudaport_vmaxs2) TWO(cudaport_vmaxs4) TWO(cudaport_vmaxu2) TWO(cudaport_vmaxu4)
+  TWO(cudaport_vmins2) TWO(cudaport_vmins4) TWO(cudaport_vminu2) TWO(cudaport_vminu4)
+  TWO(cudaport_vsub2) TWO(cudaport_vsub4) TWO(cudaport_vsubss2) TWO(cudaport_vsubss4)
+  TWO(cudaport_vsubus2) TWO(cudaport_vsubus4) TWO(cudaport_vsads2) TWO(cudaport_vsads4)
+  TWO(cudaport_vsadu2) TWO(cudaport_vsadu4)
+  if (name == "cudaport_dp4a_s") return (unsigned)cudaport_dp4a((int)a, (int)b, (int)c);
+  if (name == "cudaport_dp4a_u") return cudaport_dp4a(a, b, c);
+  if (name == "cudaport_dp2a_lo_s") return (unsigned)cudaport_dp2a_lo((int)a, (int)b, (int)c);
+  if (name == "cudaport_dp2a_lo_u") return cudaport_dp2a_lo(a, b, c);
+  if (name == "cudaport_dp2a_hi_s") return (unsigned)cudaport_dp2a_hi((int)a, (int)b, (int)c);
+  if (name == "cudaport_dp2a_hi_u") return cudaport_dp2a_hi(a, b, c);
+  PAIR(cudaport_hmax2) PAIR(cudaport_hmin2) PAIR(cudaport_hmax2_nan) PAIR(cudaport_hmin2_nan)
+  PAIR(cudaport_heq2_mask) PAIR(cudaport_hne2_mask) PAIR(cudaport_hle2_mask) PAIR(cudaport_hge2_mask)
+  PAIR(cudaport_hlt2_mask) PAIR(cudaport_hgt2_mask) PAIR(cudaport_hequ2_mask) PAIR(cudaport_hneu2_mask)
+  PAIR(cudaport_hleu2_mask) PAIR(cudaport_hgeu2_mask) PAIR(cudaport_hltu2_mask) PAIR(cudaport_hgtu2_mask)
+  F2(cudaport_fadd_rd) F2(cudaport_fadd_ru) F2(cudaport_fadd_rz)
+  F2(cudaport_fsub_rd) F2(cudaport_fsub_ru) F2(cudaport_fsub_rz)
+  F2(cudaport_fmul_rd) F2(cudaport_fmul_ru) F2(cudaport_fmul_rz)
+  F2(cudaport_fdiv_rd) F2(cudaport_fdiv_ru) F2(cudaport_fdiv_rz)
+  F1(cudaport_frcp_rd) F1(cudaport_frcp_ru) F1(cudaport_frcp_rz)
+  F1(cudaport_fsqrt_rd) F1(cudaport_fsqrt_ru) F1(cudaport_fsqrt_rz)
+  F3(cudaport_fmaf_rd) F3(cudaport_fmaf_ru) F3(cudaport_fmaf_rz)
+  ok = false;
+  return 0;
+}
+
+int main() {
+  char name[64];
+  unsigned a, b, c;
+  while (std::scanf("%63s %x %x %x", name, &a, &b, &c) == 4) {
+    bool ok;
+    unsigned r = call(name, a, b, c, ok);
+    if (!ok) { std::printf("unknown %s\n", name); return 2; }
+    std::printf("%08x\n", r);
+  }
+  return 0;
+}

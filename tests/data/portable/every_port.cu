@@ -1,0 +1,153 @@
+// Every construct cudaport ports to HIP under issue 29 (the device-function half), in one
+// file: tests/test_portable.py translates it and compiles the result to object code.
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+// nvtx begin
+#include <nvtx3/nvToolsExt.h>
+void ranges() {
+  nvtxRangePushA("a"); nvtxMarkA("m"); nvtxRangeId_t r = nvtxRangeStartA("r");
+  nvtxRangeEnd(r); nvtxRangePop();
+}
+// nvtx end
+
+__global__ void simd(unsigned* o, const unsigned* a) {
+  unsigned x = a[0], y = a[1];
+  o[0] = __vabs2(x);
+  o[1] = __vabs4(x);
+  o[2] = __vabsdiffs2(x, y);
+  o[3] = __vabsdiffs4(x, y);
+  o[4] = __vabsdiffu2(x, y);
+  o[5] = __vabsdiffu4(x, y);
+  o[6] = __vabsss2(x);
+  o[7] = __vabsss4(x);
+  o[8] = __vadd2(x, y);
+  o[9] = __vadd4(x, y);
+  o[10] = __vaddss2(x, y);
+  o[11] = __vaddss4(x, y);
+  o[12] = __vaddus2(x, y);
+  o[13] = __vaddus4(x, y);
+  o[14] = __vavgs2(x, y);
+  o[15] = __vavgs4(x, y);
+  o[16] = __vavgu2(x, y);
+  o[17] = __vavgu4(x, y);
+  o[18] = __vcmpeq2(x, y);
+  o[19] = __vcmpeq4(x, y);
+  o[20] = __vcmpges2(x, y);
+  o[21] = __vcmpges4(x, y);
+  o[22] = __vcmpgeu2(x, y);
+  o[23] = __vcmpgeu4(x, y);
+  o[24] = __vcmpgts2(x, y);
+  o[25] = __vcmpgts4(x, y);
+  o[26] = __vcmpgtu2(x, y);
+  o[27] = __vcmpgtu4(x, y);
+  o[28] = __vcmples2(x, y);
+  o[29] = __vcmples4(x, y);
+  o[30] = __vcmpleu2(x, y);
+  o[31] = __vcmpleu4(x, y);
+  o[32] = __vcmplts2(x, y);
+  o[33] = __vcmplts4(x, y);
+  o[34] = __vcmpltu2(x, y);
+  o[35] = __vcmpltu4(x, y);
+  o[36] = __vcmpne2(x, y);
+  o[37] = __vcmpne4(x, y);
+  o[38] = __vhaddu2(x, y);
+  o[39] = __vhaddu4(x, y);
+  o[40] = __vmaxs2(x, y);
+  o[41] = __vmaxs4(x, y);
+  o[42] = __vmaxu2(x, y);
+  o[43] = __vmaxu4(x, y);
+  o[44] = __vmins2(x, y);
+  o[45] = __vmins4(x, y);
+  o[46] = __vminu2(x, y);
+  o[47] = __vminu4(x, y);
+  o[48] = __vneg2(x);
+  o[49] = __vneg4(x);
+  o[50] = __vnegss2(x);
+  o[51] = __vnegss4(x);
+  o[52] = __vsads2(x, y);
+  o[53] = __vsads4(x, y);
+  o[54] = __vsadu2(x, y);
+  o[55] = __vsadu4(x, y);
+  o[56] = __vseteq2(x, y);
+  o[57] = __vseteq4(x, y);
+  o[58] = __vsetges2(x, y);
+  o[59] = __vsetges4(x, y);
+  o[60] = __vsetgeu2(x, y);
+  o[61] = __vsetgeu4(x, y);
+  o[62] = __vsetgts2(x, y);
+  o[63] = __vsetgts4(x, y);
+  o[64] = __vsetgtu2(x, y);
+  o[65] = __vsetgtu4(x, y);
+  o[66] = __vsetles2(x, y);
+  o[67] = __vsetles4(x, y);
+  o[68] = __vsetleu2(x, y);
+  o[69] = __vsetleu4(x, y);
+  o[70] = __vsetlts2(x, y);
+  o[71] = __vsetlts4(x, y);
+  o[72] = __vsetltu2(x, y);
+  o[73] = __vsetltu4(x, y);
+  o[74] = __vsetne2(x, y);
+  o[75] = __vsetne4(x, y);
+  o[76] = __vsub2(x, y);
+  o[77] = __vsub4(x, y);
+  o[78] = __vsubss2(x, y);
+  o[79] = __vsubss4(x, y);
+  o[80] = __vsubus2(x, y);
+  o[81] = __vsubus4(x, y);
+  o[100] = __dp4a((int)x, (int)y, 1) + __dp4a(x, y, 2u) + __dp2a_lo((int)x, (int)y, 3)
+      + __dp2a_hi(x, y, 4u);
+  o[101] = __reduce_add_sync(0xffffffff, x) + __reduce_min_sync(0xffffffff, x) + __reduce_max_sync(0xffffffff, x);
+  o[102] = __reduce_and_sync(0xffffffff, x) | __reduce_or_sync(0xffffffff, x) | __reduce_xor_sync(0xffffffff, x);
+}
+
+__global__ void pairs(unsigned* o, __half2* h, nv_bfloat162* b, nv_half2* nh, nv_half* n1) {
+  h[2] = __hmax2(h[0], h[1]); b[2] = __hmax2(b[0], b[1]);
+  h[3] = __hmin2(h[0], h[1]); b[3] = __hmin2(b[0], b[1]);
+  h[4] = __hmax2_nan(h[0], h[1]); b[4] = __hmax2_nan(b[0], b[1]);
+  h[5] = __hmin2_nan(h[0], h[1]); b[5] = __hmin2_nan(b[0], b[1]);
+  o[4] = __heq2_mask(h[0], h[1]) ^ __heq2_mask(b[0], b[1]);
+  o[5] = __hne2_mask(h[0], h[1]) ^ __hne2_mask(b[0], b[1]);
+  o[6] = __hle2_mask(h[0], h[1]) ^ __hle2_mask(b[0], b[1]);
+  o[7] = __hge2_mask(h[0], h[1]) ^ __hge2_mask(b[0], b[1]);
+  o[8] = __hlt2_mask(h[0], h[1]) ^ __hlt2_mask(b[0], b[1]);
+  o[9] = __hgt2_mask(h[0], h[1]) ^ __hgt2_mask(b[0], b[1]);
+  o[10] = __hequ2_mask(h[0], h[1]) ^ __hequ2_mask(b[0], b[1]);
+  o[11] = __hneu2_mask(h[0], h[1]) ^ __hneu2_mask(b[0], b[1]);
+  o[12] = __hleu2_mask(h[0], h[1]) ^ __hleu2_mask(b[0], b[1]);
+  o[13] = __hgeu2_mask(h[0], h[1]) ^ __hgeu2_mask(b[0], b[1]);
+  o[14] = __hltu2_mask(h[0], h[1]) ^ __hltu2_mask(b[0], b[1]);
+  o[15] = __hgtu2_mask(h[0], h[1]) ^ __hgtu2_mask(b[0], b[1]);
+  nh[0] = make_half2(n1[0], n1[1]);
+}
+
+__global__ void floats(float* f, nv_bfloat162* b, __nv_bfloat16* s) {
+  f[0] = __fadd_rd(f[40], f[41]);
+  f[1] = __fadd_ru(f[40], f[41]);
+  f[2] = __fadd_rz(f[40], f[41]);
+  f[3] = __fsub_rd(f[40], f[41]);
+  f[4] = __fsub_ru(f[40], f[41]);
+  f[5] = __fsub_rz(f[40], f[41]);
+  f[6] = __fmul_rd(f[40], f[41]);
+  f[7] = __fmul_ru(f[40], f[41]);
+  f[8] = __fmul_rz(f[40], f[41]);
+  f[9] = __fdiv_rd(f[40], f[41]);
+  f[10] = __fdiv_ru(f[40], f[41]);
+  f[11] = __fdiv_rz(f[40], f[41]);
+  f[12] = __frcp_rd(f[40]);
+  f[13] = __frcp_ru(f[40]);
+  f[14] = __frcp_rz(f[40]);
+  f[15] = __fsqrt_rd(f[40]);
+  f[16] = __fsqrt_ru(f[40]);
+  f[17] = __fsqrt_rz(f[40]);
+  f[18] = __fmaf_rd(f[40], f[41], f[42]);
+  f[19] = __fmaf_ru(f[40], f[41], f[42]);
+  f[20] = __fmaf_rz(f[40], f[41], f[42]);
+  b[0] = __floats2bfloat162_rn(f[0], f[1]);
+  b[1] = __float2bfloat162_rn(f[2]);
+  b[2] = make_bfloat162(__float2bfloat16_rn(f[3]), s[0]);
+  f[50] = __ldcg(f + 51) + __ldca(f + 52) + __ldcs(f + 53) + __ldlu(f + 54);
+  float4 v = __ldcg(reinterpret_cast<const float4*>(f) + 20);
+  __stcg(f + 55, v.x); __stcs(f + 56, v.y); __stwt(f + 57, v.z); __stwb(f + 58, v.w);
+  __stcg(reinterpret_cast<float4*>(f) + 21, v);
+}
