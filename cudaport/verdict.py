@@ -20,12 +20,14 @@ with an error finding never reads 100 %.
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
 from .findings import CODES, Finding, Reference
+from .projects import Roots, within
 
 CLEAN = "ports cleanly"
 WARNINGS = "ports with warnings"
@@ -96,13 +98,12 @@ def pct(value: float, digits: int = 1) -> str:
     return text + "%"
 
 
-def of_files(files: Iterable[tuple[str, Iterable[Finding], Iterable[str]]]
-             ) -> dict[str, Verdict]:
+def of_files(files: Iterable[tuple[str, Iterable[Finding], Iterable[str]]],
+             include_dirs: Iterable[str] = ()) -> dict[str, Verdict]:
     """path -> verdict for a set of files checked together, given as (path, findings,
     names the file ``#include``s). A file that includes a blocked file of the set, however
     indirectly, is blocked too: the translation unit cannot compile. An include resolves
-    next to the including file, or to any file of the set whose path ends with the name
-    (``cuco/detail/__config`` is ``include/cuco/detail/__config``)."""
+    as :func:`_resolve` says, never to a file of another project of the set."""
     verdicts: dict[str, Verdict] = {}
     includes: dict[str, list[str]] = {}
     cxx_only: dict[str, str] = {}  # path -> the C++-only target header it includes (CP169)
@@ -118,12 +119,14 @@ def of_files(files: Iterable[tuple[str, Iterable[Finding], Iterable[str]]]
         parts = path.split("/")
         for i in range(len(parts)):
             by_suffix.setdefault("/".join(parts[i:]), []).append(path)
+    roots = Roots(verdicts)
+    # (the folders as given and absolute, since the paths may be either)
+    dirs = list(dict.fromkeys(form.replace(os.sep, "/").rstrip("/") or "/" for d in include_dirs
+                              for form in (d, os.path.abspath(d))))
     included_by: dict[str, set[str]] = {}
     for path, names in includes.items():
-        folder = posixpath.dirname(path)
         for name in names:
-            near = posixpath.normpath(posixpath.join(folder, name))
-            for target in ([near] if near in verdicts else by_suffix.get(name, ())):
+            for target in _resolve(path, name, verdicts, by_suffix, roots, dirs):
                 if target != path:
                     included_by.setdefault(target, set()).add(path)
     _c_units_reaching_cxx_headers(verdicts, cxx_only, included_by)
@@ -135,6 +138,45 @@ def of_files(files: Iterable[tuple[str, Iterable[Finding], Iterable[str]]]
                 verdicts[user] = Verdict(BLOCKED, (f"includes {blocked}, which is blocked",))
                 queue.append(user)
     return verdicts
+
+
+def _resolve(path: str, name: str, files, by_suffix: dict[str, list[str]], roots: Roots,
+             dirs: list[str]) -> list[str]:
+    """The files of the set that ``#include NAME`` in ``path`` reads, searched as a
+    compiler would with the project's include paths: next to the includer, in the include
+    folders given (-I), in the includer's folder's ancestors up to its project root
+    (:mod:`cudaport.projects`); else the files of that project whose path ends with the
+    name (``cuco/detail/__config`` is ``include/cuco/detail/__config``), the nearest to
+    the includer. A sibling project's file of the same name (cuda-samples' helper_cuda.h
+    for rodinia, a cuda-samples common.h for llama.cpp) is never one."""
+    folder = posixpath.dirname(path)
+    near = posixpath.normpath(posixpath.join(folder, name))
+    if near in files:
+        return [near]
+    for d in dirs:
+        candidate = posixpath.normpath(posixpath.join(d, name))
+        if candidate in files:
+            return [candidate]
+    root = roots(path)
+    ancestor = folder
+    while ancestor and ancestor != root and within(ancestor, root):
+        ancestor = posixpath.dirname(ancestor)
+        candidate = posixpath.normpath(posixpath.join(ancestor, name))
+        if candidate in files:
+            return [candidate]
+    mine = [c for c in by_suffix.get(name, ()) if within(c, root) or c == root]
+    if len(mine) < 2:
+        return mine
+    shared = [_shared_length(c, path) for c in mine]
+    best = max(shared)
+    return [c for c, n in zip(mine, shared) if n == best]
+
+
+def _shared_length(a: str, b: str) -> int:
+    try:
+        return len(posixpath.commonpath([a, b]))
+    except ValueError:  # an absolute and a relative path
+        return 0
 
 
 def _c_units_reaching_cxx_headers(verdicts: dict[str, Verdict], cxx_only: dict[str, str],

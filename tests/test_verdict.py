@@ -135,6 +135,41 @@ def test_a_file_including_a_blocked_file_is_blocked(tmp_path, monkeypatch):
     assert by_path["p/src/other.cu"]["verdict"] == V.BLOCKED  # (by its name, -I folders)
 
 
+def test_an_include_never_resolves_into_a_sibling_project(tmp_path, monkeypatch):
+    """A folder holding several projects (issue 30, item 8): cuda-samples' <helper_cuda.h>
+    was resolved to rodinia's copy, llama.cpp's "common.h" to a cuda-samples file."""
+    blocked = b"#include <cuda/std/atomic>\n"
+    files = {
+        "samples/CMakeLists.txt": b"", "samples/Common/helper_cuda.h": CLEAN,
+        "samples/Common/common.h": b"#include <cuda/std/atomic>\n",
+        "samples/Samples/vectorAdd/vectorAdd.cu": b"#include <helper_cuda.h>\n" + CLEAN,
+        "rodinia/Makefile": b"", "rodinia/common/helper_cuda.h": blocked,
+        "rodinia/bfs/bfs.cu": b"#include <helper_cuda.h>\n" + CLEAN,
+        "llama/CMakeLists.txt": b"", "llama/common/common.h": CLEAN,
+        "llama/examples/main.cpp": b'#include "common.h"\nint main() { return 0; }\n',
+        # in its own project an include is searched in the includer's ancestors too
+        "llama/ggml/common.cuh": blocked,
+        "llama/ggml/src/ops.cu": b'#include "common.cuh"\n' + CLEAN,
+    }
+    for name, data in files.items():
+        (tmp_path / "corpus" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "corpus" / name).write_bytes(data)
+    monkeypatch.chdir(tmp_path)
+    payload = json.loads(run("check", "corpus", "--format", "json").stdout)
+    verdicts = {f["path"]: f["verdict"] for f in payload["summary"]["files_by_verdict"]}
+    assert verdicts["corpus/samples/Samples/vectorAdd/vectorAdd.cu"] == V.CLEAN
+    assert verdicts["corpus/llama/examples/main.cpp"] != V.BLOCKED
+    assert verdicts["corpus/rodinia/bfs/bfs.cu"] == V.BLOCKED  # its own helper_cuda.h
+    assert verdicts["corpus/llama/ggml/src/ops.cu"] == V.BLOCKED  # its ancestor's common.h
+    # an include folder given (-I) is searched before the includer's ancestors, as by
+    # the compiler
+    (tmp_path / "corpus" / "llama" / "common" / "common.cuh").write_bytes(CLEAN)
+    payload = json.loads(run("check", "corpus", "-I", "corpus/llama/common",
+                             "--format", "json").stdout)
+    verdicts = {f["path"]: f["verdict"] for f in payload["summary"]["files_by_verdict"]}
+    assert verdicts["corpus/llama/ggml/src/ops.cu"] != V.BLOCKED
+
+
 def test_includes_in_other_platform_branches_do_not_block(tmp_path, monkeypatch):
     (tmp_path / "p").mkdir()
     (tmp_path / "p" / "cuda_only.cuh").write_bytes(b"#include <cuda/std/atomic>\n")

@@ -143,7 +143,8 @@ def collect(outcomes: Iterable, options: Options, target_title: str, *,
     if own:  # (the runner dropped them from the outcomes; a policy record came earlier)
         for record in files:
             record.drop_own_names(own)
-    verdicts = V.of_files((r.path, r.findings, r.includes) for r in files)
+    verdicts = V.of_files(((r.path, r.findings, r.includes) for r in files),
+                          options.include_dirs)
     for record in files:
         v = verdicts[record.path]
         record.verdict, record.blocking = v.status, v.reasons
