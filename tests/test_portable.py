@@ -144,6 +144,17 @@ void host() { nvtxRangePushA("a"); nvtxMarkA("m"); nvtxRangeId_t r = nvtxRangeSt
     assert not [f for f in result.findings if f.severity == "error"]
 
 
+def test_nvtx_names_of_streams_are_dropped_with_a_note():
+    src = (b"#include <nvtx3/nvToolsExtCudaRt.h>\nvoid f(cudaStream_t s, cudaEvent_t e) "
+           b"{ nvtxNameCudaStreamA(s, \"main\"); nvtxNameCudaEventA(e, \"ev\"); }\n")
+    result = _translate(src)
+    assert b"#include <roctracer/roctx.h>" in result.output
+    assert b'static_cast<void>(static_cast<void>(s), ("main"));' in result.output
+    notes = [f for f in result.findings if f.identifier.startswith("nvtxName")]
+    assert [f.code for f in notes] == ["CP108", "CP108"]
+    assert "profile shows the stream without this name" in notes[0].message
+
+
 def test_hipblas_status_string():
     out = _translate(b"#include <cublas_v2.h>\nconst char* s(cublasStatus_t e) "
                      b"{ return cublasGetStatusString(e); }\n").output
