@@ -55,6 +55,7 @@ class Rule:
     package: str | None = None
     variants: tuple[tuple[str, "Rule"], ...] = ()
     anchor: bool = False  # packages: library packages are added after this find_package
+    value: bool = False  # flags: the flag takes the next word as its value (`-Xptxas -v`)
 
 
 @dataclass
@@ -67,6 +68,7 @@ class CMakeRules:
     flags: dict[bytes, Rule]
     unknown: re.Pattern[bytes]
     digest: str
+    libraries: dict[bytes, Rule] = field(default_factory=dict)  # plain link library names
 
 
 @dataclass
@@ -139,7 +141,7 @@ def load_rules(options: Options) -> CMakeRules:
         mark = getattr(exc, "problem_mark", None)
         raise RuleError(str(path), mark.line + 1 if mark else 0, f"bad YAML: {exc}") from None
     allowed = {"languages", "packages", "targets", "variables", "commands", "flags",
-               "unknown_patterns"}
+               "libraries", "unknown_patterns"}
     if not isinstance(doc, dict) or set(doc) - allowed:
         extra = sorted(set(doc) - allowed) if isinstance(doc, dict) else ["(not a mapping)"]
         raise RuleError(str(path), 0, f"CMake rules: unknown key(s) {', '.join(map(str, extra))} "
@@ -151,14 +153,15 @@ def load_rules(options: Options) -> CMakeRules:
             return Rule(value)
         if not isinstance(value, dict):
             raise RuleError(str(path), 0, f"{section}.{name}: expected a name, null or a mapping")
-        keys = {"to", "note", "review", "package", "target", "variants", "anchor"}
+        keys = {"to", "note", "review", "package", "target", "variants", "anchor", "value"}
         if set(value) - keys:
             raise RuleError(str(path), 0, f"{section}.{name}: unknown key(s) "
                             f"{', '.join(sorted(set(value) - keys))}")
         variants = tuple((k, rule(f"{name}.{k}", v, section))
                          for k, v in (value.get("variants") or {}).items())
         base = Rule(value.get("to"), value.get("note"), bool(value.get("review")),
-                    value.get("package"), variants, bool(value.get("anchor")))
+                    value.get("package"), variants, bool(value.get("anchor")),
+                    bool(value.get("value")))
         for choice, alternative in variants:  # the selected library variant wins
             if choice in chosen:
                 return Rule(alternative.to, alternative.note or base.note,
@@ -173,7 +176,7 @@ def load_rules(options: Options) -> CMakeRules:
     return CMakeRules({k.encode(): v.encode() for k, v in (doc.get("languages") or {}).items()},
                       section("packages"), section("targets"), section("variables"),
                       section("commands"), section("flags"), unknown,
-                      hashlib.sha256(raw).hexdigest()[:16])
+                      hashlib.sha256(raw).hexdigest()[:16], section("libraries"))
 
 
 def parse(src: bytes) -> list[Command]:
@@ -229,6 +232,8 @@ class _Translator:
         self.findings: list[Finding] = []
         self.newline = b"\r\n" if b"\r\n" in src else b"\n"
         self._lines: list[int] | None = None
+        self._consumed: set[int] = set()  # arguments a removed flag took as its value
+        self._removed_to = 0  # where the last flag removed from a string ended
 
     def find(self, code: str, offset: int, message: str, name: bytes = b"") -> None:
         if self._lines is None:
@@ -301,10 +306,16 @@ class _Translator:
 
     def _arguments(self, cmd: Command, packages: list[str]) -> None:
         previous = b""
-        for arg in cmd.args:
-            if arg.kind == "bracket":
+        for index, arg in enumerate(cmd.args):
+            if arg.kind == "bracket" or arg.start in self._consumed:
                 continue
             value, base = arg.value, arg.value_start
+            library = self.rules.libraries.get(value)
+            if library is not None and cmd.name not in LANGUAGE_COMMANDS:
+                self.rule_outcome(library, base, base + len(value), value, "library")
+                if library.to is not None and library.package:
+                    packages.append(library.package)
+                continue
             if previous in (b"LANGUAGE", b"LINKER_LANGUAGE") and value in self.rules.languages:
                 self.edit(base, base + len(value), self.rules.languages[value], "language")
             previous = value
@@ -312,7 +323,7 @@ class _Translator:
                 continue
             if cmd.name in FLAG_COMMANDS and self.rules.flags:
                 for m in _FLAG.finditer(value):
-                    self._flag(m.group(), base + m.start())
+                    self._flag(m.group(), base + m.start(), arg, cmd.args[index + 1:])
             for m in _PIECE.finditer(value):
                 if m.group("target"):
                     self._target(m.group("target"), base + m.start(), packages)
@@ -330,15 +341,55 @@ class _Translator:
         if rule.to is not None and rule.package:
             packages.append(rule.package)
 
-    def _flag(self, flag: bytes, start: int) -> None:
+    def _flag(self, flag: bytes, start: int, arg: Arg, following: list[Arg]) -> None:
         rule = self.rules.flags.get(flag)
         if rule is None:
             rule = self.rules.flags.get(flag.split(b"=", 1)[0])
             if rule is None:
                 return
-            if rule.to is not None:  # a renamed option keeps its own value: report only
+            if rule.to:  # a renamed option keeps its own value: report only
                 rule = Rule(None, f"use {rule.to}", True)
+        if rule.to == "":
+            self._remove_flag(rule, flag, start, arg, following)
+            return
         self.rule_outcome(rule, start, start + len(flag), flag, "nvcc flag")
+
+    def _remove_flag(self, rule: Rule, flag: bytes, start: int, arg: Arg,
+                     following: list[Arg]) -> None:
+        """Remove a flag HIP's compiler does without (and, for a flag that takes a value,
+        ``-Xptxas -v``, that value: the next word of the string or the next argument),
+        with the blanks after it in a string of flags, or the whole argument it is."""
+        end = start + len(flag)
+        value_end = arg.value_start + len(arg.value)
+        shown = flag.decode("utf-8", "replace")
+        if rule.value and b"=" not in flag:
+            word = re.compile(rb"[ \t]+[^\s;\"]+").match(self.src, end, value_end)
+            if word is not None:
+                end = word.end()
+                shown += " " + word.group().strip().decode("utf-8", "replace")
+            elif end == value_end and following and following[0].kind != "bracket":
+                self._consumed.add(following[0].start)
+                self.edit(arg.end, following[0].end, b"", "flag")
+                shown += " " + following[0].value.decode("utf-8", "replace")
+        if start == arg.value_start and end == value_end:  # the whole argument
+            begin, stop = arg.start, arg.end
+            while begin > 0 and self.src[begin - 1] in b" \t":
+                begin -= 1
+            if begin == 0 or self.src[begin - 1] in b"\r\n":  # first on its line:
+                begin = arg.start  # keep the indentation, drop the blanks after it
+                stop = re.compile(rb"[ \t]*").match(self.src, stop).end()
+            self.edit(begin, stop, b"", "flag")
+        else:
+            blanks = re.compile(rb"[ \t]*").match(self.src, end, value_end).end()
+            begin = start
+            if blanks == value_end:  # the last flag of the string: the blanks before it
+                while begin > max(arg.value_start, self._removed_to) \
+                        and self.src[begin - 1] in b" \t":
+                    begin -= 1
+            self.edit(begin, blanks, b"", "flag")
+            self._removed_to = blanks
+        self.find("CP306", start, f"nvcc flag {shown} removed: {rule.note or 'HIP does without it'}",
+                  flag)
 
     def _genex(self, m: re.Match[bytes], base: int) -> None:
         langs_start = base + m.start("langs")

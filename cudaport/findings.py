@@ -373,6 +373,16 @@ What: the CMake file has an unterminated command, string or bracket argument.
 Why: cudaport cannot tell code from text, so the file is left unchanged.
 Fix: check that the file configures with CMake; report a bug if it does.
 """)
+register("CP306", "cmake-flag-removed", "info", "nvcc flag HIP does without removed", """
+What: an nvcc flag in a CMake flag variable or compile option that HIP's compiler (Clang)
+rejects and does not need was removed: device lambdas and constexpr calls from device code
+need no switch (`--extended-lambda`, `--expt-relaxed-constexpr`), Clang takes host flags
+itself (`-forward-unknown-to-host-compiler`), and PTX assembler options (`-Xptxas -v`) or
+nvcc's `-restrict` hint have no AMD counterpart.
+Why: ROCm 7.2's hipcc stops with "unknown argument" on each of them.
+Fix: nothing to do. Bad: `set(CMAKE_CUDA_FLAGS "--extended-lambda -Xptxas -v")`
+Good: `set(CMAKE_HIP_FLAGS "")`.
+""")
 register("CP930", "skipped-binary", "info", "binary file with a source extension skipped", """
 What: a file named like C/C++/CUDA source contains NUL bytes or a UTF-16/32 byte-order mark.
 Why: it is not text, so it is not translated (with `--copy-all` it is copied unchanged).

@@ -196,7 +196,60 @@ def test_nvcc_flags_renamed_or_reported():
     out, found = tr('set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} --extended-lambda -use_fast_math")\n'
                     "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-rdc=true;-lineinfo>)\n"
                     "execute_process(COMMAND cmake -G Ninja)\n")
-    assert out == ('set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} --extended-lambda -ffast-math")\n'
-                   "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc;-lineinfo>)\n"
+    assert out == ('set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} -ffast-math")\n'
+                   "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc;-gline-tables-only>)\n"
                    "execute_process(COMMAND cmake -G Ninja)\n")
-    assert found == [("CP302", 1), ("CP302", 2)]  # -G of a cmake command line is no nvcc flag
+    assert found == [("CP306", 1)]  # -G of a cmake command line is no nvcc flag
+
+
+# UoB-HPC/BabelStream src/cuda/model.cmake and rapidsai/cuml's ConfigureCUDA.cmake: each
+# of these flags made ROCm 7.2's hipcc stop ("unknown argument"), with no finding.
+NVCC_ONLY = """\
+set(CMAKE_CUDA_FLAGS ${CMAKE_CUDA_FLAGS} "-forward-unknown-to-host-compiler" "-arch=${CUDA_ARCH}"
+  "--extended-lambda" "-DUNROLL_FACTOR=${UNROLL_FACTOR}")
+set(FLAGS "-forward-unknown-to-host-compiler -extended-lambda -restrict -O3")
+list(APPEND CUML_CUDA_FLAGS --expt-extended-lambda --expt-relaxed-constexpr -Xptxas=-v)
+target_compile_options(k PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:-Xptxas -v;--use_fast_math>")
+target_compile_options(k PRIVATE -Xptxas -O3 -O2)
+target_link_libraries(k PRIVATE CUDA::nvml nvidia-ml)
+"""
+
+
+def test_nvcc_only_flags_are_removed_or_reported():
+    out, found = tr(NVCC_ONLY)
+    assert out == """\
+set(CMAKE_HIP_FLAGS ${CMAKE_HIP_FLAGS} "-arch=${CUDA_ARCH}"
+  "-DUNROLL_FACTOR=${UNROLL_FACTOR}")
+set(FLAGS "-O3")
+list(APPEND CUML_CUDA_FLAGS)
+target_compile_options(k PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:;-ffast-math>")
+target_compile_options(k PRIVATE -O2)
+target_link_libraries(k PRIVATE rocm_smi64 rocm_smi64)
+"""
+    # -arch=sm_XX stays, an error: which AMD GPUs to build for is the project's choice
+    assert found == [("CP304", 1), ("CP306", 1), ("CP301", 1), ("CP306", 2),
+                     ("CP306", 3), ("CP306", 3), ("CP306", 3), ("CP306", 4), ("CP306", 4),
+                     ("CP306", 4), ("CP306", 5), ("CP306", 6)]
+    out, _ = tr("find_package(CUDAToolkit)\n" + NVCC_ONLY.splitlines()[-1])
+    assert out.startswith("find_package(hip)\nfind_package(rocm_smi REQUIRED)\n")
+
+
+@pytest.mark.slow
+def test_the_flags_left_compile_with_rocm_7_2(tmp_path: Path):
+    root = Path(os.environ.get("CUDAPORT_ROCM72_DIR", "/var/cache/cudaport/rocm-7.2"))
+    wrapper = root / "cudaport-hipcc"
+    if not os.access(wrapper, os.X_OK):
+        if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
+            pytest.skip("no ROCm 7.2 toolchain and CUDAPORT_SKIP_HIP=1")
+        pytest.fail("no ROCm 7.2 toolchain: run tools/setup-rocm.sh 7.2")
+    out, _ = tr('set(CMAKE_CUDA_FLAGS "-forward-unknown-to-host-compiler -extended-lambda '
+                '-restrict --expt-relaxed-constexpr -Xptxas -v -lineinfo --use_fast_math -O3")')
+    flags = out[out.index('"') + 1:out.rindex('"')].split()
+    assert flags == ["-gline-tables-only", "-ffast-math", "-O3"]
+    unit = tmp_path / "k.hip"
+    unit.write_text("#include <hip/hip_runtime.h>\n"
+                    "__global__ void k(float *p) { auto f = [] __device__ (float x) "
+                    "{ return x * 2; }; p[0] = f(p[0]); }\n")
+    proc = subprocess.run([str(wrapper), "--offload-arch=gfx942", "-std=c++17", *flags, "-c",
+                           str(unit), "-o", str(tmp_path / "k.o")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
