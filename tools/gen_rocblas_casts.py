@@ -64,7 +64,9 @@ def main(argv: list[str] | None = None) -> int:
             if entry.library != "cublas" or mapping is None or not mapping.to \
                     or name in hand or mapping.before:
                 continue
-            cparams = cuda.get(name + "_v2", cuda.get(name))
+            # (cublas_v2.h: `#define cublasCaxpy_64 cublasCaxpy_v2_64`)
+            cparams = cuda.get(name + "_v2", cuda.get(re.sub(r"_64\Z", "_v2_64", name),
+                                                     cuda.get(name)))
             tparams = target.get(mapping.to)
             if cparams is None or tparams is None or len(cparams) != len(tparams):
                 continue

@@ -277,6 +277,48 @@ def library_companions(ctx: FileContext) -> None:
                               f"{ctx.compiled.target.name}/library-companions"))
 
 
+@register_final("library-types")
+def library_types(ctx: FileContext) -> None:
+    """The target's complex, half and bfloat16 headers after a library header whose CUDA
+    form brought them in and whose translation does not (``library_brings`` in
+    target.yaml): cublas_api.h includes cuComplex.h, cuda_fp16.h and cuda_bf16.h, so a
+    file that includes cublas_v2.h uses ``cuDoubleComplex`` and ``__half`` freely, while
+    rocblas.h declares neither hipDoubleComplex nor __half (nor does hipblas.h __half)."""
+    facts = ctx.compiled.target.extra.get("library_brings")
+    if not facts or not ctx.scan.includes:
+        return
+    brings, names, declared = facts["headers"], facts["names"], facts.get("declared", {})
+    included = {inc.name for inc in ctx.scan.includes}
+    wanted: dict[str, object] = {}  # CUDA type header -> the last include that brought it
+    for inc in ctx.scan.includes:
+        types = brings.get(inc.name.decode(errors="replace"))
+        if not types or inc.branch:
+            continue
+        r = ctx.compiled.header(inc.name)
+        if r is None or r.status != "converted" or not r.replacement:
+            continue
+        for header in types:
+            if header not in declared.get(r.replacement.decode(), ()):
+                wanted[header] = inc
+    if not wanted:
+        return
+    seen = ctx.names
+    added: dict[int, bytes] = {}
+    for header, inc in wanted.items():
+        r = ctx.compiled.header(header.encode())
+        if r is None or not r.replacement or header.encode() in included \
+                or r.replacement in included \
+                or not any(n.encode() in seen for n in names.get(header, ())):
+            continue
+        line = b"#include <" + r.replacement + b">" + ctx.eol()
+        added[inc.end] = added.get(inc.end, b"") + line
+    for end, text in added.items():
+        pos = ctx.src.find(b"\n", end) + 1 or len(ctx.src)
+        lead = b"" if ctx.src[pos - 1:pos] == b"\n" else ctx.eol()
+        ctx.edits.append(Edit(pos, pos, lead + text,
+                              f"{ctx.compiled.target.name}/library-types"))
+
+
 _CUDA_SOURCES = (".cu", ".cuh")
 
 

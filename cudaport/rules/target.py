@@ -95,7 +95,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "portable_prefixes": lambda a, b, c: S.string_list(a, b, c),
         "api_namespaces": lambda a, b, c: S.string_list(a, b, c),
         "main_header_companions": companions, "struct_tags": extensions,
-        "library_companions": companions,
+        "library_companions": companions, "library_brings": anything,
         "dim3_needs_fields": lambda a, b, c: S.string_list(a, b, c),
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
@@ -115,6 +115,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "platform_macros", "platform_macro_pattern",
                                  "portable_guards", "portable_headers", "portable_prefixes",
                                  "api_namespaces", "main_header_companions", "struct_tags",
-                                 "library_companions", "dim3_needs_fields")
+                                 "library_companions", "library_brings",
+                                 "dim3_needs_fields")
                if k in d},
     )
