@@ -7,7 +7,7 @@ import itertools
 import operator
 from dataclasses import dataclass, field
 
-from . import lexer
+from . import lexer, scopes
 from .edits import Edit
 from .findings import Finding
 from .options import Options
@@ -160,6 +160,17 @@ class FileContext:
         if self._brackets is None:
             self._brackets = lexer.Brackets(self.src)
         return self._brackets
+
+    def call_arguments(self, start: int, end: int) -> tuple[list[tuple[int, int]], int] | None:
+        """The argument spans of a call of the name at ``start:end`` and the offset past
+        its ``)``; None where no argument list follows or where the name is being declared:
+        a project's own overload (``at::Half __shfl_up_sync(const warp_mask_t mask, ...)``)
+        is no call, and its parameters are no arguments to rewrite."""
+        parsed = lexer.call_arguments(self.src, end, self.brackets)
+        if parsed is not None and scopes.is_declaration(self.src, start, end - start) \
+                and scopes.is_declaration(self.code, start, end - start):
+            return None
+        return parsed
 
     def eol(self) -> bytes:
         """The file's line ending, for inserted lines."""

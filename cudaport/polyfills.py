@@ -10,14 +10,14 @@ name(params) {``); uses in other files are still reported, as they may not see i
 from __future__ import annotations
 
 from . import lexer
+from .project_names import _in_class_body
+from .scopes import is_declaration
 
 _AFTER_PARAMETERS = frozenset((b"const", b"noexcept", b"override", b"final", b"volatile"))
 
 
 def defined_functions(ctx, candidates: set[bytes]) -> dict[bytes, int]:
     """name -> offset of its definition, for the ``candidates`` the file defines."""
-    from .project_names import _in_class_body, is_declaration  # (it imports the passes)
-
     code = ctx.code
     found: dict[bytes, int] = {}
     for start, name, context in ctx.scan.idents:

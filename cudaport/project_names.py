@@ -25,19 +25,10 @@ from typing import Callable, Iterable
 
 from . import lexer, portability_layers, scopes
 from .context import FileContext
-from .passes.identifiers import _word_before
 from .scan import keep_scan
 
 KEPT = "CP164"
 OPTION = "project_declarations"
-
-# Words after which a name is not being declared (`return cudaX(`, `new cudaX(`).
-_NOT_A_TYPE = frozenset(b"""return else case do goto throw new delete sizeof alignof typedef
-namespace typename template co_return co_await co_yield operator decltype noexcept if while
-for switch and or not xor""".split())
-_TAGS = frozenset((b"struct", b"class", b"union", b"enum"))
-_MAY_FOLLOW_DECLARED = frozenset(bytes([c]) for c in b"{:;=(f/\\")
-
 
 def api_namespaces(compiled) -> frozenset[bytes]:
     names = getattr(compiled, "_api_namespaces", None)
@@ -60,37 +51,7 @@ def qualifier(code: bytes, start: int) -> bytes | None:
         i -= 1
     if i > 0 and code[i - 1:i] == b">":
         return b"<template>"  # Traits<T>::cudaX: a member of a project template
-    return _word_before(code, i + 0)[1] if i and code[i - 1] in lexer.IDENT_BYTES else b""
-
-
-def is_member(code: bytes, start: int) -> bool:
-    return code[max(0, start - 16):start].rstrip().endswith((b".", b"->"))
-
-
-def is_declaration(code: bytes, start: int, length: int) -> bool:
-    """Whether the name at ``start`` is being declared: ``struct X {``, ``using X =``,
-    ``typedef ... X;``, ``T X(...)`` (a function declaration or definition)."""
-    # What follows a declared name starts with one of these (or a comment or a line
-    # splice hides it): the usual use, `cudaStream_t s` or `CUDA_R_32F,`, is told at once.
-    ahead = code[start + length:start + length + 16].lstrip()
-    if ahead and ahead[:1] not in _MAY_FOLLOW_DECLARED:
-        return False
-    _, word = _word_before(code, start)
-    after = lexer.next_token(code, start + length)
-    follows = after.text if after is not None else b""
-    if word in _TAGS:
-        return follows in (b"{", b":", b";", b"final")
-    if word == b"using":
-        return follows == b"="
-    if follows == b";":
-        statement = code[max(0, start - 400):start]
-        cut = max(statement.rfind(b";"), statement.rfind(b"{"), statement.rfind(b"}"))
-        return statement[cut + 1:].lstrip().startswith(b"typedef")
-    if follows == b"(" and word and word not in _NOT_A_TYPE:
-        window = max(0, start - 400)  # bounded, as a line may be 1 MB long
-        line_start = code.rfind(b"\n", window, start) + 1 or window
-        return not code[line_start:start].lstrip().startswith(b"#")
-    return False
+    return scopes.word_before(code, i)[1] if i and code[i - 1] in lexer.IDENT_BYTES else b""
 
 
 _CLASS_HEAD = re.compile(rb"\b(?:struct|class|union)\s+[A-Za-z_]\w*(?:\s+final)?"
@@ -138,10 +99,12 @@ def declarations(src: bytes, compiled, idents=None) -> set[tuple[bytes, bytes]]:
         lookup = compiled.identifiers
         idents = [(s, n) for s, n, c in keep_scan(src, compiled).idents
                   if c == "code" and lookup[n].renames]
-    found = [(s, n) for s, n in idents if is_declaration(src, s, len(n))]
+    found = [(s, n) for s, n in idents if scopes.is_declaration(src, s, len(n))]
     if not found:
         return set()
-    blocks = scopes.namespaces(scopes.blank(src))
+    code = scopes.blank(src)  # a comment's last word before a call is no type
+    found = [(s, n) for s, n in found if scopes.is_declaration(code, s, len(n))]
+    blocks = scopes.namespaces(code)
     out = set()
     for s, n in found:
         ns = scopes.namespace_at(blocks, s)
@@ -164,7 +127,7 @@ def before_passes(ctx: FileContext) -> None:
     declaring = []  # (the uses that declare the name, for namespaces below)
     for s, n in renaming:
         q = qualifier(src, s)
-        member = is_member(src, s)
+        member = scopes.is_member(src, s)
         if q or member or b"/" in src[max(0, s - 16):s]:
             # a comment may mislead the raw text (`x. // why` then the name on the next
             # line, or a comment ending in '.'): the code without comments decides. (Only
@@ -172,9 +135,11 @@ def before_passes(ctx: FileContext) -> None:
             # answer, or a second run, whose earlier names are already renamed, differs.)
             code = ctx.code
             q = qualifier(code, s)
-            member = is_member(code, s)
+            member = scopes.is_member(code, s)
+        # (confirmed on the code without comments: a comment's last word before the
+        # name, `// for exogenous variables` then `cudaMemsetAsync(...)`, is no type)
         declares = (namespaces or not (q and q not in api or member)) \
-            and is_declaration(src, s, len(n))
+            and scopes.is_declaration(src, s, len(n)) and scopes.is_declaration(ctx.code, s, len(n))
         if declares:
             declaring.append((s, n))
         if q and q not in api:

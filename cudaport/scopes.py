@@ -74,6 +74,109 @@ def namespace_at(blocks: list[Block], offset: int) -> bytes:
     return b"::".join([b.name for b in blocks if b.start < offset < b.end])
 
 
+def word_before(src: bytes, start: int) -> tuple[int, bytes]:
+    """The identifier before ``start``, across blanks and ``*``/``&`` (``int* p``), and
+    where it starts; an empty word if something else comes first. A byte loop: a regex
+    anchored at the end would be retried from every offset of the window."""
+    i = start
+    while i > 0 and src[i - 1] in b" \t\r\n\f\v*&":
+        i -= 1
+    j = i
+    while j > 0 and src[j - 1] in lexer.IDENT_BYTES:
+        j -= 1
+    return j, src[j:i] if j < i and not src[j:j + 1].isdigit() else b""
+
+
+# Words after which a name is not being declared (`return cudaX(`, `new cudaX(`).
+_NOT_A_DECLARED_TYPE = frozenset(b"""return else case do goto throw new delete sizeof alignof
+typedef namespace typename template co_return co_await co_yield operator decltype noexcept if while
+for switch and or not xor""".split())
+_TAGS = frozenset((b"struct", b"class", b"union", b"enum"))
+_MAY_FOLLOW_DECLARED = frozenset(bytes([c]) for c in b"{:;=(f/\\")
+
+
+def is_declaration(code: bytes, start: int, length: int) -> bool:
+    """Whether the name at ``start`` is being declared: ``struct X {``, ``using X =``,
+    ``typedef ... X;``, ``T X(...)`` (a function declaration or definition). ``code`` has
+    its comments and literals blanked."""
+    # What follows a declared name starts with one of these (or a comment or a line
+    # splice hides it): the usual use, `cudaStream_t s` or `CUDA_R_32F,`, is told at once.
+    ahead = code[start + length:start + length + 16].lstrip()
+    if ahead and ahead[:1] not in _MAY_FOLLOW_DECLARED:
+        return False
+    _, word = word_before(code, start)
+    after = lexer.next_token(code, start + length)
+    follows = after.text if after is not None else b""
+    if word in _TAGS:
+        return follows in (b"{", b":", b";", b"final")
+    if word == b"using":
+        return follows == b"="
+    if follows == b";":
+        statement = code[max(0, start - 400):start]
+        cut = max(statement.rfind(b";"), statement.rfind(b"{"), statement.rfind(b"}"))
+        return statement[cut + 1:].lstrip().startswith(b"typedef")
+    if follows == b"(" and word and word not in _NOT_A_DECLARED_TYPE:
+        window = max(0, start - 400)  # bounded, as a line may be 1 MB long
+        line_start = code.rfind(b"\n", window, start) + 1 or window
+        return not code[line_start:start].lstrip().startswith(b"#")
+    return False
+
+
+_AFTER_PARAMETERS = re.compile(
+    rb"(?:\s|&|(?<![\w$])(?:const|volatile|noexcept|override|mutable|constexpr|consteval"
+    rb"|throw\s*\(\s*\)|noexcept\s*\([^()]*\))(?![\w$]))*\Z")
+_LAMBDA_ATTRIBUTES = re.compile(rb"\](?:\s*(?:__device__|__host__|mutable))*\s*\Z")
+_DECLARATOR = re.compile(rb"((?:[A-Za-z_]\w*\s*::\s*)*(?:operator\s*\(\s*\)|[A-Za-z_]\w*)\s*"
+                         rb"(?:<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>\s*)?)\Z")
+_SPECIFIERS = re.compile(rb"(?:(?<![\w$])[A-Za-z_]\w*(?:\s*\([^;{}()]*\))?\s*)*\Z")
+
+
+def trailing_return(code: bytes, arrow: int) -> bool:
+    """Whether the ``->`` at ``arrow`` starts a trailing return type: ``auto f(...) ->``,
+    ``auto f<int>() const ->``, a lambda's ``[](...) mutable ->``; not ``f()->member``.
+    Read backwards from the arrow over a bounded window, on code whose comments and
+    literals are blanked (or plain code, which only misleads on a parenthesis in one)."""
+    window = max(0, arrow - 2000)
+    close = _AFTER_PARAMETERS.search(code, window, arrow)
+    i = close.start() if close else arrow
+    if i <= window or code[i - 1:i] != b")":
+        return False
+    depth = 0
+    j = i - 1
+    while j >= window:
+        c = code[j]
+        if c == 0x29:  # )
+            depth += 1
+        elif c == 0x28:  # (
+            depth -= 1
+            if depth == 0:
+                break
+        elif c in b";{}":
+            return False
+        j -= 1
+    else:
+        return False
+    head = code[max(window, j - 300):j]
+    if _LAMBDA_ATTRIBUTES.search(head):
+        return True
+    name = _DECLARATOR.search(head)
+    if name is None:
+        return False
+    specifiers = _SPECIFIERS.search(head, 0, name.start())
+    return specifiers is not None and b"auto" in re.findall(
+        rb"[A-Za-z_]\w*", head[specifiers.start():name.start()])
+
+
+def is_member(code: bytes, start: int) -> bool:
+    """``x.name``, ``p->name``: reached through an object. Not a trailing return type
+    (``auto f() -> name``), whose arrow only looks like a member access."""
+    window = max(0, start - 16)
+    before = code[window:start].rstrip()
+    if before.endswith(b"."):
+        return True
+    return before.endswith(b"->") and not trailing_return(code, window + len(before) - 2)
+
+
 class Nesting:
     """The innermost brace block around an offset, named by its ordinal (the how-manieth
     ``{`` of the file opens it), which a translation that adds no braces keeps."""

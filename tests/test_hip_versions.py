@@ -99,6 +99,25 @@ def test_partial_or_variable_mask_is_cast_and_reported():
     assert again.text == r.text and not [f for f in again.findings if f.code == "CP219"]
 
 
+def test_a_projects_own_overload_is_no_call():
+    # pytorch_scatter's csrc/cuda/utils.cuh declares an at::Half overload; its parameter
+    # list became `__shfl_up_sync(static_cast<unsigned long long>(const warp_mask_t mask),
+    # ...)` and every unit including it failed while called clean
+    head = ("__device__ __inline__ double __shfl_up_sync(const warp_mask_t mask,\n"
+            "                                            const double var,\n"
+            "                                            const unsigned int delta)")
+    src = (f"typedef unsigned int warp_mask_t;\n{head};\n{head} {{\n"
+           "  return __shfl_up_sync(mask, (float)var, delta);\n}\n")
+    r = translate_bytes(src.encode(), Options(insert_main_header=False, target_version="7.2"))
+    assert r.text.count(head) == 2
+    assert "return __shfl_up_sync(static_cast<unsigned long long>(mask)," in r.text
+    assert [f.line for f in r.findings if f.code == "CP219"] == [8]
+    # a declaration of a function with an argument template keeps its parameters too
+    decl = "cudaError_t cudaMemcpyToSymbol(const char* s, const void* p, size_t n);\n"
+    assert tr(decl, target_version="7.2", insert_main_header=False) == \
+        "hipError_t hipMemcpyToSymbol(const char* s, const void* p, size_t n);\n"
+
+
 def test_64_bit_masks_are_left_alone():
     src = KERNEL.format("  unsigned long long all = __activemask();\n"
                         "  v += __shfl_sync(all, v, 0) + __shfl_sync(~0ull, v, 1);")

@@ -82,3 +82,46 @@ def test_a_member_reached_across_a_comment_stays_the_projects():
     out = translate_source(src)
     assert "cudaFree = 0;" in out.text
     assert [f.code for f in out.findings] == ["CP164"]
+
+
+@pytest.mark.parametrize("comment", ["  // kept for exogenous variables\n",
+                                     "  /* zero the buffer\n     first */\n"])
+def test_a_comment_before_a_call_in_a_namespace_declares_nothing(comment, tmp_path):
+    # cuml's batched_kalman.cu: "// ... exogeneous variables\n  cudaMemsetAsync(...)" inside
+    # namespace ML read as a declaration `variables cudaMemsetAsync(...)`, which kept 84
+    # cudaMemsetAsync calls in 24 files of the tree untranslated
+    src = ("namespace ML {\nvoid clear(float* p, int n, cudaStream_t s) {\n" + comment +
+           "  cudaMemsetAsync(p, 0, n, s);\n}\n}\n")
+    out, codes = tr(src)
+    assert "  hipMemsetAsync(p, 0, n, s);" in out and "CP164" not in codes
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "k.cu").write_text(src)
+    (tmp_path / "src" / "u.cu").write_text("namespace ML {\nvoid g(float* p, cudaStream_t s) {"
+                                   " cudaMemsetAsync(p, 0, 4, s); }\n}\n")
+    result = CliRunner().invoke(main, ["translate", str(tmp_path / "src"), "--out-dir",
+                                       str(tmp_path / "out"), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "hipMemsetAsync(p, 0, 4, s)" in (tmp_path / "out" / "u.cu").read_text()
+
+
+@pytest.mark.parametrize("src", [
+    "auto last() -> cudaError_t { return cudaGetLastError(); }\n",
+    "inline constexpr auto kind() -> cudaDataType_t;\n",  # raft cuda_data_type.hpp
+    "template <> inline constexpr auto kind<int8_t>() const noexcept -> cudaDataType_t\n"
+    "{ return CUDA_R_8I; }\n",
+    "auto f = [](void* p, cudaStream_t s = 0) -> cudaError_t { return cudaFree(p); };\n",
+    "auto g = [=] __device__ (int i) mutable -> cudaError_t { return cudaSuccess; };\n",
+], ids=["function", "declaration", "specialization", "lambda", "device-lambda"])
+def test_a_trailing_return_type_is_no_member(src):
+    # raft and cuml HDBSCAN: `auto f() -> cudaError_t` kept cudaError_t as "a member"
+    out, codes = tr(src)
+    assert "-> hipError_t" in out or "-> hipDataType" in out, out
+    assert "CP164" not in codes
+
+
+@pytest.mark.parametrize("src", ["void f(S* s) { auto v = get()->cudaMalloc; }\n",
+                                 "int g() { return cfg(1)->cudaMalloc; }\n",
+                                 "int h(T t) { return t.x()->cudaFree; }\n"])
+def test_a_member_of_a_call_result_is_still_a_member(src):
+    out, codes = tr(src)
+    assert out == src and "CP164" in codes

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .. import lexer, polyfills
+from .. import lexer, polyfills, scopes
 from ..context import FileContext
 from ..edits import Edit, new_edit
 from ..frameworks import FRAMEWORK_LIBRARY, is_framework_qualified
@@ -84,12 +84,14 @@ def identifiers(ctx: FileContext) -> None:
     if dropped or not_api:
         gone = set(dropped) | set(not_api)
         ctx.scan.idents[:] = [i for i in ctx.scan.idents if i[0] not in gone]
-    if ctx.scan.unknown:  # the project's own CUDA_CHECK, cudaDev & co. are not CUDA API
+    if ctx.scan.unknown:  # the project's own CUDA_CHECK, cudaDev & co. are not CUDA API,
+        # nor is a member (`x.cudaConn`, `p->cudaPtr`): CUDA's names are never reached
+        # through an object
         macros = _defined_macros(src)
         own = macros | _declared_names(src, ctx.scan.unknown, macros)
         ctx.own_names = frozenset(u[1] for u in ctx.scan.unknown if u[1] in own)
         ctx.scan.unknown[:] = [u for u in ctx.scan.unknown
-                               if u[1] not in own and not _is_member(src, u[0])]
+                               if u[1] not in own and not scopes.is_member(src, u[0])]
     libraries = ctx.compiled.target.extra.get("unknown_libraries") or {}
     for start, name, context in ctx.scan.unknown:
         if context == "code":
@@ -135,19 +137,6 @@ __managed__ __restrict__ __noinline__ if while for switch
 """.split())
 
 
-def _word_before(src: bytes, start: int) -> tuple[int, bytes]:
-    """The identifier before ``start``, across blanks and ``*``/``&`` (``int* p``), and
-    where it starts; an empty word if something else comes first. A byte loop: a regex
-    anchored at the end would be retried from every offset of the window."""
-    i = start
-    while i > 0 and src[i - 1] in b" \t\r\n\f\v*&":
-        i -= 1
-    j = i
-    while j > 0 and src[j - 1] in lexer.IDENT_BYTES:
-        j -= 1
-    return j, src[j:i] if j < i and not src[j:j + 1].isdigit() else b""
-
-
 def _declared_names(src: bytes, unknown: list[tuple[int, bytes, str]],
                     skip: frozenset[bytes]) -> frozenset[bytes]:
     """Unknown names the file declares itself: some occurrence follows a type name
@@ -157,7 +146,7 @@ def _declared_names(src: bytes, unknown: list[tuple[int, bytes, str]],
     for start, name, context in unknown:
         if context != "code" or name in declared or name in skip:
             continue
-        word_start, word = _word_before(src, start)
+        word_start, word = scopes.word_before(src, start)
         if not word or word in _NOT_A_TYPE:
             if _defines_type(src, start, len(name), word):
                 declared.add(name)
@@ -168,13 +157,6 @@ def _declared_names(src: bytes, unknown: list[tuple[int, bytes, str]],
         if not line.lstrip().startswith(b"#") and b"//" not in line:
             declared.add(name)
     return frozenset(declared)
-
-
-def _is_member(src: bytes, start: int) -> bool:
-    """``x.cudaConn``, ``p->cudaPtr``: a member of the project's own struct (CUDA API
-    names are free functions, types and constants, never reached through an object)."""
-    before = src[max(0, start - 16):start].rstrip()
-    return before.endswith(b".") or before.endswith(b"->")
 
 
 _TAG = frozenset((b"struct", b"class", b"union", b"enum"))
@@ -343,7 +325,7 @@ def _template_call(ctx: FileContext, start: int, end: int, template: bytes | Non
     the names inside the arguments keep their own rename edits. ``by_args`` picks the
     template by the number of arguments (``template`` for other counts, maybe None)."""
     src = ctx.src
-    parsed = lexer.call_arguments(src, end, ctx.brackets)
+    parsed = ctx.call_arguments(start, end)
     if parsed is None:
         return None
     args, close = parsed

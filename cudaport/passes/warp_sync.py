@@ -49,7 +49,7 @@ def warp_sync(ctx: FileContext) -> None:
         if entry.needs_macro is not None and _applies(entry.needs_macro, version):
             macros.add(entry.needs_macro[0].encode())
         if entry.lane_mask is not None:
-            _mask(ctx, start + len(name), entry.lane_mask, name.decode())
+            _mask(ctx, start, start + len(name), entry.lane_mask, name.decode())
         since = entry.runtime_value_since
         if since and version is not None and version >= version_tuple(since) \
                 and _needs_constant(src, start):
@@ -128,9 +128,9 @@ def _applies(needs: tuple, version: tuple[int, ...] | None) -> bool:
         before is None or version < version_tuple(before))
 
 
-def _mask(ctx: FileContext, end: int, number: int, ident: str) -> None:
+def _mask(ctx: FileContext, start: int, end: int, number: int, ident: str) -> None:
     src = ctx.src
-    parsed = lexer.call_arguments(src, end, ctx.brackets)
+    parsed = ctx.call_arguments(start, end)
     if parsed is None or len(parsed[0]) < number:
         return
     a, b = parsed[0][number - 1]
