@@ -552,15 +552,36 @@ Not reported: the target's own assembly, told by its instructions (for HIP, AMD 
 `s_waitcnt`, `v_dot2c_f32_f16`, `ds_bpermute_b32`, `buffer_load_dword`, `global_load_*`),
 a declaration's symbol label (`__asm("llvm.amdgcn.rcp.f32")`), an empty barrier
 (`asm volatile("" : "+v"(x))`) whose constraints the target's compiler accepts (an NVPTX
-register class such as `"h"` or `"l"` is reported), and assembly in a `.c` or `.cpp` file
+register class such as `"h"` or `"l"` is reported), assembly in a `.c` or `.cpp` file
 without device code (nvcc gives those to the host compiler: it is the CPU's, as in ggml's
-CPU back end or PolyBench-ACC's `rdtsc`).
+CPU back end or PolyBench-ACC's `rdtsc`), and assembly that is not PTX in any other file
+without device code (host functions' assembly: ggml's RISC-V and Hexagon headers).
+PTX whose every instruction has a HIP form is rewritten (CP230); for the rest the message
+names the instruction that has none (`ldmatrix`, `mma.sync`, `cp.async.bulk`, a named
+barrier, a predicate), or says the text is built from macros cudaport cannot read.
 Why: PTX does not assemble for other GPUs; the target compiler rejects it or the host
 compiler misreads it.
 Fix: replace it with a portable intrinsic (most PTX snippets have one: `__shfl_sync`,
 `__ldg`, `atomicAdd`, `clock64`), or guard it with `#if defined(__CUDA_ARCH__)` and provide
-a target version. Bad: `asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));`
-Good: `int lane = __lane_id();` (HIP) or `threadIdx.x % warpSize`.
+a target version. Bad: `asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));`
+Good: `int w = threadIdx.x / warpSize;` where the warp's number in the block is meant.
+""")
+register("CP230", "inline-ptx-ported", "warning", "inline PTX rewritten with HIP code", """
+What: an `asm(...)` statement whose every PTX instruction has a HIP meaning was rewritten:
+special registers (`%laneid`, `%smid`, `%globaltimer`, `%tid.x`), cache-hinted, acquire,
+release and volatile loads and stores, `atom`/`red`, `fence`/`membar`, `prmt`, `lop3`,
+`mul.hi`/`mul.wide`, full-warp `shfl.sync`, `bar.sync 0`, `cvt` packs to `f16x2`/`bf16x2`,
+`.approx` math, `griddepcontrol` and the Ampere `cp.async` copy. Operands are read and
+written bit for bit, inputs before outputs, as the asm statement does.
+Why: HIP cannot assemble PTX, but these instructions are expressions or builtins there.
+Information when the rewrite computes the same; a warning when it comes with a caveat the
+message states: an approximation replaced by a more exact function, a clock of another
+rate, a lane number of a 64-wide wavefront, an asynchronous copy made synchronous (same
+result, no overlap).
+Fix: nothing where the rewrite is exact; where the message states a caveat, check that the
+code does not depend on it (bit-exact approximations, timer units, lane numbers above 31).
+Bad: `asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(hi) : "r"(a), "r"(b));`
+Good (written by the translation): `hi = __builtin_bit_cast(__typeof__(hi), static_cast<unsigned int>(__umulhi(__builtin_bit_cast(unsigned int, a), __builtin_bit_cast(unsigned int, b))));`
 """)
 register("CP211", "texture-reference", "error", "texture or surface reference", """
 What: a `texture<...>` or `surface<...>` reference (the legacy texture API).

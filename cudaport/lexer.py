@@ -542,3 +542,19 @@ def call_arguments(src: bytes, pos: int, brackets: Brackets | None = None
     if len(args) == 1 and args[0][0] == args[0][1]:
         args = []
     return args, close
+
+
+def split_top_level(text: str, opening: str = "([{", closing: str = ")]}") -> list[str]:
+    """``text`` cut at the commas outside the brackets given (each part as written,
+    blanks kept, the last one too): a parameter list, a PTX instruction's operands."""
+    depth, start, parts = 0, 0, []
+    for i, ch in enumerate(text):
+        if ch in opening:
+            depth += 1
+        elif ch in closing:
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts

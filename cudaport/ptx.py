@@ -224,3 +224,211 @@ def asm_statements(src: bytes) -> list[Asm]:
 def inline_ptx(src: bytes) -> list[int]:
     """Offsets of the ``asm`` keyword of each statement whose template is PTX."""
     return [a.offset for a in asm_statements(src) if dialect(a) == "ptx"]
+
+
+# ---------------------------------------------------------------------------------------
+# Parsing an asm statement: its template, operands and the PTX instructions in it.
+
+class AsmOperand(NamedTuple):
+    constraint: str  # as written: "=r", "+l", "r", "n"
+    expr: bytes  # the C expression between the parentheses
+    name: str  # the [name] given, else ""
+    span: tuple[int, int] = (0, 0)  # where expr is in the source
+
+    @property
+    def kind(self) -> str:
+        """The register class: r (32-bit), l (64-bit), h (16-bit), f, d, n (immediate)."""
+        return self.constraint.lstrip("=+&")[:1]
+
+    @property
+    def written(self) -> bool:
+        return self.constraint.startswith(("=", "+"))
+
+    @property
+    def read(self) -> bool:
+        return not self.constraint.startswith("=")
+
+
+class AsmStatement(NamedTuple):
+    start: int  # the asm keyword
+    end: int  # just past the closing parenthesis
+    template: str | None  # the text of the string literals; None when not all literals
+    extended: bool  # has a ':' section (so % is special in the template)
+    operands: tuple[AsmOperand, ...]  # outputs, then inputs
+    clobbers: tuple[str, ...]
+    why_not: str  # why the statement could not be read (when template is None)
+
+
+class Instruction(NamedTuple):
+    text: str  # as written, for messages
+    predicate: str  # "@p" or ""
+    opcode: str  # "ld.global.nc.v4.u32"
+    operands: tuple[str, ...]  # "$0", "[$1+8]", "{$0, $1}", "%laneid", "0x1f", "t1"
+
+
+class RegDecl(NamedTuple):
+    ptx_type: str
+    names: tuple[str, ...]
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'", "0": "\0",
+            "a": "\a", "v": "\v", "f": "\f", "?": "?"}
+
+
+def parse_statement(src: bytes, start: int, brackets: lexer.Brackets | None = None
+                    ) -> AsmStatement | None:
+    """The asm statement whose keyword is at ``start``; None when no ``(`` follows or the
+    parentheses do not close."""
+    tok = lexer.next_token(src, start)
+    if tok is None:
+        return None
+    tok = lexer.next_token(src, tok.end)
+    while tok is not None and tok.text in _QUALIFIERS:
+        tok = lexer.next_token(src, tok.end)
+    if tok is None or tok.text != b"(":
+        return None
+    brackets = brackets or lexer.Brackets(src)
+    end = brackets.close_end(tok.start)
+    if end is None:
+        return None
+    pos = tok.end
+    sections: list[list[tuple[int, int]]] = [[]]  # token spans per ':' section
+    depth = 0
+    for t in lexer.tokenize(src, pos, end - 1):
+        if t.kind in lexer.TRIVIA:
+            continue
+        if t.kind in ("directive", "include"):
+            return AsmStatement(start, end, None, False, (), (), "a directive inside it")
+        if depth == 0 and t.text in (b":", b"::"):
+            sections.extend([] for _ in range(len(t.text)))
+            continue
+        if t.text in (b"(", b"[", b"{"):
+            depth += 1
+        elif t.text in (b")", b"]", b"}"):
+            depth -= 1
+        sections[-1].append((t.start, t.end))
+    template, why = _template(src, sections[0])
+    if template is None:
+        return AsmStatement(start, end, None, len(sections) > 1, (), (), why)
+    operands: list[AsmOperand] = []
+    for section in sections[1:3]:
+        for item in _split_commas(src, section):
+            operand = _operand(src, item)
+            if operand is None:
+                return AsmStatement(start, end, None, True, (), (), "an operand it cannot read")
+            operands.append(operand)
+    clobbers = tuple(_unquote(src[a:b]) for section in sections[3:4]
+                     for item in _split_commas(src, section) for a, b in item)
+    return AsmStatement(start, end, template, len(sections) > 1, tuple(operands), clobbers, "")
+
+
+def _template(src: bytes, spans: list[tuple[int, int]]) -> tuple[str | None, str]:
+    text = []
+    for a, b in spans:
+        literal = src[a:b]
+        if not literal.startswith(b'"'):
+            if literal[:1].isalpha() or literal[:1] == b"_":
+                return None, f"its text is built with {literal.decode(errors='replace')}"
+            return None, "its text is not a string literal"
+        text.append(_unquote(literal))
+    if not text:
+        return None, "it has no text"
+    return "".join(text), ""
+
+
+def _unquote(literal: bytes) -> str:
+    body = literal.decode("latin-1")[1:-1]
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
+
+
+def _split_commas(src: bytes, spans: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    items: list[list[tuple[int, int]]] = [[]]
+    depth = 0
+    for a, b in spans:
+        t = src[a:b]
+        if t in (b"(", b"[", b"{"):
+            depth += 1
+        elif t in (b")", b"]", b"}"):
+            depth -= 1
+        elif t == b"," and depth == 0:
+            items.append([])
+            continue
+        items[-1].append((a, b))
+    return [item for item in items if item]
+
+
+def _operand(src: bytes, item: list[tuple[int, int]]) -> AsmOperand | None:
+    name = ""
+    i = 0
+    if src[item[0][0]:item[0][1]] == b"[":
+        if len(item) < 3:
+            return None
+        name = src[item[1][0]:item[1][1]].decode("latin-1")
+        i = 3
+    if i >= len(item) or not src[item[i][0]:item[i][1]].startswith(b'"'):
+        return None
+    constraint = _unquote(src[item[i][0]:item[i][1]])
+    rest = item[i + 1:]
+    if len(rest) < 2 or src[rest[0][0]:rest[0][1]] != b"(" or src[rest[-1][0]:rest[-1][1]] != b")":
+        return None
+    if len(rest) == 2:
+        return None  # "r"() holds no expression
+    a, b = rest[1][0], rest[-2][1]
+    return AsmOperand(constraint, src[a:b], name, (a, b))
+
+
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_OPERAND_REF = re.compile(r"%(?:(\d+)|\[(\w+)\]|(%))")
+
+
+def instructions(stmt: AsmStatement) -> tuple[list[RegDecl], list[Instruction]] | str:
+    """The template's ``.reg`` declarations and instructions, with operand references
+    written ``$N``; or a string saying what in it cannot be read (a label, a directive)."""
+    text = stmt.template or ""
+    if stmt.extended:
+        names = {op.name: i for i, op in enumerate(stmt.operands) if op.name}
+
+        def ref(m: re.Match[str]) -> str:
+            if m.group(3):
+                return "%"
+            if m.group(2) is not None:
+                if m.group(2) not in names:
+                    return "\0"
+                return f"${names[m.group(2)]}"
+            return f"${m.group(1)}"
+
+        text = _OPERAND_REF.sub(ref, text)
+        if "\0" in text:
+            return "an operand name it does not declare"
+    text = _COMMENT.sub(" ", text)
+    regs: list[RegDecl] = []
+    found: list[Instruction] = []
+    for piece in text.split(";"):
+        piece = piece.strip()
+        while piece.startswith(("{", "}")):  # (scope braces; a vector operand follows an opcode)
+            piece = piece[1:].strip()
+        if not piece:
+            continue
+        if piece.startswith(".reg"):
+            m = re.fullmatch(r"\.reg\s+\.(\w+)\s+(.+)", piece, re.S)
+            if m is None:
+                return f"the declaration '{piece}'"
+            names_ = tuple(n.strip() for n in m.group(2).split(","))
+            if not all(re.fullmatch(r"[A-Za-z_]\w*", n) for n in names_):
+                return f"the declaration '{piece}'"
+            regs.append(RegDecl(m.group(1), names_))
+            continue
+        if piece.startswith(".") or re.match(r"[\w$]+\s*:", piece):
+            return f"'{piece.split()[0]}'"
+        predicate = ""
+        if piece.startswith("@"):
+            predicate, _, piece = piece.partition(" ")
+            piece = piece.strip()
+        opcode, rest = (piece.split(None, 1) + [""])[:2]
+        found.append(Instruction(" ".join(piece.split()), predicate, opcode,
+                                 tuple(_split_ptx_operands(rest.strip()))))
+    return regs, found
+
+
+def _split_ptx_operands(text: str) -> list[str]:
+    return [part.strip() for part in lexer.split_top_level(text, "{[", "}]") if part.strip()]

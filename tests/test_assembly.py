@@ -84,7 +84,7 @@ def test_amd_assembly_is_not_reported_for_hip():
 def test_ptx_and_unrecognised_assembly_still_are():
     src = AMD_KERNEL.replace(
         '  p[threadIdx.x] = amd_rcp(y);',
-        '  unsigned r; asm("mov.u32 %0, %%laneid;" : "=r"(r));\n'
+        '  unsigned r; asm("mov.u32 %0, %%warpid;" : "=r"(r));\n'
         '  asm volatile("nop");\n'
         '  unsigned short h = 0; asm volatile("" : "+h"(h));\n'
         '  p[threadIdx.x] = amd_rcp(y) + r + h;')

@@ -122,8 +122,8 @@ def test_typed_pointer_allocations_get_the_cast_hip_needs():
 
 def test_translation_report_flags_inline_ptx():
     src = ('__device__ unsigned lane() { unsigned r;\n'
-           '  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }\n'
-           '// asm("mov.u32 %0, %%laneid;") in a comment is not code\n')
+           '  asm volatile("mov.u32 %0, %%warpid;" : "=r"(r)); return r; }\n'
+           '// asm("mov.u32 %0, %%warpid;") in a comment is not code\n')
     result = translate_bytes(src.encode(), Options())
     assert [(f.code, f.line, f.col) for f in result.findings if f.code == "CP210"] == [
         ("CP210", 2, 3)]  # the translation's PTX code; verify reports CP503

@@ -15,7 +15,7 @@ CLEAN = b"__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }\n"
 WARNS = b"__global__ void k(int *x) { int lane = threadIdx.x & 31; x[lane] = 0; }\n"
 # Every CUDA reference of this file ports; the PTX alone blocks it.
 BLOCKED = (b"__global__ void k(int *x) {\n"
-           b"  int lane; asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n"
+           b"  int lane; asm volatile(\"mov.u32 %0, %%warpid;\" : \"=r\"(lane));\n"
            b"  x[threadIdx.x] = lane;\n}\n")
 
 

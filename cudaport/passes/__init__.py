@@ -41,7 +41,7 @@ def _load() -> None:
 
 
 def _import_pass_modules() -> None:
-    # inline PTX in a translation is the hazard pass's CP210 (verify keeps CP503)
+    # inline PTX in a translation is the asm pass's CP210 (verify keeps CP503)
     from . import hazards, identifiers, includes, launches, spaced_launch  # noqa: F401
     from . import rule_checks  # noqa: F401
     from . import framework_includes, libcudacxx, redefinitions, thrust_backend  # noqa: F401
@@ -51,3 +51,4 @@ def _import_pass_modules() -> None:
     from . import gemm_compute_type  # noqa: F401
     from . import vector_init  # noqa: F401
     from . import portable_header  # noqa: F401
+    from . import asm  # noqa: F401

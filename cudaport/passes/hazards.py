@@ -145,6 +145,10 @@ def _assembly(ctx: FileContext, offset: int, facts: dict | None, report: _Report
     target = ctx.compiled.target.title
     asm = ptx.read_asm(ctx.src, offset, ctx.brackets)
     kind = ptx.dialect(asm) if asm is not None else "unknown"
+    if kind == "ptx":
+        return  # the asm pass's: rewritten, or CP210 naming the instruction that blocks it
+    if kind == "unknown" and not ctx.uses_device:
+        return  # host functions' assembly (a header's, a .cu file's), the CPU's
     if facts:
         own = facts.get("dialect")
         if kind == own or kind == "label":

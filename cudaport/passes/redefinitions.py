@@ -50,17 +50,7 @@ def parameter_types(params: str) -> list[str]:
     """``"float* addr, float val"`` -> ``["float*", "float"]``: names and defaults dropped,
     blanks normalised (``float *p`` and ``float* p`` are one type)."""
     out = []
-    depth, start, parts = 0, 0, []
-    for i, ch in enumerate(params):
-        if ch in "<(":
-            depth += 1
-        elif ch in ">)":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(params[start:i])
-            start = i + 1
-    parts.append(params[start:])
-    for part in parts:
+    for part in lexer.split_top_level(params, "<(", ">)"):
         text = " ".join(part.split("=", 1)[0].split())
         text = _SPACED_POINTER.sub(r"\1 ", text).strip()
         m = _NAMED.match(text)

@@ -1,0 +1,771 @@
+"""Inline PTX with a HIP meaning is rewritten; the rest is reported (CP210) by the
+instruction that blocks it.
+
+An ``asm`` statement is read into its template, operands and instructions
+(:mod:`cudaport.ptx`); it is rewritten only when every instruction in it has a HIP form,
+and the rewrite computes what the statement computes: operands are read and written
+bit for bit (``__builtin_bit_cast``, as the asm moves register bits), inputs are read
+before any output is written, and a statement of several instructions keeps its
+registers in locals. Forms come from the target's ``ports/asm/ptx.yaml`` (names, scopes,
+caveats; not a rule pack) and the families below (loads, stores, atomics, fences, prmt, lop3, shfl,
+bar.sync, cp.async). A form with a caveat (precision, lost overlap, another clock) is a
+warning (CP230) that says it; an exact one is information.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+
+import yaml
+
+from .. import ptx
+from ..context import FileContext
+from ..edits import Edit
+from .registry import register
+
+_ASM_WORDS = (b"asm", b"__asm", b"__asm__")
+_HOST_SOURCES = (".c", ".cpp", ".cc", ".cxx", ".c++")
+
+_C_TYPES = {"u8": "unsigned char", "s8": "signed char", "b8": "unsigned char",
+            "u16": "unsigned short", "s16": "short", "b16": "unsigned short",
+            "f16": "unsigned short", "bf16": "unsigned short",
+            "u32": "unsigned int", "s32": "int", "b32": "unsigned int", "f32": "float",
+            "u64": "unsigned long long", "s64": "long long", "b64": "unsigned long long",
+            "f64": "double"}
+_BITS = {"u8": 8, "s8": 8, "b8": 8, "u16": 16, "s16": 16, "b16": 16, "f16": 16, "bf16": 16,
+         "u32": 32, "s32": 32, "b32": 32, "f32": 32, "u64": 64, "s64": 64, "b64": 64,
+         "f64": 64}
+# The C type a register of each constraint class holds (its bits).
+_REGISTER = {"r": "unsigned int", "l": "unsigned long long", "h": "unsigned short",
+             "f": "float", "d": "double"}
+_ORDERS = {"relaxed": "__ATOMIC_RELAXED", "acquire": "__ATOMIC_ACQUIRE",
+           "release": "__ATOMIC_RELEASE", "acq_rel": "__ATOMIC_ACQ_REL"}
+_SPACES = frozenset(("global", "shared", "shared::cta"))
+_CACHE_HINTS = re.compile(r"(?:ca|cg|cs|lu|wb|wt|nc|L1::no_allocate|L1::evict_\w+|"
+                          r"L2::evict_\w+|L2::(?:64|128|256)B)\Z")
+_INT = re.compile(r"-?(?:0[xX][0-9a-fA-F]+|\d+)[uU]?\Z")
+_IMPURE = re.compile(rb"\+\+|--|(?<![=!<>])=(?!=)|[+\-*/%&|^]=|<<=|>>=")
+_OPERAND = re.compile(r"\$(\d+)")
+_SIMPLE = re.compile(rb"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*|\[\w+\])*")
+
+
+class _NoForm(Exception):
+    """An instruction without a HIP form; the message names what blocks it."""
+
+
+@functools.cache
+def _ports(rule_file: str) -> dict:
+    path = os.path.join(os.path.dirname(rule_file), "ports", "asm", "ptx.yaml")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return yaml.safe_load(fh) or {}
+    except OSError:
+        return {}
+
+
+@register(45, "asm")
+def asm(ctx: FileContext) -> None:
+    if not ctx.options.hazards:
+        return
+    starts = [start for start, word in ctx.scan.marks if word in _ASM_WORDS]
+    if not starts:
+        return
+    # nvcc hands a C or C++ source to the host compiler: its assembly, in a file with no
+    # device code, is the CPU's (cavazos-lab/PolyBench-ACC's polybench.c: RDTSC), not PTX.
+    if not ctx.uses_device and ctx.path.endswith(_HOST_SOURCES):
+        return
+    ports = _ports(ctx.compiled.table.files[0])
+    title = ctx.compiled.target.title
+    for start in dict.fromkeys(starts):
+        # (the hazard pass reports assembly that is not PTX; cudaport/ptx.py tells which)
+        read = ptx.read_asm(ctx.src, start, ctx.brackets)
+        if read is None or ptx.dialect(read) != "ptx":
+            continue
+        stmt = ptx.parse_statement(ctx.src, start, ctx.brackets)
+        if stmt is None:
+            continue
+        if stmt.template is not None:
+            outcome = _port(stmt, ports) if ports else "the target has no PTX forms"
+        else:
+            outcome = f"{stmt.why_not}, which cudaport cannot read"
+        if isinstance(outcome, str):
+            outcome = outcome.replace(_TARGET, title)
+            ctx.find("CP210", start, f"inline assembly (PTX) does not assemble for {title}: "
+                     f"{outcome}; replace it with an intrinsic", "asm", "", "error")
+            continue
+        parts, caveats, shown = outcome
+        ctx.edits.append(Edit(stmt.start, stmt.end, parts, f"{ctx.compiled.target.name}/asm"))
+        message = f"inline PTX ({shown}) rewritten for {title}"
+        if caveats:
+            ctx.find("CP230", start, f"{message}; {'; '.join(dict.fromkeys(caveats))}",
+                     "asm", "", "warning")
+        else:
+            ctx.find("CP230", start, f"{message}: same result", "asm", "", "info")
+
+
+def _port(stmt: ptx.AsmStatement, ports: dict) -> tuple[tuple, list[str], str] | str:
+    """The rewrite of a statement as edit parts, its caveats and its mnemonics; or why
+    there is none."""
+    parsed = ptx.instructions(stmt)
+    if isinstance(parsed, str):
+        return f"{parsed} has no {_TARGET} form"
+    regs, found = parsed
+    if not found:
+        return "it holds no instruction"
+    for i, op in enumerate(stmt.operands):
+        if op.kind not in _REGISTER and op.kind not in "ni":
+            return f"operand {i} has the constraint \"{op.constraint}\", which has no {_TARGET} form"
+    gen = _Gen(stmt, ports, regs, found)
+    try:
+        for ins in found:
+            _instruction(gen, ins)
+    except _NoForm as e:
+        return str(e)
+    return gen.parts(), gen.caveats, ", ".join(dict.fromkeys(i.opcode for i in found))
+
+
+_TARGET = "\x03"  # the target's title, put in by the pass
+
+
+class _Gen:
+    """Builds the C++ for one statement. Operands are read through ``read`` and written
+    through ``write``; a statement of one instruction that uses each operand once reads
+    and writes the operands' own expressions, others go through locals named like the
+    asm's registers (``__ptx_r0``), read first and written last, as the asm does."""
+
+    def __init__(self, stmt: ptx.AsmStatement, ports: dict, regs, found) -> None:
+        self.stmt = stmt
+        self.ports = ports
+        self.caveats: list[str] = []
+        self.body: list[str] = []
+        self.temps = 0
+        self.locals = {name: decl.ptx_type for decl in regs for name in decl.names}
+        uses = [0] * len(stmt.operands)
+        self.error = ""
+        for ins in found:
+            for text in ins.operands:
+                for m in _OPERAND.finditer(text):
+                    n = int(m.group(1))
+                    if n >= len(uses):
+                        self.direct = False
+                        self.error = f"the operand %{n}, which it does not declare,"
+                        return
+                    uses[n] += 1
+        self.direct = len(found) == 1 and not self.locals and all(
+            u <= 1 or not stmt.operands[i].written for i, u in enumerate(uses))
+        if not self.direct:
+            for i, op in enumerate(stmt.operands):
+                if op.kind in "ni":
+                    continue
+                if op.constraint.startswith("+") and _IMPURE.search(op.expr):
+                    self.error = f"operand {i} ({op.expr.decode(errors='replace')}) is read " \
+                                 "and written but has side effects"
+                    return
+                reg = _REGISTER[op.kind]
+                init = f" = {self._bits_of(i, reg)}" if op.read else ""
+                self.body.append(f"{reg} __ptx_r{i}{init}")
+        for name, t in self.locals.items():
+            if t == "pred" or t not in _C_TYPES:
+                self.error = f"'.reg .{t}' has no {_TARGET} form"
+                return
+            self.body.append(f"{_C_TYPES[t]} __ptx_v_{name}")
+
+    # -- operands ------------------------------------------------------------------
+    def _expr(self, i: int) -> str:
+        return f"\x01{i}\x01"  # the operand's source span, put in by parts()
+
+    def _operand(self, i: int) -> str:
+        """The operand's expression, parenthesised unless it is a name or member."""
+        if _SIMPLE.fullmatch(self.stmt.operands[i].expr):
+            return self._expr(i)
+        return f"({self._expr(i)})"
+
+    def _bits_of(self, i: int, ctype: str) -> str:
+        """Operand i's expression as ``ctype`` (its register's bits)."""
+        op = self.stmt.operands[i]
+        if op.kind in "ni":
+            return f"static_cast<{ctype}>({self._expr(i)})"
+        if (op.kind, ctype) in (("f", "float"), ("d", "double")):
+            return self._operand(i)
+        return f"__builtin_bit_cast({ctype}, {self._expr(i)})"
+
+    def operand_index(self, text: str) -> int | None:
+        m = re.fullmatch(r"\$(\d+)", text)
+        return int(m.group(1)) if m else None
+
+    def read(self, text: str, ptx_type: str) -> str:
+        """The value of a source operand as the instruction's type."""
+        ctype = _C_TYPES.get(ptx_type)
+        if ctype is None:
+            raise _NoForm(f"the type .{ptx_type} has no {_TARGET} form")
+        text = text.strip()
+        i = self.operand_index(text)
+        if i is not None:
+            op = self.stmt.operands[i]
+            if self.direct or op.kind in "ni":
+                return self._bits_of(i, ctype)
+            reg = _REGISTER[op.kind]
+            return f"__ptx_r{i}" if reg == ctype else f"__builtin_bit_cast({ctype}, __ptx_r{i})"
+        if text in self.locals:
+            t = _C_TYPES[self.locals[text]]
+            return f"__ptx_v_{text}" if t == ctype else f"__builtin_bit_cast({ctype}, __ptx_v_{text})"
+        if _INT.match(text):
+            value = int(text.rstrip("uU"), 0)
+            if ptx_type.startswith(("f",)):
+                raise _NoForm(f"the integer {text} as .{ptx_type}")
+            return f"static_cast<{ctype}>({value if value >= 0 else text})"
+        m = re.fullmatch(r"0[fF]([0-9a-fA-F]{8})", text)
+        if m and ptx_type == "f32":
+            return f"__builtin_bit_cast(float, 0x{m.group(1)}u)"
+        m = re.fullmatch(r"0[dD]([0-9a-fA-F]{16})", text)
+        if m and ptx_type == "f64":
+            return f"__builtin_bit_cast(double, 0x{m.group(1)}ull)"
+        if text.startswith("%"):
+            return f"static_cast<{ctype}>({self.special(text[1:])})"
+        raise _NoForm(f"the operand '{text}'")
+
+    def special(self, name: str) -> str:
+        entry = (self.ports.get("special_registers") or {}).get(name)
+        if entry is None:
+            raise _NoForm(f"%{name} has no {_TARGET} form")
+        if entry.get("caveat"):
+            self.caveats.append(entry["caveat"])
+        return entry["to"]
+
+    def write(self, text: str, ptx_type: str, value: str) -> None:
+        """Assign a value of the instruction's type to a destination operand."""
+        ctype = _C_TYPES.get(ptx_type)
+        if ctype is None:
+            raise _NoForm(f"the type .{ptx_type} has no {_TARGET} form")
+        text = text.strip()
+        if text == "_":
+            self.body.append(f"(void)({value})")
+            return
+        i = self.operand_index(text)
+        if i is not None:
+            op = self.stmt.operands[i]
+            if not op.written:
+                raise _NoForm(f"it writes the input operand %{i}")
+            if not self.direct:
+                reg = _REGISTER[op.kind]
+                self.body.append(f"__ptx_r{i} = " + (f"static_cast<{ctype}>({value})"
+                                 if reg == ctype else
+                                 f"__builtin_bit_cast({reg}, static_cast<{ctype}>({value}))"))
+                return
+            e = self._expr(i)
+            if (op.kind, ctype) in (("f", "float"), ("d", "double")):
+                self.body.append(f"{e} = {value}")
+            else:
+                self.body.append(f"{e} = __builtin_bit_cast(__typeof__({e}), "
+                                 f"static_cast<{ctype}>({value}))")
+            return
+        if text in self.locals:
+            t = _C_TYPES[self.locals[text]]
+            self.body.append(f"__ptx_v_{text} = " + (f"static_cast<{t}>({value})" if t == ctype else
+                             f"__builtin_bit_cast({t}, static_cast<{ctype}>({value}))"))
+            return
+        raise _NoForm(f"the destination '{text}'")
+
+    def address(self, text: str, ctype: str, space: str, const: bool = False) -> str:
+        """A pointer to ``ctype`` for a memory operand ``[a]`` or ``[a+imm]``."""
+        m = re.fullmatch(r"\[\s*([^\]+\-]+?)\s*(?:([+-])\s*(-?(?:0[xX][0-9a-fA-F]+|\d+)))?\s*\]",
+                         text.strip())
+        if m is None:
+            raise _NoForm(f"the address '{text}'")
+        base, sign, offset = m.group(1), m.group(2), m.group(3)
+        i = self.operand_index(base)
+        if i is not None:
+            op = self.stmt.operands[i]
+            if op.kind not in "rl":
+                raise _NoForm(f"the address '{text}'")
+            value = self._operand(i) if self.direct else f"__ptx_r{i}"
+            kind = op.kind
+        elif base in self.locals and _BITS[self.locals[base]] in (32, 64):
+            value, kind = f"__ptx_v_{base}", "r" if _BITS[self.locals[base]] == 32 else "l"
+        else:
+            raise _NoForm(f"the address '{text}'")
+        qual = "const " if const else ""
+        if space.startswith("shared"):
+            pointee = f"{qual}{ctype} {self.ports['shared_pointer']} *"
+            number = f"static_cast<size_t>(static_cast<unsigned int>({value}))"
+            value = number
+        elif kind == "l":
+            pointee = f"{qual}{ctype} *"
+            number = value
+        else:
+            raise _NoForm(f"a 32-bit address in the {space or 'generic'} space")
+        if offset is not None:
+            delta = int(offset, 0) * (-1 if sign == "-" else 1)
+            cq = f"{qual}char" if not space.startswith("shared") else \
+                f"{qual}char {self.ports['shared_pointer']}"
+            return f"(({pointee})(({cq} *)({number}) + {delta}))"
+        return f"(({pointee}){value})"
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"__ptx_t{self.temps}"
+
+    # -- output ----------------------------------------------------------------------
+    def parts(self) -> tuple:
+        if self.error:
+            raise _NoForm(self.error)
+        body = list(self.body)
+        if not self.direct:
+            for i, op in enumerate(self.stmt.operands):
+                if op.written:
+                    e = self._expr(i)
+                    body.append(f"{e} = {self._from_register(i, e)}")
+        if not body:
+            text = "(void)0"
+        elif len(body) == 1 and self.direct:
+            text = body[0]
+        else:
+            text = "do { " + "; ".join(body) + "; } while (0)"
+        out: list = []
+        for k, piece in enumerate(text.split("\x01")):
+            if k % 2:
+                out.append(self.stmt.operands[int(piece)].span)
+            elif piece:
+                out.append(piece.encode("latin-1"))
+        return tuple(out)
+
+    def _from_register(self, i: int, e: str) -> str:
+        op = self.stmt.operands[i]
+        if op.kind in "fd":
+            return f"__ptx_r{i}"
+        return f"__builtin_bit_cast(__typeof__({e}), __ptx_r{i})"
+
+
+def _parts(opcode: str) -> tuple[str, list[str], list[str]]:
+    """(operation, modifiers, types) of an opcode: ``ld.global.nc.v4.u32`` gives
+    ("ld", ["global", "nc", "v4"], ["u32"])."""
+    pieces = opcode.split(".")
+    mods, types = [], []
+    for p in pieces[1:]:
+        (types if p in _C_TYPES or p in ("f16x2", "bf16x2", "pred") else mods).append(p)
+    return pieces[0], mods, types
+
+
+def _instruction(gen: _Gen, ins: ptx.Instruction) -> None:
+    if gen.error:
+        raise _NoForm(gen.error)
+    if ins.predicate:
+        raise _NoForm(f"the predicated instruction '{ins.predicate} {ins.opcode}' has no "
+                      f"{_TARGET} form")
+    op, mods, types = _parts(ins.opcode)
+    ports = gen.ports
+    functions = ports.get("functions") or {}
+    try:
+        if op == "mov" and len(ins.operands) == 2 and ins.operands[1].startswith("%") \
+                and len(types) == 1:
+            gen.write(ins.operands[0], types[0], gen.special(ins.operands[1][1:]))
+            return
+        if op == "mov" and len(types) == 1 and "{" in "".join(ins.operands):
+            _pack(gen, ins, types[0])
+            return
+        if ins.opcode in functions:
+            entry = functions[ins.opcode]
+            _function(gen, ins, entry, types)
+            return
+        if ins.opcode in (ports.get("packs") or {}):
+            _cvt_pack(gen, ins, ports["packs"][ins.opcode])
+            return
+        if ins.opcode in (ports.get("nothing") or {}):
+            if ins.operands:
+                raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+            return
+        family = _FAMILIES.get(op)
+        if family is None:
+            raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
+        family(gen, ins, mods, types)
+    except _NoForm as e:
+        if str(e).startswith("'") or "has no" in str(e):
+            raise
+        raise _NoForm(f"'{ins.opcode}' ({e}) has no {_TARGET} form") from None
+
+
+def _function(gen: _Gen, ins: ptx.Instruction, entry: dict, types: list[str]) -> None:
+    template = entry["to"]
+    src = entry.get("src") or types[-1]
+    dst = entry.get("dst") or types[-1]
+    count = max(int(n) for n in re.findall(r"\$(\d+)", template))
+    if len(ins.operands) != count + 1:
+        raise _NoForm(f"'{ins.text}' has another number of operands")
+    value = re.sub(r"\$(\d+)", lambda m: gen.read(ins.operands[int(m.group(1))], src), template)
+    if entry.get("caveat"):
+        gen.caveats.append(entry["caveat"])
+    gen.write(ins.operands[0], dst, value)
+
+
+def _vector(text: str) -> list[str] | None:
+    text = text.strip()
+    if not (text.startswith("{") and text.endswith("}")):
+        return None
+    return [t.strip() for t in text[1:-1].split(",")]
+
+
+def _pack(gen: _Gen, ins: ptx.Instruction, t: str) -> None:
+    """``mov.b32 d, {lo, hi}`` packs halves; ``mov.b32 {lo, hi}, s`` unpacks them."""
+    if t not in ("b32", "b64") or len(ins.operands) != 2:
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    half = {"b32": "b16", "b64": "b32"}[t]
+    bits = _BITS[half]
+    whole = _C_TYPES[t]
+    dst, src = _vector(ins.operands[0]), _vector(ins.operands[1])
+    if src is not None and dst is None and len(src) == 2:
+        lo, hi = (gen.read(x, half) for x in src)
+        gen.write(ins.operands[0], t, f"static_cast<{whole}>({lo}) | "
+                                      f"static_cast<{whole}>({hi}) << {bits}")
+    elif dst is not None and src is None and len(dst) == 2:
+        value = gen.read(ins.operands[1], t)
+        tmp = gen.temp()
+        gen.body.append(f"{whole} {tmp} = {value}")
+        value = tmp
+        gen.write(dst[0], half, f"{value}")
+        gen.write(dst[1], half, f"{value} >> {bits}")
+    else:
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+
+
+def _cvt_pack(gen: _Gen, ins: ptx.Instruction, entry: dict) -> None:
+    if len(ins.operands) != 3:
+        raise _NoForm(f"'{ins.text}' has another number of operands")
+    half = entry["half"]
+    a, b = (gen.read(x, "f32") for x in ins.operands[1:])
+    hi = f"static_cast<unsigned int>(__builtin_bit_cast(unsigned short, static_cast<{half}>({a})))"
+    lo = f"static_cast<unsigned int>(__builtin_bit_cast(unsigned short, static_cast<{half}>({b})))"
+    if entry.get("caveat"):
+        gen.caveats.append(entry["caveat"])
+    gen.write(ins.operands[0], "b32", f"{hi} << 16 | {lo}")
+
+
+def _memory_mods(mods: list[str]) -> tuple[str, str, str, str, list[str]]:
+    """(space, semantics, scope, vector, cache hints) of a load's or store's modifiers."""
+    space = sem = scope = vector = ""
+    hints = []
+    for m in mods:
+        if m in ("global", "shared", "shared::cta", "local", "const", "param"):
+            space = m
+        elif m in ("weak", "relaxed", "acquire", "release", "volatile", "acq_rel", "sc"):
+            sem = m
+        elif m in ("cta", "gpu", "sys", "cluster"):
+            scope = m
+        elif m in ("v2", "v4", "v8"):
+            vector = m
+        elif _CACHE_HINTS.match(m):
+            hints.append(m)
+        else:
+            raise _NoForm(f"the modifier .{m}")
+    if space and space not in _SPACES:
+        raise _NoForm(f"the .{space} space")
+    return space, sem, scope, vector, hints
+
+
+def _scope(gen: _Gen, scope: str) -> str:
+    entry = (gen.ports.get("scopes") or {}).get(scope or "sys")
+    if entry is None:
+        raise _NoForm(f"the scope .{scope}")
+    return entry["scope"]
+
+
+def _ld(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    space, sem, scope, vector, hints = _memory_mods(mods)
+    if len(types) != 1 or len(ins.operands) != 2 or "cv" in hints:
+        raise _NoForm("its operands")
+    t = types[0]
+    ctype = _C_TYPES[t]
+    if sem in ("relaxed", "acquire", "volatile"):
+        if vector:
+            raise _NoForm("a vector atomic load")
+        order = _ORDERS["relaxed" if sem == "volatile" else sem]
+        where = _scope(gen, "sys" if sem == "volatile" else scope)
+        p = gen.address(ins.operands[1], ctype, space, const=False)
+        gen.write(ins.operands[0], t, f"__hip_atomic_load({p}, {order}, {where})")
+        return
+    if sem not in ("", "weak"):
+        raise _NoForm(f"the .{sem} load")
+    p = gen.address(ins.operands[1], ctype, space, const=True)
+    dsts = _vector(ins.operands[0]) if vector else [ins.operands[0]]
+    if dsts is None or vector and len(dsts) != int(vector[1:]):
+        raise _NoForm("its operands")
+    # (a streaming load is a non-temporal one; the other hints only steer caches)
+    load = "__builtin_nontemporal_load({})" if "cs" in hints else "*{}"
+    if len(dsts) == 1:
+        gen.write(dsts[0], t, load.format(p))
+        return
+    ptr = gen.temp()
+    gen.body.append(f"auto {ptr} = {p}")
+    for k, d in enumerate(dsts):
+        gen.write(d, t, load.format(f"({ptr} + {k})"))
+
+
+def _st(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    space, sem, scope, vector, hints = _memory_mods(mods)
+    if len(types) != 1 or len(ins.operands) != 2:
+        raise _NoForm("its operands")
+    t = types[0]
+    ctype = _C_TYPES[t]
+    p = gen.address(ins.operands[0], ctype, space)
+    if sem in ("relaxed", "release", "volatile"):
+        if vector:
+            raise _NoForm("a vector atomic store")
+        order = _ORDERS["relaxed" if sem == "volatile" else sem]
+        where = _scope(gen, "sys" if sem == "volatile" else scope)
+        gen.body.append(f"__hip_atomic_store({p}, {gen.read(ins.operands[1], t)}, {order}, {where})")
+        return
+    if sem not in ("", "weak"):
+        raise _NoForm(f"the .{sem} store")
+    values = _vector(ins.operands[1]) if vector else [ins.operands[1]]
+    if values is None or vector and len(values) != int(vector[1:]):
+        raise _NoForm("its operands")
+    if len(values) == 1:
+        gen.body.append(f"*{p} = {gen.read(values[0], t)}")
+        return
+    ptr = gen.temp()
+    gen.body.append(f"auto {ptr} = {p}")
+    for k, v in enumerate(gen.read(v, t) for v in values):
+        gen.body.append(f"{ptr}[{k}] = {v}")
+
+
+_ATOMIC_OPS = {"add": "__hip_atomic_fetch_add", "min": "__hip_atomic_fetch_min",
+               "max": "__hip_atomic_fetch_max", "and": "__hip_atomic_fetch_and",
+               "or": "__hip_atomic_fetch_or", "xor": "__hip_atomic_fetch_xor",
+               "exch": "__hip_atomic_exchange"}
+
+
+def _atomic(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    """``atom`` (returns the old value) and ``red`` (does not)."""
+    returns = ins.opcode.startswith("atom")
+    space = sem = scope = operation = ""
+    for m in mods:
+        if m in ("global", "shared", "shared::cta"):
+            space = m
+        elif m in ("relaxed", "acquire", "release", "acq_rel"):
+            sem = m
+        elif m in ("cta", "gpu", "sys"):
+            scope = m
+        elif m in _ATOMIC_OPS or m == "cas":
+            if operation:
+                raise _NoForm(f"the modifier .{m}")
+            operation = m
+        else:
+            raise _NoForm(f"the modifier .{m}")
+    if len(types) != 1 or not operation:
+        raise _NoForm("its operands")
+    t = types[0]
+    if t.startswith("f") and operation not in ("add", "exch") or t not in _C_TYPES \
+            or _BITS[t] < 32:
+        raise _NoForm(f"the type .{t}")
+    if t.startswith("b") and operation in ("add", "min", "max"):
+        raise _NoForm(f"the type .{t}")
+    order = _ORDERS[sem or "relaxed"]
+    where = _scope(gen, scope or "gpu")
+    ctype = _C_TYPES[t]
+    operands = list(ins.operands)
+    dst = operands.pop(0) if returns else None
+    need = 3 if operation == "cas" else 2
+    if len(operands) != need:
+        raise _NoForm("its operands")
+    p = gen.address(operands[0], ctype, space)
+    if operation == "cas":
+        if not returns:
+            raise _NoForm("red.cas")
+        failure = _ORDERS["acquire" if sem in ("acquire", "acq_rel") else "relaxed"]
+        tmp = gen.temp()
+        expected, desired = gen.read(operands[1], t), gen.read(operands[2], t)
+        value = (f"({{ {ctype} {tmp} = {expected}; __hip_atomic_compare_exchange_strong("
+                 f"{p}, &{tmp}, {desired}, {order}, {failure}, {where}); {tmp}; }})")
+    else:
+        value = f"{_ATOMIC_OPS[operation]}({p}, {gen.read(operands[1], t)}, {order}, {where})"
+    if returns:
+        gen.write(dst, t, value)
+    else:
+        gen.body.append(f"(void){value}")
+
+
+def _fence(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    scopes = gen.ports.get("scopes") or {}
+    if ins.operands or types:
+        raise _NoForm("its operands")
+    if ins.opcode.startswith("membar."):
+        scope = (gen.ports.get("membar") or {}).get(".".join(mods))
+    elif len(mods) == 2 and mods[0] in ("sc", "acq_rel"):
+        scope = mods[1]
+    else:
+        scope = None
+    if scope not in scopes:
+        raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
+    gen.body.append(scopes[scope]["fence"])
+
+
+def _prmt(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    """Default-mode byte permute with an immediate selector: byte i of d is the byte of
+    {b, a} (a's bytes 0-3, b's 4-7) that nibble i of c names; the nibble's bit 3 asks for
+    that byte's sign bit replicated instead."""
+    if mods or types != ["b32"] or len(ins.operands) != 4:
+        raise _NoForm(f"'{ins.opcode}' (a mode other than the default) has no {_TARGET} form")
+    selector = ins.operands[3]
+    if not _INT.match(selector):
+        raise _NoForm(f"'{ins.opcode}' with a run-time selector has no {_TARGET} form")
+    c = int(selector.rstrip("uU"), 0) & 0xFFFF
+    a, b = gen.read(ins.operands[1], "b32"), gen.read(ins.operands[2], "b32")
+    terms = []
+    for i in range(4):
+        nibble = (c >> (4 * i)) & 0xF
+        k = nibble & 7
+        source = a if k < 4 else b
+        shift = 8 * (k % 4)
+        if nibble & 8:
+            terms.append(f"(({source} >> {shift + 7} & 1u) * 0xFFu) << {8 * i}")
+        else:
+            byte = f"({source} >> {shift} & 0xFFu)" if shift else f"({source} & 0xFFu)"
+            terms.append(f"{byte} << {8 * i}" if i else byte)
+    _once(gen, ins, [a, b], " | ".join(terms))
+
+
+def _once(gen: _Gen, ins: ptx.Instruction, sources: list[str], expr: str) -> None:
+    """Write ``expr`` to the destination, reading each source once: a source used
+    several times goes through a local first (unless it is a local already)."""
+    for s in dict.fromkeys(sources):
+        if expr.count(s) > 1 and not re.fullmatch(r"__ptx_\w+", s):
+            tmp = gen.temp()
+            gen.body.append(f"unsigned int {tmp} = {s}")
+            expr = expr.replace(s, tmp)
+    gen.write(ins.operands[0], "b32", expr)
+
+
+def _lop3(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    if mods or types != ["b32"] or len(ins.operands) != 5 or not _INT.match(ins.operands[4]):
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    lut = int(ins.operands[4].rstrip("uU"), 0)
+    if not 0 <= lut <= 0xFF:
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    names = [gen.read(x, "b32") for x in ins.operands[1:4]]
+    expr = re.sub(r"\b([abc])\b", lambda m: f"\x02{m.group(1)}\x02", lop3_expression(lut))
+    for var, name in zip("abc", names):
+        expr = expr.replace(f"\x02{var}\x02", name)
+    _once(gen, ins, names, expr)
+
+
+@functools.cache
+def lop3_expression(lut: int) -> str:
+    """A C expression of unsigned ``a``, ``b``, ``c`` whose bit i is bit
+    ``4*a_i + 2*b_i + c_i`` of the LUT (PTX's lop3: the LUT is F(0xF0, 0xCC, 0xAA)).
+    The shortest form found by combining the inputs with ~, &, | and ^ (up to two binary
+    operations deep), else the sum of the LUT's minterms."""
+    table = _lop3_table()
+    if lut in table:
+        return table[lut]
+    terms = []
+    for k in range(8):
+        if lut >> k & 1:
+            terms.append("(" + " & ".join(
+                (v if k >> (2 - j) & 1 else f"~{v}") for j, v in enumerate("abc")) + ")")
+    return " | ".join(terms)
+
+
+@functools.cache
+def _lop3_table() -> dict[int, str]:
+    best: dict[int, tuple[int, str]] = {0x00: (0, "0u"), 0xFF: (0, "~0u"),
+                                        0xF0: (1, "a"), 0xCC: (1, "b"), 0xAA: (1, "c")}
+    for v, (_, e) in list(best.items()):
+        if v not in (0, 0xFF):
+            best.setdefault(v ^ 0xFF, (2, f"~{e}"))
+    for _round in range(2):
+        items = list(best.items())
+        for x, (cx, ex) in items:
+            for y, (cy, ey) in items:
+                if cx == 0 or cy == 0 or x >= y:
+                    continue
+                for value, op in ((x & y, "&"), (x | y, "|"), (x ^ y, "^")):
+                    cost = cx + cy + 1
+                    ex_, ey_ = (f"({ex})" if " " in ex else ex), (f"({ey})" if " " in ey else ey)
+                    expr = f"{ey_} {op} {ex_}"  # (a, b, c in that order, mostly)
+                    if value not in best or best[value][0] > cost:
+                        best[value] = (cost, expr)
+                    inv = value ^ 0xFF
+                    if inv not in best or best[inv][0] > cost + 1:
+                        best[inv] = (cost + 1, f"~({expr})")
+    return {v: e for v, (c, e) in best.items()}
+
+
+def _shfl(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    """``shfl.sync.MODE.b32 d, a, b, c, mask`` with the full mask and an immediate c."""
+    if len(mods) != 2 or mods[0] != "sync" or types != ["b32"] or len(ins.operands) != 5:
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    mode = mods[1]
+    function = {"idx": "__shfl", "up": "__shfl_up", "down": "__shfl_down",
+                "bfly": "__shfl_xor"}.get(mode)
+    d, a, b, c, mask = ins.operands
+    if function is None or "|" in d:
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    if not _INT.match(mask) or int(mask.rstrip("uU"), 0) & 0xFFFFFFFF != 0xFFFFFFFF:
+        raise _NoForm(f"'{ins.opcode}' with a mask other than the full warp has no "
+                      f"{_TARGET} form")
+    if not _INT.match(c):
+        raise _NoForm(f"'{ins.opcode}' with a run-time clamp has no {_TARGET} form")
+    # CUDA's __shfl*_sync(mask, v, x, width) passes c = (32 - width) << 8, or'ed with 0x1f
+    # but for up; other values clamp or segment differently
+    cv = int(c.rstrip("uU"), 0)
+    width = 32 - (cv >> 8)
+    if not 1 <= width <= 32 or width & (width - 1) or \
+            cv & 0xFF != (0 if mode == "up" else 0x1F):
+        raise _NoForm(f"'{ins.opcode}' with the clamp {c} has no {_TARGET} form")
+    gen.write(d, "b32", f"{function}({gen.read(a, 'b32')}, {gen.read(b, 'u32')}, {width})")
+
+
+def _bar(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    if mods not in (["sync"], ["sync", "aligned"]) or ins.operands != ("0",):
+        raise _NoForm(f"'{ins.text}' (a named barrier or a thread count) has no {_TARGET} form")
+    gen.body.append("__syncthreads()")
+
+
+def _cp(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    """The Ampere async copy, made synchronous (see ``async_copy`` in ptx.yaml)."""
+    entry = gen.ports.get("async_copy")
+    if entry is None or not mods or mods[0] != "async":
+        raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
+    rest = mods[1:]
+    if rest in (["commit_group"], ["wait_all"]) and not ins.operands or \
+            rest == ["wait_group"] and len(ins.operands) == 1:
+        gen.caveats.append(entry["caveat"])
+        return
+    if not rest or rest[0] not in ("ca", "cg") or rest[1:3] != ["shared", "global"] or any(
+            not re.fullmatch(r"L2::(?:64|128|256)B", m) for m in rest[3:]):
+        raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
+    if len(ins.operands) not in (3, 4) or not _INT.match(ins.operands[2]):
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    size = int(ins.operands[2].rstrip("uU"), 0)
+    if size not in (4, 8, 16):
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    gen.caveats.append(entry["caveat"])
+    if len(ins.operands) == 3:
+        t = "b32" if size == 4 else "b64"
+        dst = gen.address(ins.operands[0], _C_TYPES[t], "shared")
+        src = gen.address(ins.operands[1], _C_TYPES[t], "global", const=True)
+        if size < 16:
+            gen.body.append(f"*{dst} = *{src}")
+            return
+        d, s = gen.temp(), gen.temp()
+        gen.body.append(f"auto {d} = {dst}")
+        gen.body.append(f"auto {s} = {src}")
+        gen.body.append(f"{d}[0] = {s}[0]")
+        gen.body.append(f"{d}[1] = {s}[1]")
+        return
+    n = gen.read(ins.operands[3], "u32")
+    dst = gen.address(ins.operands[0], "unsigned char", "shared")
+    src = gen.address(ins.operands[1], "unsigned char", "global", const=True)
+    d, s, i, count = gen.temp(), gen.temp(), gen.temp(), gen.temp()
+    gen.body.append(f"auto {d} = {dst}")
+    gen.body.append(f"auto {s} = {src}")
+    gen.body.append(f"unsigned int {count} = {n}")
+    # (bytes past the source size are zeros, as cp.async's src-size asks)
+    gen.body.append(f"for (unsigned int {i} = 0; {i} < {size}; ++{i}) {d}[{i}] = "
+                    f"{i} < {count} ? {s}[{i}] : 0")
+
+
+_FAMILIES = {"ld": _ld, "st": _st, "atom": _atomic, "red": _atomic, "fence": _fence,
+             "membar": _fence, "prmt": _prmt, "lop3": _lop3, "shfl": _shfl, "bar": _bar,
+             "barrier": _bar, "cp": _cp}

@@ -1,0 +1,272 @@
+"""Inline PTX with a HIP meaning is rewritten (CP230); the rest stays, and CP210 names the
+instruction that blocks it (cudaport/passes/asm.py, rules/hip/ports/asm/ptx.yaml)."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cudaport import Options, translate_bytes
+from cudaport.passes.asm import lop3_expression
+
+DATA = Path(__file__).parent / "data" / "asm"
+
+
+def run(body: str, path: str = "k.cu"):
+    src = f"__device__ void f(unsigned a, unsigned b, unsigned c, float x, float y, " \
+          f"unsigned* u, int* s, float* p, unsigned long long* w) {{\n{body}\n}}\n"
+    result = translate_bytes(src.encode(), Options(target_version="7.2"), path)
+    return result.output.decode(), result.findings
+
+
+def line_of(out: str) -> str:
+    return out.splitlines()[2].strip()
+
+
+def codes(findings) -> list[tuple[str, str]]:
+    return [(f.code, f.severity) for f in findings if f.code in ("CP210", "CP230")]
+
+
+# (asm statement, what the rewritten line must contain, severity of CP230)
+FORMS = [
+    ('asm volatile("mov.u32 %0, %%laneid;" : "=r"(a));', "a = __builtin_bit_cast(__typeof__(a), "
+     "static_cast<unsigned int>(__lane_id()));", "warning"),
+    ('asm("mov.u32 %0, %%smid;" : "=r"(a));', "__smid()", "warning"),
+    ('asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(w[0]));', "wall_clock64()", "warning"),
+    ('asm volatile("mov.u64 %0, %%clock64;" : "=l"(w[0]));', "clock64()", "warning"),
+    ('asm("mov.u32 %0, %%ctaid.y;" : "=r"(a));', "static_cast<unsigned int>(blockIdx.y)", "info"),
+    ('asm("mul.hi.u32 %0, %1, %2;" : "=r"(c) : "r"(a), "r"(b));',
+     "__umulhi(__builtin_bit_cast(unsigned int, a), __builtin_bit_cast(unsigned int, b))", "info"),
+    ('asm("mul.hi.s32 %0, %1, %2;" : "=r"(s[0]) : "r"(a), "r"(b));', "__mulhi(", "info"),
+    ('asm("mul.wide.u32 %0, %1, %2;" : "=l"(w[0]) : "r"(a), "r"(b));',
+     "static_cast<unsigned long long>(__builtin_bit_cast(unsigned int, a)) * "
+     "__builtin_bit_cast(unsigned int, b)", "info"),
+    ('asm volatile("ld.global.nc.f32 %0, [%1];" : "=f"(x) : "l"(p));',
+     "x = *((const float *)p);", "info"),
+    ('asm volatile("ld.global.cs.u32 %0, [%1+8];" : "=r"(a) : "l"(u));',
+     "__builtin_nontemporal_load(((const unsigned int *)((const char *)(u) + 8)))", "info"),
+    ('asm volatile("ld.global.nc.v2.u32 {%0, %1}, [%2];" : "=r"(a), "=r"(b) : "l"(u));',
+     "auto __ptx_t1 = ((const unsigned int *)u); a = ", "info"),
+    ('asm volatile("st.global.cs.f32 [%0], %1;" :: "l"(p), "f"(x) : "memory");',
+     "*((float *)p) = x;", "info"),
+    ('asm volatile("st.global.wb.v2.u32 [%0], {%1, %2};" :: "l"(u), "r"(a), "r"(b));',
+     "__ptx_t1[1] = __builtin_bit_cast(unsigned int, b)", "info"),
+    ('asm volatile("ld.global.acquire.gpu.b32 %0, [%1];" : "=r"(a) : "l"(u));',
+     "__hip_atomic_load(((unsigned int *)u), __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT)", "info"),
+    ('asm volatile("ld.relaxed.cta.shared.u32 %0, [%1];" : "=r"(a) : "r"(b));',
+     "__hip_atomic_load(((unsigned int __attribute__((address_space(3))) *)static_cast<size_t>"
+     "(static_cast<unsigned int>(b))), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP)", "info"),
+    ('asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(a) : "l"(u));',
+     "__ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM", "info"),
+    ('asm volatile("st.release.sys.global.u32 [%0], %1;" :: "l"(u), "r"(a));',
+     "__hip_atomic_store(((unsigned int *)u), __builtin_bit_cast(unsigned int, a), "
+     "__ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);", "info"),
+    ('asm volatile("red.release.gpu.global.add.s32 [%0], %1;" :: "l"(s), "r"(1));',
+     "(void)__hip_atomic_fetch_add(((int *)s), __builtin_bit_cast(int, 1), __ATOMIC_RELEASE, "
+     "__HIP_MEMORY_SCOPE_AGENT);", "info"),
+    ('asm volatile("atom.global.cas.b32 %0, [%1], %2, %3;" : "=r"(c) : "l"(u), "r"(a), "r"(b));',
+     "__hip_atomic_compare_exchange_strong(((unsigned int *)u), &__ptx_t1, "
+     "__builtin_bit_cast(unsigned int, b), __ATOMIC_RELAXED, __ATOMIC_RELAXED, "
+     "__HIP_MEMORY_SCOPE_AGENT); __ptx_t1; })", "info"),
+    ('asm volatile("atom.global.exch.b64 %0, [%1], %2;" : "=l"(w[1]) : "l"(w), "l"(w[2]));',
+     "__hip_atomic_exchange(", "info"),
+    ('asm volatile("atom.global.min.u32 %0, [%1], %2;" : "=r"(c) : "l"(u), "r"(a));',
+     "__hip_atomic_fetch_min(((unsigned int *)u)", "info"),
+    ('asm volatile("fence.acq_rel.gpu;" ::: "memory");', "__threadfence();", "info"),
+    ('asm volatile("fence.sc.sys;");', "__threadfence_system();", "info"),
+    ('asm volatile("membar.cta;");', "__threadfence_block();", "info"),
+    ('asm volatile("bar.sync 0;");', "__syncthreads();", "info"),
+    ('asm volatile("barrier.sync.aligned 0;" ::: "memory");', "__syncthreads();", "info"),
+    ('asm("prmt.b32 %0, %1, %2, 0x5410;" : "=r"(c) : "r"(a), "r"(b));',
+     "(__ptx_t1 & 0xFFu) | (__ptx_t1 >> 8 & 0xFFu) << 8 | (__ptx_t2 & 0xFFu) << 16 | "
+     "(__ptx_t2 >> 8 & 0xFFu) << 24", "info"),
+    ('asm("lop3.b32 %0, %1, %2, %3, 0xF8;" : "=r"(c) : "r"(a), "r"(b), "r"(c));',
+     "__builtin_bit_cast(unsigned int, a) | (__builtin_bit_cast(unsigned int, b)"
+     " & __builtin_bit_cast(unsigned int, c))", "info"),
+    ('asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(c) : "r"(a), "r"(4));',
+     "__shfl_xor(__builtin_bit_cast(unsigned int, a), __builtin_bit_cast(unsigned int, 4), 32)",
+     "info"),
+    ('asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x101f, -1;" : "=r"(c) : "r"(a), "r"(b));',
+     "__shfl_down(__builtin_bit_cast(unsigned int, a), __builtin_bit_cast(unsigned int, b), 16)",
+     "info"),
+    ('asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(c) : "f"(x), "f"(y));',
+     "static_cast<unsigned int>(__builtin_bit_cast(unsigned short, static_cast<_Float16>(x))) << 16"
+     " | static_cast<unsigned int>(__builtin_bit_cast(unsigned short, static_cast<_Float16>(y)))",
+     "warning"),
+    ('asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(c) : "r"(a), "r"(b));',
+     "static_cast<__bf16>(__builtin_bit_cast(float, a))", "warning"),
+    ('asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(x) : "f"(y));', "x = exp2f(y);", "warning"),
+    ('asm("lg2.approx.f32 %0, %1;" : "=f"(x) : "f"(y));', "x = log2f(y);", "warning"),
+    ('asm("rcp.approx.f32 %0, %1;" : "=f"(x) : "f"(y));', "x = __frcp_rn(y);", "warning"),
+    ('asm volatile("griddepcontrol.wait;" ::: "memory");', "(void)0;", "info"),
+    ('asm volatile("griddepcontrol.launch_dependents;");', "(void)0;", "info"),
+    ('asm("mov.b32 %0, {%1, %2};" : "=r"(c) : "h"(s[0]), "h"(s[1]));',
+     "static_cast<unsigned int>(__builtin_bit_cast(unsigned short, s[0])) | "
+     "static_cast<unsigned int>(__builtin_bit_cast(unsigned short, s[1])) << 16", "info"),
+    ('asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(a), "l"(u));',
+     "auto __ptx_t1 = ((unsigned long long __attribute__((address_space(3))) *)static_cast<size_t>"
+     "(static_cast<unsigned int>(a))); auto __ptx_t2 = ((const unsigned long long *)u); "
+     "__ptx_t1[0] = __ptx_t2[0]; __ptx_t1[1] = __ptx_t2[1];", "warning"),
+    ('asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" :: "r"(a), "l"(u), "r"(b));',
+     "< __ptx_t4 ? __ptx_t2[__ptx_t3] : 0", "warning"),
+    ('asm volatile("cp.async.commit_group;\\n" ::);', "(void)0;", "warning"),
+    ('asm volatile("cp.async.wait_group %0;\\n" :: "n"(1));', "(void)0;", "warning"),
+    ('asm volatile("cp.async.wait_all;");', "(void)0;", "warning"),
+]
+
+
+@pytest.mark.parametrize("stmt, expected, severity", FORMS, ids=[
+    re.search(r'"([^"%;\\]+)', s).group(1).strip().replace(" ", "_") for s, _, _ in FORMS])
+def test_form(stmt, expected, severity):
+    out, findings = run(stmt)
+    assert "asm" not in out
+    assert expected in line_of(out), line_of(out)
+    assert codes(findings) == [("CP230", severity)]
+    # translating the translation changes nothing
+    assert translate_bytes(out.encode(), Options(target_version="7.2"), "k.hip").output.decode() == out
+
+
+def test_several_instructions_go_through_locals():
+    out, findings = run('asm volatile("{\\n\\t.reg .b32 t1;\\n\\tmul.hi.u32 t1, %1, %2;\\n\\t'
+                        'mov.b32 %0, t1;\\n\\t}" : "=r"(a) : "r"(a), "r"(b));')
+    # inputs are read into registers first and the output written last, as the asm does
+    assert line_of(out) == (
+        "do { unsigned int __ptx_r0; unsigned int __ptx_r1 = __builtin_bit_cast(unsigned int, a); "
+        "unsigned int __ptx_r2 = __builtin_bit_cast(unsigned int, b); unsigned int __ptx_v_t1; "
+        "__ptx_v_t1 = static_cast<unsigned int>(__umulhi(__ptx_r1, __ptx_r2)); "
+        "__ptx_r0 = static_cast<unsigned int>(__ptx_v_t1); "
+        "a = __builtin_bit_cast(__typeof__(a), __ptx_r0); } while (0);")
+    assert codes(findings) == [("CP230", "info")]
+
+
+def test_operand_names_and_the_spelling_of_operands_keep_their_translation():
+    out, _ = run('asm volatile("ld.global.nc.u32 %[v], [%[ptr]];" : [v] "=r"(a) : '
+                 '[ptr] "l"(u + threadIdx.x));')
+    assert line_of(out) == ("a = __builtin_bit_cast(__typeof__(a), static_cast<unsigned int>"
+                            "(*((const unsigned int *)(u + threadIdx.x))));")
+
+
+@pytest.mark.parametrize("stmt, named", [
+    ('asm volatile("ldmatrix.sync.aligned.m8n8.x4.b16 {%0, %1, %2, %3}, [%4];" : "=r"(a), '
+     '"=r"(b), "=r"(c), "=r"(s[0]) : "r"(a));', "'ldmatrix.sync.aligned.m8n8.x4.b16' has no HIP form"),
+    ('asm volatile("{\\n.reg .pred p;\\nsetp.eq.u32 p, %1, 1;\\n@p atom.global.add.u32 %0, [%2], 1;\\n}"'
+     ' : "=r"(a) : "r"(b), "l"(u));', "'.reg .pred' has no HIP form"),
+    ('asm volatile("bar.sync 1, 128;");', "'bar.sync 1, 128' (a named barrier or a thread count)"),
+    ('asm volatile("mov.u32 %0, %%warpid;" : "=r"(a));', "%warpid has no HIP form"),
+    ('asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;" : "=r"(a) : "r"(a), "r"(b), "r"(c));',
+     "with a mask other than the full warp"),
+    ('asm volatile("prmt.b32.f4e %0, %1, %2, %3;" : "=r"(a) : "r"(a), "r"(b), "r"(c));',
+     "a mode other than the default"),
+    ('asm volatile("cp.async.bulk.wait_group.read 0;");', "'cp.async.bulk.wait_group.read'"),
+    ('asm volatile("ld.global.nc" SUFFIX " %0, [%1];" : "=r"(a) : "l"(u));',
+     "its text is built with SUFFIX"),
+    ('asm volatile("fence.proxy.async;");', "'fence.proxy.async' has no HIP form"),
+])
+def test_left_as_it_is_with_the_instruction_named(stmt, named):
+    out, findings = run(stmt)
+    assert line_of(out) == stmt
+    blocked = [f for f in findings if f.code == "CP210"]
+    assert len(blocked) == 1 and blocked[0].severity == "error"
+    assert named in blocked[0].message, blocked[0].message
+
+
+def test_one_instruction_without_a_form_keeps_the_whole_statement():
+    stmt = ('asm volatile("{\\nmul.hi.u32 %0, %1, %2;\\nldmatrix.sync.aligned.m8n8.x1.b16 {%0}, '
+            '[%1];\\n}" : "=r"(a) : "r"(b), "r"(c));')
+    out, findings = run(stmt)
+    assert line_of(out) == stmt
+    assert "'ldmatrix.sync.aligned.m8n8.x1.b16'" in [f for f in findings if f.code == "CP210"][0].message
+
+
+def test_amd_assembly_and_host_assembly_are_not_ptx():
+    out, findings = run('asm volatile("v_dot2_f32_f16 %0, %1, %2, %0" : "+v"(x) : "v"(a), "v"(b));')
+    assert codes(findings) == []
+    # a header without device code: its assembly is the CPU's
+    src = b'static inline void pause() { __asm__ __volatile__("pause" ::: "memory"); }\n'
+    result = translate_bytes(src, Options(target_version="7.2"), "cpu.h")
+    assert codes(result.findings) == []
+    # ... but PTX there is still reported
+    src = b'static inline unsigned lane() { unsigned r; asm("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }\n'
+    assert codes(translate_bytes(src, Options(target_version="7.2"), "x.h").findings) == [
+        ("CP230", "warning")]
+
+
+def _lop3(a: int, b: int, c: int, lut: int) -> int:
+    """PTX ISA, lop3: bit i of d is LUT bit (a_i << 2 | b_i << 1 | c_i)."""
+    return sum(((lut >> ((a >> i & 1) << 2 | (b >> i & 1) << 1 | (c >> i & 1))) & 1) << i
+               for i in range(32))
+
+
+def _c_eval(expr: str, **values: int) -> int:
+    """A C expression of unsigned 32-bit values, in Python (same precedence for ~ * >> & ^ |)."""
+    return eval(re.sub(r"\b(0x[0-9A-Fa-f]+|\d+)u\b", r"\1", expr), {}, values) & 0xFFFFFFFF
+
+
+def test_lop3_expression_matches_every_lookup_table():
+    rng = random.Random(29)
+    samples = [(0, 0, 0), (0xFFFFFFFF,) * 3, (0xF0F0F0F0, 0xCCCCCCCC, 0xAAAAAAAA)] + [
+        tuple(rng.getrandbits(32) for _ in range(3)) for _ in range(20)]
+    for lut in range(256):
+        expr = lop3_expression(lut)
+        for a, b, c in samples:
+            assert _c_eval(expr, a=a, b=b, c=c) == _lop3(a, b, c, lut), (hex(lut), expr)
+
+
+def _prmt(a: int, b: int, c: int) -> int:
+    """PTX ISA, prmt.b32 default mode: byte i of d is byte (c_i & 7) of {b, a}, or that
+    byte's sign replicated when bit 3 of the selector nibble c_i is set."""
+    data = a | b << 32
+    out = 0
+    for i in range(4):
+        nibble = c >> 4 * i & 0xF
+        byte = data >> 8 * (nibble & 7) & 0xFF
+        if nibble & 8:
+            byte = 0xFF if byte & 0x80 else 0
+        out |= byte << 8 * i
+    return out
+
+
+def test_prmt_rewrite_matches_ptx_semantics():
+    rng = random.Random(29)
+    selectors = [0x5410, 0x7632, 0x3210, 0x0123, 0x4444, 0x8880, 0xF0E1, 0x1BE4] + [
+        rng.getrandbits(16) for _ in range(40)]
+    for sel in selectors:
+        out, _ = run(f'asm("prmt.b32 %0, %1, %2, {hex(sel)};" : "=r"(c) : "r"(a), "r"(b));')
+        expr = re.search(r"static_cast<unsigned int>\((.*)\)\); \} while", line_of(out))
+        expr = expr.group(1) if expr else re.search(
+            r"static_cast<unsigned int>\((.*)\)\);$", line_of(out)).group(1)
+        expr = expr.replace("__builtin_bit_cast(unsigned int, a)", "a").replace(
+            "__builtin_bit_cast(unsigned int, b)", "b")
+        expr = re.sub(r"unsigned int (__ptx_t\d) = (\w+); ", "", expr)
+        for a, b in [(0x80FF7F01, 0x12345678), (0, 0xFFFFFFFF)] + [
+                (rng.getrandbits(32), rng.getrandbits(32)) for _ in range(8)]:
+            names = dict(re.findall(r"unsigned int (__ptx_t\d) = __builtin_bit_cast\(unsigned int, (\w)\)",
+                                    line_of(out)))
+            values = {t: {"a": a, "b": b}[v] for t, v in names.items()}
+            assert _c_eval(expr, a=a, b=b, **values) == _prmt(a, b, sel), (hex(sel), expr)
+
+
+ROCM72 = Path(os.environ.get("CUDAPORT_ROCM72_HIPCC", "/var/cache/cudaport/rocm-7.2/cudaport-hipcc"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arch", ["gfx942", "gfx90a"])
+def test_every_form_compiles_to_object_code_with_rocm_7_2(tmp_path, arch):
+    if not os.access(ROCM72, os.X_OK):
+        if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
+            pytest.skip("no ROCm 7.2 and CUDAPORT_SKIP_HIP=1")
+        pytest.fail(f"no ROCm 7.2 toolchain at {ROCM72}")
+    result = translate_bytes((DATA / "forms.cu").read_bytes(), Options(target_version="7.2"),
+                             "forms.cu")
+    assert b"asm" not in result.output
+    assert not [f for f in result.findings if f.code == "CP210"]
+    path = tmp_path / "forms.hip"
+    path.write_bytes(result.output)
+    proc = subprocess.run([str(ROCM72), f"--offload-arch={arch}", "-std=c++17", "-c", str(path),
+                           "-o", str(tmp_path / "forms.o")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
