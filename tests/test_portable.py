@@ -526,6 +526,63 @@ def test_directed_rounding_matches_ieee(driver):
     assert not bad, bad[:10]
 
 
+# E8M0 and FP4 E2M1 (cuda_fp8.h, cuda_fp4.h)
+_FP4_GRID = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
+
+
+def _fp4_reference(x: float, toward_zero: bool) -> int:
+    """CUDA's __nv_cvt_float_to_fp4(x, __NV_E2M1, mode): nearest code (ties to the even
+    code) or towards zero, saturated to +-6, sign kept on zero, NaN -> 0x7."""
+    import math
+    if math.isnan(x):
+        return 0x7
+    sign = 0x8 if math.copysign(1.0, x) < 0 else 0
+    a = abs(x)
+    if a >= 6.0:
+        return sign | 7
+    i = max(k for k, g in enumerate(_FP4_GRID) if g <= a)
+    if not toward_zero:
+        mid = Fraction(_FP4_GRID[i] + _FP4_GRID[i + 1]) / 2
+        if Fraction(a) > mid or (Fraction(a) == mid and i % 2):
+            i += 1
+    return sign | i
+
+
+def _half_bits(v: float) -> int:
+    return struct.unpack("<H", struct.pack("<e", v))[0]
+
+
+def test_e8m0_and_fp4_match_cudas_definitions(driver):
+    calls, refs = [], []
+    for x in range(256):  # e8m0: 2^(x-127) as bfloat16, 0xFF NaN (0x7FFF)
+        calls.append(("cudaport_cvt_e8m0_to_bf16raw", x, 0, 0))
+        refs.append(0x7FFF if x == 255 else
+                    struct.unpack("<I", struct.pack("<f", 2.0 ** (x - 127)))[0] >> 16)
+    for c in range(256):  # two codes -> two halves, the low nibble in .x
+        calls.append(("cudaport_cvt_fp4x2_to_halfraw2", c, 0, 0))
+        lo, hi = [(-1 if n & 8 else 1) * _FP4_GRID[n & 7] for n in (c & 15, c >> 4)]
+        refs.append(_half_bits(lo) | _half_bits(hi) << 16)
+    for c in range(16):
+        calls.append(("cudaport_fp4_e2m1_float", c, 0, 0))
+        refs.append(_bits((-1 if c & 8 else 1) * _FP4_GRID[c & 7]))
+    rng = random.Random(12)
+    floats = [0.0, -0.0, 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0, 6.0, 7.0, 1e30, -1e-30,
+              float("inf"), float("-inf"), float("nan"), -0.2500001, 0.7499999, 4.99]
+    floats += [rng.uniform(-8, 8) for _ in range(500)]
+    floats = [_f32(_bits(v)) for v in floats]
+    for v in floats:
+        for mode, toward_zero in ((0, False), (1, True)):  # cudaRoundNearest, cudaRoundZero
+            calls.append(("cudaport_cvt_float_to_fp4", _bits(v), mode, 0))
+            refs.append(_fp4_reference(v, toward_zero))
+    for a, b, c in zip(floats, floats[1:], floats[2:]):  # float4 (a, b, c, -a)
+        calls.append(("cudaport_fp4x4_e2m1", _bits(a), _bits(b), _bits(c)))
+        refs.append(_fp4_reference(a, False) | _fp4_reference(b, False) << 4
+                    | _fp4_reference(c, False) << 8 | _fp4_reference(-a, False) << 12)
+    got = driver(calls)
+    bad = [(c, hex(g), hex(r)) for c, g, r in zip(calls, got, refs) if g != r]
+    assert not bad, bad[:10]
+
+
 # ---- compile: one translated file with every ported construct ------------------------------
 
 EVERYTHING = DATA / "every_port.cu"

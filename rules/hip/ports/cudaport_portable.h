@@ -492,3 +492,127 @@ CUDAPORT_HD inline float cudaport_fsqrt_rz(float x) { return cudaport_detail::sq
 CUDAPORT_HD inline float cudaport_fmaf_rz(float x, float y, float z) { return cudaport_detail::fma_r(x, y, z, cudaport_detail::round_zero); }
 #endif
 //@ end
+
+//@ lowp_raw needs=prelude provides=
+#ifndef CUDAPORT_PORTABLE_LOWP_RAW
+#define CUDAPORT_PORTABLE_LOWP_RAW
+// The raw 16-bit float holders the conversions below return: HIP's where HIP's headers
+// are at hand, else stand-ins of the same layout (bits in `x`).
+#if defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__)
+#include <hip/hip_fp16.h>
+#include <hip/hip_bf16.h>
+typedef __half_raw cudaport_half_raw_t;
+typedef __half2_raw cudaport_half2_raw_t;
+typedef __hip_bfloat16_raw cudaport_bfloat16_raw_t;
+#else
+struct cudaport_half_raw_t { unsigned short x; };
+struct cudaport_half2_raw_t { unsigned short x, y; };
+struct cudaport_bfloat16_raw_t { unsigned short x; };
+#endif
+#endif
+//@ end
+
+//@ e8m0 needs=lowp_raw provides=cudaport_cvt_e8m0_to_bf16raw
+#ifndef CUDAPORT_PORTABLE_E8M0
+#define CUDAPORT_PORTABLE_E8M0
+// __nv_cvt_e8m0_to_bf16raw(x) (cuda_fp8.h, CUDA 12.8): "converts input scaling factor
+// value of e8m0 kind into bfloat16; input scales are exact powers of two or a NaN value,
+// also representable in the target format". An e8m0 byte x is 2^(x - 127), 0xFF is NaN:
+// in bfloat16 the exponent field is x (bits 14..7), except x = 0, 2^-127, a subnormal
+// (0x0040), and NaN, the canonical 0x7FFF.
+CUDAPORT_HD inline cudaport_bfloat16_raw_t cudaport_cvt_e8m0_to_bf16raw(unsigned char x) {
+  const unsigned short bits = x == 0xFFu ? (unsigned short)0x7FFFu
+                            : x == 0u ? (unsigned short)0x0040u : (unsigned short)(x << 7);
+  return cudaport_detail::bit_cast<cudaport_bfloat16_raw_t>(bits);
+}
+#endif
+//@ end
+
+//@ fp4 needs=lowp_raw provides=cudaport_fp4_storage_t,cudaport_fp4x2_storage_t,cudaport_fp4x4_storage_t,cudaport_fp4_interpretation_t,cudaport_e2m1,cudaport_round_mode,cudaport_round_nearest,cudaport_round_zero,cudaport_round_pos_inf,cudaport_round_min_inf,cudaport_cvt_float_to_fp4,cudaport_cvt_double_to_fp4,cudaport_cvt_float2_to_fp4x2,cudaport_cvt_fp4_to_halfraw,cudaport_cvt_fp4x2_to_halfraw2,cudaport_fp4_e2m1,cudaport_fp4x2_e2m1,cudaport_fp4x4_e2m1
+#ifndef CUDAPORT_PORTABLE_FP4
+#define CUDAPORT_PORTABLE_FP4
+// FP4 E2M1 (cuda_fp4.h, CUDA 12.8): a 4-bit float, sign in bit 3, two exponent bits (bias
+// 1), one mantissa bit: codes 0..7 are 0, 0.5, 1, 1.5, 2, 3, 4, 6 (0x8..0xF the same,
+// negative; no infinity, no NaN). __nv_fp4x2_storage_t holds two codes, the first in the
+// low nibble; __nv_fp4x4_storage_t four.
+// __nv_cvt_float_to_fp4(x, __NV_E2M1, rounding) / __nv_cvt_double_to_fp4: x rounded to
+//   the nearest code (cudaRoundNearest, ties to the even code) or towards zero
+//   (cudaRoundZero), saturated to +-6 ("satfinite": infinities become +-6); the sign of a
+//   result that rounds to zero is kept; NaN becomes 0x7 (+6).
+// __nv_cvt_float2_to_fp4x2(x2, ...): x2.x in the low nibble, x2.y in the high one.
+// __nv_cvt_fp4_to_halfraw(c, __NV_E2M1) / __nv_cvt_fp4x2_to_halfraw2: the code's exact
+//   value as binary16 (the low nibble in .x).
+// __nv_fp4_e2m1, __nv_fp4x2_e2m1, __nv_fp4x4_e2m1: the storage (member __x) built from
+//   float, float2 or float4 with round to nearest (a float4 (x, y, z, w) is stored
+//   x | y << 4 | z << 8 | w << 12); __nv_fp4_e2m1 converts back to float.
+typedef unsigned char cudaport_fp4_storage_t;
+typedef unsigned char cudaport_fp4x2_storage_t;
+typedef unsigned short cudaport_fp4x4_storage_t;
+enum cudaport_fp4_interpretation_t { cudaport_e2m1 = 0 };
+// (CUDA's cudaRoundMode values, in its order)
+enum cudaport_round_mode { cudaport_round_nearest = 0, cudaport_round_zero = 1,
+                           cudaport_round_pos_inf = 2, cudaport_round_min_inf = 3 };
+CUDAPORT_HD inline cudaport_fp4_storage_t cudaport_cvt_double_to_fp4(double x, int interpretation = 0,
+                                                                     int rounding = 0) {
+  (void)interpretation;  // (E2M1 is the only one)
+  if (x != x) return 0x7;
+  const unsigned char sign = (cudaport_detail::bit_cast<unsigned long long>(x) >> 63) ? 0x8 : 0x0;
+  const double a = sign ? -x : x;
+  const double grid[8] = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0};
+  if (a >= 6.0) return (cudaport_fp4_storage_t)(sign | 0x7);
+  int i = 0;
+  while (a >= grid[i + 1]) ++i;  // grid[i] <= a < grid[i + 1]
+  if (rounding != cudaport_round_zero) {
+    const double mid = (grid[i] + grid[i + 1]) / 2;  // (exact: halves of small dyadics)
+    if (a > mid || (a == mid && (i & 1))) ++i;
+  }
+  return (cudaport_fp4_storage_t)(sign | i);
+}
+CUDAPORT_HD inline cudaport_fp4_storage_t cudaport_cvt_float_to_fp4(float x, int interpretation = 0,
+                                                                    int rounding = 0) {
+  return cudaport_cvt_double_to_fp4((double)x, interpretation, rounding);
+}
+template <class Float2>
+CUDAPORT_HD inline cudaport_fp4x2_storage_t cudaport_cvt_float2_to_fp4x2(const Float2& x, int interpretation = 0,
+                                                                        int rounding = 0) {
+  return (cudaport_fp4x2_storage_t)(cudaport_cvt_float_to_fp4(x.x, interpretation, rounding)
+                                    | cudaport_cvt_float_to_fp4(x.y, interpretation, rounding) << 4);
+}
+CUDAPORT_HD inline cudaport_half_raw_t cudaport_cvt_fp4_to_halfraw(cudaport_fp4_storage_t c, int interpretation = 0) {
+  (void)interpretation;
+  const unsigned short value[8] = {0x0000, 0x3800, 0x3C00, 0x3E00, 0x4000, 0x4200, 0x4400, 0x4600};
+  const unsigned short bits = (unsigned short)(value[c & 0x7] | ((c & 0x8) ? 0x8000 : 0));
+  return cudaport_detail::bit_cast<cudaport_half_raw_t>(bits);
+}
+CUDAPORT_HD inline cudaport_half2_raw_t cudaport_cvt_fp4x2_to_halfraw2(cudaport_fp4x2_storage_t c, int interpretation = 0) {
+  const unsigned lo = cudaport_detail::bit_cast<unsigned short>(cudaport_cvt_fp4_to_halfraw(c & 0xF, interpretation));
+  const unsigned hi = cudaport_detail::bit_cast<unsigned short>(cudaport_cvt_fp4_to_halfraw(c >> 4, interpretation));
+  return cudaport_detail::bit_cast<cudaport_half2_raw_t>(lo | hi << 16);
+}
+struct cudaport_fp4_e2m1 {
+  cudaport_fp4_storage_t __x;
+  cudaport_fp4_e2m1() = default;
+  CUDAPORT_HD explicit cudaport_fp4_e2m1(float f) : __x(cudaport_cvt_float_to_fp4(f)) {}
+  CUDAPORT_HD explicit cudaport_fp4_e2m1(double f) : __x(cudaport_cvt_double_to_fp4(f)) {}
+  CUDAPORT_HD explicit operator float() const {
+    const unsigned short h = cudaport_detail::bit_cast<unsigned short>(cudaport_cvt_fp4_to_halfraw(__x));
+    const float mag = (float)(1u << ((h >> 10) & 0x1F)) / 32768.0f * (1.0f + (float)(h & 0x3FF) / 1024.0f);
+    return (h & 0x7FFF) == 0 ? ((h & 0x8000) ? -0.0f : 0.0f) : ((h & 0x8000) ? -mag : mag);
+  }
+};
+struct cudaport_fp4x2_e2m1 {
+  cudaport_fp4x2_storage_t __x;
+  cudaport_fp4x2_e2m1() = default;
+  template <class Float2>
+  CUDAPORT_HD explicit cudaport_fp4x2_e2m1(const Float2& f) : __x(cudaport_cvt_float2_to_fp4x2(f)) {}
+};
+struct cudaport_fp4x4_e2m1 {
+  cudaport_fp4x4_storage_t __x;
+  cudaport_fp4x4_e2m1() = default;
+  template <class Float4>
+  CUDAPORT_HD explicit cudaport_fp4x4_e2m1(const Float4& f)
+      : __x((cudaport_fp4x4_storage_t)(cudaport_cvt_float_to_fp4(f.x) | cudaport_cvt_float_to_fp4(f.y) << 4
+                                       | cudaport_cvt_float_to_fp4(f.z) << 8 | cudaport_cvt_float_to_fp4(f.w) << 12)) {}
+};
+#endif
+//@ end

@@ -64,6 +64,21 @@ static unsigned call(const std::string& name, unsigned a, unsigned b, unsigned c
   F1(cudaport_frcp_rd) F1(cudaport_frcp_ru) F1(cudaport_frcp_rz)
   F1(cudaport_fsqrt_rd) F1(cudaport_fsqrt_ru) F1(cudaport_fsqrt_rz)
   F3(cudaport_fmaf_rd) F3(cudaport_fmaf_ru) F3(cudaport_fmaf_rz)
+  if (name == "cudaport_cvt_e8m0_to_bf16raw") return cudaport_cvt_e8m0_to_bf16raw((unsigned char)a).x;
+  if (name == "cudaport_cvt_float_to_fp4") return cudaport_cvt_float_to_fp4(as_float(a), cudaport_e2m1, (int)b);
+  if (name == "cudaport_cvt_fp4x2_to_halfraw2") {
+    cudaport_half2_raw_t h = cudaport_cvt_fp4x2_to_halfraw2((cudaport_fp4x2_storage_t)a, cudaport_e2m1);
+    return (unsigned)h.x | (unsigned)h.y << 16;
+  }
+  if (name == "cudaport_fp4x4_e2m1") {  // four floats a, b, c, -a
+    struct { float x, y, z, w; } f = {as_float(a), as_float(b), as_float(c), -as_float(a)};
+    return cudaport_fp4x4_e2m1(f).__x;
+  }
+  if (name == "cudaport_fp4_e2m1_float") {
+    cudaport_fp4_e2m1 v;
+    v.__x = (cudaport_fp4_storage_t)a;
+    return as_bits((float)v);
+  }
   ok = false;
   return 0;
 }

@@ -3,6 +3,8 @@
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
+#include <cuda_fp4.h>
 // nvtx begin
 #include <nvtx3/nvToolsExt.h>
 void ranges() {
@@ -150,4 +152,20 @@ __global__ void floats(float* f, nv_bfloat162* b, __nv_bfloat16* s) {
   float4 v = __ldcg(reinterpret_cast<const float4*>(f) + 20);
   __stcg(f + 55, v.x); __stcs(f + 56, v.y); __stwt(f + 57, v.z); __stwb(f + 58, v.w);
   __stcg(reinterpret_cast<float4*>(f) + 21, v);
+}
+
+__global__ void lowp(const float* f, unsigned char* e, unsigned short* q, __half2* h, nv_bfloat16* b) {
+  b[0] = __nv_cvt_e8m0_to_bf16raw(e[0]);
+  const __nv_fp4x4_e2m1 four(make_float4(f[0], f[1], f[2], f[3]));
+  const __nv_fp4x4_storage_t storage = four.__x;
+  const __nv_fp4x2_storage_t lo = static_cast<__nv_fp4x2_storage_t>(storage);
+  const __half2_raw raw = __nv_cvt_fp4x2_to_halfraw2(lo, __NV_E2M1);
+  h[0] = raw;
+  __nv_fp4_storage_t one = __nv_cvt_float_to_fp4(f[4], __NV_E2M1, cudaRoundZero);
+  __nv_fp4x2_storage_t two = __nv_cvt_float2_to_fp4x2(make_float2(f[5], f[6]), __NV_E2M1, cudaRoundNearest);
+  const __half_raw r1 = __nv_cvt_fp4_to_halfraw(one, __NV_E2M1);
+  __nv_fp4_e2m1 v(f[7]);
+  __nv_fp4x2_e2m1 w(make_float2(f[8], f[9]));
+  q[0] = one | two << 4 | w.__x << 8 | r1.x;
+  b[1] = __float2bfloat16(float(v));
 }
