@@ -109,43 +109,57 @@ class CMakeSyntaxError(Exception):
         self.offset = offset
 
 
-def rules_file(options: Options) -> Path:
+def rules_file(options: Options, name: str = "cmake.yaml") -> Path:
+    """The target's build-file rules ``name`` (``cmake.yaml``, ``make.yaml``)."""
     from .rules.loader import default_rules_root, resolve_target_dir
 
     roots = [Path(p) for p in options.rules_dirs] + [default_rules_root()]
-    return resolve_target_dir(options.target, roots) / "build" / "cmake.yaml"
+    return resolve_target_dir(options.target, roots) / "build" / name
 
 
 def rules_digest(options: Options) -> str:
-    try:
-        return hashlib.sha256(rules_file(options).read_bytes()).hexdigest()[:16]
-    except OSError:
-        return "none"
+    """Of the target's CMake and Makefile rules together (the cache key of build files)."""
+    digest = hashlib.sha256()
+    for name in ("cmake.yaml", "make.yaml"):
+        try:
+            digest.update(rules_file(options, name).read_bytes())
+        except OSError:
+            digest.update(b"none")
+    return digest.hexdigest()[:16]
 
 
-@functools.lru_cache(maxsize=8)
-def load_rules(options: Options) -> CMakeRules:
-    """The target's CMake rules (empty when the target has none)."""
+def read_rules(path: Path, allowed: set[str], what: str) -> tuple[dict, bytes] | None:
+    """A build-rules YAML file (its mapping and bytes), None when there is none; bad YAML
+    or an unknown top-level key is a RuleError naming the file."""
     import yaml
 
     from .rules.schema import RuleError
 
-    path = rules_file(options)
     try:
         raw = path.read_bytes()
     except OSError:
-        return CMakeRules({}, {}, {}, {}, {}, {}, re.compile(rb"(?!)"), "none")
+        return None
     try:
         doc = yaml.safe_load(raw) or {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise RuleError(str(path), mark.line + 1 if mark else 0, f"bad YAML: {exc}") from None
-    allowed = {"languages", "packages", "targets", "variables", "commands", "flags",
-               "libraries", "unknown_patterns"}
     if not isinstance(doc, dict) or set(doc) - allowed:
         extra = sorted(set(doc) - allowed) if isinstance(doc, dict) else ["(not a mapping)"]
-        raise RuleError(str(path), 0, f"CMake rules: unknown key(s) {', '.join(map(str, extra))} "
+        raise RuleError(str(path), 0, f"{what}: unknown key(s) {', '.join(map(str, extra))} "
                         f"(allowed: {', '.join(sorted(allowed))})")
+    return doc, raw
+
+
+@functools.lru_cache(maxsize=8)
+def load_rules(options: Options) -> CMakeRules:
+    """The target's CMake rules (empty when the target has none)."""
+    allowed = {"languages", "packages", "targets", "variables", "commands", "flags",
+               "libraries", "unknown_patterns"}
+    loaded = read_rules(rules_file(options), allowed, "CMake rules")
+    if loaded is None:
+        return CMakeRules({}, {}, {}, {}, {}, {}, re.compile(rb"(?!)"), "none")
+    doc, raw = loaded
     chosen = {choice for _, choice in options.variants}
 
     def rule(name: str, value: object, section: str) -> Rule:

@@ -383,6 +383,48 @@ Why: ROCm 7.2's hipcc stops with "unknown argument" on each of them.
 Fix: nothing to do. Bad: `set(CMAKE_CUDA_FLAGS "--extended-lambda -Xptxas -v")`
 Good: `set(CMAKE_HIP_FLAGS "")`.
 """)
+register("CP311", "make-option-dropped", "warning", "nvcc option removed from a Makefile", """
+What: a Makefile passes nvcc an option hipcc has no counterpart for (`-Xptxas`,
+`-lineinfo`, `-maxrregcount`, ...); the translation drops it, and the message says what
+comes nearest.
+Why: hipcc rejects nvcc's options, so keeping it would break the build; dropping it can
+change what it controlled (register limits, line tables, precision).
+Fix: nothing for the build; if the option mattered, use the message's alternative (for
+example `__launch_bounds__` in the source instead of `-maxrregcount`).
+""")
+register("CP312", "make-no-equivalent", "error", "Makefile names CUDA with no equivalent on the target", """
+What: a Makefile links a CUDA library the target lacks (`-lnvjpeg`, `-lcupti`, NPP),
+asks nvcc for an NVIDIA-only output (`-ptx`, `-cubin`), or names a toolkit folder ROCm does
+not have (`$(CUDA_PATH)/samples/common/inc`); it is left as written.
+Why: the ported build still asks for CUDA and fails there (or, for a folder, the headers
+it expects are missing).
+Fix: port that part by hand: drop the library and the code that uses it, or copy the
+helper headers the program uses into the project.
+""")
+register("CP313", "make-needs-review", "warning", "Makefile setting mapped or kept; check it", """
+What: a Makefile setting was mapped to the nearest HIP form that behaves differently
+(`-dlink` to `-fgpu-rdc --hip-link`, `-lnvidia-ml` to ROCm SMI), or a recipe runs a CUDA
+toolkit tool (`nvprof`, `cuobjdump`) that was left as written.
+Why: the build may still work, but the step does something else on the target (HIP has no
+separate device-link object; ROCm SMI's API is not NVML's), or the recipe fails when run.
+Fix: read the message; link relocatable device code with `hipcc -fgpu-rdc` in one step,
+and use the ROCm tool the message names.
+""")
+register("CP314", "make-generated", "info", "generated Makefile left as it is", """
+What: the Makefile was written by a tool (automake's `Makefile.in`, `configure`, CMake's
+"Unix Makefiles" generator), so cudaport did not change it.
+Why: edits would be lost the next time the tool runs; the files it was generated from are
+the ones to port.
+Fix: port `Makefile.am`/`configure.ac` or the `CMakeLists.txt` by hand or with cudaport
+(CMake files are translated), then regenerate.
+""")
+register("CP315", "make-renamed-sources", "warning", "Makefile names sources that --rename renames", """
+What: the run renames `.cu` files (`--rename`), and this Makefile names `.cu` sources or
+rules (`%.o: %.cu`); Makefiles are not rewritten for the new names.
+Why: make would look for `.cu` files that the output no longer has.
+Fix: translate without `--rename` (hipcc compiles `.cu` files as HIP), or rename the
+sources in the Makefile by hand.
+""")
 register("CP930", "skipped-binary", "info", "binary file with a source extension skipped", """
 What: a file named like C/C++/CUDA source contains NUL bytes or a UTF-16/32 byte-order mark.
 Why: it is not text, so it is not translated (with `--copy-all` it is copied unchanged).
@@ -437,6 +479,16 @@ register("CP505", "compiler-failed", "error", "the HIP compiler failed without a
 What: the compiler exited with an error but printed no error cudaport could map (a crash,
 a timeout, a bad flag).
 Fix: run `cudaport verify -v` to see its output and the command line.
+""")
+register("CP506", "does-not-build", "error", "the ported project does not build", """
+What: `cudaport verify --build` ran the project's own build (make, or CMake's configure
+and build) on the translation against ROCm, and it failed; the message is the first error,
+on the CUDA file and line it comes from when the error is in a translated file.
+Why: compiling each file (plain `verify`) does not prove the project links: a library the
+Makefile still names, relocatable device code linked without `-fgpu-rdc`, a build setting
+only nvcc understands.
+Fix: read the finding named with it (a CP3xx on the build file, a CP1xx on the source);
+otherwise the build's output (`--verbose`) says the rest.
 """)
 
 register("CP600", "framework-header-unmapped", "error",

@@ -1,5 +1,5 @@
 """The one list of file kinds and one function per kind that turns a file's bytes into
-its output and a :class:`FileOutcome`: CUDA/C++ sources, CMake files, and the Python side
+its output and a :class:`FileOutcome`: CUDA/C++ sources, CMake files, Makefiles, and the Python side
 of a PyTorch project (``.py`` files, ``setup.py``, ``pyproject.toml``). Every command
 (translate, check, report, verify, the hooks) gets a file's findings from here."""
 
@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .findings import Finding, Reference
+from .makefile import is_makefile
 from .options import Options
 from .verdict import unreferenced_blockers
 
@@ -18,7 +19,7 @@ SOURCE_SUFFIXES = frozenset({
     ".c++", ".inl", ".inc", ".ipp", ".tcc", ".tpp", ".cuinl",
 })
 ALWAYS_WRITTEN = frozenset({".cu", ".cuh", ".hip"})  # GPU sources by name: always mirrored
-KINDS = ("source", "cmake", "python", "copy")
+KINDS = ("source", "cmake", "make", "python", "copy")
 
 
 def is_cmake(name: str) -> bool:
@@ -36,6 +37,8 @@ def kind_of(name: str, framework: str | None = None) -> str:
     framework (otherwise such a file is copied like any other)."""
     if is_cmake(name):
         return "cmake"
+    if is_makefile(name):
+        return "make"
     if is_python_side(name):
         return "python" if framework else "copy"
     return "source" if os.path.splitext(name)[1].lower() in SOURCE_SUFFIXES else "copy"
@@ -89,6 +92,8 @@ def translate_file(data: bytes, kind: str, options: Options, shown: str, *,
     if kind == "cmake":
         return _cmake(data, options, shown, outcome, named, copy_all, bool(rename), rel,
                       renamed)
+    if kind == "make":
+        return _make(data, options, shown, outcome, named, copy_all, bool(rename))
     if kind == "python":
         return _python(data, options, shown, outcome, named, copy_all)
     return _source(data, options, shown, outcome, named, copy_all, rel, rename, renamed,
@@ -140,10 +145,29 @@ def _cmake(data: bytes, options: Options, shown: str, outcome: FileOutcome, name
            copy_all: bool, renaming: bool, rel: str,
            renamed: frozenset[str]) -> tuple[bytes | None, FileOutcome]:
     from .cmake import translate_cmake
+
+    return _build_file(lambda: translate_cmake(data, options, shown, renaming, rel, renamed),
+                       data, shown, outcome, named, copy_all)
+
+
+def _make(data: bytes, options: Options, shown: str, outcome: FileOutcome, named: bool,
+          copy_all: bool, renaming: bool) -> tuple[bytes | None, FileOutcome]:
+    """A Makefile: nvcc command lines for the target's compiler (cudaport.makefile); a
+    generated one passes through with a note."""
+    from .makefile import translate_makefile
+
+    return _build_file(lambda: translate_makefile(data, options, shown, renaming),
+                       data, shown, outcome, named, copy_all)
+
+
+def _build_file(translate, data: bytes, shown: str, outcome: FileOutcome, named: bool,
+                copy_all: bool) -> tuple[bytes | None, FileOutcome]:
+    """A build file (CMake, Makefile): ``translate()`` gives its result (output, findings,
+    uses_cuda); a file that is not text is skipped like a source."""
     from .translate import InputError
 
     try:
-        result = translate_cmake(data, options, shown, renaming, rel, renamed)
+        result = translate()
     except InputError as exc:
         return _not_text(data, str(exc), shown, outcome, named, copy_all)
     outcome.findings.extend(result.findings)

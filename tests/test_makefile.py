@@ -1,0 +1,124 @@
+"""Makefiles as a file kind: nvcc command lines become hipcc's (rules/hip/build/make.yaml),
+edits on the original bytes, findings for what has no equivalent, generated Makefiles left
+alone, and idempotent."""
+
+from __future__ import annotations
+
+import pytest
+
+from cudaport.kinds import kind_of, translate_file
+from cudaport.makefile import is_makefile, translate_makefile
+from cudaport.options import Options
+
+ARCH = "# The AMD GPU to build for (hipcc --offload-arch; cudaport)\nHIP_ARCH ?= gfx942\n"
+
+
+def tr(text: str, **kw) -> tuple[str, list[tuple[str, int]]]:
+    result = translate_makefile(text.encode(), Options(**kw), "Makefile")
+    again = translate_makefile(result.output, Options(**kw), "Makefile")
+    assert again.output == result.output, "not idempotent"
+    return result.output.decode(), [(f.code, f.line) for f in result.findings]
+
+
+@pytest.mark.parametrize("name,kind", [
+    ("Makefile", "make"), ("makefile", "make"), ("GNUmakefile", "make"), ("rules.mk", "make"),
+    ("Makefile.linux", "make"), ("Makefile_nvidia", "make"), ("make.config", "make"),
+    ("Makefile.in", "copy"), ("Makefile.am", "copy"), ("CMakeLists.txt", "cmake"),
+    ("main.cu", "source"),
+])
+def test_kinds(name, kind):
+    assert kind_of(name) == kind
+    assert is_makefile(name) == (kind == "make")
+
+
+@pytest.mark.parametrize("before,after", [
+    ("CC = nvcc\n", "CC = hipcc\n"),
+    ("NVCC := $(CUDA_PATH)/bin/nvcc\n", "NVCC := $(ROCM_PATH)/bin/hipcc\n"),
+    ("CUDA_HOME ?= /usr/local/cuda-12.4\n", "ROCM_PATH ?= /opt/rocm\n"),
+    ("LIBS = -L$(CUDA_DIR)/lib64 -lcudart -lcuda\n", "LIBS = -L$(ROCM_PATH)/lib -lamdhip64 -lamdhip64\n"),
+    ("F = -O3 -Xcompiler -Wall -Xcompiler=-fopenmp,-fPIC\n", "F = -O3 -Wall -fopenmp -fPIC\n"),
+    ('F = --compiler-options "-O2,-g" -c\n', "F = -O2 -g -c\n"),
+    ("F = --use_fast_math -rdc=true --expt-relaxed-constexpr --extended-lambda\n",
+     "F = -ffast-math -fgpu-rdc\n"),
+    ("F = -dc -G -std c++17 -x cu\n", "F = -fgpu-rdc -c -g -std=c++17 -x hip\n"),
+    ("F = --default-stream per-thread --ftz=true --fmad=true -rdc=false\n",
+     "F = -fgpu-default-stream=per-thread -fgpu-flush-denormals-to-zero\n"),
+    ("L = -lcublas -lcufft -lcurand -lcusparse -lcusolver -lcudnn -lnccl -lculibos\n",
+     "L = -lhipblas -lhipfft -lhiprand -lhipsparse -lhipsolver -lMIOpen -lrccl\n"),
+    ("INC = -I$(CUDA_PATH)/include -I.\n", "INC = -I$(ROCM_PATH)/include -D__HIP_PLATFORM_AMD__ -I.\n"),
+    # comments, other tools' options and the project's names are left alone
+    ("# nvcc -arch=sm_70 -lcudart\nCUDA_LIB_DIR = x\nCFLAGS = -march=native -m64 -c\n",
+     "# nvcc -arch=sm_70 -lcudart\nCUDA_LIB_DIR = x\nCFLAGS = -march=native -m64 -c\n"),
+])
+def test_rewrites(before, after):
+    out, found = tr(before)
+    assert out == after
+    assert found == []
+
+
+@pytest.mark.parametrize("line", [
+    "F = -arch=sm_80 -O3", "F = -arch sm_80 -O3", "F = --gpu-architecture=compute_70 -O3",
+    "F = -gencode arch=compute_70,code=sm_70 -gencode=arch=compute_80,code=sm_80 -O3",
+    "F = -arch=$(SM) -code=sm_$(SM) -O3", "F = --cuda-gpu-arch=sm_20 -O3",
+])
+def test_architectures_become_one_variable(line):
+    out, found = tr(f"# user options\n\n{line}\n")
+    assert out == f"# user options\n\n{ARCH}\nF = --offload-arch=$(HIP_ARCH) -O3\n"
+    assert found == []
+
+
+def test_architecture_inside_make_functions_and_a_set_variable():
+    text = ("HIP_ARCH = gfx90a\n"
+            "$(foreach sm,$(SMS),$(eval GENCODE += -gencode arch=compute_$(sm),code=sm_$(sm)))\n")
+    out, _ = tr(text)
+    assert out == ("HIP_ARCH = gfx90a\n"
+                   "$(foreach sm,$(SMS),$(eval GENCODE += --offload-arch=$(HIP_ARCH)))\n")
+
+
+def test_what_has_no_equivalent_is_reported_on_its_line():
+    text = ("NVCCFLAGS = -O3 -Xptxas -v -lineinfo -maxrregcount=32\n"
+            "LIBS = -lcublas -lnvjpeg -lnvidia-ml\n"
+            "INC = -I$(CUDA_PATH)/samples/common/inc\n"
+            "all:\n\tnvcc -ptx k.cu\n\tnvprof ./app\n\tnvcc -dlink a.o -o l.o\n")
+    out, found = tr(text)
+    assert out.splitlines()[:2] == ["NVCCFLAGS = -O3", "LIBS = -lhipblas -lnvjpeg -lrocm_smi64"]
+    assert "-I$(ROCM_PATH)/samples/common/inc" in out
+    assert "hipcc -ptx k.cu" in out and "hipcc -fgpu-rdc --hip-link a.o" in out
+    assert found == [("CP311", 1), ("CP311", 1), ("CP311", 1), ("CP312", 2), ("CP313", 2),
+                     ("CP312", 3), ("CP312", 5), ("CP313", 6), ("CP313", 7)]
+
+
+def test_variants_pick_the_library():
+    out, _ = tr("L = -lcublas -lcurand\n", variants=(("blas", "rocblas"), ("rand", "rocrand")))
+    assert out == "L = -lrocblas -lrocrand\n"
+
+
+def test_recipes_continuations_and_crlf_are_byte_exact():
+    text = ("app: main.o\r\n\t$(NVCC) -o $@ $^ \\\r\n\t\t-arch=sm_70 \\\r\n\t\t-lcudart  # link\r\n"
+            "%.o: %.cu\r\n\t$(NVCC) -Xcompiler -fPIC -c $< -o $@\r\n")
+    out, _ = tr(text)
+    assert out == (ARCH.replace("\n", "\r\n")
+                   + "app: main.o\r\n\t$(NVCC) -o $@ $^ \\\r\n\t\t--offload-arch=$(HIP_ARCH) \\\r\n"
+                   "\t\t-lamdhip64  # link\r\n%.o: %.cu\r\n\t$(NVCC) -fPIC -c $< -o $@\r\n")
+
+
+@pytest.mark.parametrize("header", [
+    "# Makefile.in generated by automake 1.16.5 from Makefile.am.\n",
+    "# CMAKE generated file: DO NOT EDIT!\n# Generated by \"Unix Makefiles\" Generator, CMake Version 3.28\n",
+])
+def test_generated_makefiles_are_left_alone(header):
+    text = header + "NVCC = nvcc\nF = -arch=sm_70 -lcudart\n"
+    result = translate_makefile(text.encode(), Options(), "Makefile")
+    assert result.output == text.encode()
+    assert [f.code for f in result.findings] == ["CP314"]
+
+
+def test_kind_outcome_and_rename_note():
+    data = b"CC = nvcc\nmain: main.cu\n\t$(CC) -arch=sm_80 main.cu -o main\n"
+    out, outcome = translate_file(data, "make", Options(), "Makefile")
+    assert outcome.changed and outcome.wanted and b"hipcc" in out
+    _, renamed = translate_file(data, "make", Options(), "Makefile", rename=((".cu", ".hip"),))
+    assert [f.code for f in renamed.findings] == ["CP315"]
+    plain = b"all:\n\tgcc -o x x.c\n"
+    out, outcome = translate_file(plain, "make", Options(), "Makefile")
+    assert out == plain and not outcome.wanted
