@@ -24,13 +24,16 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C
 
 LINE=${1:-6.4}
-LAYOUT=3  # bump when the pruning or the wrapper below changes
+LAYOUT=4  # bump when the pruning or the wrapper below changes
 PACKAGES=(hipcc libamdhip64-dev libhipblas-dev libhipblaslt-dev libhipcub-dev librocthrust-dev
           libhipsparse-dev libhipsolver-dev libhipfft-dev libhiprand-dev libmiopen-dev
           librocblas-dev librocsparse-dev librocsolver-dev librocrand-dev librocfft-dev
           # Headers real CUDA programs include besides CUDA's (samples draw with OpenGL,
           # use OpenMP on the host): without them a port would fail for want of the host's.
-          libgl-dev libglu1-mesa-dev libglut-dev libomp-dev make cmake)
+          libgl-dev libglu1-mesa-dev libglut-dev libomp-dev
+          # A project's own build (cudaport verify --build): make, CMake, and the host C/C++
+          # compilers Makefiles call for their .c/.cpp files (gcc, g++, cc).
+          make cmake gcc g++)
 case "$LINE" in
   7.2)
     DIR=${CUDAPORT_ROCM72_DIR:-/var/cache/cudaport/rocm-7.2}
@@ -155,8 +158,14 @@ done
 rm -f "$lib"/libgallium-*.so
 say "pruned $DIR: $before -> $(du -shx "$DIR" | cut -f1)"
 
-# 4. The wrapper.
-cat >"$DIR/cudaport-hipcc" <<'WRAPPER'
+# ROCm's usual prefix, so a ported Makefile's ROCM_PATH ?= /opt/rocm (and /opt/rocm/bin/hipcc)
+# means the root's ROCm, as on a machine with AMD's packages.
+[ -e "$DIR/opt/rocm" ] || ln -s /usr "$DIR/opt/rocm"
+
+# 4. The wrappers: cudaport-hipcc runs hipcc, cudaport-run any command of the root (make,
+# cmake: a project's own build) the same way. Written beside and renamed, so a wrapper
+# running at the time is never read half-written.
+cat >"$DIR/cudaport-hipcc.new" <<'WRAPPER'
 #!/usr/bin/env bash
 # cudaport-hipcc: run the hipcc of this folder (a Debian sid root holding ROCm, written by
 # cudaport's tools/setup-rocm.sh) on files of the host, with hipcc's own arguments.
@@ -171,7 +180,11 @@ cat >"$DIR/cudaport-hipcc" <<'WRAPPER'
 # folder, such as /tmp or /home, is bound whole; below /usr, /var, /opt ... the root's own
 # files win and only what it lacks is bound), so the paths in the arguments and in the
 # compiler's messages are the host's paths.
+#
+# Called as cudaport-run (or with CUDAPORT_ROOT_COMMAND=1), the arguments are a command of
+# the root instead (`cudaport-run make -j2`, `cudaport-run cmake -S src -B build`).
 set -euo pipefail
+[ "${0##*/}" != cudaport-run ] || export CUDAPORT_ROOT_COMMAND=1
 self=$(readlink -f "${BASH_SOURCE[0]}")
 root=$(dirname "$self")
 if [ "${CUDAPORT_HIPCC_ROOT:-}" != "$root" ]; then
@@ -214,11 +227,15 @@ keep=()
 for name in TMPDIR HIPCC_VERBOSE HIPCC_COMPILE_FLAGS_APPEND HIP_CLANG_PATH; do
   [ -z "${!name:-}" ] || keep+=("$name=${!name}")
 done
+command=(hipcc "$@")
+[ -z "${CUDAPORT_ROOT_COMMAND:-}" ] || command=("$@")
 exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
   LANG=C.UTF-8 HIP_PLATFORM=amd "${keep[@]}" \
-  /bin/sh -c 'cd "$0" && exec hipcc "$@"' "$PWD" "$@"
+  /bin/sh -c 'cd "$0" && exec "$@"' "$PWD" "${command[@]}"
 WRAPPER
-chmod +x "$DIR/cudaport-hipcc"
+chmod +x "$DIR/cudaport-hipcc.new"
+mv -f "$DIR/cudaport-hipcc.new" "$DIR/cudaport-hipcc"
+ln -sfn cudaport-hipcc "$DIR/cudaport-run"
 
 # 5. Check it compiles what cudaport's tests need, then stamp.
 probe=$(mktemp -d /tmp/cudaport-rocm-probe.XXXXXX)

@@ -44,6 +44,11 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, ROCM_WRAPPER, TOOLCHAINS, Comp
               help="Write a JSON report of every file's result and findings.")
 @click.option("--fail-on", type=click.Choice(FAIL_LEVELS), default="error", show_default=True,
               help="Exit 1 when a finding of this severity or above remains.")
+@click.option("--build", "build_project", is_flag=True,
+              help="Translate each folder and run its own build (make, or CMake's configure "
+              "and build) against ROCm 7.2 (the folder `tools/setup-rocm.sh 7.2` installs, "
+              "env CUDAPORT_ROCM72_DIR, or --rocm); report each project: built, or its first "
+              "error on the CUDA line with the finding that explains it.")
 @click.option("-v", "--verbose", is_flag=True,
               help="Print each compiler's output (locations mapped to the CUDA files).")
 @click.option("-q", "--quiet", is_flag=True, help="Print no summary.")
@@ -51,8 +56,8 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, ROCM_WRAPPER, TOOLCHAINS, Comp
 def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[str, ...],
             compile_commands: Path | None, translated: bool, compiler: str | None,
             toolchain: str, rocm: Path | None, offload_arch: str, jobs: int | None, keep_dir: Path | None,
-            report_file: Path | None, fail_on: str, verbose: bool, quiet: bool,
-            **kwargs: object) -> None:
+            report_file: Path | None, fail_on: str, build_project: bool, verbose: bool,
+            quiet: bool, **kwargs: object) -> None:
     """Translate PATHs and compile them with a real HIP compiler.
 
     Without --hip-version, translation targets the HIP version the compiler's headers
@@ -63,6 +68,11 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
     file fails (or a finding at --fail-on remains), 2 on usage errors or without a compiler.
     """
     options = build_options(dict(kwargs))
+    if build_project:
+        arch = offload_arch if click.get_current_context().get_parameter_source(
+            "offload_arch") != click.core.ParameterSource.DEFAULT else None
+        sys.exit(run_builds(paths, options, rocm, arch, jobs, keep_dir, report_file, fail_on,
+                            translated, verbose, quiet))
     if rocm is not None:
         toolchain = "rocm"
     hip = find_compiler(compiler, offload_arch, toolchain, rocm)
@@ -128,6 +138,69 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
                    f"HIP {translated_for} ({hip.description}{detected})", err=True)
     failed = sum(not o.ok for o in outcomes) if fail_on != "never" else 0
     sys.exit(exit_code([f for o in outcomes for f in o.findings], fail_on, stale=failed))
+
+
+def run_builds(paths: tuple[Path, ...], options, rocm: Path | None, arch: str | None,
+               jobs: int | None, keep_dir: Path | None, report_file: Path | None,
+               fail_on: str, translated: bool, verbose: bool, quiet: bool) -> int:
+    """``verify --build``: translate each folder, build its projects, print one line each."""
+    import shutil
+    import tempfile
+
+    from ..build import BuildError, build_tree, rocm72_dir
+
+    root = rocm72_dir(rocm)
+    if options.target_version is None:
+        from ..verify import hip_version
+
+        options = dataclasses.replace(options, target_version=hip_version(str(root / "usr")))
+    results = []
+    start = time.perf_counter()
+    for path in paths:
+        if not path.is_dir():
+            raise UsageError(f"{path}: --build needs a folder (the project to build)")
+        out = (keep_dir / path.resolve().name) if keep_dir else Path(
+            tempfile.mkdtemp(prefix="cudaport-build-"))
+        try:
+            built, outcomes = build_tree(path, out if not translated else path, options, root,
+                                         jobs or 2, arch, translate=not translated)
+        except BuildError as exc:
+            raise UsageError(str(exc)) from None
+        finally:
+            if not keep_dir and not translated:
+                shutil.rmtree(out, ignore_errors=True)
+        results += built
+    for b in results:
+        if b.ok:
+            click.echo(f"{b.folder}: built ({b.system}, {b.seconds:.1f} s)")
+        else:
+            e = b.error
+            click.echo(f"{e.path}:{e.line}:{e.col}: {e.code} {e.severity}: {e.message} "
+                       f"[{b.folder}, {b.system}]")
+            for f in b.explained_by:
+                click.echo(f"  explained by {f.path}:{f.line}:{f.col}: {f.code} {f.message}")
+        if verbose and b.output.strip():
+            click.echo(f"--- {b.command}", err=True)
+            click.echo(b.output.rstrip(), err=True)
+    if report_file is not None:
+        doc = {"rocm": str(root), "translated_for": options.target_version,
+               "projects": [{"folder": b.folder, "system": b.system, "ok": b.ok,
+                             "seconds": round(b.seconds, 1), "command": b.command,
+                             "error": b.error.to_dict() if b.error else None,
+                             "explained_by": [f.to_dict() for f in b.explained_by]}
+                            for b in results]}
+        try:
+            write_output(report_file, (json.dumps(doc, indent=2) + "\n").encode())
+        except OutputError as exc:
+            raise UsageError(str(exc)) from None
+    failed = sum(not b.ok for b in results)
+    if not quiet:
+        click.echo(f"verify --build: {len(results)} project(s), {len(results) - failed} built, "
+                   f"{failed} failed in {time.perf_counter() - start:.1f} s with ROCm in {root}, "
+                   f"translated for HIP {options.target_version}", err=True)
+    if fail_on == "never":
+        return 0
+    return exit_code([b.error for b in results if b.error], fail_on, stale=failed)
 
 
 def render_json(outcomes: list[Outcome], compiler: Compiler, target: str | None) -> str:
