@@ -41,3 +41,19 @@ def compile_hip(path: Path, toolchain: str) -> None:
     proc = subprocess.run([*compiler.argv, "-std=c++17", str(path)], capture_output=True,
                           text=True, env={**os.environ, **dict(compiler.env)})
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def rocm_wrapper(version: str = "7.2") -> Path:
+    """The cudaport-hipcc of the ROCm root for ``version`` ("7.2": $CUDAPORT_ROCM72_DIR,
+    "6.4": $CUDAPORT_ROCM_DIR, else /var/cache/cudaport/rocm-X); the test fails without
+    it (skips with CUDAPORT_SKIP_HIP=1)."""
+    import os
+
+    variable = "CUDAPORT_ROCM72_DIR" if version == "7.2" else "CUDAPORT_ROCM_DIR"
+    root = Path(os.environ.get(variable, f"/var/cache/cudaport/rocm-{version}"))
+    wrapper = root / "cudaport-hipcc"
+    if not os.access(wrapper, os.X_OK):
+        if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
+            pytest.skip(f"no ROCm {version} toolchain and CUDAPORT_SKIP_HIP=1")
+        pytest.fail(f"no ROCm {version} toolchain: run tools/setup-rocm.sh {version}")
+    return wrapper

@@ -4,12 +4,11 @@ barriers are not (ROCm/aiter had 393 of 394 blocked files blocked by those alone
 
 from __future__ import annotations
 
-import os
 import subprocess
-from pathlib import Path
 
 import pytest
 
+from conftest import rocm_wrapper
 from cudaport import ptx
 from cudaport.translate import translate_source
 
@@ -108,19 +107,11 @@ def test_verify_counts_only_ptx_as_ptx():
     assert [src.count(b"\n", 0, o) + 1 for o in offsets] == [11]
 
 
-ROOTS = {"7.2": Path(os.environ.get("CUDAPORT_ROCM72_DIR", "/var/cache/cudaport/rocm-7.2")),
-         "6.4": Path(os.environ.get("CUDAPORT_ROCM_DIR", "/var/cache/cudaport/rocm-6.4"))}
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("rocm", list(ROOTS))
+@pytest.mark.parametrize("rocm", ["7.2", "6.4"])
 def test_the_unreported_forms_compile(tmp_path, rocm):
     """What is no longer reported assembles to an object for gfx942 (ROCm 7.2 and 6.4)."""
-    wrapper = ROOTS[rocm] / "cudaport-hipcc"
-    if not os.access(wrapper, os.X_OK):
-        if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
-            pytest.skip(f"no ROCm {rocm} toolchain and CUDAPORT_SKIP_HIP=1")
-        pytest.fail(f"no ROCm {rocm} toolchain: run tools/setup-rocm.sh {rocm}")
+    wrapper = rocm_wrapper(rocm)
     unit = tmp_path / "amd.hip"
     unit.write_bytes(translate_source(AMD_KERNEL, target_version=rocm).output)
     proc = subprocess.run([str(wrapper), "--offload-arch=gfx942", "-std=c++17", "-c",

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import rocm_wrapper
 from cudaport.cmake import CMakeSyntaxError, parse, translate_cmake
 from cudaport.options import Options
 
@@ -236,12 +237,7 @@ target_link_libraries(k PRIVATE rocm_smi64 rocm_smi64)
 
 @pytest.mark.slow
 def test_the_flags_left_compile_with_rocm_7_2(tmp_path: Path):
-    root = Path(os.environ.get("CUDAPORT_ROCM72_DIR", "/var/cache/cudaport/rocm-7.2"))
-    wrapper = root / "cudaport-hipcc"
-    if not os.access(wrapper, os.X_OK):
-        if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
-            pytest.skip("no ROCm 7.2 toolchain and CUDAPORT_SKIP_HIP=1")
-        pytest.fail("no ROCm 7.2 toolchain: run tools/setup-rocm.sh 7.2")
+    wrapper = rocm_wrapper("7.2")
     out, _ = tr('set(CMAKE_CUDA_FLAGS "-forward-unknown-to-host-compiler -extended-lambda '
                 '-restrict --expt-relaxed-constexpr -Xptxas -v -lineinfo --use_fast_math -O3")')
     flags = out[out.index('"') + 1:out.rindex('"')].split()

@@ -12,8 +12,10 @@ name in a report really means "not CUDA API".
 Inputs:
 - the CUDA 13 toolkit headers (runtime, driver, device, cuComplex; ``--cuda-include``);
 - the ``include/`` folders of PyPI's nvidia-* wheels (cuBLAS, cuDNN, cuFFT, cuRAND,
-  cuSPARSE, cuSOLVER, NCCL, NVRTC), extracted below ``--wheel-include`` as
-  ``<wheel name>/...`` (``--fetch-wheels`` downloads and extracts them with pip).
+  cuSPARSE, cuSOLVER, NCCL, NVRTC, and NVML's nvidia-nvml-dev for CUDA 13.0), extracted
+  below ``--wheel-include`` as ``<wheel name>/...`` (``--fetch-wheels`` downloads and
+  extracts them with pip; ``--only LIBRARY`` enumerates one library and merges it into
+  the committed cuda13-names.txt).
 
 Method: libclang parses each library's headers twice (CUDA host and device views, so
 ``#if __CUDA_ARCH__`` branches count) and lists the declarations made in that library's
@@ -48,7 +50,8 @@ CLANG_RESOURCE = sorted(Path("/usr/lib/llvm-15/lib/clang").glob("*/include"))
 
 # Wheels whose include/ folders hold library headers (PyPI names, CUDA 13 builds).
 WHEELS = ("nvidia-cuda-nvrtc", "nvidia-cublas", "nvidia-cufft", "nvidia-curand",
-          "nvidia-cusparse", "nvidia-cusolver", "nvidia-nccl-cu13", "nvidia-cudnn-cu13")
+          "nvidia-cusparse", "nvidia-cusolver", "nvidia-nccl-cu13", "nvidia-cudnn-cu13",
+          "nvidia-nvml-dev<13.1")
 
 # library id -> (where: "toolkit" or a wheel folder, headers to parse, own-file pattern)
 LIBRARIES: dict[str, tuple[str, tuple, str]] = {
@@ -79,6 +82,14 @@ LIBRARIES: dict[str, tuple[str, tuple, str]] = {
                  r"cusolver\w*\.h"),
     "nccl": ("nvidia_nccl_cu13", ("nccl.h",), r"nccl\.h"),
     "cudnn": ("nvidia_cudnn_cu13", ("cudnn.h", "cudnn_backend.h"), r"cudnn\w*\.h"),
+    # NVML (the CUDA 13.0 toolkit's nvml.h, shipped as the nvidia-nvml-dev wheel)
+    "nvml": ("nvidia_nvml_dev", ("nvml.h",), r"nvml\.h"),
+}
+
+# What the generated packs' functions of a library say in their finding (CP101).
+LIBRARY_NOTES = {
+    "nvml": "ROCm SMI (rocm_smi/rocm_smi.h, rsmi_*) has no call of the same meaning and "
+            "shape; port it by hand",
 }
 
 DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
@@ -217,11 +228,15 @@ def is_public(name: str, kind: str, standard: set[str]) -> bool:
     return not name.startswith("_")
 
 
-def enumerate_all(cuda_include: Path, wheel_include: Path) -> dict[str, dict[str, str]]:
-    """library -> {name: kind} of every public CUDA 13 identifier."""
+def enumerate_all(cuda_include: Path, wheel_include: Path,
+                  only: tuple[str, ...] = ()) -> dict[str, dict[str, str]]:
+    """library -> {name: kind} of every public CUDA 13 identifier (of ``only``'s
+    libraries, when given)."""
     standard = standard_names()
     out: dict[str, dict[str, str]] = {}
     for library, (where, headers, own_pattern) in LIBRARIES.items():
+        if only and library not in only:
+            continue
         include = cuda_include if where == "toolkit" else wheel_include / where
         if not include.is_dir():
             raise SystemExit(f"error: {include} not found (see --fetch-wheels)")
@@ -292,9 +307,11 @@ def write_outputs(found: dict[str, dict[str, str]], out_dir: Path, wheel_version
             f'present_in_cuda: "{CUDA_VERSION}"',
             "identifiers:",
         ]
+        note = LIBRARY_NOTES.get(library)
         for name in sorted(new):
             to = f", to: {name}" if name in same and library in ("device", "runtime") else ""
-            body.append(f"  {name}: {{kind: {new[name]}{to}}}")
+            extra = f', note: "{note}"' if note and new[name] == "function" else ""
+            body.append(f"  {name}: {{kind: {new[name]}{to}{extra}}}")
         (out_dir / f"cuda13-{library}.yaml").write_text("\n".join(body) + "\n", encoding="utf-8")
 
 
@@ -313,11 +330,11 @@ def read_names(path: Path) -> tuple[dict[str, dict[str, str]], str]:
     return found, versions
 
 
-def fetch_wheels(dest: Path) -> None:
+def fetch_wheels(dest: Path, wheels: tuple[str, ...] = WHEELS) -> None:
     """Download the wheels with pip and keep only their include/ folders."""
     download = dest / "wheels"
     download.mkdir(parents=True, exist_ok=True)
-    for wheel in WHEELS:
+    for wheel in wheels:
         subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary",
                         ":all:", "--platform", "manylinux_2_27_x86_64", "--platform",
                         "manylinux2014_x86_64", "--python-version", "3.11", "-d",
@@ -349,7 +366,26 @@ def main(argv: list[str] | None = None) -> int:
                         help="rewrite only the cuda13-*.yaml packs from the committed "
                              "cuda13-names.txt (after a hand-written pack took over names), "
                              "without the toolkit or the wheels")
+    parser.add_argument("--only", action="append", default=[], metavar="LIBRARY",
+                        help="enumerate only this library (repeatable) and merge its names "
+                             "into the committed cuda13-names.txt (nvml: from the "
+                             "nvidia-nvml-dev wheel)")
     args = parser.parse_args(argv)
+    if args.only:
+        found, versions = read_names(args.out / "cuda13-names.txt")
+        if args.fetch_wheels:
+            wanted = {LIBRARIES[library][0] for library in args.only}
+            fetch_wheels(args.wheel_include, tuple(
+                w for w in WHEELS if w.split("<")[0].replace("-", "_") in wanted))
+        found.update(enumerate_all(args.cuda_include, args.wheel_include, tuple(args.only)))
+        for library in args.only:
+            wheel = LIBRARIES[library][0]
+            shown = next((p.name.split("-")[0] + " " + p.name.split("-")[1] for p in sorted(
+                (args.wheel_include / "wheels").glob(f"{wheel}-*.whl"))), wheel)
+            if shown not in versions:
+                versions += f"; {library}: {shown}"
+        write_outputs(found, args.out, versions)
+        return 0
     if args.from_names:
         found, versions = read_names(args.out / "cuda13-names.txt")
         write_outputs(found, args.out, versions)
