@@ -99,7 +99,8 @@ def test_command_writes_the_header(tmp_path):
 
 def test_every_provided_function_is_some_rule_target():
     header = load(HEADER)
-    targets = {r.replacement for r in get_compiled(Options(target_version="7.2")).identifiers.values()
+    targets = {r.replacement for version in ("6.4", "7.2")
+               for r in get_compiled(Options(target_version=version)).identifiers.values()
                if r.replacement}
     missing = [n.decode() for n in header.provides if n not in targets]
     assert not missing
@@ -161,12 +162,14 @@ def test_hipblas_status_string():
     assert b"hipblasStatusToString(e)" in out
 
 
-def test_reduce_sync_is_dated_7_2():
+def test_reduce_sync_is_renamed_from_7_2_and_portable_before():
     src = b"__global__ void k(int* p) { p[0] = __reduce_add_sync(0xffffffff, p[1]); }\n"
     new = _translate(src, "7.2")
     assert b"__reduce_add_sync(__activemask(), p[1])" in new.output
-    old = _translate(src, "6.4")
-    assert "CP107" in [f.code for f in old.findings if f.identifier == "__reduce_add_sync"]
+    old = _translate(src, "6.4")  # before 7.2: the portable header's function
+    assert b"cudaport_reduce_add_sync(0xffffffff, p[1])" in old.output
+    assert b"#ifndef CUDAPORT_PORTABLE_REDUCE_SYNC" in old.output
+    assert [f.severity for f in old.findings if f.code == "CP108"] == ["info"]
 
 
 # ---- semantics: the generic form against CUDA's definitions -------------------------------
@@ -596,15 +599,14 @@ def _hipcc(version: str) -> Path | None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("version,arch", [("7.2", "gfx942"), ("7.2", "gfx90a"),
-                                          ("6.4", "gfx942")])
+                                          ("6.4", "gfx942"), ("6.4", "gfx90a")])
 def test_every_ported_construct_compiles(tmp_path, version, arch):
     hipcc = _hipcc(version)
     if hipcc is None:
         pytest.skip(f"no ROCm {version} root (tools/setup-rocm.sh {version})")
     src = EVERYTHING.read_bytes()
-    if version == "6.4":  # (Debian's ROCm 6.4 root has no roctracer; __reduce_*_sync is 7.2)
+    if version == "6.4":  # (Debian's ROCm 6.4 root has no roctracer)
         src = re.sub(rb"(?s)// nvtx begin.*?// nvtx end\n", b"", src)
-        src = re.sub(rb"(?m)^.*__reduce_\w+_sync.*\n", b"", src)
     result = _translate(src, version, "every_port.cu")
     assert not [f for f in result.findings if f.severity == "error"], result.findings
     out = tmp_path / "every_port.hip"

@@ -616,3 +616,53 @@ struct cudaport_fp4x4_e2m1 {
 };
 #endif
 //@ end
+
+//@ reduce_sync needs=prelude provides=cudaport_reduce_add_sync,cudaport_reduce_min_sync,cudaport_reduce_max_sync,cudaport_reduce_and_sync,cudaport_reduce_or_sync,cudaport_reduce_xor_sync
+#ifndef CUDAPORT_PORTABLE_REDUCE_SYNC
+#define CUDAPORT_PORTABLE_REDUCE_SYNC
+// __reduce_add_sync(mask, value), __reduce_min_sync, __reduce_max_sync (unsigned and int),
+// __reduce_and_sync, __reduce_or_sync, __reduce_xor_sync (unsigned) (CUDA C++ Programming
+// Guide, "Warp Reduce Functions"): every thread named in mask takes part and receives the
+// reduction (a wrapping sum, minimum, maximum, or bitwise and/or/xor) of `value` over
+// those threads. For HIP before 7.2, which lacks them: a read of each named lane's value
+// with __shfl, in lane order (the operations are associative and commutative, so the
+// order does not change the result). A 32-bit mask of all ones (a whole CUDA warp) names
+// every active lane, as cudaport's rename does for HIP 7.2 (`__activemask()`), so a
+// wavefront of 64 reduces as one. Device code only: there is no warp on the host.
+#if defined(__HIPCC__)
+namespace cudaport_detail {
+struct red_add { template <class T> __device__ T operator()(T a, T b) const { return (T)((unsigned)a + (unsigned)b); } };
+struct red_min { template <class T> __device__ T operator()(T a, T b) const { return b < a ? b : a; } };
+struct red_max { template <class T> __device__ T operator()(T a, T b) const { return a < b ? b : a; } };
+struct red_and { __device__ unsigned operator()(unsigned a, unsigned b) const { return a & b; } };
+struct red_or { __device__ unsigned operator()(unsigned a, unsigned b) const { return a | b; } };
+struct red_xor { __device__ unsigned operator()(unsigned a, unsigned b) const { return a ^ b; } };
+template <class M> __device__ inline unsigned long long lane_mask(M mask) {
+  return sizeof(M) == 4 && (unsigned)mask == 0xffffffffu ? (unsigned long long)__ballot(1)
+                                                          : (unsigned long long)mask;
+}
+template <class T, class Op>
+__device__ inline T reduce_lanes(unsigned long long mask, T value, Op op) {
+  T acc = value;
+  bool first = true;
+  for (int lane = 0; lane < warpSize; ++lane) {
+    if (!((mask >> lane) & 1ull)) continue;  // (the mask is the same in every named lane)
+    const T v = __shfl(value, lane);
+    acc = first ? v : op(acc, v);
+    first = false;
+  }
+  return acc;
+}
+}  // namespace cudaport_detail
+template <class M> __device__ inline unsigned cudaport_reduce_add_sync(M mask, unsigned value) { return cudaport_detail::reduce_lanes(cudaport_detail::lane_mask(mask), value, cudaport_detail::red_add()); }
+template <class M> __device__ inline int cudaport_reduce_add_sync(M mask, int value) { return cudaport_detail::reduce_lanes(cudaport_detail::lane_mask(mask), value, cudaport_detail::red_add()); }
+template <class M> __device__ inline unsigned cudaport_reduce_min_sync(M mask, unsigned value) { return cudaport_detail::reduce_lanes(cudaport_detail::lane_mask(mask), value, cudaport_detail::red_min()); }
+template <class M> __device__ inline int cudaport_reduce_min_sync(M mask, int value) { return cudaport_detail::reduce_lanes(cudaport_detail::lane_mask(mask), value, cudaport_detail::red_min()); }
+template <class M> __device__ inline unsigned cudaport_reduce_max_sync(M mask, unsigned value) { return cudaport_detail::reduce_lanes(cudaport_detail::lane_mask(mask), value, cudaport_detail::red_max()); }
+template <class M> __device__ inline int cudaport_reduce_max_sync(M mask, int value) { return cudaport_detail::reduce_lanes(cudaport_detail::lane_mask(mask), value, cudaport_detail::red_max()); }
+template <class M> __device__ inline unsigned cudaport_reduce_and_sync(M mask, unsigned value) { return cudaport_detail::reduce_lanes(cudaport_detail::lane_mask(mask), value, cudaport_detail::red_and()); }
+template <class M> __device__ inline unsigned cudaport_reduce_or_sync(M mask, unsigned value) { return cudaport_detail::reduce_lanes(cudaport_detail::lane_mask(mask), value, cudaport_detail::red_or()); }
+template <class M> __device__ inline unsigned cudaport_reduce_xor_sync(M mask, unsigned value) { return cudaport_detail::reduce_lanes(cudaport_detail::lane_mask(mask), value, cudaport_detail::red_xor()); }
+#endif
+#endif
+//@ end
