@@ -410,7 +410,7 @@ def instructions(stmt: AsmStatement) -> tuple[list[RegDecl], list[Instruction]] 
         if not piece:
             continue
         if piece.startswith(".reg"):
-            m = re.fullmatch(r"\.reg\s+\.(\w+)\s+(.+)", piece, re.S)
+            m = re.fullmatch(r"\.reg\s*\.(\w+)\s+(.+)", piece, re.S)
             if m is None:
                 return f"the declaration '{piece}'"
             names_ = tuple(n.strip() for n in m.group(2).split(","))

@@ -154,8 +154,8 @@ def test_operand_names_and_the_spelling_of_operands_keep_their_translation():
 @pytest.mark.parametrize("stmt, named", [
     ('asm volatile("ldmatrix.sync.aligned.m8n8.x4.b16 {%0, %1, %2, %3}, [%4];" : "=r"(a), '
      '"=r"(b), "=r"(c), "=r"(s[0]) : "r"(a));', "'ldmatrix.sync.aligned.m8n8.x4.b16' has no HIP form"),
-    ('asm volatile("{\\n.reg .pred p;\\nsetp.eq.u32 p, %1, 1;\\n@p atom.global.add.u32 %0, [%2], 1;\\n}"'
-     ' : "=r"(a) : "r"(b), "l"(u));', "'.reg .pred' has no HIP form"),
+    ('asm volatile("{\\n.reg .pred p;\\nsetp.ltu.f32 p, %1, %2;\\n@p atom.global.add.u32 %0, [%3], 1;\\n}"'
+     ' : "=r"(a) : "f"(x), "f"(y), "l"(u));', "'setp.ltu.f32' has no HIP form"),
     ('asm volatile("bar.sync 1, 128;");', "'bar.sync 1, 128' (a named barrier or a thread count)"),
     ('asm volatile("mov.u32 %0, %%warpid;" : "=r"(a));', "%warpid has no HIP form"),
     ('asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;" : "=r"(a) : "r"(a), "r"(b), "r"(c));',
@@ -270,3 +270,121 @@ def test_every_form_compiles_to_object_code_with_rocm_7_2(tmp_path, arch):
     proc = subprocess.run([str(ROCM72), f"--offload-arch={arch}", "-std=c++17", "-c", str(path),
                            "-o", str(tmp_path / "forms.o")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+MORE_FORMS = [
+    ('asm("add.s32 %0, %1, %2;" : "=r"(s[0]) : "r"(a), "r"(b));',
+     "static_cast<unsigned int>(__builtin_bit_cast(unsigned int, a) + __builtin_bit_cast(unsigned int, b))"),
+    ('asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(c) : "r"(a), "r"(b), "r"(c));',
+     "__builtin_bit_cast(unsigned int, a) * __builtin_bit_cast(unsigned int, b) + "
+     "__builtin_bit_cast(unsigned int, c)"),
+    ('asm("cvt.u16.u32 %0, %1;" : "=h"(s[0]) : "r"(a));',
+     "static_cast<unsigned short>(__builtin_bit_cast(unsigned int, a))"),
+    ('asm("cvt.f32.bf16 %0, %1;" : "=f"(x) : "h"(s[0]));',
+     "x = __builtin_bit_cast(float, static_cast<unsigned int>(__builtin_bit_cast(unsigned short, s[0])) << 16);"),
+    ('asm("cvt.f32.f16 %0, %1;" : "=f"(x) : "h"(s[0]));',
+     "x = static_cast<float>(__builtin_bit_cast(_Float16, __builtin_bit_cast(unsigned short, s[0])));"),
+    ('asm("max.s32 %0, %1, %2;" : "=r"(s[0]) : "r"(a), "r"(b));', "__ptx_t1 > __ptx_t2 ? __ptx_t1 : __ptx_t2"),
+    ('asm volatile("{\\n.reg .pred p;\\nsetp.eq.u32 p, %2, 1;\\n@p atom.global.add.u32 %0, [%1], 1;\\n}"'
+     ' : "=r"(a) : "l"(u), "r"(b));',
+     "do { unsigned int __ptx_r0 = 0; unsigned long long __ptx_r1 = __builtin_bit_cast(unsigned long long, u); "
+     "unsigned int __ptx_r2 = __builtin_bit_cast(unsigned int, b); bool __ptx_v_p = false; "
+     "__ptx_v_p = __ptx_r2 == static_cast<unsigned int>(1); if (__ptx_v_p) { __ptx_r0 = "
+     "static_cast<unsigned int>(__hip_atomic_fetch_add(((unsigned int *)__ptx_r1), "
+     "static_cast<unsigned int>(1), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)); }; "
+     "a = __builtin_bit_cast(__typeof__(a), __ptx_r0); } while (0);"),
+    ('asm volatile("{\\n.reg .pred q;\\nsetp.ne.f32 q, %1, %2;\\nselp.b32 %0, 1, 0, q;\\n}" : "=r"(a) : "f"(x), "f"(y));',
+     "__ptx_v_q = (__ptx_r1 < __ptx_r2 || __ptx_r1 > __ptx_r2); __ptx_r0 = static_cast<unsigned int>(__ptx_v_q ? "),
+    ('asm("{\\n.reg.b64 t;\\nmul.wide.u32 t, %1, %2;\\nmov.b64 {%0, %1}, t;\\n}" : "=r"(a), "+r"(b) : "r"(c));',
+     "__ptx_r0 = static_cast<unsigned int>(__ptx_t1); __ptx_r1 = static_cast<unsigned int>(__ptx_t1 >> 32)"),
+]
+
+
+@pytest.mark.parametrize("stmt, expected", MORE_FORMS)
+def test_more_forms(stmt, expected):
+    out, findings = run(stmt)
+    assert "asm" not in out and expected in line_of(out), line_of(out)
+    assert codes(findings) == [("CP230", "info")]
+
+
+# --- min/max against the PTX ISA's definition, compiled for the host ---------------------
+
+FORMATS = {"f16": (16, 5, 10), "bf16": (16, 8, 7), "f32": (32, 8, 23)}
+
+
+def _value(bits: int, fmt: str) -> float:
+    import struct
+    if fmt == "f32":
+        return struct.unpack("<f", struct.pack("<I", bits))[0]
+    if fmt == "bf16":
+        return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
+    return struct.unpack("<e", struct.pack("<H", bits))[0]
+
+
+def _ptx_minmax(a: int, b: int, fmt: str, largest: bool, nan_mode: bool, xorsign: bool) -> int:
+    """PTX ISA 9.0, max/min (floating point), one lane: the pseudo-code, on decoded values."""
+    width = FORMATS[fmt][0]
+    sign_bit = 1 << (width - 1)
+    canonical = (1 << (width - 1)) - 1  # 0x7fff, 0x7fffffff
+    va, vb = _value(a, fmt), _value(b, fmt)
+    if xorsign:
+        xs = (a ^ b) & sign_bit
+        a, b = a & ~sign_bit, b & ~sign_bit
+        va, vb = abs(va), abs(vb)
+    na, nb = va != va, vb != vb
+    if na and nb or nan_mode and (na or nb):
+        return canonical
+    if na:
+        d = b
+    elif nb:
+        d = a
+    elif va == vb == 0:  # +0.0 > -0.0
+        pos, neg = (a, b) if not a & sign_bit else (b, a)
+        d = pos if largest else neg
+    else:
+        d = a if (va > vb if largest else va < vb) else b
+    if xorsign:
+        d = d & ~sign_bit | xs
+    return d
+
+
+def _interesting(fmt: str, rng: random.Random) -> list[int]:
+    width, exp_bits, man_bits = FORMATS[fmt]
+    sign = 1 << (width - 1)
+    exp_mask = ((1 << exp_bits) - 1) << man_bits
+    base = [0, 1, exp_mask, exp_mask | 1, exp_mask | (1 << (man_bits - 1)), canonical := sign - 1,
+            exp_mask - 1, 1 << man_bits, (1 << man_bits) - 1, (exp_mask >> 1) & exp_mask]
+    values = base + [v | sign for v in base]
+    return values + [rng.getrandbits(width) for _ in range(24)]
+
+
+@pytest.mark.parametrize("opcode", ["max.f32", "min.f32", "max.NaN.f32", "max.xorsign.abs.f32",
+                                    "max.f16x2", "min.bf16x2", "max.NaN.bf16x2",
+                                    "max.xorsign.abs.bf16x2", "min.xorsign.abs.f16x2",
+                                    "max.NaN.xorsign.abs.f16x2"])
+def test_min_max_match_the_ptx_isa(tmp_path, opcode):
+    out, findings = run(f'asm("{opcode} %0, %1, %2;" : "=r"(c) : "r"(a), "r"(b));')
+    assert codes(findings) == [("CP230", "info")], findings
+    lam = re.search(r"(\[\]\(unsigned int a, unsigned int b\).*\})\(__builtin_bit_cast", line_of(out)).group(1)
+    parts = opcode.split(".")
+    fmt = parts[-1].removesuffix("x2")
+    lanes = 2 if parts[-1].endswith("x2") else 1
+    width = FORMATS[fmt][0]
+    rng = random.Random(opcode)
+    values = _interesting(fmt, rng)
+    pairs = [(x, y) for x in values for y in values]
+    if lanes == 2:
+        pairs = [(x | rng.choice(values) << 16, y | rng.choice(values) << 16) for x, y in pairs]
+    program = tmp_path / "minmax.cpp"
+    program.write_text("#include <cstdio>\nint main() { unsigned a, b; auto f = " + lam +
+                       ";\n  while (std::scanf(\"%u %u\", &a, &b) == 2) std::printf(\"%u\\n\", f(a, b));\n}\n")
+    subprocess.run(["g++", "-std=c++17", "-O1", str(program), "-o", str(tmp_path / "minmax")], check=True)
+    got = subprocess.run([str(tmp_path / "minmax")], input="".join(f"{x} {y}\n" for x, y in pairs),
+                         capture_output=True, text=True, check=True).stdout.split()
+    for (x, y), result in zip(pairs, got):
+        want = 0
+        for lane in range(lanes):
+            m = (1 << width) - 1
+            want |= _ptx_minmax(x >> (width * lane) & m, y >> (width * lane) & m, fmt,
+                                parts[0] == "max", "NaN" in parts, "xorsign" in parts) << (width * lane)
+        assert int(result) == want, (opcode, hex(x), hex(y), hex(int(result)), hex(want))

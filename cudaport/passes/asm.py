@@ -164,10 +164,14 @@ class _Gen:
                                  "and written but has side effects"
                     return
                 reg = _REGISTER[op.kind]
-                init = f" = {self._bits_of(i, reg)}" if op.read else ""
+                init = f" = {self._bits_of(i, reg)}" if op.read else \
+                    " = 0" if any(ins.predicate for ins in found) else ""
                 self.body.append(f"{reg} __ptx_r{i}{init}")
         for name, t in self.locals.items():
-            if t == "pred" or t not in _C_TYPES:
+            if t == "pred":
+                self.body.append(f"bool __ptx_v_{name} = false")
+                continue
+            if t not in _C_TYPES:
                 self.error = f"'.reg .{t}' has no {_TARGET} form"
                 return
             self.body.append(f"{_C_TYPES[t]} __ptx_v_{name}")
@@ -208,7 +212,7 @@ class _Gen:
                 return self._bits_of(i, ctype)
             reg = _REGISTER[op.kind]
             return f"__ptx_r{i}" if reg == ctype else f"__builtin_bit_cast({ctype}, __ptx_r{i})"
-        if text in self.locals:
+        if text in self.locals and self.locals[text] != "pred":
             t = _C_TYPES[self.locals[text]]
             return f"__ptx_v_{text}" if t == ctype else f"__builtin_bit_cast({ctype}, __ptx_v_{text})"
         if _INT.match(text):
@@ -226,6 +230,14 @@ class _Gen:
             return f"static_cast<{ctype}>({self.special(text[1:])})"
         raise _NoForm(f"the operand '{text}'")
 
+    def predicate(self, text: str) -> str:
+        """A predicate register's value (``p`` or ``!p``)."""
+        negate = text.startswith("!")
+        name = text[1:] if negate else text
+        if self.locals.get(name) != "pred":
+            raise _NoForm(f"the predicate '{text}'")
+        return f"!__ptx_v_{name}" if negate else f"__ptx_v_{name}"
+
     def special(self, name: str) -> str:
         entry = (self.ports.get("special_registers") or {}).get(name)
         if entry is None:
@@ -236,6 +248,11 @@ class _Gen:
 
     def write(self, text: str, ptx_type: str, value: str) -> None:
         """Assign a value of the instruction's type to a destination operand."""
+        if ptx_type == "pred":
+            if self.locals.get(text.strip()) != "pred":
+                raise _NoForm(f"the predicate destination '{text}'")
+            self.body.append(f"__ptx_v_{text.strip()} = {value}")
+            return
         ctype = _C_TYPES.get(ptx_type)
         if ctype is None:
             raise _NoForm(f"the type .{ptx_type} has no {_TARGET} form")
@@ -352,8 +369,13 @@ def _instruction(gen: _Gen, ins: ptx.Instruction) -> None:
     if gen.error:
         raise _NoForm(gen.error)
     if ins.predicate:
-        raise _NoForm(f"the predicated instruction '{ins.predicate} {ins.opcode}' has no "
-                      f"{_TARGET} form")
+        condition = gen.predicate(ins.predicate[1:])
+        before = len(gen.body)
+        _instruction(gen, ins._replace(predicate=""))
+        guarded = gen.body[before:]
+        del gen.body[before:]
+        gen.body.append(f"if ({condition}) {{ {'; '.join(guarded)}; }}" if guarded else "(void)0")
+        return
     op, mods, types = _parts(ins.opcode)
     ports = gen.ports
     functions = ports.get("functions") or {}
@@ -625,15 +647,16 @@ def _prmt(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) ->
     _once(gen, ins, [a, b], " | ".join(terms))
 
 
-def _once(gen: _Gen, ins: ptx.Instruction, sources: list[str], expr: str) -> None:
+def _once(gen: _Gen, ins: ptx.Instruction, sources: list[str], expr: str,
+          t: str = "b32") -> None:
     """Write ``expr`` to the destination, reading each source once: a source used
     several times goes through a local first (unless it is a local already)."""
     for s in dict.fromkeys(sources):
         if expr.count(s) > 1 and not re.fullmatch(r"__ptx_\w+", s):
             tmp = gen.temp()
-            gen.body.append(f"unsigned int {tmp} = {s}")
+            gen.body.append(f"{_C_TYPES[t]} {tmp} = {s}")
             expr = expr.replace(s, tmp)
-    gen.write(ins.operands[0], "b32", expr)
+    gen.write(ins.operands[0], t, expr)
 
 
 def _lop3(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
@@ -766,6 +789,90 @@ def _cp(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> N
                     f"{i} < {count} ? {s}[{i}] : 0")
 
 
-_FAMILIES = {"ld": _ld, "st": _st, "atom": _atomic, "red": _atomic, "fence": _fence,
+_COMPARISONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=",
+                "lo": "<", "ls": "<=", "hi": ">", "hs": ">="}
+
+
+def _setp(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    """``setp.CMP.TYPE p, a, b``: integer comparisons, and the ordered ones of floats (false
+    when an input is NaN, as C's comparisons but ``!=``)."""
+    if len(mods) != 1 or len(types) != 1 or len(ins.operands) != 3 or "|" in ins.operands[0]:
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    cmp, t = mods[0], types[0]
+    if cmp not in _COMPARISONS or t in ("f16", "bf16", "pred") or t.startswith("f") and \
+            cmp in ("lo", "ls", "hi", "hs") or t.startswith("b") and cmp not in ("eq", "ne"):
+        raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
+    a, b = gen.read(ins.operands[1], t), gen.read(ins.operands[2], t)
+    if t.startswith("f") and cmp == "ne":
+        value = f"({a} < {b} || {a} > {b})"
+    else:
+        value = f"{a} {_COMPARISONS[cmp]} {b}"
+    gen.write(ins.operands[0], "pred", value)
+
+
+def _selp(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    if mods or len(types) != 1 or len(ins.operands) != 4:
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    t = types[0]
+    gen.write(ins.operands[0], t, f"{gen.predicate(ins.operands[3])} ? "
+              f"{gen.read(ins.operands[1], t)} : {gen.read(ins.operands[2], t)}")
+
+
+def _minmax(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    """Floating-point ``max``/``min`` (f32, f16, bf16, x2; .NaN; .xorsign.abs), bit by bit
+    as the PTX ISA defines them (``float_formats`` in ptx.yaml); integer ones by C."""
+    largest = ins.opcode.startswith("max")
+    if len(types) != 1 or len(ins.operands) != 3:
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    t = types[0]
+    if t in ("u16", "u32", "u64", "s16", "s32", "s64") and not mods:
+        a, b = gen.read(ins.operands[1], t), gen.read(ins.operands[2], t)
+        expr = f"{a} {'>' if largest else '<'} {b} ? {a} : {b}"
+        _once(gen, ins, [a, b], expr, t)
+        return
+    element = t[:-2] if t.endswith("x2") else t
+    formats = gen.ports.get("float_formats") or {}
+    if element not in formats or set(mods) - {"NaN", "xorsign", "abs"} or \
+            ("xorsign" in mods) != ("abs" in mods):
+        raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
+    f = formats[element]
+    lanes = 2 if t.endswith("x2") else 1
+    bits = f["bits"]
+    whole = "unsigned int"
+    a = gen.read(ins.operands[1], "b32" if bits * lanes == 32 else "b16")
+    b = gen.read(ins.operands[2], "b32" if bits * lanes == 32 else "b16")
+    sign, exponent, nan = (f"0x{f[k]:X}u" for k in ("sign", "exponent", "nan"))
+    mask = f"0x{(1 << bits) - 1:X}u"
+    # per lane: x, y the inputs (their magnitudes for .abs, s the XOR of their signs); a
+    # NaN's magnitude is above the exponent mask; the NaN cases give the canonical NaN
+    lane = ["unsigned int x = a >> i & M, y = b >> i & M".replace("M", mask)]
+    xorsign = "xorsign" in mods
+    if xorsign:
+        lane.append(f"unsigned int s = (x ^ y) & {sign}; x &= ~{sign} & {mask}; "
+                    f"y &= ~{sign} & {mask}")
+        xn, yn = f"x > {exponent}", f"y > {exponent}"
+        better = f"x {'>' if largest else '<'} y"  # (magnitudes order as integers)
+        pick = f"({better} ? x : y) | s"
+        x_, y_ = "x | s", "y | s"
+    else:
+        xn, yn = f"(x & ~{sign}) > {exponent}", f"(y & ~{sign}) > {exponent}"
+        # ordered as integers: negative values reversed below the positive ones (+0 > -0)
+        key = f"(v & {sign} ? ~v & {mask} : v | {sign})"
+        better = f"{key.replace('v', 'x')} {'>' if largest else '<'} {key.replace('v', 'y')}"
+        pick = f"({better} ? x : y)"
+        x_, y_ = "x", "y"
+    if "NaN" in mods:
+        result = f"{xn} || {yn} ? {nan} : {pick}"
+    else:
+        result = f"{xn} ? ({yn} ? {nan} : {y_}) : {yn} ? {x_} : {pick}"
+    lane.append(f"unsigned int r = {result}")
+    lane.append("d |= r << i")
+    body = "; ".join(lane)
+    function = (f"[]({whole} a, {whole} b) {{ {whole} d = 0; for (int i = 0; i < {bits * lanes}; "
+                f"i += {bits}) {{ {body}; }} return d; }}({a}, {b})")
+    gen.write(ins.operands[0], "b32" if bits * lanes == 32 else "b16", function)
+
+
+_FAMILIES = {"setp": _setp, "selp": _selp, "max": _minmax, "min": _minmax, "ld": _ld, "st": _st, "atom": _atomic, "red": _atomic, "fence": _fence,
              "membar": _fence, "prmt": _prmt, "lop3": _lop3, "shfl": _shfl, "bar": _bar,
              "barrier": _bar, "cp": _cp}

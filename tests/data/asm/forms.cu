@@ -63,6 +63,21 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
   asm volatile("cp.async.wait_all;");
   asm volatile("{\n\t.reg .b32 t1;\n\tmul.hi.u32 t1, %1, %2;\n\tmov.b32 %0, t1;\n\t}" : "=r"(hi) : "r"(a), "r"(b));
   asm volatile("{ .reg .b64 t; mul.wide.u32 t, %1, %2; mov.b64 {%0, %1}, t; }" : "=r"(c0), "+r"(c1) : "r"(a));
+  asm volatile("max.xorsign.abs.bf16x2 %0, %1, %2;\n\t" : "=r"(c0) : "r"(c0), "r"(c1));
+  asm volatile("min.NaN.f16x2 %0, %1, %2;" : "=r"(c1) : "r"(c0), "r"(c1));
+  asm volatile("max.f32 %0, %1, %2;" : "=f"(v) : "f"(v), "f"(f));
+  asm volatile("max.s32 %0, %1, %2;" : "=r"(shi) : "r"(shi), "r"(a));
+  asm volatile("{\n\t.reg .pred p;\n\tsetp.eq.u32 p, %2, 1;\n\t@p atom.global.add.u32 %0, [%1], 1;\n\t}" : "=r"(old) : "l"(u), "r"(a));
+  asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.f32 q, %1, %2;\n\tselp.b32 %0, 1, 0, q;\n}" : "=r"(c2) : "f"(f), "f"(g));
+  asm volatile("{\n\t.reg .pred q;\n\tsetp.lt.s32 q, %1, 0;\n\t@!q add.u32 %0, %0, %1;\n}" : "+r"(c3) : "r"(a));
+  asm("add.s32 %0, %1, %2;" : "=r"(shi) : "r"(shi), "r"(a));
+  asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(c3) : "r"(a), "r"(b), "r"(c3));
+  asm("xor.b32 %0, %1, %2;" : "=r"(c3) : "r"(a), "r"(c3));
+  asm("cvt.u16.u32 %0, %1;" : "=h"(hs[4]) : "r"(a));
+  asm("cvt.f32.bf16 %0, %1;" : "=f"(e2) : "h"(hs[4]));
+  asm("cvt.f32.f16 %0, %1;" : "=f"(l2) : "h"(hs[5]));
+  asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(hs[6]) : "f"(f));
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(hs[7]) : "f"(f));
   u[0] = lane + hi + r + x + smid + t32 + c0 + c1 + c2 + c3 + old + shi + (unsigned)(gt + c64 + wide) + smem[threadIdx.x % 64];
   q[0] = v + e2 + l2 + rc + th;
 }
