@@ -110,6 +110,14 @@ CASES = [
      {"target_version": "7.0"}),
     ("CP220", KERNEL.format("  constexpr int w = warpSize; out[0] = w;"),
      KERNEL.format("  const int w = warpSize; out[0] = w < warpSize;"), {"target_version": "7.0"}),
+    # a project's own warpSize (ROCm/aiter's groupnorm.cu: a template parameter) is no HIP's
+    ("CP220", KERNEL.format("  constexpr int w = warpSize; out[0] = w;"),
+     "template <typename T, unsigned warpSize>\n" + KERNEL.format(
+         "  static_assert(256 % warpSize == 0, \"\");\n  __shared__ float s[256 / warpSize];"),
+     {"target_version": "7.0"}),
+    ("CP220", KERNEL.format("  constexpr int w = warpSize; out[0] = w;"),
+     "constexpr int warpSize = 64;\n" + KERNEL.format("  __shared__ float s[warpSize];"),
+     {"target_version": "7.0"}),
     ("CP215", "#if __CUDA_ARCH__ >= 700\nint x;\n#endif\n",
      "#if defined(__HIP_DEVICE_COMPILE__)\nint x;\n#endif\n"),
     ("CP215", "#if __CUDACC_VER_MAJOR__ >= 11\nint x;\n#endif\n",
