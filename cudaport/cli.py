@@ -313,7 +313,9 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
             raise UsageError(str(exc)) from None
         return
     from .kinds import kind_of, translate_file
-    from .tree import finish
+    from .tree import finish, suppressing
+
+    policy = suppressing(options)
 
     outcomes = []
     errors: list[str] = []  # shown as they happen
@@ -338,6 +340,7 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
             click.echo(f"cudaport: error: {outcome.message}", err=True)
             errors.append(outcome.message)
             continue
+        outcome.checked = policy(data, path, outcome)
         outcomes.append(outcome)
         try:
             _emit(translated, name, path, output, out_dir, base)

@@ -51,7 +51,7 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
                         if j.kind == "source" and driver.renamed_rel(j.rel, suffixes) != j.rel)
     request = driver.Request(options, mode, copy_all, tuple(sorted(suffixes.items())), renamed,
                              keep_references=report_file is not None, backup_dir=backup_dir,
-                             backup_beside=backup)
+                             backup_beside=backup, policy=suppressing(options))
     scope = repr(([str(p.resolve()) for p in inputs], str(out_dir.resolve()) if out_dir else ""))
     try:
         outcomes = driver.run(jobs_list, request, jobs, scope if use_cache else None,
@@ -70,6 +70,15 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
     out.flush()
     sys.exit(finish(outcomes, the_plan.notes, options, report_file=report_file, quiet=quiet,
                     fail_on=fail_on, mode=mode))
+
+
+def suppressing(options: Options):
+    """The policy a translation's findings pass through: the file's suppression comments
+    (``// cudaport: ignore[CP101]``), as ``check`` reads them, so both give one verdict and
+    exit code for one file; no selection, configuration or baseline (those are check's)."""
+    from .policy import Policy
+
+    return Policy(encoding=options.encoding)
 
 
 def finish(outcomes: list[driver.Outcome], notes: list, options: Options, *,

@@ -87,3 +87,20 @@ def test_user_rule_codes_are_valid_in_suppressions():
     assert s.codes == ("ACME-002",) and s.bad == ("CP1O1",)
     kept, hidden = S.apply([Finding("ACME-002", "m", "f", 1, 1, "error")], [s])
     assert kept == [] and hidden == 1
+
+
+@pytest.mark.parametrize("comment, status", [(" // cudaport: ignore[CP101]", 0), ("", 1)])
+def test_translate_honours_suppressions_as_check_does(tmp_path: Path, monkeypatch, comment,
+                                                      status):
+    # translate said exit 1 and "blocked" where check said exit 0 and "ports cleanly"
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "k.cu").write_text(f"void f() {{ {MISSING}{comment}\n}}\n")
+    monkeypatch.chdir(tmp_path)
+    checked = run("check", "src/k.cu", "--no-config")
+    one = run("translate", "src/k.cu", "-o", "k.hip")
+    tree = run("translate", "src", "--out-dir", "out", "--no-cache")
+    assert checked.exit_code == one.exit_code == tree.exit_code == status, \
+        (checked.output, one.output, tree.output)
+    verdict = "1 port cleanly" if status == 0 else "1 blocked"
+    assert verdict in one.output and verdict in tree.output
+    assert ("CP101" in one.output) == bool(status)

@@ -23,7 +23,7 @@ def _cache_file(request: Request, digest: str, roots: str) -> Path:
 
     key = hashlib.sha256(repr((__version__, digest, request.options, request.mode,
                                 request.copy_all, request.rename, sorted(request.renamed),
-                                roots)).encode()).hexdigest()[:32]
+                                roots, request.policy is not None)).encode()).hexdigest()[:32]
     return _cache_dir() / "tree" / f"{key}.pickle"
 
 
