@@ -20,6 +20,14 @@ CASES = [
      KERNEL.format("  unsigned long long m = __ballot_sync(~0ull, v > 0);")),
     ("CP201", KERNEL.format("  int active = __activemask();"),
      KERNEL.format("  auto active = __activemask();")),
+    # a typedef of the file's (and nvdiffrast's U32 from another header), in text mode
+    ("CP201", "typedef uint32_t mask_t;\n" + KERNEL.format("  mask_t m = __ballot_sync(~0u, v > 0);"),
+     "typedef uint64_t mask_t;\n" + KERNEL.format("  mask_t m = __ballot_sync(~0u, v > 0);")),
+    ("CP201", KERNEL.format("  U32 hasStreamMask = __ballot_sync(~0u, v > 0);"),
+     KERNEL.format("  U64 hasStreamMask = __ballot_sync(~0u, v > 0);")),
+    # the match functions return a lane mask too (nvdiffrast's common.h, in a macro body)
+    ("CP201", "#define M(g) { \\\n  int tmask = __match_any_sync(~0u, (g)); \\\n  use(tmask); }\n",
+     "#define M(g) { \\\n  auto tmask = __match_any_sync(~0u, (g)); \\\n  use(tmask); }\n"),
     ("CP202", KERNEL.format("  v += __shfl_down_sync(0xffffffff, v, 1);"),
      KERNEL.format("  v += __shfl_down_sync(~0ull, v, 1);")),
     ("CP202", "#define FULL_MASK 0xffffffffu\n",

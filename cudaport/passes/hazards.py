@@ -22,7 +22,9 @@ from .registry import register
 # Each check runs only in files that have what it looks for: a name the scan found in code
 # (a set lookup), or else a plain substring test (memchr speed). A whole-file regex per
 # check, or one regex over every check's words, cost as much as the translation.
-_BALLOTS = frozenset((b"__ballot", b"__ballot_sync", b"__activemask"))
+# (the match functions return a lane mask too: unsigned int in CUDA, 64 bits in HIP)
+_BALLOTS = frozenset((b"__ballot", b"__ballot_sync", b"__activemask", b"__match_any_sync",
+                      b"__match_all_sync"))
 _SHUFFLES = frozenset((b"__shfl", b"__shfl_up", b"__shfl_down", b"__shfl_xor", b"__shfl_sync",
                        b"__shfl_up_sync", b"__shfl_down_sync", b"__shfl_xor_sync"))
 _TEXTURE_OBJECTS = frozenset((b"cudaTextureObject_t", b"cudaSurfaceObject_t", b"CUtexObject",
@@ -33,10 +35,22 @@ _GEMMS_EX = frozenset((b"cublasGemmEx", b"cublasGemmBatchedEx", b"cublasGemmStri
 _ASM_WORD = rb"(?:" + lexer.word(b"asm") + rb"|" + lexer.word(b"__asm") + rb"(?:__)?)\b"
 _ASM = re.compile(_ASM_WORD + rb"\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
 # Ballots and masks: find the rare name or literal first, then check the text before it.
-_BALLOT = re.compile(rb"(__ballot_sync|__activemask|__ballot)\s*\(")
-_NARROW_DECL = re.compile(
-    rb"\b((?:const\s+)?(?:unsigned\s+int|unsigned|int|uint32_t|int32_t|uint|std::uint32_t))"
-    rb"\s+(\w+)\s*=\s*\Z")
+_BALLOT = re.compile(rb"(__ballot_sync|__activemask|__ballot|__match_any_sync|__match_all_sync)"
+                     rb"\s*\(")
+# 32-bit integer types, and type names that say so (nvdiffrast's `U32`, `u32`, `DWORD`)
+_NARROW = (rb"unsigned\s+int|unsigned|int|uint32_t|int32_t|uint|std::uint32_t"
+           rb"|[uU]32|[uUsS]?[iI]nt32|UINT32|INT32|DWORD")
+_NARROW_TYPEDEF = re.compile(
+    rb"\btypedef\s+(?:" + _NARROW + rb")\s+(\w+)\s*;|\busing\s+(\w+)\s*=\s*(?:" + _NARROW
+    + rb")\s*;")
+
+
+@functools.lru_cache(maxsize=64)
+def _narrow_decl(aliases: tuple[bytes, ...] = ()) -> re.Pattern[bytes]:
+    """``T name =`` right before a ballot, T a 32-bit type or one of the file's aliases
+    of one (``typedef uint32_t U32;``)."""
+    types = _NARROW + b"".join(b"|" + re.escape(a) for a in aliases)
+    return re.compile(rb"(?<![\w$])((?:const\s+)?(?:" + types + rb"))\s+(\w+)\s*=\s*\Z")
 _MASK_LITERAL = re.compile(rb"0[xX][fF]{8}[uU]?(?![\w.])")
 _SYNC_CALL_OPEN = re.compile(rb"\b(__\w+_sync)\s*\(\s*\Z")
 _FULL_MASK_DEFINE = re.compile(rb"#[ \t]*define[ \t]+(\w*MASK\w*)[ \t]+\(?(0[xX][fF]{8}[uU]?)\)?"
@@ -188,8 +202,10 @@ def hazards(ctx: FileContext) -> None:
     if facts is not None:
         _clang_hazards(ctx, facts, report, warp)
     # Lane math and 32s are everywhere in host code: they count only in files with
-    # device code or that speak of warps or full masks.
-    if warp > 32 and (ctx.uses_device or any(word in src for word in _WARP_WORDS)):
+    # device code or that speak of warps or full masks (or call a ballot: a header's
+    # macro body may be all its device code).
+    if warp > 32 and (ctx.uses_device or any(word in src for word in _WARP_WORDS)
+                      or not names.isdisjoint(_BALLOTS)):
         _warp_width(ctx, ctx.code, names, report, warp)
     if warp > 32 and b"cub" in names and b"Warp" in src:
         _cub_warp_width(ctx, ctx.code, report, warp)
@@ -309,8 +325,11 @@ def _clang_hazards(ctx: FileContext, facts, report: _Reporter, warp: int) -> Non
 
 def _warp_width(ctx: FileContext, code: bytes, names: frozenset[bytes], report: _Reporter,
                 warp: int) -> None:
+    narrow = None
     for m in _BALLOT.finditer(code) if not names.isdisjoint(_BALLOTS) else ():
-        decl = _NARROW_DECL.search(code, max(0, m.start() - 120), m.start())
+        if narrow is None:
+            narrow = _narrow_decl(tuple(sorted({a or b for a, b in _NARROW_TYPEDEF.findall(code)})))
+        decl = narrow.search(code, max(0, m.start() - 120), m.start())
         if decl is not None:
             report("CP201", m.start(), f"{m.group(1).decode()} result stored in a 32-bit "
                    f"integer ({decl.group(1).decode()}); a {warp}-lane wavefront needs 64 bits",
