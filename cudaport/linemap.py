@@ -61,6 +61,17 @@ class PositionMap:
             return in_start + min(out_offset - out_start, length)
         return in_start
 
+    def input_line(self, line: int) -> bytes:
+        """The text of input line ``line`` (1-based), without its line break."""
+        src = self._in.src
+        start = 0
+        for _ in range(line - 1):
+            start = src.find(b"\n", start) + 1
+            if start == 0:
+                return b""
+        end = src.find(b"\n", start)
+        return src[start:len(src) if end < 0 else end].rstrip(b"\r")
+
     def to_input(self, line: int, col: int) -> tuple[int, int]:
         """The input position of output ``line``:``col`` (both 1-based)."""
         return self._in.linecol(self.input_offset(self._offset(line, col)))

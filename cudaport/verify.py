@@ -329,7 +329,11 @@ class Workspace:
 
     def rewrite(self, text: str) -> str:
         """Replace every workspace location in compiler output with the original one; a
-        workspace path without a line (hipcc echoing its command) becomes the original path."""
+        workspace path without a line (hipcc echoing its command) becomes the original path.
+        Under a diagnostic mapped into a translated file, clang's snippet (``  12 | code``
+        and its caret line) shows the original line, so line, text and caret agree."""
+        snippet: list = []  # (line, col, text) of the original, for the lines that follow
+
         def repl(m: re.Match) -> str:
             ws = str(self.root) + m.group(1)
             if m.group(2) is None:
@@ -339,8 +343,34 @@ class Workspace:
             loc = self.map_location(ws, int(m.group(2)), col)
             if loc is None:
                 return m.group(0)
+            positions = self.files[os.path.normpath(ws)].positions
+            if positions is not None and m.group(3) and m.start() == 0:
+                snippet[:] = [(loc[1], loc[2], positions.input_line(loc[1]))]
             return f"{loc[0]}:{loc[1]}" + (f":{loc[2]}" if m.group(3) else "")
-        return self._location.sub(repl, text)
+
+        out = []
+        for line in text.split("\n"):
+            code = _SNIPPET_CODE.match(line) if snippet else None
+            caret = _SNIPPET_CARET.match(line) if snippet else None
+            if code is not None:
+                number, col, original = snippet[0]
+                gutter = len(code.group(1))
+                line = f"{number:>{gutter}} | {original.decode('utf-8', 'replace')}"
+            elif caret is not None:
+                number, col, original = snippet.pop()
+                # (tabs kept, so the caret stands under the column wherever tabs go)
+                lead = "".join("\t" if c == 0x09 else " " for c in original[:col - 1])
+                line = f"{caret.group(1)}| {lead}^"
+            else:
+                snippet.clear()
+                line = self._location.sub(repl, line)
+            out.append(line)
+        return "\n".join(out)
+
+
+# clang's source snippet under a diagnostic: `   12 |   code` and `      |   ^~~~`
+_SNIPPET_CODE = re.compile(r"( *\d+) \| ")
+_SNIPPET_CARET = re.compile(r"( +)\| ")
 
 
 def include_dirs_of(flags: list[str]) -> list[str]:

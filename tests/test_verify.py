@@ -158,6 +158,28 @@ def test_compile_error_is_reported_on_the_cuda_line(tmp_path):
 
 
 @needs_hip
+def test_the_snippet_under_a_mapped_location_shows_the_cuda_line(tmp_path):
+    # `verify -v` showed "k.cu:4:3: error" over the translated text of line 5 of the .hip
+    from cudaport.verify import Workspace
+
+    (tmp_path / "k.cu").write_text("#include <cuda_runtime.h>\n\nvoid f() {\n"
+                                   "\tcudaFooBar(1); cudaMalloc(0, 0);\n}\n")
+    ws = Workspace(tmp_path / "ws", Options(target_version="7.2"))
+    target = ws.add(tmp_path / "k.cu", [])
+    translated = target.read_text().splitlines()
+    line = next(i for i, text in enumerate(translated, 1) if "cudaFooBar" in text)
+    col = translated[line - 1].index("hipMalloc") + 1
+    output = (f"{target}:{line}:{col}: error: no matching function\n"
+              f"{line:>5} | {translated[line - 1]}\n      | \t               ^~~~~~~~~\n"
+              f"1 error generated when compiling for gfx942.\n")
+    mapped = ws.rewrite(output).splitlines()
+    cuda_col = "\tcudaFooBar(1); ".__len__() + 1
+    assert mapped[0].endswith(f"k.cu:4:{cuda_col}: error: no matching function")
+    assert mapped[1] == "    4 | \tcudaFooBar(1); cudaMalloc(0, 0);"
+    assert mapped[2] == "      | \t" + " " * len("cudaFooBar(1); ") + "^"
+    assert mapped[3].startswith("1 error generated")
+
+
 def test_verbose_output_maps_compiler_locations_and_json_report(tmp_path):
     (tmp_path / "broken.cu").write_text(BROKEN)
     proc = run("broken.cu", "-v", "--report", "r.json", cwd=tmp_path)
