@@ -42,6 +42,8 @@ _FLAG = re.compile(rb"(?<![^\s;\">:])-{1,2}[A-Za-z][\w\-+.,]*(?:=[^\s;\"$<>]*)?"
 FLAG_COMMANDS = {b"set", b"string", b"list", b"target_compile_options", b"add_compile_options",
                  b"target_link_options", b"add_link_options", b"set_property",
                  b"set_target_properties", b"set_source_files_properties"}
+_KEYWORD = re.compile(rb"[A-Z][A-Z0-9_]*")
+_OPTIONS_KEYWORD = re.compile(rb"(?:OPTIONS|FLAGS)\Z")
 SOURCE_LIST_COMMANDS = {b"add_executable", b"add_library", b"target_sources", b"set",
                         b"list", b"cuda_add_executable", b"cuda_add_library"}
 LANGUAGE_COMMANDS = {b"project", b"enable_language", b"check_language"}
@@ -320,7 +322,13 @@ class _Translator:
 
     def _arguments(self, cmd: Command, packages: list[str]) -> None:
         previous = b""
+        # Flags are read in the flag commands, and in any other command after a keyword
+        # that names options (a project's own function: HecBench's
+        # add_hecbench_benchmark(... COMPILE_OPTIONS -use_fast_math)) up to the next keyword.
+        flags = cmd.name in FLAG_COMMANDS
         for index, arg in enumerate(cmd.args):
+            if cmd.name not in FLAG_COMMANDS and arg.kind == "word" and _KEYWORD.fullmatch(arg.value):
+                flags = _OPTIONS_KEYWORD.search(arg.value) is not None
             if arg.kind == "bracket" or arg.start in self._consumed:
                 continue
             value, base = arg.value, arg.value_start
@@ -335,7 +343,7 @@ class _Translator:
             previous = value
             if cmd.name in LANGUAGE_COMMANDS or (cmd.name == b"find_package" and arg is cmd.args[0]):
                 continue
-            if cmd.name in FLAG_COMMANDS and self.rules.flags:
+            if flags and self.rules.flags:
                 for m in _FLAG.finditer(value):
                     self._flag(m.group(), base + m.start(), arg, cmd.args[index + 1:])
             for m in _PIECE.finditer(value):

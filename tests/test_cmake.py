@@ -235,6 +235,17 @@ target_link_libraries(k PRIVATE rocm_smi64 rocm_smi64)
     assert out.startswith("find_package(hip)\nfind_package(rocm_smi REQUIRED)\n")
 
 
+def test_flags_after_an_options_keyword_of_a_projects_own_function():
+    # zjin-lcf/HeCBench src/*-cuda/CMakeLists.txt: its own add_hecbench_benchmark()
+    out, found = tr("add_hecbench_benchmark(NAME aidw SOURCES main.cu\n"
+                    "    COMPILE_OPTIONS -use_fast_math --expt-relaxed-constexpr -O3)\n"
+                    "execute_process(COMMAND cmake -G Ninja)\n")
+    assert out == ("add_hecbench_benchmark(NAME aidw SOURCES main.cu\n"
+                   "    COMPILE_OPTIONS -ffast-math -O3)\n"
+                   "execute_process(COMMAND cmake -G Ninja)\n")
+    assert found == [("CP306", 2)]
+
+
 @pytest.mark.slow
 def test_the_flags_left_compile_with_rocm_7_2(tmp_path: Path):
     wrapper = rocm_wrapper("7.2")
