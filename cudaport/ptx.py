@@ -56,7 +56,9 @@ _PTX_BARE = frozenset((b"trap", b"exit", b"ret", b"brkpt", b"pmevent"))  # no su
 # (LLVM's AMDGPU assembler: SOP*/VOP*/DS/MUBUF/MTBUF/FLAT/GLOBAL/SCRATCH/MIMG).
 _AMD_MNEMONIC = re.compile(rb"(?:s|v|ds|buffer|tbuffer|global|flat|scratch|image)_[a-z0-9_]+\Z")
 _MNEMONIC = re.compile(rb"[A-Za-z_.][\w.$]*")
-_LABEL = re.compile(rb"[A-Za-z_.$][\w.$]*:")
+_LABEL = re.compile(rb"[A-Za-z_.$][\w.$]*:(?!:)")  # (not PTX's `mbarrier::complete_tx`)
+# What an empty template may hold: blanks, escapes of them, and comments.
+_EMPTY = re.compile(rb"(?:\s|\\[ntr]|//[^\n]*|/\*.*?\*/)*\Z", re.S)
 _PREDICATE = re.compile(rb"@!?%?\w+\s*")
 _SYMBOL = re.compile(rb"\s*[A-Za-z_.$][\w.$]*\s*\Z")
 _LAST_WORD = re.compile(rb"[A-Za-z_$][\w$]*\Z")
@@ -190,7 +192,8 @@ def dialect(asm: Asm) -> str:
         return "unknown"
     if "amd" in kinds:
         return "amdgcn"
-    return "unknown" if asm.opaque or kinds else "barrier"
+    # (only an empty template is a barrier: `%0 = dmpoll` is some other assembly)
+    return "barrier" if not asm.opaque and _EMPTY.match(asm.template) else "unknown"
 
 
 def amd_constraints(asm: Asm) -> bool:

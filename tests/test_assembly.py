@@ -48,8 +48,13 @@ def _dialect(statement: str) -> str:
      "ptx"),
     ('asm volatile("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));', "ptx"),
     ('asm volatile("trap;");', "ptx"),
+    # PTX's `::` qualifiers are no label (NVIDIA/TransformerEngine ptx_arch_spec.cuh)
+    ('asm volatile("clusterlaunchcontrol.try_cancel.async.mbarrier::complete_tx::bytes.b128'
+     ' [%0], [%1];" :: "r"(a), "r"(b));', "ptx"),
     # neither: reported as before
     ('asm volatile("nop");', "unknown"),
+    ('asm volatile(" %0 = dmpoll" : "=r"(x));', "unknown"),  # Hexagon (ggml): no barrier
+    ('asm volatile(" \\n\\t" ::: "memory");', "barrier"),
     ('asm volatile(TEMPLATE : "=r"(r));', "unknown"),
     ('if (c) asm("nop");', "unknown"),  # a statement after a condition, not a label
 ])
