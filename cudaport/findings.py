@@ -635,6 +635,20 @@ code does not depend on it (bit-exact approximations, timer units, lane numbers 
 Bad: `asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(hi) : "r"(a), "r"(b));`
 Good (written by the translation): `hi = __builtin_bit_cast(__typeof__(hi), static_cast<unsigned int>(__umulhi(__builtin_bit_cast(unsigned int, a), __builtin_bit_cast(unsigned int, b))));`
 """)
+register("CP231", "async-copy-synchronous", "warning", "asynchronous copy made synchronous", """
+What: a pipeline primitive (`__pipeline_memcpy_async`, `__pipeline_commit`,
+`__pipeline_wait_prior`) became a function of cudaport's portable header that copies at
+once; commit and wait do nothing, as every copy is complete when it returns. (The inline
+`cp.async` form is rewritten the same way and reported with CP230.)
+Why: HIP has no asynchronous global-to-shared copy. The bytes that arrive are the same,
+and the code's own `__syncthreads()` still orders them for other threads, but the copy
+no longer overlaps the work issued after it: a multi-stage pipeline runs as one stage.
+Fix: nothing for correctness; for speed, restructure the loop for the target (prefetch
+into registers a step ahead, or use the target's own asynchronous loads).
+Bad: `__pipeline_memcpy_async(&tile[i], &g[i], 16); __pipeline_commit(); __pipeline_wait_prior(0);`
+Good (written by the translation): `cudaport_pipeline_memcpy_async(&tile[i], &g[i], 16);
+cudaport_pipeline_commit(); cudaport_pipeline_wait_prior(0);`
+""")
 register("CP211", "texture-reference", "error", "texture or surface reference", """
 What: a `texture<...>` or `surface<...>` reference (the legacy texture API).
 Why: CUDA 12 removed texture and surface references; HIP keeps them only as deprecated.

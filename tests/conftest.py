@@ -57,3 +57,14 @@ def rocm_wrapper(version: str = "7.2") -> Path:
             pytest.skip(f"no ROCm {version} toolchain and CUDAPORT_SKIP_HIP=1")
         pytest.fail(f"no ROCm {version} toolchain: run tools/setup-rocm.sh {version}")
     return wrapper
+
+
+def compile_object(path: Path, arch: str, version: str = "7.2") -> None:
+    """Compile ``path`` to object code (device code generated, inline assembly assembled)
+    with the ROCm root of ``version`` for one GPU; fail the test with the compiler's errors."""
+    import subprocess
+
+    proc = subprocess.run([str(rocm_wrapper(version)), f"--offload-arch={arch}", "-std=c++17",
+                           "-c", str(path), "-o", str(path.with_suffix(".o"))],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]

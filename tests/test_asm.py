@@ -3,7 +3,6 @@ instruction that blocks it (cudaport/passes/asm.py, rules/hip/ports/asm/ptx.yaml
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import subprocess
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cudaport import Options, translate_bytes
+from conftest import compile_object
 from cudaport.passes.asm import lop3_expression
 
 DATA = Path(__file__).parent / "data" / "asm"
@@ -251,25 +251,16 @@ def test_prmt_rewrite_matches_ptx_semantics():
             assert _c_eval(expr, a=a, b=b, **values) == _prmt(a, b, sel), (hex(sel), expr)
 
 
-ROCM72 = Path(os.environ.get("CUDAPORT_ROCM72_HIPCC", "/var/cache/cudaport/rocm-7.2/cudaport-hipcc"))
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("arch", ["gfx942", "gfx90a"])
 def test_every_form_compiles_to_object_code_with_rocm_7_2(tmp_path, arch):
-    if not os.access(ROCM72, os.X_OK):
-        if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
-            pytest.skip("no ROCm 7.2 and CUDAPORT_SKIP_HIP=1")
-        pytest.fail(f"no ROCm 7.2 toolchain at {ROCM72}")
     result = translate_bytes((DATA / "forms.cu").read_bytes(), Options(target_version="7.2"),
                              "forms.cu")
     assert b"asm" not in result.output
     assert not [f for f in result.findings if f.code == "CP210"]
     path = tmp_path / "forms.hip"
     path.write_bytes(result.output)
-    proc = subprocess.run([str(ROCM72), f"--offload-arch={arch}", "-std=c++17", "-c", str(path),
-                           "-o", str(tmp_path / "forms.o")], capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    compile_object(path, arch)
 
 
 MORE_FORMS = [

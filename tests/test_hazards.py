@@ -59,6 +59,7 @@ CASES = [
     ("CP210", KERNEL.format('  unsigned r; asm("mov.u32 %0, %%warpid;" : "=r"(r));'),
      KERNEL.format('  const char *s = "asm(x)"; out[0] = s[0];')),
     ("CP230", KERNEL.format('  asm volatile("membar.gl;");'), KERNEL.format('  __threadfence();')),
+    ("CP231", KERNEL.format("  __pipeline_commit();"), KERNEL.format("  __syncthreads();")),
     ("CP211", "texture<float, 1, cudaReadModeElementType> tex;\n",
      "cudaTextureObject_t tex = 0;\n"),
     ("CP211", "surface<void, 2> surf;\n", "cudaSurfaceObject_t surf = 0;\n"),

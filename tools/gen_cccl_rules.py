@@ -278,7 +278,8 @@ def build(include: Path, rocm: Path) -> tuple[str, str]:
     # The other packs only: what they define is skipped here (this script's own output
     # may be stale, or define a name another pack now defines).
     files = [folder / "target.yaml"] + sorted(
-        p for p in folder.glob("*.yaml") if p.name not in ("target.yaml", "cccl.yaml"))
+        p for p in folder.glob("*.yaml") if p.name not in ("target.yaml", "cccl.yaml")) + sorted(
+        folder.glob("ports/*.yaml"))  # (read as rule packs too, as the loader does)
     others = loader.build_table(files, [p.read_bytes() for p in files], "gen_cccl_rules")
     headers = others.headers
     identifiers = others.identifiers

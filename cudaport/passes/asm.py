@@ -105,6 +105,23 @@ def asm(ctx: FileContext) -> None:
             ctx.find("CP230", start, f"{message}: same result", "asm", "", "info")
 
 
+# The pipeline primitives, which the rules rename to the portable header's synchronous copy.
+_PIPELINE = frozenset((b"__pipeline_memcpy_async", b"__pipeline_commit", b"__pipeline_wait_prior"))
+
+
+@register(46, "async-copy")
+def async_copy(ctx: FileContext) -> None:
+    """CP231 where a pipeline primitive is used: the rules make the copy synchronous."""
+    if ctx.names.isdisjoint(_PIPELINE):
+        return
+    caveat = (_ports(ctx.compiled.table.files[0]).get("async_copy") or {}).get("pipeline")
+    if not caveat:
+        return
+    for start, name, where in ctx.scan.idents:
+        if where == "code" and name in _PIPELINE:
+            ctx.find("CP231", start, f"{name.decode()}: {caveat}", name.decode(), "device")
+
+
 def _port(stmt: ptx.AsmStatement, ports: dict) -> tuple[tuple, list[str], str] | str:
     """The rewrite of a statement as edit parts, its caveats and its mnemonics; or why
     there is none."""

@@ -666,3 +666,43 @@ template <class M> __device__ inline unsigned cudaport_reduce_xor_sync(M mask, u
 #endif
 #endif
 //@ end
+
+//@ pipeline needs=prelude provides=cudaport_pipeline_memcpy_async,cudaport_pipeline_commit,cudaport_pipeline_wait_prior
+#ifndef CUDAPORT_PORTABLE_PIPELINE
+#define CUDAPORT_PORTABLE_PIPELINE
+// CUDA's pipeline primitives (<cuda_pipeline_primitives.h>; CUDA C++ Programming Guide,
+// "Pipeline Primitives Interface"):
+//   __pipeline_memcpy_async(dst, src, size_and_align, zfill = 0): copies size_and_align
+//     bytes (4, 8 or 16; both pointers aligned to it) from global memory at src to shared
+//     memory at dst, asynchronously; the last zfill of those bytes are written as zeros
+//     (only size_and_align - zfill bytes are read).
+//   __pipeline_commit(): commits the copies issued so far as one batch.
+//   __pipeline_wait_prior(N): waits until all but the N most recent batches are complete.
+// Here each copy is made at once, so every batch is complete when it is committed and
+// waiting has nothing left to wait for: the same bytes arrive, but the copy no longer
+// overlaps the work issued after it (cudaport reports that, CP231).
+CUDAPORT_HD inline void cudaport_pipeline_memcpy_async(void* dst, const void* src,
+                                                       __SIZE_TYPE__ size_and_align,
+                                                       __SIZE_TYPE__ zfill = 0) {
+  unsigned char* d = (unsigned char*)dst;
+  const unsigned char* s = (const unsigned char*)src;
+  const __SIZE_TYPE__ read = zfill < size_and_align ? size_and_align - zfill : 0;
+  for (__SIZE_TYPE__ i = 0; i < size_and_align; ++i) d[i] = i < read ? s[i] : 0;
+}
+CUDAPORT_HD inline void cudaport_pipeline_commit() {}
+CUDAPORT_HD inline void cudaport_pipeline_wait_prior(__SIZE_TYPE__) {}
+#endif
+//@ end
+
+//@ programmatic_launch needs=prelude provides=cudaport_grid_dependency_synchronize,cudaport_trigger_programmatic_launch_completion
+#ifndef CUDAPORT_PORTABLE_PROGRAMMATIC_LAUNCH
+#define CUDAPORT_PORTABLE_PROGRAMMATIC_LAUNCH
+// CUDA Runtime API, "Programmatic Dependent Launch": cudaGridDependencySynchronize() blocks
+// until the grids this one depends on have completed (or triggered) and their memory is
+// visible; cudaTriggerProgrammaticLaunchCompletion() lets a dependent grid start early.
+// HIP has no programmatic launch: a kernel starts after the kernel before it on its
+// stream has completed, so the wait is already satisfied and there is nothing to trigger.
+CUDAPORT_HD inline void cudaport_grid_dependency_synchronize() {}
+CUDAPORT_HD inline void cudaport_trigger_programmatic_launch_completion() {}
+#endif
+//@ end
