@@ -529,6 +529,46 @@ def test_directed_rounding_matches_ieee(driver):
     assert not bad, bad[:10]
 
 
+def _dpx_reference(name: str, a: int, b: int, c: int, want_pred: bool) -> int:
+    """CUDA 12's DPX functions from their documented definitions (CUDA Math API)."""
+    m = re.fullmatch(r"cudaport_vi(max3|min3|addmax|addmin|max|min|bmax|bmin)_([su])(32|16x2)(_relu)?",
+                     name)
+    op, sign, width, relu = m.groups()
+    w = 32 if width == "32" else 16
+    xs, ys, zs = (_parts(v, w, sign == "s") for v in (a, b, c))
+    results, preds = [], []
+    for x, y, z in zip(xs, ys, zs):
+        wrap = _parts(_pack([x + y], w), w, sign == "s")[0]  # the sum wraps in the part
+        v = {"max3": max(x, y, z), "min3": min(x, y, z), "addmax": max(wrap, z),
+             "addmin": min(wrap, z), "max": max(x, y), "min": min(x, y),
+             "bmax": max(x, y), "bmin": min(x, y)}[op]
+        if relu:
+            v = max(v, 0)
+        results.append(v)
+        preds.append(x >= y if op == "bmax" else x <= y)
+    if want_pred:  # (a 16x2 form reports hi << 1 | lo)
+        return sum(int(p) << i for i, p in enumerate(preds))
+    return _pack(results, w)
+
+
+def test_dpx_functions_match_cudas_definitions(driver):
+    names = [n.decode() for n, s in load(HEADER).provides.items() if s == "dpx"]
+    assert len(names) == 36
+    rng = random.Random(90)
+    triples = [(a, b, c) for a in _SIMD_EDGES[:8] for b in _SIMD_EDGES[:8] for c in _SIMD_EDGES[:4]]
+    triples += [(rng.getrandbits(32), rng.getrandbits(32), rng.getrandbits(32))
+                for _ in range(300)]
+    calls, refs = [], []
+    for n in names:
+        for a, b, c in triples:
+            for pred in ((False, True) if "_vib" in n else (False,)):
+                calls.append((n, a, b, int(pred) if "_vib" in n else c))
+                refs.append(_dpx_reference(n, a, b, c, pred))
+    got = driver(calls)
+    bad = [(c, hex(g), hex(r)) for c, g, r in zip(calls, got, refs) if g != r]
+    assert not bad, bad[:10]
+
+
 # E8M0 and FP4 E2M1 (cuda_fp8.h, cuda_fp4.h)
 _FP4_GRID = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
 

@@ -704,5 +704,118 @@ CUDAPORT_HD inline void cudaport_pipeline_wait_prior(__SIZE_TYPE__) {}
 // stream has completed, so the wait is already satisfied and there is nothing to trigger.
 CUDAPORT_HD inline void cudaport_grid_dependency_synchronize() {}
 CUDAPORT_HD inline void cudaport_trigger_programmatic_launch_completion() {}
+
+//@ dpx needs=prelude provides=cudaport_vimax3_s32,cudaport_vimin3_s32,cudaport_viaddmax_s32,cudaport_viaddmin_s32,cudaport_vimax3_u32,cudaport_vimin3_u32,cudaport_viaddmax_u32,cudaport_viaddmin_u32,cudaport_vimax3_s16x2,cudaport_vimin3_s16x2,cudaport_viaddmax_s16x2,cudaport_viaddmin_s16x2,cudaport_vimax3_u16x2,cudaport_vimin3_u16x2,cudaport_viaddmax_u16x2,cudaport_viaddmin_u16x2,cudaport_vimax_s32_relu,cudaport_vimin_s32_relu,cudaport_vimax3_s32_relu,cudaport_vimin3_s32_relu,cudaport_viaddmax_s32_relu,cudaport_viaddmin_s32_relu,cudaport_vimax_s16x2_relu,cudaport_vimin_s16x2_relu,cudaport_vimax3_s16x2_relu,cudaport_vimin3_s16x2_relu,cudaport_viaddmax_s16x2_relu,cudaport_viaddmin_s16x2_relu,cudaport_vibmax_s32,cudaport_vibmax_u32,cudaport_vibmax_s16x2,cudaport_vibmax_u16x2,cudaport_vibmin_s32,cudaport_vibmin_u32,cudaport_vibmin_s16x2,cudaport_vibmin_u16x2
+#ifndef CUDAPORT_PORTABLE_DPX
+#define CUDAPORT_PORTABLE_DPX
+// CUDA's DPX functions (CUDA Math API, "Integer Intrinsics", CUDA 12): on 32-bit integers
+// (s32 signed, u32 unsigned) or per halfword of a 32-bit word (s16x2, u16x2; results
+// recombined, the low halfword in bits 0..15):
+//   __vimax3_X(a, b, c) = max(max(a, b), c)      __vimin3_X = min(min(a, b), c)
+//   __viaddmax_X(a, b, c) = max(a + b, c)        __viaddmin_X = min(a + b, c)
+//     (the sum wraps around in the width of the part)
+//   _relu forms: the same, then max(result, 0)   __vimax_X_relu(a, b) = max(max(a, b), 0)
+//   __vibmax_X(a, b, pred...) = max(a, b), also sets *pred to (a >= b) (per halfword:
+//     *pred_hi, *pred_lo); __vibmin_X = min(a, b) with (a <= b)
+namespace cudaport_detail {
+enum dpx_op { dpx_max3, dpx_min3, dpx_addmax, dpx_addmin, dpx_max_relu, dpx_min_relu,
+  dpx_max3_relu, dpx_min3_relu, dpx_addmax_relu, dpx_addmin_relu };
+// part i of width W, signed or not, as a long long (the 32-bit parts too)
+template <int W, bool S> CUDAPORT_HD inline long long dpx_part(unsigned x, int i) {
+  const unsigned long long u = W == 32 ? x : (x >> (16 * i)) & 0xffffu;
+  return S && (u >> (W - 1)) ? (long long)u - (1ll << W) : (long long)u;
+}
+template <int W, bool S> CUDAPORT_HD inline long long dpx_wrap(long long v) {  // v in the part's range
+  const unsigned long long u = (unsigned long long)v & ((1ull << W) - 1ull);
+  return S && (u >> (W - 1)) ? (long long)u - (1ll << W) : (long long)u;
+}
+CUDAPORT_HD inline long long dpx_max(long long a, long long b) { return a > b ? a : b; }
+CUDAPORT_HD inline long long dpx_min(long long a, long long b) { return a < b ? a : b; }
+template <int W, bool S> CUDAPORT_HD inline unsigned dpx(int op, unsigned a, unsigned b, unsigned c) {
+  unsigned r = 0;
+  for (int i = 0; i < 32 / W; ++i) {
+    const long long x = dpx_part<W, S>(a, i), y = dpx_part<W, S>(b, i), z = dpx_part<W, S>(c, i);
+    long long v;
+    switch (op) {
+      case dpx_max3: v = dpx_max(dpx_max(x, y), z); break;
+      case dpx_min3: v = dpx_min(dpx_min(x, y), z); break;
+      case dpx_addmax: v = dpx_max(dpx_wrap<W, S>(x + y), z); break;
+      case dpx_addmin: v = dpx_min(dpx_wrap<W, S>(x + y), z); break;
+      case dpx_max_relu: v = dpx_max(dpx_max(x, y), 0); break;
+      case dpx_min_relu: v = dpx_max(dpx_min(x, y), 0); break;
+      case dpx_max3_relu: v = dpx_max(dpx_max(dpx_max(x, y), z), 0); break;
+      case dpx_min3_relu: v = dpx_max(dpx_min(dpx_min(x, y), z), 0); break;
+      case dpx_addmax_relu: v = dpx_max(dpx_max(dpx_wrap<W, S>(x + y), z), 0); break;
+      default: v = dpx_max(dpx_min(dpx_wrap<W, S>(x + y), z), 0); break;  // dpx_addmin_relu
+    }
+    r |= (unsigned)((unsigned long long)v & (W == 32 ? 0xffffffffull : 0xffffull)) << (W == 32 ? 0 : 16 * i);
+  }
+  return r;
+}
+template <bool S, bool MAX>
+CUDAPORT_HD inline unsigned vib16(unsigned a, unsigned b, bool* pred_hi, bool* pred_lo) {
+  const long long alo = dpx_part<16, S>(a, 0), blo = dpx_part<16, S>(b, 0);
+  const long long ahi = dpx_part<16, S>(a, 1), bhi = dpx_part<16, S>(b, 1);
+  *pred_lo = MAX ? alo >= blo : alo <= blo;
+  *pred_hi = MAX ? ahi >= bhi : ahi <= bhi;
+  return ((*pred_lo ? a : b) & 0xffffu) | ((*pred_hi ? a : b) & 0xffff0000u);
+}
+}  // namespace cudaport_detail
+CUDAPORT_HD inline int cudaport_vimax3_s32(int a, int b, int c) { return (int)cudaport_detail::dpx<32, true>(cudaport_detail::dpx_max3, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline int cudaport_vimin3_s32(int a, int b, int c) { return (int)cudaport_detail::dpx<32, true>(cudaport_detail::dpx_min3, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline int cudaport_viaddmax_s32(int a, int b, int c) { return (int)cudaport_detail::dpx<32, true>(cudaport_detail::dpx_addmax, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline int cudaport_viaddmin_s32(int a, int b, int c) { return (int)cudaport_detail::dpx<32, true>(cudaport_detail::dpx_addmin, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_vimax3_u32(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<32, false>(cudaport_detail::dpx_max3, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_vimin3_u32(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<32, false>(cudaport_detail::dpx_min3, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_viaddmax_u32(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<32, false>(cudaport_detail::dpx_addmax, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_viaddmin_u32(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<32, false>(cudaport_detail::dpx_addmin, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_vimax3_s16x2(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<16, true>(cudaport_detail::dpx_max3, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_vimin3_s16x2(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<16, true>(cudaport_detail::dpx_min3, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_viaddmax_s16x2(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<16, true>(cudaport_detail::dpx_addmax, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_viaddmin_s16x2(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<16, true>(cudaport_detail::dpx_addmin, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_vimax3_u16x2(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<16, false>(cudaport_detail::dpx_max3, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_vimin3_u16x2(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<16, false>(cudaport_detail::dpx_min3, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_viaddmax_u16x2(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<16, false>(cudaport_detail::dpx_addmax, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_viaddmin_u16x2(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<16, false>(cudaport_detail::dpx_addmin, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline int cudaport_vimax_s32_relu(int a, int b) { return (int)cudaport_detail::dpx<32, true>(cudaport_detail::dpx_max_relu, (unsigned)a, (unsigned)b, 0u); }
+CUDAPORT_HD inline int cudaport_vimin_s32_relu(int a, int b) { return (int)cudaport_detail::dpx<32, true>(cudaport_detail::dpx_min_relu, (unsigned)a, (unsigned)b, 0u); }
+CUDAPORT_HD inline int cudaport_vimax3_s32_relu(int a, int b, int c) { return (int)cudaport_detail::dpx<32, true>(cudaport_detail::dpx_max3_relu, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline int cudaport_vimin3_s32_relu(int a, int b, int c) { return (int)cudaport_detail::dpx<32, true>(cudaport_detail::dpx_min3_relu, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline int cudaport_viaddmax_s32_relu(int a, int b, int c) { return (int)cudaport_detail::dpx<32, true>(cudaport_detail::dpx_addmax_relu, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline int cudaport_viaddmin_s32_relu(int a, int b, int c) { return (int)cudaport_detail::dpx<32, true>(cudaport_detail::dpx_addmin_relu, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_vimax_s16x2_relu(unsigned int a, unsigned int b) { return (unsigned int)cudaport_detail::dpx<16, true>(cudaport_detail::dpx_max_relu, (unsigned)a, (unsigned)b, 0u); }
+CUDAPORT_HD inline unsigned int cudaport_vimin_s16x2_relu(unsigned int a, unsigned int b) { return (unsigned int)cudaport_detail::dpx<16, true>(cudaport_detail::dpx_min_relu, (unsigned)a, (unsigned)b, 0u); }
+CUDAPORT_HD inline unsigned int cudaport_vimax3_s16x2_relu(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<16, true>(cudaport_detail::dpx_max3_relu, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_vimin3_s16x2_relu(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<16, true>(cudaport_detail::dpx_min3_relu, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_viaddmax_s16x2_relu(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<16, true>(cudaport_detail::dpx_addmax_relu, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline unsigned int cudaport_viaddmin_s16x2_relu(unsigned int a, unsigned int b, unsigned int c) { return (unsigned int)cudaport_detail::dpx<16, true>(cudaport_detail::dpx_addmin_relu, (unsigned)a, (unsigned)b, (unsigned)c); }
+CUDAPORT_HD inline int cudaport_vibmax_s32(int a, int b, bool* pred) { *pred = a >= b; return *pred ? a : b; }
+CUDAPORT_HD inline unsigned int cudaport_vibmax_u32(unsigned int a, unsigned int b, bool* pred) { *pred = a >= b; return *pred ? a : b; }
+CUDAPORT_HD inline unsigned int cudaport_vibmax_s16x2(unsigned int a, unsigned int b, bool* pred_hi, bool* pred_lo) { return cudaport_detail::vib16<true, true>(a, b, pred_hi, pred_lo); }
+CUDAPORT_HD inline unsigned int cudaport_vibmax_u16x2(unsigned int a, unsigned int b, bool* pred_hi, bool* pred_lo) { return cudaport_detail::vib16<false, true>(a, b, pred_hi, pred_lo); }
+CUDAPORT_HD inline int cudaport_vibmin_s32(int a, int b, bool* pred) { *pred = a <= b; return *pred ? a : b; }
+CUDAPORT_HD inline unsigned int cudaport_vibmin_u32(unsigned int a, unsigned int b, bool* pred) { *pred = a <= b; return *pred ? a : b; }
+CUDAPORT_HD inline unsigned int cudaport_vibmin_s16x2(unsigned int a, unsigned int b, bool* pred_hi, bool* pred_lo) { return cudaport_detail::vib16<true, false>(a, b, pred_hi, pred_lo); }
+CUDAPORT_HD inline unsigned int cudaport_vibmin_u16x2(unsigned int a, unsigned int b, bool* pred_hi, bool* pred_lo) { return cudaport_detail::vib16<false, false>(a, b, pred_hi, pred_lo); }
+#endif
+//@ end
+
+//@ nanosleep needs=prelude provides=cudaport_nanosleep
+#ifndef CUDAPORT_PORTABLE_NANOSLEEP
+#define CUDAPORT_PORTABLE_NANOSLEEP
+// __nanosleep(ns) (CUDA C++ Programming Guide, "Nanosleep Function"): "suspends the thread
+// for a sleep duration of approximately ns nanoseconds. The maximum sleep duration is
+// approximately 1 millisecond"; the duration is guaranteed to be in [0, 2 * ns]. Here:
+// ns / 64 waits of s_sleep 1 (64 clock cycles each, so about ns cycles in all: ns / f
+// nanoseconds at f GHz, within [0, 2 * ns] for any clock of 0.5 GHz or faster), at most
+// 1 ms worth. On the host (no thread to suspend for a device's sake) nothing: 0 is in range.
+CUDAPORT_HD inline void cudaport_nanosleep(unsigned int ns) {
+#if defined(__HIP_DEVICE_COMPILE__)
+  const unsigned int waits = (ns < 1000000u ? ns : 1000000u) / 64u;
+  for (unsigned int i = 0; i < waits; ++i) __builtin_amdgcn_s_sleep(1);
+#else
+  (void)ns;
+#endif
+}
 #endif
 //@ end

@@ -79,6 +79,42 @@ static unsigned call(const std::string& name, unsigned a, unsigned b, unsigned c
     v.__x = (cudaport_fp4_storage_t)a;
     return as_bits((float)v);
   }
+  if (name == "cudaport_vimax3_s32") return (unsigned)cudaport_vimax3_s32((int)a, (int)b, (int)c);
+  if (name == "cudaport_vimin3_s32") return (unsigned)cudaport_vimin3_s32((int)a, (int)b, (int)c);
+  if (name == "cudaport_viaddmax_s32") return (unsigned)cudaport_viaddmax_s32((int)a, (int)b, (int)c);
+  if (name == "cudaport_viaddmin_s32") return (unsigned)cudaport_viaddmin_s32((int)a, (int)b, (int)c);
+  if (name == "cudaport_vimax3_u32") return (unsigned)cudaport_vimax3_u32(a, b, c);
+  if (name == "cudaport_vimin3_u32") return (unsigned)cudaport_vimin3_u32(a, b, c);
+  if (name == "cudaport_viaddmax_u32") return (unsigned)cudaport_viaddmax_u32(a, b, c);
+  if (name == "cudaport_viaddmin_u32") return (unsigned)cudaport_viaddmin_u32(a, b, c);
+  if (name == "cudaport_vimax3_s16x2") return (unsigned)cudaport_vimax3_s16x2(a, b, c);
+  if (name == "cudaport_vimin3_s16x2") return (unsigned)cudaport_vimin3_s16x2(a, b, c);
+  if (name == "cudaport_viaddmax_s16x2") return (unsigned)cudaport_viaddmax_s16x2(a, b, c);
+  if (name == "cudaport_viaddmin_s16x2") return (unsigned)cudaport_viaddmin_s16x2(a, b, c);
+  if (name == "cudaport_vimax3_u16x2") return (unsigned)cudaport_vimax3_u16x2(a, b, c);
+  if (name == "cudaport_vimin3_u16x2") return (unsigned)cudaport_vimin3_u16x2(a, b, c);
+  if (name == "cudaport_viaddmax_u16x2") return (unsigned)cudaport_viaddmax_u16x2(a, b, c);
+  if (name == "cudaport_viaddmin_u16x2") return (unsigned)cudaport_viaddmin_u16x2(a, b, c);
+  if (name == "cudaport_vimax_s32_relu") return (unsigned)cudaport_vimax_s32_relu((int)a, (int)b);
+  if (name == "cudaport_vimin_s32_relu") return (unsigned)cudaport_vimin_s32_relu((int)a, (int)b);
+  if (name == "cudaport_vimax3_s32_relu") return (unsigned)cudaport_vimax3_s32_relu((int)a, (int)b, (int)c);
+  if (name == "cudaport_vimin3_s32_relu") return (unsigned)cudaport_vimin3_s32_relu((int)a, (int)b, (int)c);
+  if (name == "cudaport_viaddmax_s32_relu") return (unsigned)cudaport_viaddmax_s32_relu((int)a, (int)b, (int)c);
+  if (name == "cudaport_viaddmin_s32_relu") return (unsigned)cudaport_viaddmin_s32_relu((int)a, (int)b, (int)c);
+  if (name == "cudaport_vimax_s16x2_relu") return (unsigned)cudaport_vimax_s16x2_relu(a, b);
+  if (name == "cudaport_vimin_s16x2_relu") return (unsigned)cudaport_vimin_s16x2_relu(a, b);
+  if (name == "cudaport_vimax3_s16x2_relu") return (unsigned)cudaport_vimax3_s16x2_relu(a, b, c);
+  if (name == "cudaport_vimin3_s16x2_relu") return (unsigned)cudaport_vimin3_s16x2_relu(a, b, c);
+  if (name == "cudaport_viaddmax_s16x2_relu") return (unsigned)cudaport_viaddmax_s16x2_relu(a, b, c);
+  if (name == "cudaport_viaddmin_s16x2_relu") return (unsigned)cudaport_viaddmin_s16x2_relu(a, b, c);
+  if (name == "cudaport_vibmax_s32") { bool p; int r = cudaport_vibmax_s32((int)a, (int)b, &p); return c ? (unsigned)p : (unsigned)r; }
+  if (name == "cudaport_vibmax_u32") { bool p; unsigned r = cudaport_vibmax_u32(a, b, &p); return c ? (unsigned)p : r; }
+  if (name == "cudaport_vibmax_s16x2") { bool h, l; unsigned r = cudaport_vibmax_s16x2(a, b, &h, &l); return c ? (unsigned)h << 1 | (unsigned)l : r; }
+  if (name == "cudaport_vibmax_u16x2") { bool h, l; unsigned r = cudaport_vibmax_u16x2(a, b, &h, &l); return c ? (unsigned)h << 1 | (unsigned)l : r; }
+  if (name == "cudaport_vibmin_s32") { bool p; int r = cudaport_vibmin_s32((int)a, (int)b, &p); return c ? (unsigned)p : (unsigned)r; }
+  if (name == "cudaport_vibmin_u32") { bool p; unsigned r = cudaport_vibmin_u32(a, b, &p); return c ? (unsigned)p : r; }
+  if (name == "cudaport_vibmin_s16x2") { bool h, l; unsigned r = cudaport_vibmin_s16x2(a, b, &h, &l); return c ? (unsigned)h << 1 | (unsigned)l : r; }
+  if (name == "cudaport_vibmin_u16x2") { bool h, l; unsigned r = cudaport_vibmin_u16x2(a, b, &h, &l); return c ? (unsigned)h << 1 | (unsigned)l : r; }
   ok = false;
   return 0;
 }

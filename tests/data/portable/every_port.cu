@@ -169,3 +169,46 @@ __global__ void lowp(const float* f, unsigned char* e, unsigned short* q, __half
   q[0] = one | two << 4 | w.__x << 8 | r1.x;
   b[1] = __float2bfloat16(float(v));
 }
+
+__global__ void dpx(int* o, unsigned* u, bool* p) {
+  int a = o[0], b = o[1], c = o[2];
+  unsigned x = u[0], y = u[1], z = u[2];
+  u[3] = __vimax3_s32(a, b, c);
+  u[4] = __vimin3_s32(a, b, c);
+  u[5] = __viaddmax_s32(a, b, c);
+  u[6] = __viaddmin_s32(a, b, c);
+  u[7] = __vimax3_u32(x, y, z);
+  u[8] = __vimin3_u32(x, y, z);
+  u[9] = __viaddmax_u32(x, y, z);
+  u[10] = __viaddmin_u32(x, y, z);
+  u[11] = __vimax3_s16x2(x, y, z);
+  u[12] = __vimin3_s16x2(x, y, z);
+  u[13] = __viaddmax_s16x2(x, y, z);
+  u[14] = __viaddmin_s16x2(x, y, z);
+  u[15] = __vimax3_u16x2(x, y, z);
+  u[16] = __vimin3_u16x2(x, y, z);
+  u[17] = __viaddmax_u16x2(x, y, z);
+  u[18] = __viaddmin_u16x2(x, y, z);
+  u[19] = __vimax_s32_relu(a, b);
+  u[20] = __vimin_s32_relu(a, b);
+  u[21] = __vimax3_s32_relu(a, b, c);
+  u[22] = __vimin3_s32_relu(a, b, c);
+  u[23] = __viaddmax_s32_relu(a, b, c);
+  u[24] = __viaddmin_s32_relu(a, b, c);
+  u[25] = __vimax_s16x2_relu(x, y);
+  u[26] = __vimin_s16x2_relu(x, y);
+  u[27] = __vimax3_s16x2_relu(x, y, z);
+  u[28] = __vimin3_s16x2_relu(x, y, z);
+  u[29] = __viaddmax_s16x2_relu(x, y, z);
+  u[30] = __viaddmin_s16x2_relu(x, y, z);
+  u[31] = __vibmax_s32(a, b, p + 2);
+  u[32] = __vibmax_u32(x, y, p + 2);
+  u[33] = __vibmax_s16x2(x, y, p, p + 1);
+  u[34] = __vibmax_u16x2(x, y, p, p + 1);
+  u[35] = __vibmin_s32(a, b, p + 2);
+  u[36] = __vibmin_u32(x, y, p + 2);
+  u[37] = __vibmin_s16x2(x, y, p, p + 1);
+  u[38] = __vibmin_u16x2(x, y, p, p + 1);
+}
+
+__global__ void sleepy(unsigned ns) { __nanosleep(ns); __nanosleep(100); }
