@@ -74,6 +74,10 @@ def parse(text: bytes, where: str = "<header>") -> Header:
         end = _END.search(text, m.end())
         if end is None:
             raise HeaderError(f"{where}: section {ident} has no '//@ end'")
+        inner = _SECTION.search(text, m.end(), end.start())
+        if inner is not None:
+            raise HeaderError(f"{where}: section {inner.group(1).decode()} starts inside "
+                              f"section {ident}")
         fields = dict(f.split(b"=", 1) for f in m.group(2).split())
         needs = tuple(n.decode() for n in fields.get(b"needs", b"").split(b",") if n)
         for need in needs:

@@ -113,6 +113,8 @@ def test_sections_parse_and_close_over_needs():
     assert text.startswith(b"// cudaport:") and b"//@" not in text
     with pytest.raises(ValueError, match="needs nothere"):
         parse(b"//@ a needs=nothere provides=\n//@ end\n")
+    with pytest.raises(ValueError, match="b starts inside section a"):
+        parse(b"//@ a provides=\nint x;\n//@ b provides=\n//@ end\n")
     with pytest.raises(ValueError, match="does not define"):
         parse(b"//@ a provides=cudaport_x\nint y;\n//@ end\n")
 
