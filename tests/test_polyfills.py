@@ -27,19 +27,33 @@ def _found(src: str, **kw):
 
 
 def test_functions_the_file_defines_are_its_own():
-    assert _found(POLYFILL) == [("CP164", 2, "__float2bfloat162_rn"),
-                                ("CP164", 7, "make_bfloat162")]
+    for version in ("6.4", "7.2"):
+        result = translate_source(POLYFILL, target_version=version)
+        assert [(f.code, f.line, f.identifier) for f in result.findings] == [
+            ("CP164", 2, "__float2bfloat162_rn"), ("CP164", 7, "make_bfloat162")]
+        # neither the definitions nor the calls are renamed: a renamed definition would
+        # redefine the target's function of that name (HIP's __halves2bfloat162)
+        out = result.output.decode()
+        assert out.endswith(POLYFILL[POLYFILL.index("__host__"):])
 
 
-def test_a_call_without_a_definition_in_the_file_is_still_reported():
+def _taken_as_cuda(src: str, name: str) -> bool:
+    """The calls of ``name`` in the kernel are translated or reported as CUDA's."""
+    result = translate_source(src, target_version="7.2")
+    kernel = result.output.decode().split("__global__")[1]
+    return f"{name}(" not in kernel or any(
+        f.code == "CP101" and f.identifier == name for f in result.findings)
+
+
+def test_a_call_without_a_definition_in_the_file_is_cudas():
     calls = POLYFILL[POLYFILL.index("__global__"):]
-    assert _found(calls) == [("CP101", 2, "__float2bfloat162_rn"),
-                             ("CP101", 3, "make_bfloat162")]
+    assert _taken_as_cuda(calls, "__float2bfloat162_rn")
+    assert _taken_as_cuda(calls, "make_bfloat162")
     # a declaration without a body, or a member function of that name, defines nothing
     declared = "__device__ __hip_bfloat162 make_bfloat162(__hip_bfloat16, __hip_bfloat16);\n"
     member = "struct V { __device__ __hip_bfloat162 make_bfloat162(int) { return {}; } };\n"
     for first in (declared, member):
-        assert ("CP101", 4, "make_bfloat162") in _found(first + calls)
+        assert _taken_as_cuda(first + calls, "make_bfloat162")
 
 
 def test_make_half2_is_hips_own():

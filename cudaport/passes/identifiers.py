@@ -29,13 +29,20 @@ def identifiers(ctx: FileContext) -> None:
     by_library = ctx.compiled.argument_names
     inside: list[tuple[int, dict]] = []  # (end, names) of the calls whose arguments we are in
     not_api: list[int] = []  # namespace names used as something else (`struct wmma {`),
-    # functions the target lacks that the file defines itself
-    own: dict[bytes, int] | None = None  # (found at the first unsupported name)
+    # functions the target lacks or names otherwise that the file defines itself
+    own: dict[bytes, int] | None = None  # (found at the first such name)
     for start, name, context in ctx.scan.idents:
         r = lookup[name]
         if name in namespaces and not _api_namespace_use(ctx, start, name, r.entry):
             not_api.append(start)
             continue
+        if context == "code" and _may_be_own(r, name):
+            if own is None:
+                own = _own_functions(ctx)
+            if name in own:
+                _kept_as_own(ctx, start, name, own[name])
+                not_api.append(start)
+                continue
         if inside:
             while inside and start >= inside[-1][0]:
                 inside.pop()
@@ -73,13 +80,6 @@ def identifiers(ctx: FileContext) -> None:
                 if r.status == "unsupported" and _drop_case_label(ctx, start, name, r):
                     dropped.append(start)
                     continue
-                if r.status == "unsupported":
-                    if own is None:
-                        own = _own_functions(ctx)
-                    if name in own:
-                        _kept_as_own(ctx, start, name, own[name])
-                        not_api.append(start)
-                        continue
                 _report(ctx, start, name, r)
     if dropped or not_api:
         gone = set(dropped) | set(not_api)
@@ -255,18 +255,25 @@ def _is_namespace_use(src: bytes, start: int, end: int) -> bool:
     return before.endswith(b"using") or _ALIAS_TARGET.search(before) is not None
 
 
+def _may_be_own(r, name: bytes) -> bool:
+    """A CUDA function the target lacks, or spells otherwise: a file that defines one
+    itself calls its own definition (renaming that definition would redefine the
+    target's function)."""
+    return r.entry is not None and r.entry.kind == "function" and (
+        r.status == "unsupported" or r.renames and r.replacement != name)
+
+
 def _own_functions(ctx: FileContext) -> dict[bytes, int]:
-    """The functions the target lacks that the file defines itself (cudaport/polyfills.py)."""
+    """Such functions the file defines itself (cudaport/polyfills.py)."""
     lookup = ctx.compiled.identifiers
-    unsupported = {n for _, n, c in ctx.scan.idents
-                   if c == "code" and lookup[n].status == "unsupported"}
-    return polyfills.defined_functions(ctx, unsupported)
+    names = {n for _, n, c in ctx.scan.idents if c == "code" and _may_be_own(lookup[n], n)}
+    return polyfills.defined_functions(ctx, names)
 
 
 def _kept_as_own(ctx: FileContext, start: int, name: bytes, definition: int) -> None:
     if start == definition:
         ctx.find("CP164", start, f"{name.decode()} is the project's own (defined in this "
-                 f"file; {ctx.compiled.target.title} has none), not CUDA's: left unchanged",
+                 "file, which calls that definition), not CUDA's: left unchanged",
                  name.decode())
 
 
