@@ -36,6 +36,8 @@ _PIECE = re.compile(rb"(?P<target>\bCUDA::\w+)"
                     rb"|\$<(?P<genex>COMPILE_LANGUAGE|LINK_LANGUAGE|COMPILE_LANG_AND_ID"
                     rb"|LINK_LANG_AND_ID):(?P<langs>[^>]*)>"
                     rb"|(?P<name>(?<![\w:])[A-Za-z_][A-Za-z0-9_]*)")
+# NVIDIA GPU architectures as CMake's CUDA_ARCHITECTURES takes them, ;-separated.
+_CUDA_ARCHS = re.compile(rb"(?:(?:\d{2,3}[af]?(?:-real|-virtual)?|native|all|all-major)(?:;|\Z))+")
 _VERSION = re.compile(rb"\d+(?:\.\d+)*\Z")
 # A command-line flag inside an argument (flags sit in lists, quoted strings, genexes).
 _FLAG = re.compile(rb"(?<![^\s;\">:])-{1,2}[A-Za-z][\w\-+.,]*(?:=[^\s;\"$<>]*)?")
@@ -71,6 +73,10 @@ class CMakeRules:
     unknown: re.Pattern[bytes]
     digest: str
     libraries: dict[bytes, Rule] = field(default_factory=dict)  # plain link library names
+    # architectures: the variables/properties naming GPU architectures, and the AMD one
+    # their NVIDIA values (70, 80-real, native, all) become
+    arch_names: frozenset[bytes] = frozenset()
+    arch_default: bytes = b""
 
 
 @dataclass
@@ -157,7 +163,7 @@ def read_rules(path: Path, allowed: set[str], what: str) -> tuple[dict, bytes] |
 def load_rules(options: Options) -> CMakeRules:
     """The target's CMake rules (empty when the target has none)."""
     allowed = {"languages", "packages", "targets", "variables", "commands", "flags",
-               "libraries", "unknown_patterns"}
+               "libraries", "unknown_patterns", "architectures"}
     loaded = read_rules(rules_file(options), allowed, "CMake rules")
     if loaded is None:
         return CMakeRules({}, {}, {}, {}, {}, {}, re.compile(rb"(?!)"), "none")
@@ -187,12 +193,15 @@ def load_rules(options: Options) -> CMakeRules:
     def section(name: str) -> dict[bytes, Rule]:
         return {k.encode(): rule(k, v, name) for k, v in (doc.get(name) or {}).items()}
 
+    arch = doc.get("architectures") or {}
     patterns = doc.get("unknown_patterns") or []
     unknown = re.compile(("|".join(f"(?:{p})" for p in patterns) or "(?!)").encode())
     return CMakeRules({k.encode(): v.encode() for k, v in (doc.get("languages") or {}).items()},
                       section("packages"), section("targets"), section("variables"),
                       section("commands"), section("flags"), unknown,
-                      hashlib.sha256(raw).hexdigest()[:16], section("libraries"))
+                      hashlib.sha256(raw).hexdigest()[:16], section("libraries"),
+                      frozenset(n.encode() for n in arch.get("variables") or ()),
+                      str(arch.get("default", "")).encode())
 
 
 def parse(src: bytes) -> list[Command]:
@@ -295,6 +304,7 @@ class _Translator:
                 anchor = self._find_package(cmd)
                 toolkit = toolkit or anchor
             self._arguments(cmd, packages)
+            self._architectures(cmd)
             self._sources(cmd, marked)
         needed = sorted(set(packages))
         if needed and toolkit is not None:
@@ -353,6 +363,27 @@ class _Translator:
                     self._genex(m, base)
                 else:
                     self._name(m.group("name"), base + m.start())
+
+    def _architectures(self, cmd: Command) -> None:
+        """NVIDIA architecture values after an architectures variable or property
+        (``set(CMAKE_CUDA_ARCHITECTURES 70 80)``, ``CUDA_ARCHITECTURES "75;86"``) become the
+        target's default: HIP's compiler rejects them ("unsupported HIP gpu architecture")."""
+        if not self.rules.arch_default or cmd.name not in FLAG_COMMANDS:
+            return
+        args = cmd.args
+        for i, arg in enumerate(args):
+            if arg.value not in self.rules.arch_names:
+                continue
+            values = []
+            for value in args[i + 1:]:
+                if value.kind == "bracket" or not _CUDA_ARCHS.fullmatch(value.value):
+                    break
+                values.append(value)
+            if values:
+                first, last = values[0], values[-1]
+                start = first.value_start
+                end = last.value_start + len(last.value)
+                self.edit(start, end, self.rules.arch_default, "architectures")
 
     def _target(self, name: bytes, start: int, packages: list[str]) -> None:
         rule = self.rules.targets.get(name)

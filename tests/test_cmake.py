@@ -101,8 +101,25 @@ def test_reports_what_it_cannot_migrate():
 
 def test_architectures_are_renamed_and_flagged():
     out, found = tr("set_property(TARGET t PROPERTY CUDA_ARCHITECTURES 80)")
-    assert out == "set_property(TARGET t PROPERTY HIP_ARCHITECTURES 80)"
+    assert out == "set_property(TARGET t PROPERTY HIP_ARCHITECTURES gfx942)"
     assert found == [("CP302", 1)]
+
+
+@pytest.mark.parametrize("before, after", [
+    ("set(CMAKE_CUDA_ARCHITECTURES 75 80 86 90a 100f)", "set(CMAKE_HIP_ARCHITECTURES gfx942)"),
+    ('set(CMAKE_CUDA_ARCHITECTURES "70;80-real" CACHE STRING "")',
+     'set(CMAKE_HIP_ARCHITECTURES "gfx942" CACHE STRING "")'),
+    ("set_target_properties(t PROPERTIES CUDA_ARCHITECTURES native CUDA_STANDARD 17)",
+     "set_target_properties(t PROPERTIES HIP_ARCHITECTURES gfx942 HIP_STANDARD 17)"),
+    ("set(CMAKE_CUDA_ARCHITECTURES ${ARCHS})", "set(CMAKE_HIP_ARCHITECTURES ${ARCHS})"),
+    ("set(CMAKE_HIP_ARCHITECTURES gfx90a)", "set(CMAKE_HIP_ARCHITECTURES gfx90a)"),
+    ("if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)", "if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)"),
+])
+def test_nvidia_architecture_values_become_the_default_amd_one(before, after):
+    """hipcc rejects them ("unsupported HIP gpu architecture: 80"); idempotent."""
+    out, _ = tr(before)
+    assert out == after
+    assert tr(out)[0] == out
 
 
 def test_unparsable_file_is_left_alone_with_a_finding():
@@ -184,6 +201,52 @@ def test_translated_project_configures_with_real_cmake_hip_language(tmp_path: Pa
     # CMake really sees the source as HIP: its compile rule uses the HIP compiler flags.
     flags = next((tmp_path / "build").rglob("flags.make")).read_text()
     assert "HIP_FLAGS" in flags and "--offload-arch=gfx90a" in flags
+
+
+BUILT_PROJECT = """cmake_minimum_required(VERSION 3.21)
+project(demo LANGUAGES CXX CUDA)
+find_package(CUDAToolkit 12.0 REQUIRED)
+set(CMAKE_CUDA_ARCHITECTURES 80 90)
+add_executable(demo main.cu)
+set_target_properties(demo PROPERTIES CUDA_STANDARD 17)
+target_compile_options(demo PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O2 --use_fast_math>)
+target_link_libraries(demo PRIVATE CUDA::cudart CUDA::cublas CUDA::curand)
+"""
+BUILT_MAIN = b"""#include <cuda_runtime.h>
+#include <cublas_v2.h>
+#include <curand.h>
+__global__ void k(float* x) { x[threadIdx.x] = 1; }
+int main() {
+  float* p; cudaMalloc(&p, 64 * sizeof(float)); k<<<1, 64>>>(p);
+  cublasHandle_t h; cublasCreate(&h); float r; cublasSasum(h, 64, p, 1, &r);
+  curandGenerator_t g; curandCreateGenerator(&g, CURAND_RNG_PSEUDO_DEFAULT);
+  curandGenerateUniform(g, p, 64); cudaFree(p); return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_translated_project_builds_with_rocm72_cmake(tmp_path: Path):
+    """The translation of a CMake project using cuBLAS and cuRAND configures with ROCm
+    7.2's CMake support (HIP language, find_package(hip/hipblas/hiprand)) and links, run
+    by the project's own CMake in the root tools/setup-rocm.sh 7.2 installs."""
+    from cudaport.build import build, rocm72_dir, translate_tree
+
+    root = rocm72_dir()
+    if not os.access(root / "cudaport-run", os.X_OK):
+        pytest.skip("needs `bash tools/setup-rocm.sh 7.2`")
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "CMakeLists.txt").write_text(BUILT_PROJECT)
+    (src / "main.cu").write_bytes(BUILT_MAIN)
+    out = tmp_path / "out"
+    translate_tree(src, out, Options(target_version="7.2"))
+    rc, output, _, _ = build(out, "cmake", root)
+    assert rc == 0, output[-3000:]
+    binary = out / "build-hip" / "demo"
+    assert binary.read_bytes()[:4] == b"\x7fELF"
+    flags = next((out / "build-hip").rglob("flags.make")).read_text()
+    assert "--offload-arch=gfx942" in flags and "-ffast-math" in flags
 
 
 def test_library_packages_follow_the_toolkit_not_later_packages():
