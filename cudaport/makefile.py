@@ -240,11 +240,12 @@ class _Translator:
 
     def drop(self, start: int, end: int, rule: str) -> None:
         """Remove ``src[start:end]`` with the blanks before it (after it at a line start)."""
+        floor = max((ce for cs, ce in self.covered if ce <= start), default=0)
         s = start
-        while s > 0 and self.src[s - 1] in b" \t":
+        while s > floor and self.src[s - 1] in b" \t":
             s -= 1
         e = end
-        if s == 0 or self.src[s - 1] in b"\n":
+        if s == 0 or s == start == floor or self.src[s - 1] in b"\n":
             s = start
             while e < len(self.src) and self.src[e] in b" \t":
                 e += 1

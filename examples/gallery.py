@@ -16,10 +16,11 @@ from pathlib import Path
 import yaml
 
 HERE = Path(__file__).resolve().parent
-SOURCE_SUFFIXES = (".cu", ".cpp", ".cc", ".hip")
+SOURCE_SUFFIXES = (".cu", ".cpp", ".cc", ".c", ".hip")
 HEADER_SUFFIXES = (".cuh", ".h", ".hpp")
 CHECKS = ("compile", "text", "fails")
-KEYS = {"about", "args", "check", "why", "compile_flags", "expect"}
+KEYS = {"about", "args", "check", "why", "compile_flags", "expect", "build"}
+BUILDS = (None, "make", "cmake")
 
 
 @dataclass
@@ -32,6 +33,16 @@ class Example:
     why: str = ""
     compile_flags: list[str] = field(default_factory=list)  # -I relative to the example
     expect: list[str] = field(default_factory=list)  # text the translation must contain
+    build: str | None = None  # make | cmake: the translation is built with ROCm 7.2
+
+    def build_files(self) -> list[Path]:
+        """The example's Makefiles and CMake files (translated too), relative to its folder."""
+        from cudaport.kinds import kind_of
+
+        return sorted(p.relative_to(self.root) for p in self.root.rglob("*")
+                      if p.is_file() and kind_of(p.name) in ("make", "cmake")
+                      and not any(part == "expected" or part.startswith("expected-")
+                                  for part in p.relative_to(self.root).parts))
 
     @property
     def expected_root(self) -> Path:
@@ -87,6 +98,8 @@ def load(folder: Path) -> Example:
     example = Example(folder.name, folder, **settings)
     if example.check not in CHECKS:
         raise ValueError(f"{config}: check must be one of {CHECKS}")
+    if example.build not in BUILDS:
+        raise ValueError(f"{config}: build must be make or cmake")
     if example.check != "compile" and not example.why:
         raise ValueError(f"{config}: check: {example.check} needs a `why`")
     return example
@@ -104,10 +117,15 @@ OLDER_VERSIONS = ("5.2",)
 
 def translate_example(example: Example, version: str | None = None) -> dict[Path, bytes]:
     from cudaport import translate_bytes
+    from cudaport.kinds import kind_of, translate_file
 
     options = example.options(version)
-    return {rel: translate_bytes((example.root / rel).read_bytes(), options, str(rel)).output
-            for rel in example.sources()}
+    out = {rel: translate_bytes((example.root / rel).read_bytes(), options, str(rel)).output
+           for rel in example.sources()}
+    for rel in example.build_files():
+        out[rel] = translate_file((example.root / rel).read_bytes(), kind_of(rel.name), options,
+                                  str(rel), named=True)[0]
+    return out
 
 
 def expected_outputs(example: Example) -> dict[Path, bytes]:

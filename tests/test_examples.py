@@ -18,6 +18,7 @@ import sys
 import pytest
 
 from cudaport import Options, translate_bytes
+from cudaport.kinds import kind_of, translate_file
 from cudaport.verify import find_compiler, verify_paths
 from conftest import EXAMPLES
 
@@ -91,6 +92,41 @@ def test_translation_matches_expected_and_is_idempotent(example, version):
         again = translate_bytes(expected, options, str(expected_path))
         assert again.output == expected, f"{expected_path}: translating it again changes it"
         assert not again.edits
+    for rel in example.build_files():  # Makefiles and CMake files: their kind's translation
+        expected_path = example.expected_root_for(version) / rel
+        assert expected_path.is_file(), f"{expected_path} missing: run python examples/gallery.py"
+        expected = expected_path.read_bytes()
+        assert gallery.translate_example(example, version)[rel] == expected, rel
+        kind = kind_of(rel.name)
+        assert translate_file(expected, kind, options, str(rel))[0] == expected, \
+            f"{expected_path}: translating it again changes it"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("example", [pytest.param(e, id=e.name) for e in ALL if e.build])
+def test_build_examples_build_and_link_with_rocm72(example, tmp_path):
+    """The Makefile and CMake examples: translated for HIP 7.2 and built by their own make
+    or CMake in the ROCm 7.2 root (cudaport verify --build's path), linked to a program."""
+    import shutil
+
+    from cudaport.build import build_tree, rocm72_dir
+
+    root = rocm72_dir()
+    if not os.access(root / "cudaport-run", os.X_OK):
+        if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
+            pytest.skip("no ROCm 7.2 root and CUDAPORT_SKIP_HIP=1")
+        pytest.fail("no ROCm 7.2 root: run `bash tools/setup-rocm.sh 7.2`")
+    src = tmp_path / example.name
+    for rel in example.sources() + example.build_files():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(example.root / rel, src / rel)
+    out = tmp_path / "out"
+    results, _ = build_tree(src, out, example.options("7.2"), root)
+    assert [(b.system, b.ok) for b in results] == [(example.build, True)], \
+        results[0].output[-3000:]
+    program = out / ("build-hip" if example.build == "cmake" else "") / {
+        "make": "saxpy", "cmake": "montecarlo"}[example.build]
+    assert program.read_bytes()[:4] == b"\x7fELF"
 
 
 @pytest.mark.slow

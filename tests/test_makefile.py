@@ -88,6 +88,12 @@ def test_what_has_no_equivalent_is_reported_on_its_line():
                      ("CP312", 3), ("CP312", 5), ("CP313", 6), ("CP313", 7)]
 
 
+def test_neighbouring_drops_at_a_continued_line_start():
+    out, found = tr("F = -O3 \\\n    --expt-relaxed-constexpr -lineinfo -G\n")
+    assert out == "F = -O3 \\\n    -g\n"
+    assert found == [("CP311", 2)]
+
+
 def test_variants_pick_the_library():
     out, _ = tr("L = -lcublas -lcurand\n", variants=(("blas", "rocblas"), ("rand", "rocrand")))
     assert out == "L = -lrocblas -lrocrand\n"

@@ -6,13 +6,13 @@
 
 __device__ __forceinline__ unsigned lane_id() {
   unsigned id;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(id));
+  id = __builtin_bit_cast(__typeof__(id), static_cast<unsigned int>(__lane_id()));
   return id;
 }
 
 __device__ __forceinline__ unsigned long long global_timer() {
   unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  t = __builtin_bit_cast(__typeof__(t), static_cast<unsigned long long>(wall_clock64()));
   return t;
 }
 

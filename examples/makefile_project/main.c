@@ -1,0 +1,22 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <cuda_runtime_api.h>
+#include "saxpy.h"
+
+int main(void) {
+  int devices = 0;
+  cudaError_t err = cudaGetDeviceCount(&devices);
+  if (err != cudaSuccess || devices == 0) {
+    printf("no GPU: %s\n", cudaGetErrorString(err));
+    return 0;
+  }
+  int n = 1 << 20;
+  float* x = malloc(n * sizeof(float));
+  float* y = malloc(n * sizeof(float));
+  for (int i = 0; i < n; ++i) { x[i] = 1.0f; y[i] = 2.0f; }
+  int failed = saxpy_gpu(n, 3.0f, x, y);
+  printf("%s: y[0] = %f\n", failed ? "failed" : "ok", y[0]);
+  free(x);
+  free(y);
+  return failed;
+}
