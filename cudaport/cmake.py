@@ -299,7 +299,8 @@ class _Translator:
                 for arg in cmd.args[1 if cmd.name == b"project" else 0:]:
                     to = self.rules.languages.get(arg.value)
                     if to is not None:
-                        self.edit(arg.value_start, arg.value_start + len(arg.value), to, "language")
+                        self.edit(arg.value_start, arg.value_start + len(arg.value),
+                                  to + self._host_language(cmd, arg), "language")
             if cmd.name == b"find_package" and cmd.args:
                 anchor = self._find_package(cmd)
                 toolkit = toolkit or anchor
@@ -316,6 +317,22 @@ class _Translator:
             for p in needed:
                 self.find("CP304", 0, f"add find_package({p} REQUIRED) for the mapped "
                           "imported targets", p.encode())
+
+    def _host_language(self, cmd: Command, arg: Arg) -> bytes:
+        """`` CXX`` after the target language in a ``project()`` that names languages but
+        neither C nor C++: ROCm's hip package (``find_package(hip)``) needs one of them
+        (FindThreads: "only works if either C or CXX language is enabled"), and
+        ``project(p LANGUAGES CUDA)`` enables none."""
+        if cmd.name != b"project":
+            return b""
+        values = [a.value for a in cmd.args[1:]]
+        keywords = {b"VERSION", b"DESCRIPTION", b"HOMEPAGE_URL"}
+        languages = [v for i, v in enumerate(values)
+                     if v != b"LANGUAGES" and v not in keywords and (i == 0 or values[i - 1]
+                                                                      not in keywords)]
+        if arg.kind == "quoted" or any(v in (b"C", b"CXX", b"NONE") for v in languages):
+            return b""
+        return b" CXX"
 
     def _find_package(self, cmd: Command) -> Command | None:
         first = cmd.args[0]

@@ -24,6 +24,9 @@ def tr(text: str, **kw) -> tuple[str, list[tuple[str, int]]]:
     ("project(p LANGUAGES CXX CUDA)", "project(p LANGUAGES CXX HIP)"),
     ("project(CUDA CXX CUDA)", "project(CUDA CXX HIP)"),  # the first argument is the name
     ("enable_language(CUDA)", "enable_language(HIP)"),
+    ("project(p LANGUAGES CUDA)", "project(p LANGUAGES HIP CXX)"),  # hip's package needs C/CXX
+    ("project(p VERSION 1.0 LANGUAGES CUDA C)", "project(p VERSION 1.0 LANGUAGES HIP C)"),
+    ("project(p CUDA)", "project(p HIP CXX)"),
     ("find_package(CUDAToolkit 11.4 REQUIRED)", "find_package(hip REQUIRED)"),
     ("set(CMAKE_CUDA_STANDARD 17)", "set(CMAKE_HIP_STANDARD 17)"),
     ('target_link_libraries(t PRIVATE "CUDA::cudart;CUDA::curand")',
@@ -132,7 +135,7 @@ def test_unparsable_file_is_left_alone_with_a_finding():
 def test_byte_exact_outside_edits_with_crlf():
     src = b"project(p LANGUAGES CUDA)\r\n\tadd_executable(x a.cu)  # k\r\n"
     out = translate_cmake(src).output
-    assert out == (b"project(p LANGUAGES HIP)\r\n\tadd_executable(x a.cu)\r\n"
+    assert out == (b"project(p LANGUAGES HIP CXX)\r\n\tadd_executable(x a.cu)\r\n"
                    b"\tset_source_files_properties(a.cu PROPERTIES LANGUAGE HIP)  # k\r\n")
 
 

@@ -24,7 +24,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C
 
 LINE=${1:-6.4}
-LAYOUT=4  # bump when the pruning or the wrapper below changes
+LAYOUT=5  # bump when the pruning or the wrapper below changes
 PACKAGES=(hipcc libamdhip64-dev libhipblas-dev libhipblaslt-dev libhipcub-dev librocthrust-dev
           libhipsparse-dev libhipsolver-dev libhipfft-dev libhiprand-dev libmiopen-dev
           librocblas-dev librocsparse-dev librocsolver-dev librocrand-dev librocfft-dev
@@ -118,19 +118,30 @@ fi
 # 2. The packages (apt-get only when one is missing).
 installed=$(in_root dpkg-query -W -f='${db:Status-Status} ${Package}\n' "${PACKAGES[@]}" 2>/dev/null \
             | grep -c '^installed ' || true)
+# Check-Valid-Until: a frozen snapshot mirror serves an expired Release file.
+APT=(apt-get -o Acquire::Check-Valid-Until=false -o Acquire::Retries=3 -o Dpkg::Use-Pty=0)
+TARGET=()
+[ "$SUITE" = experimental ] && TARGET=(-t experimental)
 if [ "$installed" -ne ${#PACKAGES[@]} ]; then
   say "installing ${#PACKAGES[@]} ROCm packages into $DIR (a few minutes)"
-  # Check-Valid-Until: a frozen snapshot mirror serves an expired Release file.
-  APT=(apt-get -o Acquire::Check-Valid-Until=false -o Acquire::Retries=3 -o Dpkg::Use-Pty=0)
   in_root dpkg --configure -a  # finish an install an earlier run was stopped in
   if [ "$SUITE" = experimental ] && [ ! -f "$DIR/etc/apt/sources.list.d/experimental.list" ]; then
     echo "deb $(mirror) experimental main" >"$DIR/etc/apt/sources.list.d/experimental.list"
   fi
-  TARGET=()
-  [ "$SUITE" = experimental ] && TARGET=(-t experimental)
   retry 3 in_root "${APT[@]}" update -qq || die "apt-get update in $DIR failed (network or mirror?)"
   retry 3 in_root "${APT[@]}" install -y -qq --no-install-recommends "${TARGET[@]}" "${PACKAGES[@]}" >/dev/null \
     || die "apt-get install in $DIR failed: ${PACKAGES[*]}"
+fi
+
+# 2b. OpenMP's header for the Clang hipcc runs: Debian experimental's libomp-dev may follow a
+# newer LLVM than ROCm's (7.2: clang 22, libomp-dev 23), and #include <omp.h> in a HIP
+# source (the CUDA samples' cudaOpenMP) is then "file not found".
+major=$(in_root hipcc --version 2>/dev/null | sed -nE 's/.*clang version ([0-9]+).*/\1/p' | head -n1)
+if [ -n "$major" ] && [ ! -f "$DIR/usr/lib/llvm-$major/lib/clang/$major/include/omp.h" ]; then
+  say "installing libomp-$major-dev (OpenMP for hipcc's clang $major)"
+  retry 3 in_root "${APT[@]}" update -qq || die "apt-get update in $DIR failed"
+  retry 3 in_root "${APT[@]}" install -y -qq --no-install-recommends "${TARGET[@]}" \
+    "libomp-$major-dev" >/dev/null || die "apt-get install libomp-$major-dev in $DIR failed"
 fi
 
 # 3. Prune what compiling and linking never read.
