@@ -62,7 +62,9 @@ def test_every_mapped_header_exists_in_rocm_6_4():
         r = compiled.header(name.encode())
         if r.status == "converted" and not (include / r.replacement.decode()).is_file():
             if r.replacement.decode() != "stdint.h" or not Path("/usr/include/stdint.h").is_file():
-                missing.append((name, r.replacement.decode()))
+                # (a C++ standard header: the root's standard library has it)
+                if not list(include.glob(f"c++/*/{r.replacement.decode()}")):
+                    missing.append((name, r.replacement.decode()))
     assert missing == []
 
 
@@ -123,7 +125,7 @@ NAMES = [
      "rocWMMA"),
     ("  cutlass::half_t h;", "CP113", "composable_kernel"),
     ("  cuda::atomic_ref<int, cuda::thread_scope_device> r(x[0]);", "CP110", "HIP atomics"),
-    ("  auto m = cuda::std::numeric_limits<int>::max();", "CP110", "std::"),
+    ("  cuda::std::optional<int> m;", "CP110", "std::"),  # (numeric_limits ports: test_libcudacxx_std)
 ]
 
 

@@ -6,6 +6,10 @@ Thrust's ``thrust::cuda`` and many projects' own namespace. So a use counts only
 one libcu++ declares in namespace ``cuda``. The names come from the target's rule folder
 (``libcudacxx-names.txt``, written by tools/gen_cccl_rules.py from the CUDA 13 headers); a
 target that has libcu++ ships no such file and gets no findings.
+
+``cuda::std::NAME`` becomes ``std::NAME`` where the target lists NAME in
+``libcudacxx-std.txt``: standard names its device code accepts (constexpr ones, <cmath>);
+``ports/libcudacxx.yaml`` maps their headers. Other libcu++ names stay reported.
 """
 
 from __future__ import annotations
@@ -13,12 +17,15 @@ from __future__ import annotations
 import re
 
 from ..context import FileContext
+from ..edits import Edit
 from .data import target_words
 from .registry import register
 
 # (The lookbehinds come after the literal: a pattern that starts with one cannot use the
 # regex engine's fast search for ``cuda``, which made this pass 30 times slower.)
 _USE = re.compile(rb"cuda(?<![\w:.$]cuda)(?<!->cuda)[ \t]*::[ \t]*([A-Za-z_]\w*)")
+# cuda::std::NAME: NAME, and where `cuda::std` ends (it becomes `std`)
+_STD = re.compile(rb"cuda[ \t]*::[ \t]*std(?![\w$])[ \t]*::[ \t]*([A-Za-z_]\w*)")
 
 _HINTS = {
     b"std": "use std:: where the code is constexpr or host-only (HIP has no device "
@@ -41,12 +48,19 @@ def libcudacxx(ctx: FileContext) -> None:
     if not names:
         return
     title = ctx.compiled.target.title
+    # cuda::std names whose std:: form the target's device code accepts (libcudacxx-std.txt)
+    to_std = target_words(ctx, "libcudacxx-std.txt")
     for m in (_USE.match(ctx.src, at) for at in uses):
         if m is None:
             continue
         name = m.group(1)
         if name not in names or not ctx.in_code(m.start(), m.end()):
             continue
+        if name == b"std" and to_std:
+            std = _STD.match(ctx.src, m.start())
+            if std is not None and std.group(1) in to_std and ctx.in_code(m.start(), std.end()):
+                ctx.edits.append(Edit(m.start(), m.end(), b"std", f"{ctx.compiled.target.name}/libcudacxx"))
+                continue
         used, message = _finding(title, name)
         ctx.find("CP110", m.start(), message, used, "cccl")
 

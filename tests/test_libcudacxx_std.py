@@ -1,0 +1,68 @@
+"""libcu++ value utilities whose standard counterpart HIP device code accepts:
+cuda::std::NAME becomes std::NAME for the names of rules/hip/libcudacxx-std.txt, and their
+headers map to the standard ones (rules/hip/ports/libcudacxx.yaml). Other libcu++ names
+stay CP110 errors."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import compile_object
+from cudaport import Options, translate_bytes
+
+ROOT = Path(__file__).parent.parent
+FIXTURE = Path(__file__).parent / "data" / "libcudacxx" / "std_names.cu"
+
+
+def _names() -> list[str]:
+    text = (ROOT / "rules" / "hip" / "libcudacxx-std.txt").read_text()
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def _translate(src: bytes, version: str = "7.2"):
+    return translate_bytes(src, Options(target_version=version), "k.cu")
+
+
+def test_the_fixture_uses_every_listed_name_on_the_device():
+    used = set(re.findall(r"cuda::std::(\w+)", FIXTURE.read_text()))
+    assert set(_names()) <= used, sorted(set(_names()) - used)
+
+
+def test_listed_names_and_their_headers_become_standard():
+    result = _translate(FIXTURE.read_bytes())
+    out = result.output.decode()
+    assert "cuda::std" not in out and "cuda/std" not in out
+    assert "#include <type_traits>" in out and "#include <cmath>" in out
+    assert "std::numeric_limits<std::uint32_t>::digits" in out
+    assert [f for f in result.findings if f.severity == "error"] == []
+    assert translate_bytes(result.output, Options(target_version="7.2"), "k.hip").output == \
+        result.output
+
+
+@pytest.mark.parametrize("line, kept", [
+    ("  int a = 1, b = 2; cuda::std::swap(a, b);", "cuda::std::swap"),  # (not constexpr in C++17)
+    ("  cuda::std::optional<int> o;", "cuda::std::optional"),  # (value() throws)
+    ("  cuda::std::atomic<int> n;", "cuda::std::atomic"),
+    ("  cuda::std::tie(x[0], x[1]);", "cuda::std::tie"),  # (tuple's operator= is not constexpr)
+])
+def test_other_libcudacxx_names_stay_reported(line, kept):
+    result = _translate(f"__global__ void k(int *x) {{\n{line}\n}}\n".encode())
+    assert kept in result.output.decode()
+    assert [f.code for f in result.findings if f.code == "CP110"] == ["CP110"]
+
+
+def test_only_cudas_own_namespace_is_rewritten():
+    src = (b"namespace my { namespace cuda { namespace std { int max(int a, int); } } }\n"
+           b"int f() { return my::cuda::std::max(1, 2); }  // cuda::std::max in a comment\n")
+    assert _translate(src).output == src
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version, arch", [("7.2", "gfx942"), ("7.2", "gfx90a"), ("6.4", "gfx942")])
+def test_the_fixture_compiles_to_object_code(tmp_path, version, arch):
+    path = tmp_path / "std_names.hip"
+    path.write_bytes(_translate(FIXTURE.read_bytes(), version).output)
+    compile_object(path, arch, version)
