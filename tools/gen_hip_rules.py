@@ -273,7 +273,8 @@ def _hand_written_names(out_dir: Path, section: str = "identifiers") -> set[str]
     """Names (or, with section "headers", headers) defined in packs that take precedence
     over the tables."""
     names: set[str] = set()
-    for path in out_dir.glob("*.yaml"):
+    # (ports/: the hand-written packs of ported constructs, read by the loader too)
+    for path in [*out_dir.glob("*.yaml"), *out_dir.glob("ports/*.yaml")]:
         text = path.read_text(encoding="utf-8")
         if text.startswith(DERIVED_PACKS) or path.name == "target.yaml":
             continue

@@ -821,3 +821,42 @@ CUDAPORT_HD inline void cudaport_nanosleep(unsigned int ns) {
 }
 #endif
 //@ end
+
+//@ cvta needs=prelude provides=cudaport_cvta_generic_to_shared,cudaport_cvta_shared_to_generic,cudaport_cvta_generic_to_global,cudaport_cvta_global_to_generic,cudaport_cvta_generic_to_local,cudaport_cvta_local_to_generic
+#ifndef CUDAPORT_PORTABLE_CVTA
+#define CUDAPORT_PORTABLE_CVTA
+// CUDA C++ Programming Guide, "Address Space Conversion Functions":
+// __cvta_generic_to_shared(ptr) / _global / _local: "returns the result of executing the
+// PTX cvta.to.shared (.global, .local) instruction on the generic address denoted by ptr",
+// the address of the same byte in that state space, as a size_t;
+// __cvta_shared_to_generic(rawbits) / _global / _local: the generic pointer to the byte
+// whose address in that space is rawbits (PTX cvta.shared and the like).
+// On AMD GPUs the spaces are LLVM address spaces: shared memory (LDS) is 3, with 32-bit
+// addresses, private memory 5, and a global address is the generic (flat) one; the casts
+// below are clang's address space conversions. Device code only (a host pointer is
+// returned as it is, as no state space exists there).
+#if defined(__HIP_DEVICE_COMPILE__)
+#define CUDAPORT_AS(N) __attribute__((address_space(N)))
+__device__ inline __SIZE_TYPE__ cudaport_cvta_generic_to_shared(const void* ptr) {
+  return (__SIZE_TYPE__)(const CUDAPORT_AS(3) void*)ptr;
+}
+__device__ inline void* cudaport_cvta_shared_to_generic(__SIZE_TYPE__ rawbits) {
+  return (void*)(CUDAPORT_AS(3) void*)(unsigned)rawbits;
+}
+__device__ inline __SIZE_TYPE__ cudaport_cvta_generic_to_local(const void* ptr) {
+  return (__SIZE_TYPE__)(const CUDAPORT_AS(5) void*)ptr;
+}
+__device__ inline void* cudaport_cvta_local_to_generic(__SIZE_TYPE__ rawbits) {
+  return (void*)(CUDAPORT_AS(5) void*)(unsigned)rawbits;
+}
+#undef CUDAPORT_AS
+#else
+CUDAPORT_HD inline __SIZE_TYPE__ cudaport_cvta_generic_to_shared(const void* ptr) { return (__SIZE_TYPE__)ptr; }
+CUDAPORT_HD inline void* cudaport_cvta_shared_to_generic(__SIZE_TYPE__ rawbits) { return (void*)rawbits; }
+CUDAPORT_HD inline __SIZE_TYPE__ cudaport_cvta_generic_to_local(const void* ptr) { return (__SIZE_TYPE__)ptr; }
+CUDAPORT_HD inline void* cudaport_cvta_local_to_generic(__SIZE_TYPE__ rawbits) { return (void*)rawbits; }
+#endif
+CUDAPORT_HD inline __SIZE_TYPE__ cudaport_cvta_generic_to_global(const void* ptr) { return (__SIZE_TYPE__)ptr; }
+CUDAPORT_HD inline void* cudaport_cvta_global_to_generic(__SIZE_TYPE__ rawbits) { return (void*)rawbits; }
+#endif
+//@ end

@@ -212,3 +212,17 @@ __global__ void dpx(int* o, unsigned* u, bool* p) {
 }
 
 __global__ void sleepy(unsigned ns) { __nanosleep(ns); __nanosleep(100); }
+
+__global__ void spaces(float* out, unsigned* o, float x) {
+  __shared__ float s[64];
+  float local[4] = {x, x, x, x};
+  s[threadIdx.x] = x;
+  __syncthreads();
+  size_t a = __cvta_generic_to_shared(&s[threadIdx.x]);
+  o[threadIdx.x] = (unsigned)a;
+  size_t l = __cvta_generic_to_local(&local[threadIdx.x & 3]);
+  out[threadIdx.x] = *(float*)__cvta_shared_to_generic(a) + *(float*)__cvta_local_to_generic(l)
+      + *(float*)__cvta_global_to_generic(__cvta_generic_to_global(out));
+  o[64] = __isnanf(x);
+  out[65] = __fmaf_ieee_rn(x, x, x);
+}
