@@ -83,6 +83,15 @@ What: the API was translated, and the rule table carries a note about a differen
 Why: a rename alone may not preserve behaviour.
 Fix: read the note and check the call site.
 """)
+register("CP116", "unused-libcudacxx-include", "info", "unused libcu++ include dropped", """
+What: a libcu++ header (`<cuda/barrier>`, `<cuda/std/atomic>`, ...) is included, but the
+file names nothing libcu++ declares (`cuda::barrier`, `cuda::std::...`).
+Why: HIP has no libcu++; the include alone would fail to compile, and nothing in the file
+needs it. A header the file includes that does use libcu++ reports those uses itself
+(CP110), so the file is still blocked where it should be.
+Fix: nothing: the translation drops the include. Bad: `#include <cuda/barrier>` with no
+`cuda::barrier` in the file. Good: no include.
+""")
 register("CP120", "call-needs-rewrite", "error", "the target function takes other arguments", """
 What: the API was renamed, but the target function takes other arguments than the CUDA one:
 more or fewer (hipsparseSpSM_solve also takes the buffer given to the analysis step), or

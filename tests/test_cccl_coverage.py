@@ -107,13 +107,15 @@ FAMILIES = [
 @pytest.mark.parametrize("header,code,to", FAMILIES, ids=[f[0] for f in FAMILIES])
 def test_header_family_is_mapped_or_reported(header, code, to):
     src = f"#include <{header}>\n__global__ void k() {{}}\n"
+    if code == "CP110":  # (a libcu++ include the file uses: else it is dropped, CP116)
+        src += "__device__ cuda::atomic<int>* p;\n"
     r = translate_source(src, target_version="6.4")
     codes = [f.code for f in r.findings]
     if code is None:
         assert f"#include <{to}>".encode() in r.output
         assert not [c for c in codes if CODES[c].severity == "error"]
     else:
-        assert codes == [code]
+        assert set(codes) == {code} and r.findings[0].line == 1
         assert ";" in r.findings[0].message  # names what to use instead
         assert f"#include <{header}>".encode() in r.output
 

@@ -54,6 +54,23 @@ def test_other_libcudacxx_names_stay_reported(line, kept):
     assert [f.code for f in result.findings if f.code == "CP110"] == ["CP110"]
 
 
+def test_a_libcudacxx_include_the_file_does_not_use_is_dropped():
+    # TransformerEngine's quantize_transpose_vector_blockwise.cu includes <cuda/barrier>
+    # and names only its own transformer_engine::cuda::sm_arch()
+    src = (b"#include <cuda/barrier>\n#include <cuda/std/atomic>\n"
+           b"namespace te { namespace cuda { int sm_arch(); } }\n"
+           b"int f() { return te::cuda::sm_arch(); }  // cuda::barrier<...> in a comment\n")
+    result = _translate(src)
+    assert b"cuda/barrier" not in result.output and b"cuda/std/atomic" not in result.output
+    assert [(f.code, f.severity, f.line) for f in result.findings] == [
+        ("CP116", "info", 1), ("CP116", "info", 2)]
+    # a file that names libcu++ keeps the include, reported
+    used = src + b"__device__ cuda::barrier<cuda::thread_scope_block>* b;\n"
+    result = _translate(used)
+    assert b"#include <cuda/barrier>" in result.output
+    assert [f.code for f in result.findings if f.line == 1] == ["CP110"]
+
+
 def test_only_cudas_own_namespace_is_rewritten():
     src = (b"namespace my { namespace cuda { namespace std { int max(int a, int); } } }\n"
            b"int f() { return my::cuda::std::max(1, 2); }  // cuda::std::max in a comment\n")

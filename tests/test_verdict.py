@@ -119,7 +119,7 @@ def test_a_file_including_a_blocked_file_is_blocked(tmp_path, monkeypatch):
     (tmp_path / "p" / "include" / "lib").mkdir(parents=True)
     (tmp_path / "p" / "src").mkdir()
     (tmp_path / "p" / "include" / "lib" / "core.cuh").write_bytes(
-        b"#include <cuda/std/atomic>\n")
+        b"#include <cuda/std/atomic>\ninline cuda::std::atomic<int>* counter;\n")
     (tmp_path / "p" / "include" / "lib" / "api.cuh").write_bytes(b'#include "core.cuh"\n')
     (tmp_path / "p" / "src" / "main.cu").write_bytes(
         b"#include <lib/api.cuh>\n" + CLEAN)
@@ -138,10 +138,10 @@ def test_a_file_including_a_blocked_file_is_blocked(tmp_path, monkeypatch):
 def test_an_include_never_resolves_into_a_sibling_project(tmp_path, monkeypatch):
     """A folder holding several projects (issue 30, item 8): cuda-samples' <helper_cuda.h>
     was resolved to rodinia's copy, llama.cpp's "common.h" to a cuda-samples file."""
-    blocked = b"#include <cuda/std/atomic>\n"
+    blocked = b"#include <cuda/std/atomic>\ninline cuda::std::atomic<int>* counter;\n"
     files = {
         "samples/CMakeLists.txt": b"", "samples/Common/helper_cuda.h": CLEAN,
-        "samples/Common/common.h": b"#include <cuda/std/atomic>\n",
+        "samples/Common/common.h": b"#include <cuda/std/atomic>\ninline cuda::std::atomic<int>* counter;\n",
         "samples/Samples/vectorAdd/vectorAdd.cu": b"#include <helper_cuda.h>\n" + CLEAN,
         "rodinia/Makefile": b"", "rodinia/common/helper_cuda.h": blocked,
         "rodinia/bfs/bfs.cu": b"#include <helper_cuda.h>\n" + CLEAN,
@@ -172,7 +172,7 @@ def test_an_include_never_resolves_into_a_sibling_project(tmp_path, monkeypatch)
 
 def test_includes_in_other_platform_branches_do_not_block(tmp_path, monkeypatch):
     (tmp_path / "p").mkdir()
-    (tmp_path / "p" / "cuda_only.cuh").write_bytes(b"#include <cuda/std/atomic>\n")
+    (tmp_path / "p" / "cuda_only.cuh").write_bytes(b"#include <cuda/std/atomic>\ninline cuda::std::atomic<int>* counter;\n")
     (tmp_path / "p" / "k.cu").write_bytes(
         b'#ifndef USE_ROCM\n#include "cuda_only.cuh"\n#endif\n' + CLEAN)
     monkeypatch.chdir(tmp_path)

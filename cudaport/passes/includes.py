@@ -12,6 +12,7 @@ from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
 from ..rules.compiled import RUNTIME_LIBRARIES
+from .libcudacxx import uses_libcudacxx
 from ..rules.hazards import target_facts
 from .registry import register, register_final
 
@@ -35,6 +36,7 @@ def includes(ctx: FileContext) -> None:
     outside = OutsideBlocks(src)
     hoisted: set[tuple[int, bytes]] = set()
     first_main = None  # the first top-level include of the target's main header
+    unused: list[bool] = []  # (whether the file names libcu++, asked once)
     for inc in ctx.scan.includes:
         r = ctx.compiled.header(inc.name)
         effective = inc.name
@@ -60,6 +62,15 @@ def includes(ctx: FileContext) -> None:
                 effective = r.replacement
                 translated = True
             elif r.status != "same":
+                if entry.code == "CP110" and not _libcudacxx_used(ctx, unused):
+                    span = _deletion_span(src, inc.start, inc.end)
+                    if span is not None and deletable(span[0]):
+                        shown = inc.name.decode(errors="replace")
+                        ctx.edits.append(Edit(*span, b"", entry.rule_id))
+                        ctx.find("CP116", inc.name_start, f"<{shown}> (libcu++) is included but "
+                                 "the file names nothing libcu++ declares: the include is "
+                                 "dropped", shown, entry.library)
+                        continue
                 instead = f"; {entry.note}" if entry.note else ""
                 shown = inc.name.decode(errors="replace")  # (a header name is any bytes)
                 ctx.find(entry.code or "CP106", inc.name_start,
@@ -620,3 +631,11 @@ def _next_line(src: bytes, pos: int) -> int:
             pos = nl + 1
             continue
         return nl + 1
+
+
+def _libcudacxx_used(ctx: FileContext, memo: list[bool]) -> bool:
+    """Whether the file names anything libcu++ declares (a libcu++ include in a file that
+    does not is dropped: any header it reaches that uses libcu++ reports that itself)."""
+    if not memo:
+        memo.append(uses_libcudacxx(ctx))
+    return memo[0]

@@ -65,6 +65,16 @@ def libcudacxx(ctx: FileContext) -> None:
         ctx.find("CP110", m.start(), message, used, "cccl")
 
 
+def uses_libcudacxx(ctx: FileContext) -> bool:
+    """Whether the file names anything libcu++ declares (``cuda::NAME``, ported or not)."""
+    names = target_words(ctx, "libcudacxx-names.txt")
+    for at in ctx.marked(b"cuda"):
+        m = _USE.match(ctx.src, at)
+        if m is not None and m.group(1) in names and ctx.in_code(m.start(), m.end()):
+            return True
+    return False
+
+
 def _finding(title: str, name: bytes) -> tuple[str, str]:
     """The name and message of CP110 for ``cuda::name``."""
     if name.startswith(b"thread_scope_"):
