@@ -223,6 +223,8 @@ class _Translator:
         self.root_ref = re.compile(rb"\$[({](?:" + roots + rb")[)}]|/usr/local/cuda(?:-[\d.]+)?"
                                    rb"(?![\w.-])")
         self.root_name = re.compile(rb"(?<![\w$])(?:" + roots + rb")(?!\w)")
+        self.alias = re.compile(rb"[ \t]*(?:export[ \t]+|override[ \t]+)?(?:" + roots + rb")[ \t]*"
+                                rb"(?::{1,3}|[?+!])?=[ \t]*\$[({](?:" + roots + rb")[)}][ \t]*\r?$")
         self.compiler = re.compile(rb"(?<![\w.-])nvcc(?![\w.-])")
         tools = b"|".join(re.escape(t.encode()) for t in rules.tools) or b"(?!)"
         self.tool = re.compile(rb"(?<![\w./-])(?:" + tools + rb")(?![\w.-])")
@@ -260,6 +262,11 @@ class _Translator:
                 self.line(start, code_end)
 
     def line(self, start: int, end: int) -> None:
+        alias = self.alias.match(self.src, start, end)
+        if alias:  # CUDA_INSTALL_PATH = $(CUDA_DIR): ROCM_PATH = $(ROCM_PATH) would recurse
+            stop = self.src.find(b"\n", end - 1)  # a commented alias goes with its comment
+            self.edit(start, len(self.src) if stop < 0 else stop + 1, b"", "root-alias")
+            return
         words = _words(self.src, start, end)
         arch_done = False
         i = 0

@@ -35,6 +35,9 @@ def test_kinds(name, kind):
     ("CC = nvcc\n", "CC = hipcc\n"),
     ("NVCC := $(CUDA_PATH)/bin/nvcc\n", "NVCC := $(ROCM_PATH)/bin/hipcc\n"),
     ("CUDA_HOME ?= /usr/local/cuda-12.4\n", "ROCM_PATH ?= /opt/rocm\n"),
+    # an alias of one toolkit variable for another would make ROCM_PATH refer to itself
+    ("CUDA_DIR = /usr/local/cuda\nCUDA_INSTALL_PATH = $(CUDA_DIR)\nX = $(CUDA_INSTALL_PATH)/lib64\n",
+     "ROCM_PATH = /opt/rocm\nX = $(ROCM_PATH)/lib\n"),
     ("LIBS = -L$(CUDA_DIR)/lib64 -lcudart -lcuda\n", "LIBS = -L$(ROCM_PATH)/lib -lamdhip64 -lamdhip64\n"),
     ("F = -O3 -Xcompiler -Wall -Xcompiler=-fopenmp,-fPIC\n", "F = -O3 -Wall -fopenmp -fPIC\n"),
     ('F = --compiler-options "-O2,-g" -c\n', "F = -O2 -g -c\n"),
