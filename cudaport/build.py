@@ -127,7 +127,8 @@ def build(folder: Path, system: str, root: Path, jobs: int = 2, timeout: int = B
 def first_error(output: str) -> tuple[str, str | None, int, int]:
     """The first error line of a build's output: (line, path or None, line, column)."""
     fallback = None
-    for raw in output.splitlines():
+    lines = output.splitlines()
+    for at, raw in enumerate(lines):
         m = _DIAG.match(raw)
         if m:
             return raw, m.group("path"), int(m.group("line")), int(m.group("col") or 1)
@@ -136,9 +137,11 @@ def first_error(output: str) -> tuple[str, str | None, int, int]:
             return raw.strip(), None, 0, 0
         if fallback is None and _MAKE.match(raw):
             fallback = raw.strip()
+            if raw.startswith("CMake Error"):  # the message is on the lines below
+                fallback += " " + " ".join(x.strip() for x in lines[at + 1:at + 4] if x.strip())
     if fallback:
         return fallback, None, 0, 0
-    lines = [x for x in output.splitlines() if x.strip()]
+    lines = [x for x in lines if x.strip()]
     return (lines[-1].strip() if lines else "no output"), None, 0, 0
 
 

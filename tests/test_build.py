@@ -66,6 +66,10 @@ def test_projects_are_the_topmost_build_folders(tmp_path: Path):
      ("ld.lld: error: unable to find library -lnvjpeg", None, 0, 0)),
     ("/usr/bin/ld: main.o: in function `main':\nmain.c:(.text+0x1): undefined reference to "
      "`cudaFoo'\n", ("main.c:(.text+0x1): undefined reference to `cudaFoo'", None, 0, 0)),
+    ("CMake Error at /usr/share/cmake/FindThreads.cmake:129 (message):\n  FindThreads only works"
+     " if either C or CXX language is enabled\nCall Stack (most recent call first):\n",
+     ("CMake Error at /usr/share/cmake/FindThreads.cmake:129 (message): FindThreads only works"
+      " if either C or CXX language is enabled Call Stack (most recent call first):", None, 0, 0)),
     ("make: *** No rule to make target 'x.cu'.  Stop.\n",
      ("make: *** No rule to make target 'x.cu'.  Stop.", None, 0, 0)),
 ])
