@@ -92,6 +92,17 @@ needs it. A header the file includes that does use libcu++ reports those uses it
 Fix: nothing: the translation drops the include. Bad: `#include <cuda/barrier>` with no
 `cuda::barrier` in the file. Good: no include.
 """)
+register("CP117", "block-barrier", "info", "block-wide cuda::barrier became __syncthreads()", """
+What: a `__shared__ cuda::barrier<cuda::thread_scope_block>` initialized with every thread
+of the block (`init(&bar, blockDim.x * blockDim.y * blockDim.z)`) and used only through
+`bar.arrive_and_wait()`.
+Why: HIP has no libcu++ barrier, but such a barrier is the block barrier: each phase waits
+for every thread, as `__syncthreads()` does, with the same memory ordering. The
+translation removes the declaration, makes the `init` call `(void)0` and each
+`arrive_and_wait()` `__syncthreads()`. Any other use (split `arrive`/`wait`, a count that is
+not the whole block, a barrier given to `memcpy_async`) is left and reported (CP110).
+Fix: nothing. Bad: `bar.arrive_and_wait();` Good: `__syncthreads();`
+""")
 register("CP120", "call-needs-rewrite", "error", "the target function takes other arguments", """
 What: the API was renamed, but the target function takes other arguments than the CUDA one:
 more or fewer (hipsparseSpSM_solve also takes the buffer given to the analysis step), or

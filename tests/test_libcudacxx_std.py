@@ -83,3 +83,41 @@ def test_the_fixture_compiles_to_object_code(tmp_path, version, arch):
     path = tmp_path / "std_names.hip"
     path.write_bytes(_translate(FIXTURE.read_bytes(), version).output)
     compile_object(path, arch, version)
+
+
+# --- cuda::barrier as the block barrier (cudaport/passes/block_barrier.py) ---------------
+
+BARRIER = Path(__file__).parent / "data" / "libcudacxx" / "block_barrier.cu"
+
+
+def test_a_block_wide_barrier_becomes_syncthreads():
+    src = BARRIER.read_bytes().split(b"__global__ void partial")[0]
+    result = _translate(src)
+    out = result.output.decode()
+    assert "cuda::" not in out and "cuda/barrier" not in out
+    assert out.count("__syncthreads();") == 3 and "(void)0;" in out
+    assert "__shared__ float tile[256];" in out and "bar" not in out.replace("barrier", "")
+    assert [(f.code, f.severity) for f in result.findings] == [("CP116", "info"), ("CP117", "info")]
+    assert translate_bytes(result.output, Options(target_version="7.2"), "k.hip").output == \
+        result.output
+
+
+@pytest.mark.parametrize("change", [
+    (b"blockDim.x * blockDim.y * blockDim.z", b"blockDim.x"),  # (not provably the whole block)
+    (b"  bar.arrive_and_wait();\n  out", b"  auto t = bar.arrive();\n  bar.wait(std::move(t));\n  out"),
+    (b"cuda::thread_scope_block", b"cuda::thread_scope_device"),
+])
+def test_other_barriers_are_left_reported(change):
+    src = BARRIER.read_bytes().split(b"__global__ void partial")[0].replace(*change)
+    result = _translate(src)
+    assert b"cuda::barrier" in result.output and b"#include <cuda/barrier>" in result.output
+    assert "CP117" not in [f.code for f in result.findings]
+    assert "CP110" in [f.code for f in result.findings]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arch", ["gfx942", "gfx90a"])
+def test_the_barrier_translation_compiles(tmp_path, arch):
+    path = tmp_path / "block_barrier.hip"
+    path.write_bytes(_translate(BARRIER.read_bytes().split(b"__global__ void partial")[0]).output)
+    compile_object(path, arch)

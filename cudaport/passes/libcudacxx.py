@@ -18,6 +18,7 @@ import re
 
 from ..context import FileContext
 from ..edits import Edit
+from .block_barrier import block_barriers, provable
 from .data import target_words
 from .registry import register
 
@@ -50,12 +51,15 @@ def libcudacxx(ctx: FileContext) -> None:
     title = ctx.compiled.target.title
     # cuda::std names whose std:: form the target's device code accepts (libcudacxx-std.txt)
     to_std = target_words(ctx, "libcudacxx-std.txt")
+    ported = block_barriers(ctx) if ctx.options.hazards else []
     for m in (_USE.match(ctx.src, at) for at in uses):
         if m is None:
             continue
         name = m.group(1)
         if name not in names or not ctx.in_code(m.start(), m.end()):
             continue
+        if any(a <= m.start() < b for a, b in ported):
+            continue  # (a block-wide barrier, now __syncthreads())
         if name == b"std" and to_std:
             std = _STD.match(ctx.src, m.start())
             if std is not None and std.group(1) in to_std and ctx.in_code(m.start(), std.end()):
@@ -66,12 +70,17 @@ def libcudacxx(ctx: FileContext) -> None:
 
 
 def uses_libcudacxx(ctx: FileContext) -> bool:
-    """Whether the file names anything libcu++ declares (``cuda::NAME``, ported or not)."""
+    """Whether the file names anything libcu++ declares (``cuda::NAME``, ported or not),
+    besides block-wide barriers (which become __syncthreads())."""
     names = target_words(ctx, "libcudacxx-names.txt")
+    barriers = None
     for at in ctx.marked(b"cuda"):
         m = _USE.match(ctx.src, at)
         if m is not None and m.group(1) in names and ctx.in_code(m.start(), m.end()):
-            return True
+            if barriers is None:
+                barriers = [found[0].span() for found in provable(ctx)]
+            if not any(a <= m.start() < b for a, b in barriers):
+                return True
     return False
 
 
