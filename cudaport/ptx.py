@@ -169,6 +169,11 @@ def _instructions(template: bytes) -> list[bytes]:
     return out
 
 
+def is_ptx_mnemonic(mnemonic: bytes) -> bool:
+    """Whether a mnemonic is a PTX instruction's name (with its suffixes)."""
+    return _is_ptx(mnemonic)
+
+
 def _is_ptx(mnemonic: bytes) -> bool:
     head, dot, _ = mnemonic.partition(b".")
     return head in _PTX_OPCODES and (bool(dot) or head in _PTX_BARE)

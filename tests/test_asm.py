@@ -190,6 +190,13 @@ def test_amd_assembly_and_host_assembly_are_not_ptx():
     src = b'static inline void pause() { __asm__ __volatile__("pause" ::: "memory"); }\n'
     result = translate_bytes(src, Options(target_version="7.2"), "cpu.h")
     assert codes(result.findings) == []
+    # ggml's ET-SoC (RISC-V) headers: no device code, and mnemonics PTX does not have
+    # (mova.x.m, fbcx.ps) or a mov without a PTX type
+    for stmt in (b'__asm__ volatile("mov.m.x m0, x0, 0xFF");',
+                 b'__asm__ volatile("mova.x.m %0" : "=r"(m));',
+                 b'__asm__ volatile("fbcx.ps f0, %0" :: "r"(v) : "f0");'):
+        src = b"static inline void mask(unsigned long m, int v) { " + stmt + b" }\n"
+        assert codes(translate_bytes(src, Options(target_version="7.2"), "block_ops.h").findings) == []
     # ... but PTX there is still reported
     src = b'static inline unsigned lane() { unsigned r; asm("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }\n'
     assert codes(translate_bytes(src, Options(target_version="7.2"), "x.h").findings) == [

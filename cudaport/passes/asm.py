@@ -86,6 +86,8 @@ def asm(ctx: FileContext) -> None:
         stmt = ptx.parse_statement(ctx.src, start, ctx.brackets)
         if stmt is None:
             continue
+        if not ctx.uses_device and not _all_ptx_opcodes(stmt):
+            continue  # (a file without device code: another processor's assembly)
         if stmt.template is not None:
             outcome = _port(stmt, ports) if ports else "the target has no PTX forms"
         else:
@@ -120,6 +122,23 @@ def async_copy(ctx: FileContext) -> None:
     for start, name, where in ctx.scan.idents:
         if where == "code" and name in _PIPELINE:
             ctx.find("CP231", start, f"{name.decode()}: {caveat}", name.decode(), "device")
+
+
+def _all_ptx_opcodes(stmt: ptx.AsmStatement) -> bool:
+    """Whether every instruction of the statement is named like a PTX one (ggml's ET-SoC
+    headers have no device code and RISC-V extensions such as ``mova.x.m`` and
+    ``fbcx.ps`` beside a ``mov.m.x`` that looks like PTX)."""
+    parsed = ptx.instructions(stmt) if stmt.template is not None else "opaque"
+    if isinstance(parsed, str):
+        return True  # (cannot tell: reported, as before)
+    return all(ptx.is_ptx_mnemonic(i.opcode.encode()) and _typed(i.opcode)
+               for i in parsed[1])
+
+
+def _typed(opcode: str) -> bool:
+    """mov, ld, st and cvt always name a PTX type (``mov.b32``); ``mov.m.x`` does not."""
+    op, _, types = _parts(opcode)
+    return op not in ("mov", "ld", "st", "cvt") or bool(types)
 
 
 def _port(stmt: ptx.AsmStatement, ports: dict) -> tuple[tuple, list[str], str] | str:
