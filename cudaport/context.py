@@ -90,6 +90,9 @@ class FileContext:
     # CUDA-looking names the file defines or declares itself (CUDA_CHECK, cudaDev): not
     # CUDA API here, nor in the project's other files (see cudaport.own_names).
     own_names: frozenset[bytes] = frozenset()
+    # CUDA names the file's #if conditions test that the target never defines (read as 0
+    # there: platform_branches.before_passes), for deciding which branches it compiles
+    undefined_in_conditions: frozenset[bytes] = frozenset()
 
     def linecol(self, offset: int) -> tuple[int, int]:
         if self.lines is None:

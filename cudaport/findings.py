@@ -219,6 +219,17 @@ build for the target does, and pass `-D USE_AMD_ROCM` to cudaport so it knows. A
 the project defines from the compiler's macros (`#define BNB_HIP 1`, tested as `#if BNB_HIP`)
 is not reported.
 """)
+register("CP170", "retired-platform-macro", "warning", "platform macro the target's compiler no longer defines", """
+What: the file tests `__HIP_PLATFORM_HCC__` (or `__HIP_PLATFORM_NVCC__`), which hipcc stopped
+defining in HIP 6.0 (ROCm 6.4 and 7.2 define `__HIP_PLATFORM_AMD__` and
+`__HIP_PLATFORM_NVIDIA__`). The facts are `retired_macros` in rules/hip/target.yaml.
+Why: with the target version at or after that release the project's own HIP branch is dead:
+hipcc compiles the CUDA branch or an `#error` instead (miniBUDE's fasten.hpp,
+BabelStream's ThrustStream.cu), while the code looks ported.
+Fix: cudaport renames the macro to the one the compiler defines; do the same in the project
+(`defined(__HIP_PLATFORM_AMD__)`), which also works with HIP 5.
+Bad: `#elif defined(__HIP_PLATFORM_HCC__)` Good: `#elif defined(__HIP_PLATFORM_AMD__)`.
+""")
 register("CP161", "compatibility-layer", "info", "file is a compatibility layer", """
 What: the file includes a target header (`hip/hip_runtime.h`, `hipblas/...`) and defines
 CUDA names in terms of the target's (`#define cudaMalloc hipMalloc`,
@@ -699,13 +710,16 @@ Fix: query the attribute with `hipDeviceGetAttribute` where one exists, or drop 
 Bad: `prop.mpsEnabled` Good: a platform-guarded query.
 """)
 register("CP215", "arch-condition", "warning", "preprocessor condition on CUDA arch or version", """
-What: `#if`/`#ifdef` on `__CUDA_ARCH__`, `__CUDACC__`, `__CUDACC_VER_MAJOR__`,
-`CUDART_VERSION` or `CUDA_VERSION`.
-Why: the target compiler defines none of these (HIP has `__HIP_DEVICE_COMPILE__`,
-`__HIP_PLATFORM_AMD__`, `HIP_VERSION`), so the guarded code silently takes the other branch.
-A macro the rules rename to the target's own is not reported here: for HIP, `CUDART_VERSION`
-becomes `HIP_VERSION` (larger than every CUDA version: the newest CUDA's branch), with a note.
-Fix: check which branch the target needs and add the target's macro to the condition.
+What: `#if`/`#ifdef` on `__CUDA_ARCH__` or `__CUDA_ARCH_LIST__`, on CUDA's version macros
+(`CUDART_VERSION`, `CUDA_VERSION`, `__CUDACC_VER_MAJOR__`/`MINOR`/`BUILD`), on another CUDA
+name the target lacks, or on `__NVCC__` in a file with HIP branches of its own.
+Why: the target compiler defines none of these, so the condition reads them as 0 and the
+build takes a branch a CUDA build would not. Version macros are left as written in
+conditions (the policy in README "Version gates"): HIP takes the branch for the oldest CUDA,
+as a project's own HIP build relies on; the message says whether the branch is compiled.
+Findings in branches the target never compiles are not reported.
+Fix: check that the branch the target takes is the one it needs; where it is not, test the
+target's own macro (`__HIP_PLATFORM_AMD__`, `HIP_VERSION`, `__HIP_DEVICE_COMPILE__`) too.
 Bad: `#if __CUDA_ARCH__ >= 700` Good: `#if __CUDA_ARCH__ >= 700 || defined(__HIP_DEVICE_COMPILE__)`.
 """)
 register("CP216", "gemm-ex-data-type-compute", "error", "cuBLAS GEMM compute type given as a data type", """

@@ -16,6 +16,11 @@ import bisect
 import functools
 import re
 
+from . import conditions
+from .edits import Edit
+from .frameworks import FRAMEWORK_LIBRARY
+from .rules.model import version_tuple
+
 
 # Found from the '#' (a literal first lets the regex engine search fast), then checked to
 # start its line (``_directives``).
@@ -36,42 +41,58 @@ _DEFINED = re.compile(rb"\A(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))\Z")
 _PLAIN = re.compile(rb"\A(!?)\s*(\w+)\Z")
 
 
-def _test(kind: bytes, cond: bytes, is_platform) -> bool | None:
+def _test(kind: bytes, cond: bytes, is_platform,
+          known: conditions.Known | None = None) -> bool | None:
     """True: the branch is compiled only for the target; False: only elsewhere; None:
-    not a plain test of one platform macro (``#if M`` tests a project's own switch that
-    is 1 on the target, such as bitsandbytes' ``BNB_HIP``)."""
+    not known. A plain test of one platform macro is decided by the macro (``#if M`` tests
+    a project's own switch that is 1 on the target, such as bitsandbytes' ``BNB_HIP``);
+    any other condition by what ``known`` says of its names."""
     cond = cond.strip()
     if kind in (b"ifdef", b"ifndef"):
-        return (kind == b"ifdef") if is_platform(cond) else None
+        if is_platform(cond):
+            return kind == b"ifdef"
+        d = known.is_defined(cond) if known is not None else None
+        return None if d is None else d == (kind == b"ifdef")
     m = _DEFINED.match(cond) or _PLAIN.match(cond)
     if m and is_platform(m.group(m.lastindex) if m.re is _PLAIN else m.group(2) or m.group(3)):
         return not m.group(1)
-    return None
+    return conditions.evaluate(cond, known) if known is not None else None
 
 
-def other_platform_spans(directives, is_platform) -> list[tuple[int, int]]:
+def other_platform_spans(directives, is_platform,
+                         known: conditions.Known | None = None) -> list[tuple[int, int]]:
     """(start, end) byte spans of branches only another platform compiles. ``directives``
     are the (offset of '#', keyword, condition with comments blanked, end of line) of the
     file's conditional directives; ``is_platform`` tells whether a macro name is one only
-    the target's builds define."""
+    the target's builds define; ``known``, what else a build for the target is known to
+    define or not (a condition it decides is evaluated: ``!defined(GGML_USE_HIP) && ...``
+    with -D GGML_USE_HIP, ``CUDART_VERSION >= 12080``)."""
     spans: list[tuple[int, int]] = []
-    # per open group: [test of the current branch, its start, test of the #if branch]
+    # per open group: [test of the current branch, its start, a branch was taken, a branch
+    # before may have been]
     stack: list[list] = []
     for offset, kind, cond, line_end in directives:
         if kind in (b"if", b"ifdef", b"ifndef"):
-            test = _test(kind, cond, is_platform)
-            stack.append([test, line_end, test])
+            test = _test(kind, cond, is_platform, known)
+            stack.append([test, line_end, test is True, test is None])
         elif not stack:
             continue  # an unbalanced #elif/#else/#endif: nothing to say
         elif kind in (b"elif", b"else"):
-            current, start, first = stack[-1]
+            current, start, taken, maybe = stack[-1]
             if current is False:
                 spans.append((start, offset))
-            # after a target-only #if, every later branch is another platform's; after an
-            # other-platform #if, the rest is the target's (with or without more tests)
-            stack[-1] = [False if first else None, line_end, first]
+            # after a branch the target takes, every later one is dead for it; after
+            # branches it never takes, the next is decided by its own test (#else: taken)
+            if taken:
+                test = False
+            elif kind == b"else":
+                test = None if maybe else True
+            else:
+                test = _test(b"if", cond, is_platform, known)
+                test = test if test is False or not maybe else None
+            stack[-1] = [test, line_end, taken or test is True, maybe or test is None]
         else:  # endif
-            current, start, _first = stack.pop()
+            current, start, _taken, _maybe = stack.pop()
             if current is False:
                 spans.append((start, offset))
     merged: list[tuple[int, int]] = []  # (nested spans inside an outer one fold into it)
@@ -159,8 +180,51 @@ def other_platform_test(ctx) -> "_Inside | None":
         m = _DIRECTIVE.match(src, offset)
         if m is not None:
             directives.append((offset, m.group(1), ctx.code_at(*m.span(2)), m.end()))
-    spans = other_platform_spans(directives, is_platform)
+    spans = other_platform_spans(directives, is_platform, known(ctx))
     return _Inside(spans) if spans else None
+
+
+def known(ctx) -> conditions.Known:
+    """What a build for the target and version is known to define: the compiler's own
+    macros and ``-D`` switches (value 1 unless given), and not: CUDA's version macros and
+    the platform macros the target version no longer defines."""
+    base = _known(ctx.compiled, ctx.compiled.version, tuple(ctx.options.defines))
+    if not ctx.undefined_in_conditions:
+        return base
+    return conditions.Known(base.defined, base.undefined | ctx.undefined_in_conditions)
+
+
+@functools.lru_cache(maxsize=16)
+def _known(compiled, version, defines: tuple[str, ...]) -> conditions.Known:
+    extra = compiled.target.extra
+    defined = {m.encode(): 1 for m in extra.get("predefined_macros") or ()}
+    for d in defines:
+        name, _, value = d.partition("=")
+        try:
+            defined[name.strip().encode()] = int(value.strip() or "1", 0)
+        except ValueError:  # (-DX=abc, -DX=010: a value not read here)
+            defined[name.strip().encode()] = 1
+    undefined = {m.encode() for m in extra.get("cuda_version_macros") or ()}
+    undefined |= {m.encode() for m in retired_macros(compiled, version)}
+    return conditions.Known(tuple(defined.items()), frozenset(undefined - set(defined)))
+
+
+def decided(ctx, word: bytes, cond: bytes) -> bool:
+    """Whether what the target build is known to define settles the condition of a
+    ``#word cond`` directive (comments blanked): ``!defined(GGML_USE_HIP) && __CUDA_ARCH__
+    >= 800`` with -D GGML_USE_HIP, whatever the CUDA macro says."""
+    if word in (b"ifdef", b"ifndef"):
+        cond = (b"" if word == b"ifdef" else b"!") + b"defined(" + cond.strip() + b")"
+    return conditions.evaluate(cond, known(ctx)) is not None
+
+
+def retired_macros(compiled, version) -> dict[str, str]:
+    """Platform macros the target ``version`` no longer defines -> the name it defines."""
+    out = {}
+    for name, fact in (compiled.target.extra.get("retired_macros") or {}).items():
+        if version is None or version >= version_tuple(fact["until"]):
+            out[name] = fact["now"]
+    return out
 
 
 @functools.cache
@@ -178,3 +242,156 @@ class _Inside:
     def __call__(self, offset: int) -> bool:
         i = bisect.bisect_right(self.starts, offset) - 1
         return i >= 0 and offset < self.spans[i][1]
+
+
+# ---------------------------------------------------------------------------------------
+# Names in conditions: read as the target's preprocessor reads them
+
+_CONDITION_WORDS = frozenset((b"if", b"elif", b"ifdef", b"ifndef"))
+_NAME = re.compile(rb"[A-Za-z_]\w*")
+NVCC = b"__NVCC__"
+
+
+def _conditions(ctx):
+    """(offset, word, condition span, end of the branch it opens or None) of each
+    conditional directive with a condition, from the scan's directive list."""
+    src = ctx.src
+    out = []
+    open_: list[int] = []  # indexes into out of each open chain's latest branch
+    for offset, word in ctx.scan.directives:
+        if word in (b"elif", b"else", b"endif") and open_:
+            i = open_.pop()
+            if i >= 0:
+                out[i][3] = offset
+        if word == b"endif":
+            continue
+        if word == b"else":
+            open_.append(-1)
+            continue
+        m = _DIRECTIVE.match(src, offset)
+        if m is None:
+            open_.append(-1)
+            continue
+        out.append([offset, word, m.span(2), None])
+        open_.append(len(out) - 1)
+    return out
+
+
+def _names_the_target(ctx, conds) -> int | None:
+    """Offset of the first condition that names the target itself (a platform macro or
+    guard, a retired one): the file has HIP branches of its own."""
+    extra = ctx.compiled.target.extra
+    own = set(extra.get("platform_macros") or ()) | set(extra.get("portable_guards") or ()) \
+        | set(extra.get("retired_macros") or {}) | set(extra.get("predefined_macros") or ())
+    pattern = extra.get("platform_macro_pattern")
+    is_platform = _platform_test(tuple(sorted(own)), pattern)
+    for offset, _word, (a, b), _end in conds:
+        if any(is_platform(n) for n in _NAME.findall(ctx.code_at(a, b))):
+            return offset
+    return None
+
+
+def before_passes(ctx) -> None:
+    """CUDA names in ``#if`` conditions that the target's preprocessor reads as undefined
+    are left as written and not reported as missing API: CUDA's version macros (the
+    version-macro policy, README "Version gates") and names the target lacks (an undefined
+    name is 0 in a condition, never an error). One CP215 per condition says whether the
+    target compiles the branch. ``__NVCC__`` is left too in a file with HIP branches of
+    its own (there it means nvcc itself, which hipcc is not); elsewhere it becomes
+    ``__HIPCC__``, like ``__CUDACC__``."""
+    if not ctx.scan.directives or not ctx.scan.idents:
+        return
+    conds = _conditions(ctx)
+    if not conds:
+        return
+    lookup = ctx.compiled.identifiers
+    versions = frozenset(m.encode() for m in
+                         ctx.compiled.target.extra.get("cuda_version_macros") or ())
+    starts = [c[2][0] for c in conds]
+    hip_aware = None
+    leave: dict[int, list] = {}  # condition index -> [(offset, name)]
+    for start, name, context in ctx.scan.idents:
+        if context != "code":
+            continue
+        i = bisect.bisect_right(starts, start) - 1
+        if i < 0 or not conds[i][2][0] <= start < conds[i][2][1]:
+            continue
+        r = lookup.get(name)
+        if name == NVCC:
+            if hip_aware is None:
+                hip_aware = _names_the_target(ctx, conds)
+            if hip_aware is None:
+                continue
+        elif r is not None and r.entry is not None and r.entry.library == FRAMEWORK_LIBRARY:
+            continue  # (a framework's own mapping: ROCm PyTorch's CUDA_VERSION)
+        elif name not in versions and (r is None or r.status != "unsupported"):
+            continue
+        leave.setdefault(i, []).append((start, name))
+    if not leave:
+        return
+    gone = {s for found in leave.values() for s, _ in found}
+    ctx.scan.idents[:] = [i for i in ctx.scan.idents if i[0] not in gone]
+    base = known(ctx)
+    ctx.undefined_in_conditions = frozenset(n for found in leave.values() for _, n in found
+                                            if n != NVCC or hip_aware is not None)
+    title = ctx.compiled.target.title
+    for i, found in sorted(leave.items()):
+        offset, word, (a, b), end = conds[i]
+        cond = ctx.code_at(a, b)
+        names = frozenset(n for _, n in found)
+        if word in (b"ifdef", b"ifndef"):
+            cond = (b"" if word == b"ifdef" else b"!") + b"defined(" + cond.strip() + b")"
+        if conditions.evaluate(cond, conditions.Known(base.defined, base.undefined - names)) \
+                is not None:
+            continue  # decided without them (`!defined(GGML_USE_HIP) && ...` with -D)
+        outcome = conditions.evaluate(cond, conditions.Known(base.defined,
+                                                             base.undefined | names))
+        shown = ", ".join(sorted(n.decode() for n in names))
+        first = ctx.linecol(ctx.src.find(b"\n", b) + 1 if b < len(ctx.src) else b)[0]
+        last = ctx.linecol(end - 1)[0] if end is not None else None
+        lines = "its branch" if last is None or last < first else f"line {first}" \
+            if last == first else f"lines {first}-{last}"
+        why = (f"{title}'s compiler does not define {shown} (read as 0 there)"
+               if names - {NVCC} else
+               f"this file has {title} branches of its own (line {ctx.linecol(hip_aware)[0]}), "
+               f"so __NVCC__ means nvcc itself, which {title}'s compiler is not: left as written")
+        if outcome is None:
+            said = f"whether {lines} {'is' if lines.startswith('line ') else 'are'} compiled " \
+                   f"for {title} depends on the other macros it tests"
+        else:
+            verb = ("is" if lines.startswith("line ") else "are") + ("" if outcome else " not")
+            said = f"it is {'true' if outcome else 'false'} there: {lines} {verb} compiled " \
+                   f"for {title}"
+        ctx.find("CP215", found[0][0], f"#{word.decode()} on {shown}: {why}; {said}",
+                 found[0][1].decode())
+
+
+_RETIRED = re.compile(rb"(?<![\w$])__HIP_PLATFORM_\w+__(?![\w$])")
+
+
+def retired(ctx) -> None:
+    """Platform macros the target version no longer defines (``__HIP_PLATFORM_HCC__`` since
+    HIP 6.0) become the name it defines, with CP170: the project's HIP branch under the old
+    name was dead. Run after the portable regions are settled, so a HIP branch nested in
+    another is renamed too."""
+    if b"__HIP_PLATFORM_" not in ctx.src:
+        return
+    old = retired_macros(ctx.compiled, ctx.compiled.version)
+    if not old:
+        return
+    code = ctx.code
+    reported: set[bytes] = set()
+    for m in _RETIRED.finditer(code):
+        name = m.group()
+        new = old.get(name.decode())
+        if new is None:
+            continue
+        ctx.edits.append(Edit(m.start(), m.end(), new.encode(), "hip/retired-macro"))
+        if name not in reported:
+            reported.add(name)
+            until = ctx.compiled.target.extra["retired_macros"][name.decode()]["until"]
+            title = ctx.compiled.target.title
+            ctx.find("CP170", m.start(), f"{name.decode()} is not defined by {title}'s "
+                     f"compiler since {until} (it defines {new}): the project's {title} code "
+                     f"under it was dead there and the other branch compiled; renamed to "
+                     f"{new}", name.decode())

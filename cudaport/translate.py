@@ -105,6 +105,7 @@ def _translate_bytes(src: bytes, options: Options, path: str,
         parsed = parsed_by_clang(ctx)
     if not parsed:  # clang, when it parsed the file, resolves names exactly
         project_names.before_passes(ctx)
+    platform_branches.before_passes(ctx)
     for _name, run in passes():
         run(ctx)
     for _name, run in final_steps():
@@ -113,6 +114,7 @@ def _translate_bytes(src: bytes, options: Options, path: str,
     if ctx.clang is not None:
         after_passes(ctx)
     portability_layers.after_passes(ctx, portable)
+    platform_branches.retired(ctx)
     kept = collisions.check(ctx, E.resolve(ctx.edits, src))
     output = E.apply(src, kept)
     if restore is not None:

@@ -161,15 +161,24 @@ VERSION_BRANCH = ("#include <cuda_runtime.h>\n#include <stdio.h>\n"
                   "int main() { printf(\"%d\\n\", CUDART_VERSION / 1000); return mapped(); }\n")
 
 
-def test_cuda_version_macros_take_the_newest_cuda_branch():
-    # cuda-samples' simpleZeroCopy and threadFenceReduction: with the macros undefined on
-    # HIP, `#if CUDART_VERSION >= 2020` compiled a broken #else branch.
+def test_cuda_version_macros_are_read_as_hip_reads_them():
+    # The version-macro policy (README "Version gates"): in conditions CUDART_VERSION stays
+    # (hipcc leaves it undefined: the oldest CUDA's branch, here the #else) and CP215 says
+    # so; as a value it becomes HIP_VERSION. (It was HIP_VERSION in conditions too, which
+    # made every `>= 12080` true: ggml's cuda_fp4.h, gsplat's cudaMemPrefetchBatchAsync.)
     from cudaport import translate_source
 
     r = translate_source(VERSION_BRANCH)
     out = r.output.decode()
-    assert "#if HIP_VERSION >= 2020\n" in out and "CUDART_VERSION" not in out
-    assert {(f.code, f.identifier) for f in r.findings} == {("CP108", "CUDART_VERSION")}
+    assert "#if CUDART_VERSION >= 2020\n" in out
+    assert "#if defined(CUDART_VERSION) && CUDART_VERSION < 12000\n" in out
+    assert 'printf("%d\\n", HIP_VERSION / 1000)' in out
+    found = sorted((f.code, f.line, f.identifier) for f in r.findings)
+    assert found == [("CP108", 11, "CUDART_VERSION"), ("CP215", 3, "CUDART_VERSION"),
+                     ("CP215", 8, "CUDART_VERSION")]
+    messages = {f.line: f.message for f in r.findings if f.code == "CP215"}
+    assert "it is false there: line 4 is not compiled for HIP" in messages[3]
+    assert "it is false there: line 9 is not compiled for HIP" in messages[8]
 
 
 @pytest.mark.parametrize("src, out", [

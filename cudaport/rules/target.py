@@ -78,6 +78,14 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
             raise S.where(pth, n).error(f"{what}: expected a mapping of header: [names]")
         return {S.header(pth, k, what): S.string_list(pth, v, what) for k, v in n.value}
 
+    def retired(pth: str, n: yaml.Node, what: str) -> dict[str, dict[str, str]]:
+        out = {}
+        for name, node, _at in S.mapping(pth, n, what):
+            out[name] = S.fields(pth, node, f"{what}.{name}", {"until": S.version,
+                                                                "now": S.identifier},
+                                 required=("until", "now"))
+        return out
+
     def anything(pth: str, n: yaml.Node, what: str) -> object:
         return yaml.load(yaml.serialize(n), Loader=S._Loader)
 
@@ -97,6 +105,8 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "main_header_companions": companions, "struct_tags": extensions,
         "library_companions": companions, "library_brings": anything,
         "dim3_needs_fields": lambda a, b, c: S.string_list(a, b, c),
+        "predefined_macros": macro_list, "cuda_version_macros": macro_list,
+        "retired_macros": retired,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -116,6 +126,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "portable_guards", "portable_headers", "portable_prefixes",
                                  "api_namespaces", "main_header_companions", "struct_tags",
                                  "library_companions", "library_brings",
-                                 "dim3_needs_fields")
+                                 "dim3_needs_fields", "predefined_macros",
+                                 "cuda_version_macros", "retired_macros")
                if k in d},
     )

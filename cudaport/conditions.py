@@ -1,0 +1,167 @@
+"""Evaluate a ``#if`` condition as far as the target's build is known.
+
+Three-valued: a condition is true, false, or unknown (None) for the target. What is known
+comes from the target's facts and the user: macros the target's compiler defines, CUDA's
+macros it does not define (``CUDART_VERSION``, ...), and ``-D`` switches; every other name
+is unknown, so ``!defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 800`` is false with
+``-D GGML_USE_HIP`` and unknown without it. No macro is expanded: a name the file defines
+itself counts as unknown unless a fact or ``-D`` says otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TOKEN = re.compile(rb"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||<<|>>|<=|>="
+                    rb"|==|!=|[-+*/%<>&|^!~?:(),]))")
+_SPLICE = re.compile(rb"\\\r?\n")
+
+
+@dataclass(frozen=True)
+class Known:
+    """What a build for the target is known to define (name -> value) and not define."""
+
+    defined: tuple[tuple[bytes, int], ...] = ()
+    undefined: frozenset[bytes] = frozenset()
+
+    def value(self, name: bytes) -> int | None:
+        for n, v in self.defined:
+            if n == name:
+                return v
+        return 0 if name in self.undefined else None
+
+    def is_defined(self, name: bytes) -> bool | None:
+        if any(n == name for n, _ in self.defined):
+            return True
+        return False if name in self.undefined else None
+
+
+class _Unparsed(Exception):
+    pass
+
+
+def evaluate(cond: bytes, known: Known) -> bool | None:
+    """True or False where ``#if cond`` has that outcome in every build the facts describe,
+    None where it depends on something unknown or the condition is not understood."""
+    tokens = []
+    text = _SPLICE.sub(b" ", cond).strip()
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            return None  # (a character literal, a string: not understood)
+        kind = 0 if m.group(1) else 1 if m.group(2) else 2
+        tokens.append((kind, m.group(kind + 1)))
+        pos = m.end()
+    try:
+        parser = _Parser(tokens, known)
+        value = parser.ternary()
+        if parser.i != len(tokens):
+            return None
+    except (_Unparsed, IndexError, ZeroDivisionError):
+        return None
+    return None if value is None else value != 0
+
+
+# binary operators by precedence, loosest first
+_LEVELS = ((b"||",), (b"&&",), (b"|",), (b"^",), (b"&",), (b"==", b"!="),
+           (b"<", b">", b"<=", b">="), (b"<<", b">>"), (b"+", b"-"), (b"*", b"/", b"%"))
+
+
+class _Parser:
+    def __init__(self, tokens, known: Known) -> None:
+        self.tokens, self.known, self.i = tokens, known, 0
+
+    def peek(self) -> bytes | None:
+        return self.tokens[self.i][1] if self.i < len(self.tokens) and \
+            self.tokens[self.i][0] == 2 else None
+
+    def take(self, op: bytes) -> None:
+        if self.peek() != op:
+            raise _Unparsed
+        self.i += 1
+
+    def ternary(self) -> int | None:
+        c = self.binary(0)
+        if self.peek() != b"?":
+            return c
+        self.i += 1
+        a = self.ternary()
+        self.take(b":")
+        b = self.ternary()
+        if c is None:
+            return a if a == b and a is not None else None
+        return a if c else b
+
+    def binary(self, level: int) -> int | None:
+        if level == len(_LEVELS):
+            return self.unary()
+        left = self.binary(level + 1)
+        while self.peek() in _LEVELS[level]:
+            op = self.peek()
+            self.i += 1
+            right = self.binary(level + 1)
+            left = _apply(op, left, right)
+        return left
+
+    def unary(self) -> int | None:
+        op = self.peek()
+        if op in (b"!", b"-", b"+", b"~"):
+            self.i += 1
+            v = self.unary()
+            if v is None:
+                return None
+            return int(not v) if op == b"!" else -v if op == b"-" else ~v if op == b"~" else v
+        if op == b"(":
+            self.i += 1
+            v = self.ternary()
+            self.take(b")")
+            return v
+        kind, text = self.tokens[self.i]
+        self.i += 1
+        if kind == 0:
+            return int(text, 16) if text[:2] in (b"0x", b"0X") else \
+                int(text, 8) if text.startswith(b"0") and len(text) > 1 else int(text)
+        if kind != 1:
+            raise _Unparsed
+        if text == b"defined":
+            paren = self.peek() == b"("
+            if paren:
+                self.i += 1
+            kind, name = self.tokens[self.i]
+            if kind != 1:
+                raise _Unparsed
+            self.i += 1
+            if paren:
+                self.take(b")")
+            d = self.known.is_defined(name)
+            return None if d is None else int(d)
+        if self.peek() == b"(":  # a function-like macro: its value is unknown
+            depth = 0
+            while True:
+                t = self.tokens[self.i][1]
+                self.i += 1
+                depth += (t == b"(") - (t == b")")
+                if depth == 0:
+                    break
+            return None
+        return self.known.value(text)
+
+
+def _apply(op: bytes, a: int | None, b: int | None) -> int | None:
+    if op == b"&&":
+        return 0 if a == 0 or b == 0 else None if a is None or b is None else 1
+    if op == b"||":
+        return 1 if (a is not None and a != 0) or (b is not None and b != 0) else \
+            None if a is None or b is None else 0
+    if a is None or b is None:
+        return None
+    if op in (b"/", b"%") and b == 0:
+        raise _Unparsed
+    return {b"|": lambda: a | b, b"^": lambda: a ^ b, b"&": lambda: a & b,
+            b"==": lambda: int(a == b), b"!=": lambda: int(a != b), b"<": lambda: int(a < b),
+            b">": lambda: int(a > b), b"<=": lambda: int(a <= b), b">=": lambda: int(a >= b),
+            b"<<": lambda: a << b if 0 <= b < 64 else None, b">>": lambda: a >> b if 0 <= b < 64
+            else None, b"+": lambda: a + b, b"-": lambda: a - b, b"*": lambda: a * b,
+            b"/": lambda: int(a / b), b"%": lambda: a - b * int(a / b)}[op]()

@@ -1,0 +1,159 @@
+"""Which #if branch a build for the target takes (cudaport/conditions.py,
+cudaport/platform_branches.py): -D switches, CUDA's version macros, retired platform
+macros and __NVCC__ in a file with HIP branches of its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import compile_object
+from cudaport import Options, translate_bytes
+from cudaport.conditions import Known, evaluate
+
+KNOWN = Known(defined=((b"GGML_USE_HIP", 1), (b"__HIPCC__", 1)),
+              undefined=frozenset({b"CUDART_VERSION", b"__NVCC__"}))
+
+
+@pytest.mark.parametrize("cond, outcome", [
+    (b"!defined(GGML_USE_HIP) && __CUDA_ARCH__ >= GGML_CUDA_CC_AMPERE", False),
+    (b"CUDART_VERSION >= 12080", False),
+    (b"CUDART_VERSION < 11020", True),
+    (b"CUDART_VERSION >= 11010 || defined(GGML_USE_MUSA)", None),
+    (b"defined __HIPCC__ && !defined __NVCC__", True),
+    (b"(defined(CUDART_VERSION) && CUDART_VERSION < X) || defined(GGML_USE_HIP) || \\\n y", True),
+    (b"FOO(1, 2) || 0x10 == 16", True),
+    (b"X ? 1 : 1", True),
+    (b"'a' == 97", None),  # not understood: unknown, never a guess
+    (b"", None),
+])
+def test_conditions_are_decided_only_by_what_is_known(cond, outcome):
+    assert evaluate(cond, KNOWN) is outcome
+
+
+def run(src: str, *defines: str, version: str = "7.2"):
+    return translate_bytes(src.encode(), Options(target_version=version, defines=defines,
+                                                 insert_main_header=False), "k.cu")
+
+
+def findings(result, code: str) -> list[tuple[int, str]]:
+    return [(f.line, f.identifier) for f in result.findings if f.code == code]
+
+
+GGML = """\
+#if !defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 800
+__device__ void load(int* a, unsigned p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.b16 {%0, %1}, [%2];" : "=r"(a[0]), "=r"(a[1]) : "r"(p));
+}
+#endif
+#if !defined(GGML_USE_HIP) && (CUBLAS_VER_MAJOR > 11 || CUBLAS_VER_MINOR >= 2)
+int workspace = 1;
+#endif
+"""
+
+
+def test_the_projects_own_hip_switch_is_honoured_with_d():
+    # ggml: `cudaport check -D GGML_USE_HIP` still blocked on __reduce_add_sync and
+    # CUBLAS_VER_MAJOR, which a build with the switch never compiles
+    plain = run(GGML)
+    assert [line for line, _ in findings(plain, "CP210")] == [3]
+    given = run(GGML, "GGML_USE_HIP")
+    assert not [f for f in given.findings if f.severity == "error"], given.findings
+    assert not findings(given, "CP215")  # decided by the switch: nothing to say
+
+
+VERSIONS = """\
+#include <cuda_runtime.h>
+#if CUDART_VERSION >= 12000
+cudaGraphExecUpdateResultInfo info;
+#else
+cudaGraphExecUpdateResult result;
+#endif
+#if CUDA_VERSION >= 12080
+#include <cuda_fp4.h>
+#endif
+#if __CUDACC_VER_MAJOR__ < 11
+#error "CUDA 11 or later"
+#endif
+int v = CUDA_VERSION + __CUDACC_VER_MAJOR__;
+"""
+
+
+def test_version_macros_are_left_in_conditions_and_named_in_code():
+    # one policy for the three (README "Version gates"): hipcc defines none of them, so
+    # conditions read 0; CUDART_VERSION was HIP_VERSION (every `>= 12080` true), CUDA_VERSION
+    # an error, __CUDACC_VER_MAJOR__ a warning
+    r = run(VERSIONS)
+    out = r.text
+    assert "#if CUDART_VERSION >= 12000\n" in out and "#if CUDA_VERSION >= 12080\n" in out
+    assert "#if __CUDACC_VER_MAJOR__ < 11\n" in out
+    assert "int v = HIP_VERSION + HIP_VERSION_MAJOR;" in out
+    assert "hipGraphExecUpdateResult result;" in out
+    assert not [f for f in r.findings if f.code == "CP101"]
+    said = {f.line: f.message for f in r.findings if f.code == "CP215"}
+    assert set(said) == {2, 7, 10}
+    assert "false there: line 3 is not compiled for HIP" in said[2]
+    assert "true there: line 11 is compiled for HIP" in said[10]
+    # the #error the target takes is in the output; the branches it skips report nothing
+    assert not [f for f in r.findings if f.line in (3, 8)]
+
+
+@pytest.mark.slow  # compiles
+def test_the_branch_hip_takes_compiles_with_rocm_7_2(tmp_path):
+    src = VERSIONS.replace('#error "CUDA 11 or later"\n', "")
+    out = tmp_path / "k.hip"
+    out.write_bytes(translate_bytes(src.encode(), Options(target_version="7.2"), "k.cu").output)
+    compile_object(out, "gfx942", "7.2")
+
+
+MINIBUDE = """\
+#include <thrust/for_each.h>
+void run(int n, float* out) {
+  thrust::for_each(thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(n),
+      [=] __device__
+#ifndef __NVCC__
+      __host__
+#endif
+      (int i) { out[i] = i; });
+}
+#ifdef __NVCC__
+  #define IMPL_FN__(fn) cuda##fn
+#elif defined(__HIP_PLATFORM_HCC__)
+  #define IMPL_FN__(fn) hip##fn
+#else
+  #error Unsupported compiler for Thrust
+#endif
+"""
+
+
+def test_nvcc_means_nvcc_in_a_file_with_its_own_hip_branches():
+    # miniBUDE's fasten.hpp: `#ifndef __NVCC__` (any compiler but nvcc) became
+    # `#ifndef __HIPCC__`, so hipcc dropped __host__, while `#ifdef __NVCC__` stayed
+    r = run(MINIBUDE)
+    assert r.text.count("__NVCC__") == 2 and "__HIPCC__" not in r.text
+    said = {f.line: f.message for f in r.findings if f.code == "CP215"}
+    assert "true there: line 6 is compiled for HIP" in said[5]
+    # (the #ifdef __NVCC__ before the project's HIP branch is part of its portable chain)
+    # elsewhere __NVCC__ is "the CUDA compiler", as __CUDACC__ (Learn-CUDA's headers)
+    plain = run("#ifdef __NVCC__\n__global__ void k(int* p);\n#endif\n")
+    assert plain.text == "#ifdef __HIPCC__\n__global__ void k(int* p);\n#endif\n"
+
+
+def test_retired_platform_macros_are_renamed_from_hip_6():
+    # BabelStream's ThrustStream.cu, miniBUDE: __HIP_PLATFORM_HCC__ has not been defined
+    # since HIP 6.0, so the project's HIP branch was dead and the #error was compiled
+    r = run(MINIBUDE)
+    assert "#elif defined(__HIP_PLATFORM_AMD__)\n" in r.text
+    assert findings(r, "CP170") == [(12, "__HIP_PLATFORM_HCC__")]
+    old = run(MINIBUDE, version="5.2")
+    assert "__HIP_PLATFORM_HCC__" in old.text and not findings(old, "CP170")
+    again = run(r.text)
+    assert again.text == r.text and not findings(again, "CP170")
+
+
+@pytest.mark.slow  # compiles
+def test_the_renamed_hip_branch_is_the_one_rocm_7_2_compiles(tmp_path):
+    src = ("#include <cuda_runtime.h>\n#if defined(__HIP_PLATFORM_HCC__)\nint ok = 1;\n#else\n"
+           "#error the HIP branch is dead\n#endif\n")
+    out = tmp_path / "k.hip"
+    out.write_bytes(translate_bytes(src.encode(), Options(target_version="7.2"), "k.cu").output)
+    compile_object(out, "gfx942", "7.2")
