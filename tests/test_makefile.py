@@ -62,12 +62,17 @@ def test_rewrites(before, after):
 @pytest.mark.parametrize("line", [
     "F = -arch=sm_80 -O3", "F = -arch sm_80 -O3", "F = --gpu-architecture=compute_70 -O3",
     "F = -gencode arch=compute_70,code=sm_70 -gencode=arch=compute_80,code=sm_80 -O3",
-    "F = -arch=$(SM) -code=sm_$(SM) -O3", "F = --cuda-gpu-arch=sm_20 -O3",
+    "F = -arch=$(SM) -code=sm_$(SM) -O3",
 ])
 def test_architectures_become_one_variable(line):
     out, found = tr(f"# user options\n\n{line}\n")
     assert out == f"# user options\n\n{ARCH}\nF = --offload-arch=$(HIP_ARCH) -O3\n"
     assert found == []
+
+
+def test_sycl_makefiles_keep_their_nvidia_back_end():
+    text = "CFLAGS = -fsycl-targets=nvptx64-nvidia-cuda -Xsycl-target-backend --cuda-gpu-arch=sm_80\n"
+    assert tr(text) == (text, [])
 
 
 def test_architecture_inside_make_functions_and_a_set_variable():
