@@ -121,3 +121,48 @@ def test_the_barrier_translation_compiles(tmp_path, arch):
     path = tmp_path / "block_barrier.hip"
     path.write_bytes(_translate(BARRIER.read_bytes().split(b"__global__ void partial")[0]).output)
     compile_object(path, arch)
+
+
+# --- cuda::atomic_ref as HIP's scoped atomic builtins (cudaport/passes/atomic_ref.py) -----
+
+ATOMIC_REF = Path(__file__).parent / "data" / "libcudacxx" / "atomic_ref.cu"
+
+
+def test_atomic_ref_becomes_scoped_builtins():
+    result = _translate(ATOMIC_REF.read_bytes())
+    out = result.output.decode()
+    assert "cuda::" not in out and "cuda/atomic" not in out
+    for line in ("int* const r = &(x[i]);",
+                 "int old = __hip_atomic_fetch_add(r, 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);",
+                 "__hip_atomic_store(r, old + 2, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);",
+                 "int seen = __hip_atomic_load(r, __ATOMIC_SEQ_CST, __HIP_MEMORY_SCOPE_AGENT);",
+                 "__hip_atomic_compare_exchange_strong(r, &(expected), 7, __ATOMIC_ACQ_REL, "
+                 "__ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);",
+                 "float* const g = &(f[0]);",
+                 "__hip_atomic_fetch_add(g, 1.5f, __ATOMIC_SEQ_CST, __HIP_MEMORY_SCOPE_WORKGROUP);",
+                 "__hip_atomic_fetch_max(s, 5ull, __ATOMIC_SEQ_CST, __HIP_MEMORY_SCOPE_SYSTEM);",
+                 "(int)__hip_atomic_exchange(s, 3ull, __ATOMIC_SEQ_CST, __HIP_MEMORY_SCOPE_SYSTEM);"):
+        assert line in out, line
+    assert [f.code for f in result.findings] == ["CP116"]
+    assert translate_bytes(result.output, Options(target_version="7.2"), "k.hip").output == \
+        result.output
+
+
+@pytest.mark.parametrize("change", [
+    (b"  g.fetch_add(1.5f);", b"  g += 1.5f;"),            # an operator: not rewritten
+    (b"  g.fetch_add(1.5f);", b"  use(g);"),               # the reference passed on
+    (b"cuda::memory_order_seq_cst", b"order"),              # an order the text cannot read
+    (b"cuda::thread_scope_block", b"Scope"),                # a scope the text cannot read
+])
+def test_other_atomic_refs_are_left_reported(change):
+    result = _translate(ATOMIC_REF.read_bytes().replace(*change))
+    assert b"cuda::atomic_ref" in result.output
+    assert "CP110" in [f.code for f in result.findings]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arch", ["gfx942", "gfx90a"])
+def test_the_atomic_ref_translation_compiles(tmp_path, arch):
+    path = tmp_path / "atomic_ref.hip"
+    path.write_bytes(_translate(ATOMIC_REF.read_bytes()).output)
+    compile_object(path, arch)

@@ -68,8 +68,8 @@ def includes(ctx: FileContext) -> None:
                         shown = inc.name.decode(errors="replace")
                         ctx.edits.append(Edit(*span, b"", entry.rule_id))
                         ctx.find("CP116", inc.name_start, f"<{shown}> (libcu++) is included but "
-                                 "the file names nothing libcu++ declares: the include is "
-                                 "dropped", shown, entry.library)
+                                 "the translation names nothing libcu++ declares: the include "
+                                 "is dropped", shown, entry.library)
                         continue
                 instead = f"; {entry.note}" if entry.note else ""
                 shown = inc.name.decode(errors="replace")  # (a header name is any bytes)

@@ -18,6 +18,7 @@ import re
 
 from ..context import FileContext
 from ..edits import Edit
+from . import atomic_ref
 from .block_barrier import block_barriers, provable
 from .data import target_words
 from .registry import register
@@ -52,6 +53,10 @@ def libcudacxx(ctx: FileContext) -> None:
     # cuda::std names whose std:: form the target's device code accepts (libcudacxx-std.txt)
     to_std = target_words(ctx, "libcudacxx-std.txt")
     ported = block_barriers(ctx) if ctx.options.hazards else []
+    rule = f"{ctx.compiled.target.name}/atomic-ref"
+    for start, end, parts in atomic_ref.plan(ctx):
+        ctx.edits.append(Edit(start, end, parts, rule))
+        ported.append((start, end))
     for m in (_USE.match(ctx.src, at) for at in uses):
         if m is None:
             continue
@@ -78,7 +83,8 @@ def uses_libcudacxx(ctx: FileContext) -> bool:
         m = _USE.match(ctx.src, at)
         if m is not None and m.group(1) in names and ctx.in_code(m.start(), m.end()):
             if barriers is None:
-                barriers = [found[0].span() for found in provable(ctx)]
+                barriers = [found[0].span() for found in provable(ctx)] + [
+                    (start, end) for start, end, _ in atomic_ref.plan(ctx)]
             if not any(a <= m.start() < b for a, b in barriers):
                 return True
     return False
