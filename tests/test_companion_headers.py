@@ -103,3 +103,13 @@ def test_thrust_sequence_translation_compiles_with_rocm_6_4(tmp_path):
     path = tmp_path / "sequence.hip"
     path.write_bytes(_translate(SEQUENCE).encode())
     compile_hip(path, "rocm")
+
+
+def test_string_header_follows_when_memset_is_called():
+    """nvcc's runtime header brings <string.h>; ROCm 7.2's hip_runtime.h does not."""
+    src = (b"#include <cuda_runtime.h>\n"
+           b"void zero(float* a, size_t n) { memset(a, 0, n * sizeof(float)); }\n")
+    out = translate_bytes(src, Options(target_version="7.2"), "z.cu").output
+    assert out.startswith(b"#include <hip/hip_runtime.h>\n#include <string.h>\n")
+    own = src.replace(b"#include <cuda_runtime.h>\n", b"#include <cuda_runtime.h>\n#include <string.h>\n")
+    assert translate_bytes(own, Options(target_version="7.2"), "z.cu").output.count(b"string.h") == 1
