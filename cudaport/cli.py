@@ -141,7 +141,7 @@ def translation_options(fn):
                      help="Target (HIP) version the output is for: header paths, API "
                           "generations, warp-sync handling; names added later are "
                           "unavailable. Default: the newest the rule tables describe "
-                          "(6.4 for hip)."),
+                          "(7.2 for hip; 6.4 and 5.2 are also checked with real compilers)."),
         click.option("--rules", "rule_files", multiple=True,
                      type=click.Path(dir_okay=False, path_type=Path),
                      help="Extra rule pack (YAML), layered over the target's rules."),

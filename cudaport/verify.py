@@ -7,8 +7,10 @@ translated header. Each translation unit is compiled in its own process (in para
 every ``workspace/file:line:col`` in the compiler's output is mapped back through the
 translation's edits to ``original/file:line:col``.
 
-Compiler syntax checks never look inside ``asm("...")`` strings, so inline PTX (which no
-AMD GPU assembles) is found lexically and reported on its CUDA line as well.
+"Compiles" means object code: each unit is compiled with ``-c`` (device code generated, so
+inline assembly is assembled) unless ``syntax_only`` asks for the quick ``-fsyntax-only``
+check, which never looks inside ``asm("...")`` strings. Inline PTX (which no AMD GPU
+assembles) is also found lexically and reported on its CUDA line.
 """
 
 from __future__ import annotations
@@ -35,15 +37,22 @@ from .scan import scan
 from .kinds import FileOutcome, translate_file
 
 DEFAULT_ARCH = "gfx90a"
-# The ROCm toolchain tools/setup-rocm.sh installs (a Debian sid root holding ROCm 6.4) and
-# the wrapper it writes there, which runs that root's hipcc on files of this machine.
-ROCM_DIR = "/var/cache/cudaport/rocm-6.4"
+# The ROCm toolchains tools/setup-rocm.sh installs (Debian roots holding ROCm 7.2 from
+# experimental and 6.4 from unstable), newest first, each with the environment variable
+# that moves it, and the wrapper written in each, which runs that root's hipcc on files of
+# this machine.
+ROCM_ROOTS = (("7.2", "CUDAPORT_ROCM72_DIR", "/var/cache/cudaport/rocm-7.2"),
+              ("6.4", "CUDAPORT_ROCM64_DIR", "/var/cache/cudaport/rocm-6.4"))
+ROCM_DIR = ROCM_ROOTS[0][2]
 ROCM_WRAPPER = "cudaport-hipcc"
 TOOLCHAINS = ("auto", "rocm", "system")
 DEFAULT_STD = "-std=c++17"  # nvcc's default dialect since CUDA 11; clang's HIP default is older
 COMPILE_TIMEOUT = 300
+OBJECT_MODE = ("-c",)  # object code: device code generated, inline assembly assembled
+SYNTAX_MODE = ("-fsyntax-only",)
 INSTALL_HINT = (
-    "run tools/setup-rocm.sh (ROCm 6.4 from Debian's packages, into " + ROCM_DIR + "), "
+    "run tools/setup-system.sh (ROCm 7.2 and 6.4 from Debian's packages, into "
+    "/var/cache/cudaport/rocm-7.2 and rocm-6.4), "
     "install ROCm (it provides hipcc), or on Debian 12 / Ubuntu: "
     "`apt-get install clang-15 libamdhip64-dev` (add libhiprand-dev, libhipsparse-dev, "
     "librocprim-dev, librocrand-dev, librocsparse-dev for the math libraries)"
@@ -88,6 +97,22 @@ class Compiler:
     argv: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
     hip_version: str | None = None  # "5.2", read from the HIP headers the compiler uses
+
+    @property
+    def objects(self) -> bool:
+        """True when the compiler makes object code (``-c``), not a syntax check."""
+        return "-c" in self.argv
+
+    def command(self, source: str | os.PathLike, output: str | os.PathLike | None = None,
+                flags: Iterable[str] = ()) -> list[str]:
+        """The command line compiling ``source``: in object mode the object goes to
+        ``output`` (default: discarded)."""
+        out = ["-o", str(output) if output is not None else os.devnull] if self.objects else []
+        return [*self.argv, *flags, str(source), *out]
+
+    def syntax_only(self) -> Compiler:
+        """The same compiler, checking syntax and types only (no code generated)."""
+        return replace(self, argv=tuple(SYNTAX_MODE[0] if a == "-c" else a for a in self.argv))
 
     @property
     def label(self) -> str:
@@ -149,42 +174,57 @@ def _hipcc(path: str, arch: str, mode: tuple[str, ...]) -> Compiler:
     return Compiler((path, "-x", "hip", f"--offload-arch={arch}") + mode, env, version)
 
 
+def rocm_roots() -> list[tuple[str, Path]]:
+    """(ROCm line, folder) of each toolchain tools/setup-rocm.sh installs, newest first."""
+    return [(line, Path(os.environ.get(var) or default)) for line, var, default in ROCM_ROOTS]
+
+
 def rocm_dir(explicit: str | os.PathLike | None = None) -> Path:
-    """The ROCm toolchain folder: ``explicit``, else $CUDAPORT_ROCM_DIR, else ROCM_DIR."""
-    return Path(explicit or os.environ.get("CUDAPORT_ROCM_DIR") or ROCM_DIR)
+    """The ROCm toolchain folder: ``explicit`` (a folder, or a ROCm line such as "6.4"),
+    else $CUDAPORT_ROCM_DIR, else the newest installed root (7.2 before 6.4)."""
+    chosen = explicit or os.environ.get("CUDAPORT_ROCM_DIR")
+    roots = rocm_roots()
+    if chosen:
+        return next((folder for line, folder in roots if str(chosen) == line), Path(chosen))
+    return next((folder for _, folder in roots if os.access(folder / ROCM_WRAPPER, os.X_OK)),
+                roots[0][1])
 
 
-def rocm_compiler(root: str | os.PathLike, arch: str = DEFAULT_ARCH) -> Compiler | None:
+def rocm_compiler(root: str | os.PathLike, arch: str = DEFAULT_ARCH,
+                  syntax_only: bool = False) -> Compiler | None:
     """The hipcc of a folder tools/setup-rocm.sh set up (through its wrapper), or None."""
     wrapper = Path(root, ROCM_WRAPPER)
     if not os.access(wrapper, os.X_OK):
         return None
-    return Compiler((str(wrapper), "-x", "hip", f"--offload-arch={arch}", "-fsyntax-only"),
+    mode = SYNTAX_MODE if syntax_only else OBJECT_MODE
+    return Compiler((str(wrapper), "-x", "hip", f"--offload-arch={arch}") + mode,
                     (), hip_version(str(Path(root, "usr"))))
 
 
 def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH,
-                  toolchain: str = "auto", rocm: str | os.PathLike | None = None
-                  ) -> Compiler | None:
+                  toolchain: str = "auto", rocm: str | os.PathLike | None = None,
+                  syntax_only: bool = False) -> Compiler | None:
     """The HIP compiler verify runs; None if there is none.
 
     ``explicit`` (a hipcc, clang++ or cudaport-hipcc path; else $CUDAPORT_HIP_COMPILER)
-    wins. Otherwise ``toolchain`` picks: "rocm" the folder tools/setup-rocm.sh installs
-    (``rocm``, else $CUDAPORT_ROCM_DIR, else ROCM_DIR); "system" hipcc on PATH or in
-    /opt/rocm, else a clang++ that knows HIP with a ROCm path (Debian 12: clang-15 and
-    HIP 5.2); "auto" the ROCm folder when it is set up, else the system's.
+    wins. Otherwise ``toolchain`` picks: "rocm" a folder tools/setup-rocm.sh installs
+    (``rocm``: a folder or a ROCm line such as "6.4"; else $CUDAPORT_ROCM_DIR; else the
+    newest installed, 7.2 before 6.4); "system" hipcc on PATH or in /opt/rocm, else a
+    clang++ that knows HIP with a ROCm path (Debian 12: clang-15 and HIP 5.2); "auto" a
+    ROCm folder when one is set up, else the system's.
 
-    The check is ``-fsyntax-only`` on host and device code: full semantic analysis
-    without code generation, which on Debian 12 would need device libraries it lacks.
+    ROCm's compilers make object code (``-c``) unless ``syntax_only``. A bare clang++ with
+    Debian 12's HIP 5.2 always checks with ``-fsyntax-only``: generating device code
+    needs device libraries that Debian 12's clang-15 cannot link.
     """
     if toolchain not in TOOLCHAINS:
         raise ValueError(f"toolchain {toolchain!r}: expected one of {', '.join(TOOLCHAINS)}")
     explicit = explicit or os.environ.get("CUDAPORT_HIP_COMPILER") or None
     if explicit is None and toolchain != "system":
-        found = rocm_compiler(rocm_dir(rocm), arch)
+        found = rocm_compiler(rocm_dir(rocm), arch, syntax_only)
         if found is not None or toolchain == "rocm":
             return found
-    mode = ("-fsyntax-only",)
+    mode = SYNTAX_MODE if syntax_only else OBJECT_MODE
     names = [explicit] if explicit else None
     if names is None:
         hipcc = shutil.which("hipcc") or ("/opt/rocm/bin/hipcc"
@@ -197,7 +237,7 @@ def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH,
         if path is None:
             continue
         if os.path.basename(path) == ROCM_WRAPPER:
-            return rocm_compiler(os.path.dirname(os.path.abspath(path)), arch)
+            return rocm_compiler(os.path.dirname(os.path.abspath(path)), arch, syntax_only)
         if os.path.basename(path).startswith("hipcc"):
             return _hipcc(path, arch, mode)
         rocm = _rocm_path(path)
@@ -209,7 +249,7 @@ def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH,
         # no device math overloads). Telling it the version from hip_version.h fixes that.
         pinned = (f"--hip-version={version}.0",) if version else ()
         return Compiler((path, "-x", "hip", f"--offload-arch={arch}", f"--rocm-path={rocm}")
-                        + pinned + ("-nogpulib",) + mode, (), version)
+                        + pinned + ("-nogpulib",) + SYNTAX_MODE, (), version)
     return None
 
 
@@ -477,7 +517,7 @@ def parse_diagnostics(ws: Workspace, text: str, unit: str) -> list[Finding]:
 
 def _compile(compiler: Compiler, ws: Workspace, unit: Path, display: str,
              flags: list[str]) -> Outcome:
-    command = compiler.argv + tuple(flags) + (str(unit),)
+    command = tuple(compiler.command(unit, unit.with_name(unit.name + ".o"), flags))
     env = dict(os.environ, **dict(compiler.env)) if compiler.env else None
     start = time.perf_counter()
     try:

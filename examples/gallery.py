@@ -112,7 +112,7 @@ def all_examples() -> list[Example]:
 
 # Older HIP versions the tests compile with (Debian 12's HIP 5.2): where an example's output
 # for one differs from the default's, it is kept in expected-<version>/hip/.
-OLDER_VERSIONS = ("5.2",)
+OLDER_VERSIONS = ("6.4", "5.2")
 
 
 def translate_example(example: Example, version: str | None = None) -> dict[Path, bytes]:

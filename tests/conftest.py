@@ -26,19 +26,23 @@ def tr(src: str | bytes, **options) -> str:
 
 
 def compile_hip(path: Path, toolchain: str) -> None:
-    """Compile ``path`` (-fsyntax-only, C++17) with one HIP toolchain ("rocm": ROCm 6.4,
-    "system": the host's HIP 5.2) and fail the test with the compiler's errors."""
+    """Compile ``path`` (C++17) with one HIP toolchain and fail the test with the compiler's
+    errors: "rocm" the newest ROCm folder (7.2), "rocm-7.2" or "rocm-6.4" that one (object
+    code, -c), "system" the host's HIP 5.2 (-fsyntax-only)."""
     import os
     import subprocess
 
     from cudaport.verify import find_compiler
 
-    compiler = find_compiler(toolchain=toolchain)
+    if toolchain.startswith("rocm-"):
+        compiler = find_compiler(toolchain="rocm", rocm=toolchain[5:])
+    else:
+        compiler = find_compiler(toolchain=toolchain)
     if compiler is None:
         if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
             pytest.skip("no HIP compiler and CUDAPORT_SKIP_HIP=1")
         pytest.fail(f"no {toolchain} HIP toolchain: run tools/setup-system.sh")
-    proc = subprocess.run([*compiler.argv, "-std=c++17", str(path)], capture_output=True,
+    proc = subprocess.run(compiler.command(path, flags=["-std=c++17"]), capture_output=True,
                           text=True, env={**os.environ, **dict(compiler.env)})
     assert proc.returncode == 0, proc.stderr[-3000:]
 

@@ -52,28 +52,31 @@ def _cases():
                                    id=f"{program[:-3]}-{choice}-launch_{launch}")
 
 
-@pytest.fixture(scope="module")
-def rocm():
-    found = find_compiler(toolchain="rocm")
+@pytest.fixture(scope="module", params=["7.2", "6.4"])
+def rocm(request):
+    """Each ROCm folder; the call programs are translated for its HIP version and compiled
+    to object code."""
+    found = find_compiler(toolchain="rocm", rocm=request.param)
     if found is None:
         if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
             pytest.skip("no ROCm toolchain and CUDAPORT_SKIP_HIP=1")
-        pytest.fail("no ROCm toolchain: run tools/setup-rocm.sh")
+        pytest.fail(f"no ROCm {request.param} toolchain: run tools/setup-system.sh")
     return found
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("program, group, choice, launch", list(_cases()))
-def test_call_program_compiles_with_rocm_6_4(rocm, tmp_path, program, group, choice, launch):
+def test_call_program_compiles_with_each_rocm(rocm, tmp_path, program, group, choice, launch):
     variants = ((group, choice),) if group else ()
     result = translate_bytes((CALLS / program).read_bytes(),
-                             Options(variants=variants, launch=launch), program)
+                             Options(variants=variants, launch=launch,
+                                     target_version=rocm.hip_version), program)
     out = result.output.decode()
     if launch == "hip" and "<<<" in (CALLS / program).read_text():
         assert "hipLaunchKernelGGL(" in out  # (::ns::kernel<<<>>> is issue 17's launch part)
     path = tmp_path / (program[:-3] + ".hip")
     path.write_bytes(result.output)
-    proc = subprocess.run([*rocm.argv, "-std=c++17", str(path)], capture_output=True, text=True,
+    proc = subprocess.run(rocm.command(path, flags=["-std=c++17"]), capture_output=True, text=True,
                           env={**os.environ, **dict(rocm.env)})
     assert proc.returncode == 0, proc.stderr[-3000:]
 
@@ -113,7 +116,7 @@ def test_call_program_compiles_with_hip_5_2(tmp_path, program, group, choice):
                              Options(variants=((group, choice),), target_version="5.2"), program)
     path = tmp_path / (program[:-3] + ".hip")
     path.write_bytes(result.output)
-    proc = subprocess.run([*system.argv, "-std=c++17", str(path)], capture_output=True,
+    proc = subprocess.run(system.command(path, flags=["-std=c++17"]), capture_output=True,
                           text=True, env={**os.environ, **dict(system.env)})
     assert proc.returncode == 0, proc.stderr[-3000:]
 

@@ -19,7 +19,8 @@ from cudaport.verify import rocm_dir
 from conftest import compile_hip
 
 ROOT = Path(__file__).resolve().parent.parent
-ROCM = rocm_dir()
+ROCM = rocm_dir("7.2")
+ROCM64 = rocm_dir("6.4")
 
 _spec = importlib.util.spec_from_file_location("gen_cccl_rules", ROOT / "tools" / "gen_cccl_rules.py")
 gen = importlib.util.module_from_spec(_spec)
@@ -30,8 +31,8 @@ needs_toolkit = pytest.mark.skipif(CUDA_INCLUDE is None or not (CUDA_INCLUDE / "
                                    reason="no CUDA 13 toolkit (nvcc) on this machine")
 
 
-def _compiled():
-    return get_compiled(Options(target="hip", target_version="6.4"))
+def _compiled(version: str = "7.2"):
+    return get_compiled(Options(target="hip", target_version=version))
 
 
 @needs_toolkit
@@ -52,11 +53,14 @@ def test_every_public_toolkit_header_is_mapped_or_reported():
 
 
 @needs_toolkit
-@pytest.mark.skipif(not (ROCM / "usr/include/hipcub").is_dir(), reason="no ROCm 6.4 headers")
-def test_every_mapped_header_exists_in_rocm_6_4():
-    """A header is mapped only to a file ROCm 6.4 ships."""
-    compiled = _compiled()
-    include = ROCM / "usr/include"
+@pytest.mark.parametrize("version, root", [("7.2", ROCM), ("6.4", ROCM64)])
+def test_every_mapped_header_exists_in_that_rocm(version, root):
+    """A header is mapped only to a file the ROCm of the target version ships (for 6.4,
+    headers only 7.2 ships are dated 7.2 and reported)."""
+    if not (root / "usr/include/hipcub").is_dir():
+        pytest.skip(f"no ROCm {version} headers (tools/setup-system.sh)")
+    compiled = _compiled(version)
+    include = root / "usr/include"
     missing = []
     for name in gen.public_headers(CUDA_INCLUDE):
         r = compiled.header(name.encode())
@@ -71,9 +75,9 @@ def test_every_mapped_header_exists_in_rocm_6_4():
 @needs_toolkit
 def test_generated_pack_is_current():
     """rules/hip/cccl.yaml is what the generator writes from the installed headers."""
-    if not (ROCM / "usr/include/hipcub").is_dir():
-        pytest.skip("no ROCm 6.4 headers")
-    rules, names = gen.build(CUDA_INCLUDE, ROCM / "usr/include")
+    if not (ROCM / "usr/include/hipcub").is_dir() or not (ROCM64 / "usr/include/hipcub").is_dir():
+        pytest.skip("no ROCm 7.2 and 6.4 headers")
+    rules, names = gen.build(CUDA_INCLUDE, ROCM / "usr/include", ROCM64 / "usr/include")
     assert (ROOT / "rules/hip/cccl.yaml").read_text() == rules
     assert (ROOT / "rules/hip/libcudacxx-names.txt").read_text() == names
 

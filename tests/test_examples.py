@@ -32,9 +32,10 @@ OLDER_VERSIONS = gallery.OLDER_VERSIONS
 # would skip its HIP wrapper header: managed_memory and complex_math catch that).
 # Faster than Debian's hipcc wrapper around the same compiler.
 COMPILER = find_compiler("clang++-15") or find_compiler(toolchain="system")
-# verify's two toolchains: the ROCm folder and the system's HIP (clang-15 is the faster way
-# to run Debian's HIP 5.2).
-TOOLCHAINS = {"rocm": find_compiler(toolchain="rocm"), "system": COMPILER}
+# verify's toolchains: the ROCm 7.2 and 6.4 folders (object code, -c) and the system's HIP
+# (clang-15 is the faster way to run Debian's HIP 5.2; -fsyntax-only).
+TOOLCHAINS = {"rocm-7.2": find_compiler(toolchain="rocm", rocm="7.2"),
+              "rocm-6.4": find_compiler(toolchain="rocm", rocm="6.4"), "system": COMPILER}
 # Translations that do not compile yet, with why: {(example, toolchain): reason}. Strict
 # xfails, so each flips to a failure once the translation is fixed. None today.
 KNOWN_FAILURES: dict[tuple[str, str], str] = {}
@@ -49,7 +50,8 @@ def need_compiler(toolchain: str = "system"):
     if compiler is None:
         if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
             pytest.skip(f"no {toolchain} HIP compiler and CUDAPORT_SKIP_HIP=1")
-        pytest.fail("no ROCm toolchain: run tools/setup-rocm.sh" if toolchain == "rocm" else
+        pytest.fail(f"no {toolchain} toolchain: run tools/setup-system.sh"
+                    if toolchain.startswith("rocm") else
                     "no HIP compiler: run tools/setup-system.sh (clang-15, libamdhip64-dev)")
     return compiler
 

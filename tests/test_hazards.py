@@ -269,8 +269,10 @@ def test_gaps_a_newer_hip_closed_are_not_reported():
            "  out[t.meta_group_rank()] = h.size() + p->persistingL2CacheMaxSize;\n}\n")
     assert _codes(src) == []
     assert sorted(_codes(src, target_version="5.2")) == ["CP213", "CP213", "CP214"]
-    out = translate_source(src).output
+    out = translate_source(src, target_version="6.4").output
     assert out.startswith(b"#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n")
+    assert _codes(src, target_version="6.4") == []
+    assert b"HIP_ENABLE_WARP_SYNC_BUILTINS" not in translate_source(src).output  # HIP 7
     message = next(f.message for f in translate_source(src, target_version="5.2").findings
                    if f.code == "CP214")
     assert message == ("cudaDeviceProp::persistingL2CacheMaxSize has no counterpart in "

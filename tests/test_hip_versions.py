@@ -14,15 +14,17 @@ from cudaport import Options, translate_bytes, translate_source
 from cudaport.rules.compiled import get_compiled
 from conftest import compile_hip, tr
 
+H6 = {"target_version": "6.4"}  # the warp-sync macro is for HIP 6.2 to 6.4
 MACRO = "#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#endif\n"
 
 
 def test_default_version_is_the_newest_the_tables_describe():
     compiled = get_compiled(Options())
-    assert compiled.target.version == "6.4.0"
-    assert compiled.version == (6, 4)
+    assert compiled.target.version == "7.2.0"
+    assert compiled.version == (7, 2)
     assert tr("void f(){ cublasGemmEx(h); }\n") == tr("void f(){ cublasGemmEx(h); }\n",
-                                                     target_version="6.4")
+                                                     target_version="7.2")
+    assert tr("void f(){ cublasGemmEx(h); }\n") == "void f(){ hipblasGemmEx(h); }\n"
 
 
 @pytest.mark.parametrize("version, blas, roc, sparse", [
@@ -74,10 +76,10 @@ FULL_MASKS = ["0xffffffff", "0xFFFFFFFFu", "~0u", "uint32_t(-1)", "(unsigned)-1"
 @pytest.mark.parametrize("mask", FULL_MASKS)
 def test_full_warp_masks_become_the_active_mask(mask):
     src = KERNEL.format(f"  v += __shfl_down_sync({mask}, v, 16);")
-    out = tr(src)
+    out = tr(src, **H6)
     assert out.startswith(MACRO + "#include <hip/hip_runtime.h>\n")
     assert "v += __shfl_down_sync(__activemask(), v, 16);" in out
-    assert tr(out) == out
+    assert tr(out, **H6) == out
 
 
 def test_full_mask_names_the_file_defines():
@@ -130,17 +132,17 @@ def test_macro_inserted_once_before_the_first_include():
     src = ("// header\n#include <cstdio>\n#include <cuda_runtime.h>\n"
            "__device__ float f(float v) { v += __shfl_down_sync(0xffffffff, v, 1);\n"
            "  return __any_sync(0xffffffff, v > 0) ? __ballot_sync(~0u, 1) : v; }\n")
-    out = tr(src)
+    out = tr(src, **H6)
     assert out.count("#define HIP_ENABLE_WARP_SYNC_BUILTINS") == 1
     assert out.startswith("// header\n" + MACRO + "#include <cstdio>\n")
-    assert tr(out) == out
+    assert tr(out, **H6) == out
 
 
 def test_macro_shares_the_main_header_insertion():
     src = "#pragma once\n__device__ float f(float v) { return __shfl_sync(0xffffffff, v, 0); }\n"
-    out = tr(src)
+    out = tr(src, **H6)
     assert out.startswith("#pragma once\n" + MACRO + "#include <hip/hip_runtime.h>\n")
-    assert tr(out) == out
+    assert tr(out, **H6) == out
 
 
 def test_no_macro_from_hip_7_and_mask_less_forms_before_6_2():
@@ -167,7 +169,8 @@ def test_syncwarp_needs_hip_7():
 def test_warpsize_constant_expression_reported_for_hip_7_only():
     src = KERNEL.format("  __shared__ float s[warpSize]; s[0] = v;")
     assert "CP220" in {f.code for f in translate_source(src, target_version="7.0").findings}
-    assert "CP220" not in {f.code for f in translate_source(src).findings}
+    assert "CP220" in {f.code for f in translate_source(src).findings}  # the default, 7.2
+    assert "CP220" not in {f.code for f in translate_source(src, target_version="6.4").findings}
 
 
 def _pack(tmp_path: Path, text: str) -> str:
@@ -281,7 +284,7 @@ def test_json_report_names_the_version_the_output_is_for():
         report = collect(outcomes, options, "HIP")
         return json_report.render(report, compute(report))
 
-    assert json.loads(render([outcome], Options()))["options"]["target_version"] == "6.4.0"
+    assert json.loads(render([outcome], Options()))["options"]["target_version"] == "7.2.0"
     options = Options(target_version="5.2")
     assert json.loads(render([outcome], options))["options"]["target_version"] == "5.2"
 
@@ -290,21 +293,21 @@ def test_macro_for_files_that_include_a_project_header():
     # The project header may use the intrinsics: the macro must precede the HIP header,
     # which this file includes first (llm.c's dev/cuda/*.cu and common.h).
     src = '#include <cuda_runtime.h>\n#include "common.h"\nint main() { return 0; }\n'
-    assert tr(src) == MACRO + '#include <hip/hip_runtime.h>\n#include "common.h"\n' \
+    assert tr(src, **H6) == MACRO + '#include <hip/hip_runtime.h>\n#include "common.h"\n' \
         "int main() { return 0; }\n"
-    assert tr(tr(src)) == tr(src)
+    assert tr(tr(src, **H6), **H6) == tr(src, **H6)
     assert "HIP_ENABLE" not in tr(src, target_version="7.0")
     assert "HIP_ENABLE" not in tr(src, target_version="5.2")
     plain = "#include <cuda_runtime.h>\n#include <cstdio>\nint main() { return 0; }\n"
-    assert "HIP_ENABLE" not in tr(plain)
+    assert "HIP_ENABLE" not in tr(plain, **H6)
     assert "HIP_ENABLE" not in tr('#include "common.h"\nint x;\n')  # no HIP header here
     # A project that includes its installed headers by folder (faiss: <faiss/gpu/...>): the
     # header's own HIP include comes too late for the macro otherwise.
     angle = src.replace('"common.h"', "<proj/common.cuh>")
-    assert tr(angle).startswith(MACRO + "#include <hip/hip_runtime.h>\n")
-    assert tr(tr(angle)) == tr(angle)
+    assert tr(angle, **H6).startswith(MACRO + "#include <hip/hip_runtime.h>\n")
+    assert tr(tr(angle, **H6), **H6) == tr(angle, **H6)
     system = "#include <cuda_runtime.h>\n#include <sys/time.h>\n#include <thrust/sort.h>\n"
-    assert "HIP_ENABLE" not in tr(system)
+    assert "HIP_ENABLE" not in tr(system, **H6)
 
 
 def test_macro_for_a_unit_whose_project_headers_bring_the_hip_header():
@@ -313,10 +316,10 @@ def test_macro_for_a_unit_whose_project_headers_bring_the_hip_header():
     the unit defines it (a header does not: it cannot know what came first)."""
     src = b"#include <faiss/gpu/GpuResources.h>\n#include <faiss/gpu/utils/Float16.cuh>\n" \
           b"void f() {}\n"
-    unit = translate_bytes(src, Options(), path="GpuIndexFlat.cu").output
+    unit = translate_bytes(src, Options(target_version="6.4"), path="GpuIndexFlat.cu").output
     assert unit == MACRO.encode() + src
-    assert translate_bytes(unit, Options(), path="GpuIndexFlat.cu").output == unit
-    header = translate_bytes(src, Options(), path="GpuIndexFlat.cuh").output
+    assert translate_bytes(unit, Options(target_version="6.4"), path="GpuIndexFlat.cu").output == unit
+    header = translate_bytes(src, Options(target_version="6.4"), path="GpuIndexFlat.cuh").output
     assert header == src
     for version in ("5.2", "7.0"):
         assert translate_bytes(src, Options(target_version=version),

@@ -112,9 +112,10 @@ def test_main_header_in_a_branch_the_target_compiler_selects_counts():
 def test_byte_order_mark_stays_first():
     # found by bench/fuzz.py: the macros went before the mark, and a second run added more
     src = b"\xef\xbb\xbf#include <cuda_runtime.h>\n__shfl_down_sync"
-    once = translate_bytes(src, Options()).output
+    six = Options(target_version="6.4")  # the version that needs the warp-sync macro
+    once = translate_bytes(src, six).output
     assert once.startswith(b"\xef\xbb\xbf#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n")
-    assert translate_bytes(once, Options()).output == once
+    assert translate_bytes(once, six).output == once
 
 
 def test_byte_order_mark_stays_first_before_a_block_too():

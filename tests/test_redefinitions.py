@@ -13,7 +13,7 @@ from cudaport.translate import translate_source
 from cudaport.verify import rocm_dir
 
 ROOT = Path(__file__).resolve().parent.parent
-ROCM_INCLUDE = rocm_dir() / "usr" / "include"
+ROCM_INCLUDE = rocm_dir("7.2") / "usr" / "include"
 
 
 def _cp115(src: str) -> list[str]:
@@ -66,11 +66,15 @@ def test_hip_device_function_list_is_current():
     names = {line.split("\t")[1] for line in
              (ROOT / "rules/hip/cuda13-names.txt").read_text().splitlines()
              if line and not line.startswith("#") and line.split("\t")[2] == "function"}
-    rows = gen.device_functions(ROCM_INCLUDE, names)
+    older = rocm_dir("6.4") / "usr" / "include"
+    if not (older / "hip").is_dir():
+        pytest.skip("no ROCm 6.4 folder (tools/setup-system.sh)")
+    rows = gen.dated_rows(gen.device_functions(ROCM_INCLUDE, names), gen.hip_version(ROCM_INCLUDE),
+                          gen.device_functions(older, names))
     listed = [tuple(line.split("\t")) for line in
               (ROOT / "rules/hip/hip-device-functions.txt").read_text().splitlines()
               if line and not line.startswith("#")]
-    assert listed == rows
+    assert listed == [tuple("\t".join(row).rstrip("\t").split("\t")) for row in rows]
 
 
 def test_gemm_tensor_op_names_say_what_to_use():

@@ -87,7 +87,7 @@ def test_templates_and_fallbacks_compile_with_hip_5_2(compiler, tmp_path):
     assert not [f for f in result.findings if f.code in ("CP101", "CP105", "CP107")]
     path = tmp_path / "apis.hip"
     path.write_bytes(result.output)
-    proc = subprocess.run([*compiler.argv, str(path)], capture_output=True, text=True,
+    proc = subprocess.run(compiler.command(path), capture_output=True, text=True,
                           env={**os.environ, **dict(compiler.env)})
     assert proc.returncode == 0, proc.stderr[-3000:]
 
@@ -136,7 +136,7 @@ def test_argument_count_overloads_and_cache_hints_compile_with_rocm_6_4(tmp_path
     assert "__ldcs" not in out and "__stcs" not in out
     path = tmp_path / "events.hip"
     path.write_bytes(result.output)
-    proc = subprocess.run([*rocm.argv, "-std=c++17", str(path)], capture_output=True, text=True,
+    proc = subprocess.run(rocm.command(path, flags=["-std=c++17"]), capture_output=True, text=True,
                           env={**os.environ, **dict(rocm.env)})
     assert proc.returncode == 0, proc.stderr[-3000:]
 
@@ -155,7 +155,7 @@ def _rocm():
 
 def _compile(compiler, path: Path, translated: bytes) -> None:
     path.write_bytes(translated)
-    proc = subprocess.run([*compiler.argv, "-std=c++17", str(path)], capture_output=True,
+    proc = subprocess.run(compiler.command(path, flags=["-std=c++17"]), capture_output=True,
                           text=True, env={**os.environ, **dict(compiler.env)})
     assert proc.returncode == 0, proc.stderr[-3000:]
 
@@ -230,8 +230,9 @@ def test_library_templates_follow_the_variant_and_the_version():
     assert b"hipblas" not in rocblas.output and b"rocblas_hgemm(h," in rocblas.output
     newest = translate_bytes(source, Options(target_version="7.0"), "l.cu").output
     assert b"hipblasCgetriBatched(h, n, const_cast<hipComplex* const*>(ca)" in newest
-    default = translate_bytes(source, Options(), "l.cu").output
-    assert b"hipblasCgetriBatched_v2(h, n, const_cast<hipComplex* const*>(ca)" in default
+    six = translate_bytes(source, Options(target_version="6.4"), "l.cu").output
+    assert b"hipblasCgetriBatched_v2(h, n, const_cast<hipComplex* const*>(ca)" in six
+    assert translate_bytes(source, Options(), "l.cu").output == newest  # the default, 7.2
 
 
 CUDA12 = b"""\

@@ -66,19 +66,19 @@ def test_hip_names_up_to_5_2_exist_in_debian_headers(table, known):
     assert X.missing_from_hip(table, X.header_words()) == set(known["hip52"])
 
 
-ROCM_INCLUDE = rocm_dir() / "usr" / "include"
-
-
-@pytest.mark.skipif(not (ROCM_INCLUDE / "hip" / "hip_version.h").is_file(),
-                    reason="no ROCm 6.4 folder (tools/setup-system.sh)")
-def test_names_emitted_for_rocm_6_4_exist_in_its_headers(known):
-    words = X.rocm_words(ROCM_INCLUDE)
+@pytest.mark.parametrize("version, check, absent", [
+    ("7.2", "rocm72", frozenset()), ("6.4", "rocm64", X.NOT_IN_ROCM_FOLDER)])
+def test_names_emitted_for_each_rocm_exist_in_its_headers(known, version, check, absent):
+    include = rocm_dir(version) / "usr" / "include"
+    if not (include / "hip" / "hip_version.h").is_file():
+        pytest.skip(f"no ROCm {version} folder (tools/setup-system.sh)")
+    words = X.rocm_words(include)
     missing = set()
     for variants in ((), (("blas", "rocblas"), ("sparse", "rocsparse"), ("rand", "rocrand"),
                           ("solver", "rocsolver"))):
-        missing |= X.missing_at_version(get_compiled(Options(target_version="6.4",
-                                                             variants=variants)), words)
-    assert missing == set(known["rocm64"])
+        missing |= X.missing_at_version(get_compiled(Options(target_version=version,
+                                                             variants=variants)), words, absent)
+    assert missing == set(known[check])
 
 
 def test_cuda13_names_file_is_sorted_and_unique():

@@ -74,8 +74,10 @@ def test_variant_call_templates_apply_only_with_their_variant():
             "rocblas_datatype_f16_r, ldb, b, C, rocblas_datatype_f32_r, ldc, C, "
             "rocblas_datatype_f32_r, ldc, rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, "
             "rocblas_gemm_flags_none);") in roc
-    hip = translate_bytes(src.encode(), Options()).output.decode()
+    hip = translate_bytes(src.encode(), Options(target_version="6.4")).output.decode()
     assert "hipblasGemmEx_v2(h, ta, tb, m, n, k, a, A, HIP_R_16F, lda, B," in hip
+    assert "hipblasGemmEx(h, ta, tb, m, n, k, a, A, HIP_R_16F, lda, B," in \
+        translate_bytes(src.encode(), Options()).output.decode()  # hipBLAS 3 (HIP 7)
     assert "rocblas" not in hip and hip.count(", ldc") == 1
     # complex pointers are cast to rocBLAS's element type (rocblas-casts.yaml, generated)
     roc = translate_bytes(b"#include <cublas_v2.h>\ncublasCscal(h, n, &a, x, 1);\n",

@@ -290,7 +290,7 @@ def test_a_missing_rocm_toolchain_is_a_usage_error_that_says_how_to_set_it_up(tm
         assert proc.returncode == 2
         assert f"no ROCm toolchain in {'none' if '--rocm' in proc.args else tmp_path / 'none'}" \
             in proc.stderr
-        assert "tools/setup-rocm.sh" in proc.stderr and "Traceback" not in proc.stderr
+        assert "tools/setup-system.sh" in proc.stderr and "Traceback" not in proc.stderr
     bad = run("a.cu", cwd=tmp_path, CUDAPORT_HIP_COMPILER=str(tmp_path / "no-hipcc"))
     assert bad.returncode == 2 and "not a usable HIP compiler" in bad.stderr
 

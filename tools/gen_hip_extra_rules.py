@@ -74,6 +74,11 @@ NCCL_RENAMED = {
 }
 
 
+# NCCL names of NCCL_RENAMED that ROCm 7.2.4's installed rccl/rccl.h (Debian experimental's
+# librccl-dev 7.2.4, lines 469-470) declares under NCCL's own spelling, unconditionally.
+RCCL_72_NAMES = ("ncclFloat8e4m3", "ncclFloat8e5m2")
+
+
 def nccl_pack(rccl: Path) -> str:
     commit = git_head(rccl)
     header = git_show(rccl, "HEAD", RCCL_HEADER)
@@ -97,6 +102,10 @@ def nccl_pack(rccl: Path) -> str:
             lines.append(f"  {name}: {{kind: {kind}, to: {name}}}")
         elif name in NCCL_RENAMED and NCCL_RENAMED[name][0] in rccl_names:
             to, note = NCCL_RENAMED[name]
+            if name in RCCL_72_NAMES:  # ROCm 7.2.4's rccl/rccl.h uses NCCL's own name
+                lines.append(f'  {name}: {{kind: {kind}, to: {name}, before: {{"7.2.0": {to}}}, '
+                             f'note: "before ROCm 7.2 {note}"}}')
+                continue
             lines.append(f'  {name}: {{kind: {kind}, to: {to}, note: "{note}"}}')
     return "\n".join(lines) + "\n"
 

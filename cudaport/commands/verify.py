@@ -31,9 +31,13 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, ROCM_WRAPPER, TOOLCHAINS, Comp
               help="rocm: the ROCm folder tools/setup-rocm.sh installs; system: hipcc on PATH "
               "or /opt/rocm, else clang++ with HIP headers (Debian 12: clang-15, HIP 5.2); "
               "auto: rocm when it is set up, else system.")
-@click.option("--rocm", "rocm", type=click.Path(file_okay=False, path_type=Path),
-              metavar="DIR", help="The ROCm folder (env CUDAPORT_ROCM_DIR; default "
-              "/var/cache/cudaport/rocm-6.4); implies --toolchain rocm.")
+@click.option("--rocm", "rocm", metavar="DIR|VERSION", help="The ROCm folder, or the "
+              "ROCm line of one tools/setup-rocm.sh installs (7.2, 6.4); env CUDAPORT_ROCM_DIR; "
+              "default: the newest installed (/var/cache/cudaport/rocm-7.2, then rocm-6.4). "
+              "Implies --toolchain rocm.")
+@click.option("--syntax-only", is_flag=True, help="Check syntax and types only "
+              "(-fsyntax-only: quicker, but no device code is generated, so inline assembly "
+              "is never assembled). Default: compile to object code (-c).")
 @click.option("--offload-arch", default=DEFAULT_ARCH, show_default=True,
               help="GPU architecture to check device code for.")
 @click.option("-j", "--jobs", type=click.IntRange(1), help="Parallel compilations "
@@ -55,9 +59,9 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, ROCM_WRAPPER, TOOLCHAINS, Comp
 @translation_options
 def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[str, ...],
             compile_commands: Path | None, translated: bool, compiler: str | None,
-            toolchain: str, rocm: Path | None, offload_arch: str, jobs: int | None, keep_dir: Path | None,
-            report_file: Path | None, fail_on: str, build_project: bool, verbose: bool,
-            quiet: bool, **kwargs: object) -> None:
+            toolchain: str, rocm: str | None, syntax_only: bool, offload_arch: str,
+            jobs: int | None, keep_dir: Path | None, report_file: Path | None, fail_on: str,
+            build_project: bool, verbose: bool, quiet: bool, **kwargs: object) -> None:
     """Translate PATHs and compile them with a real HIP compiler.
 
     Without --hip-version, translation targets the HIP version the compiler's headers
@@ -75,7 +79,7 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
                             translated, verbose, quiet))
     if rocm is not None:
         toolchain = "rocm"
-    hip = find_compiler(compiler, offload_arch, toolchain, rocm)
+    hip = find_compiler(compiler, offload_arch, toolchain, rocm, syntax_only)
     if hip is None:
         explicit = compiler or os.environ.get("CUDAPORT_HIP_COMPILER")
         if explicit:
@@ -133,8 +137,9 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
             raise UsageError(str(exc)) from None
     if not quiet:
         failed = sum(not o.ok for o in outcomes)
+        mode = "object code" if hip.objects else "syntax only"
         click.echo(f"verify: {len(outcomes)} file(s), {len(outcomes) - failed} compiled, "
-                   f"{failed} failed in {elapsed:.1f} s with {hip.label}, translated for "
+                   f"{failed} failed in {elapsed:.1f} s with {hip.label} ({mode}), translated for "
                    f"HIP {translated_for} ({hip.description}{detected})", err=True)
     failed = sum(not o.ok for o in outcomes) if fail_on != "never" else 0
     sys.exit(exit_code([f for o in outcomes for f in o.findings], fail_on, stale=failed))
@@ -207,6 +212,7 @@ def render_json(outcomes: list[Outcome], compiler: Compiler, target: str | None)
     return json.dumps({
         "compiler": compiler.description,
         "hip_version": compiler.hip_version,
+        "object_code": compiler.objects,
         "translated_for": target,
         "files": [{"path": o.path, "ok": o.ok, "compiled_with": o.compiled_with,
                    "seconds": round(o.seconds, 3),

@@ -29,6 +29,7 @@ from .. import collisions, lexer, platform_branches
 from ..context import FileContext
 from ..edits import Edit
 from ..rules.hazards import target_facts
+from ..rules.model import version_tuple
 from .data import target_data
 from .registry import register
 
@@ -63,22 +64,28 @@ def parameter_types(params: str) -> list[str]:
 
 
 def _hip_functions(ctx: FileContext) -> dict[str, dict[tuple[str, ...], str]]:
-    """name -> {parameter types: header}"""
+    """name -> {parameter types: header}, for the functions the target version's headers
+    define (a row may be dated: defined since one version, or only before one)."""
     lines = target_data(ctx, "hip-device-functions.txt")
+    version = ctx.compiled.version
     # (keyed by the cached tuple itself, not its value: hashing thousands of lines per
     # translated file cost more than the pass)
-    parsed = _PARSED.get(id(lines))
+    parsed = _PARSED.get((id(lines), version))
     if parsed is None or parsed[0] is not lines:
         out: dict[str, dict[tuple[str, ...], str]] = {}
         for line in lines:
-            name, types, header = line.split("\t")
+            name, types, header, *dated = line.split("\t")
+            since, before = (dated + ["", ""])[:2]
+            if version is not None and ((since and version < version_tuple(since))
+                                        or (before and version >= version_tuple(before))):
+                continue
             key = tuple(t.strip() for t in types.split(",") if t.strip())
             out.setdefault(name, {})[key] = header
-        parsed = _PARSED[id(lines)] = (lines, out)
+        parsed = _PARSED[(id(lines), version)] = (lines, out)
     return parsed[1]
 
 
-_PARSED: dict[int, tuple[tuple[str, ...], dict[str, dict[tuple[str, ...], str]]]] = {}
+_PARSED: dict[tuple, tuple[tuple[str, ...], dict[str, dict[tuple[str, ...], str]]]] = {}
 
 
 @register(42, "redefinitions")

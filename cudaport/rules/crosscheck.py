@@ -7,8 +7,9 @@
 - HIP side: every target name a rule says exists in HIP <= 5.2 must appear in the HIP
   5.2 headers Debian ships (libamdhip64-dev, libhiprand-dev, libhipsparse-dev,
   librocrand-dev, librocsparse-dev, librocprim-dev); and every name the translation
-  emits for ROCm 6.4 (the default version, each library variant) must appear in the
-  ROCm 6.4 headers (Debian unstable's packages, tools/setup-system.sh).
+  emits for ROCm 7.2 (the default version) and for ROCm 6.4, each library variant, must
+  appear in that ROCm's headers (Debian experimental's and unstable's packages,
+  tools/setup-system.sh).
 
 What fails either check on purpose is listed, with the reason, in
 ``rules/hip/known-differences.tsv``; the tests require the lists to match exactly, so
@@ -70,12 +71,13 @@ def missing_from_hip(table: Table, words: set[str], newest: tuple[int, ...] = (5
     return out
 
 
-# ROCm 6.4 (Debian unstable, the folder tools/setup-system.sh makes): every library
-# cudaport maps to except RCCL, which the toolchain leaves out.
+# The ROCm folders tools/setup-system.sh makes (Debian's packages): every library cudaport
+# maps to; RCCL, rocWMMA, roctx and ROCm SMI only in 7.2's (6.4's RCCL would pull HIP 5
+# packages into the root).
 ROCM_FOLDERS = ("hip", "hipblas", "hipblas-common", "hipblaslt", "hipcub", "hipfft", "hiprand",
                 "hipsolver", "hipsparse", "miopen", "rocblas", "rocfft", "rocprim", "rocrand",
-                "rocsolver", "rocsparse", "thrust")
-NOT_IN_ROCM_FOLDER = frozenset({"nccl", "nvtx"})  # (RCCL, roctracer: packages of their own)
+                "rocsolver", "rocsparse", "thrust", "rccl", "rocwmma", "roctracer", "rocm_smi")
+NOT_IN_ROCM_FOLDER = frozenset({"nccl", "nvtx"})  # libraries 6.4's folder lacks (RCCL, roctx)
 
 
 def rocm_words(include: Path) -> set[str]:
@@ -89,9 +91,11 @@ def rocm_words(include: Path) -> set[str]:
     return words
 
 
-def missing_at_version(compiled, words: set[str]) -> set[str]:
+def missing_at_version(compiled, words: set[str],
+                       absent: frozenset[str] = NOT_IN_ROCM_FOLDER) -> set[str]:
     """CUDA names whose translation for ``compiled``'s version (variants included) names
-    something the headers of that version do not declare."""
+    something the headers of that version do not declare (libraries in ``absent``, which
+    the folder lacks, are not checked)."""
     from ..portable import header_path, load
     header = load(header_path(compiled.table.files))
     if header is not None:  # (translations copy those functions in)
@@ -100,7 +104,7 @@ def missing_at_version(compiled, words: set[str]) -> set[str]:
     for name, r in compiled.identifiers.items():
         entry = r.entry
         if entry is None or r.status not in ("converted", "fallback") or not r.replacement \
-                or entry.kind == "namespace" or entry.library in NOT_IN_ROCM_FOLDER:
+                or entry.kind == "namespace" or entry.library in absent:
             continue
         head = WORD.match((r.template or r.replacement).decode())  # a template's function
         if head and head.group() not in words:

@@ -32,6 +32,7 @@ class Call:
     rule_id: str
     by_args: tuple = ()  # ((argument count, template), ...)
     variant: str | None = None  # the library variant the template is for (None: default)
+    before: str | None = None  # the template applies only to target versions older than this
 
 
 def apply_calls(identifiers: dict[str, Entry], calls: list[Call], create: bool) -> None:
@@ -58,8 +59,26 @@ def apply_calls(identifiers: dict[str, Entry], calls: list[Call], create: bool) 
             entry = Entry(name=call.name, library=call.library, kind="function",
                           main=Mapping(_template_head(call)), rule_id=call.rule_id,
                           source=f"{call.at.path}:{call.at.line}")
+        if call.before is not None:
+            # A template only older target versions need (HIP 7 takes CUDA's parameter
+            # types where HIP 6 needed a cast): an older generation of the main column.
+            identifiers[call.name] = _replace(entry, main=_template_before(entry.main, call),
+                                              note=call.note or entry.note)
+            continue
         identifiers[call.name] = _replace(entry, template=call.template or entry.template,
                                           by_args=call.by_args, note=call.note or entry.note)
+
+
+def _template_before(main: Mapping, call: Call) -> Mapping:
+    """``main`` with ``call.template`` used below version ``call.before``: the older
+    generations already listed below that version get it too (their own name stays)."""
+    limit = version_tuple(call.before)
+    generations = [(v, to, call.template if version_tuple(v) <= limit and template is None
+                    else template) for v, to, template in main.before]
+    if not any(version_tuple(v) == limit for v, _, _ in generations):
+        generations.append((call.before, main.to, call.template))
+    generations.sort(key=lambda g: version_tuple(g[0]))
+    return dataclasses.replace(main, before=tuple(generations))
 
 
 def _template_head(call: Call) -> str:
@@ -278,13 +297,18 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
     if "calls" in top:
         for name, value, at in S.mapping(p, top["calls"][0], "calls"):
             d = S.fields(p, value, f"calls.{name}",
-                         {"template": _template, "by_args": _by_args, "note": S.text})
+                         {"template": _template, "by_args": _by_args, "note": S.text,
+                          "before": S.version})
             if not S.QUALIFIED.match(name):
                 raise at.error(f"calls: {name!r} is not a C/C++ identifier")
             if "template" not in d and "by_args" not in d:
                 raise at.error(f"calls.{name}: needs 'template' or 'by_args'")
+            if "before" in d and ("template" not in d or "by_args" in d or call_variant):
+                raise at.error(f"calls.{name}: 'before' goes with a 'template' of the "
+                               "default variant only")
             calls.append(Call(name, d.get("template"), d.get("note"), at, library or "user",
-                               f"{prefix}/{stem}:{name}", d.get("by_args", ()), call_variant))
+                               f"{prefix}/{stem}:{name}", d.get("by_args", ()), call_variant,
+                               d.get("before")))
     generated = "generated" in top and S.boolean(p, top["generated"][0], "generated")
     for section in ("notes", "rewrites"):
         if section not in top or notes is None or S.is_null(top[section][0]):

@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   std::vector<float> host(n, 1.0f);
   hipDeviceptr_t buffer;
   DRV_CHECK(hipMalloc(&buffer, n * sizeof(float)));
-  DRV_CHECK(hipMemcpyHtoD(buffer, const_cast<void*>(static_cast<const void*>(host.data())), n * sizeof(float)));
+  DRV_CHECK(hipMemcpyHtoD(buffer, host.data(), n * sizeof(float)));
 
   float factor = 3.0f;
   int length = n;

@@ -4,7 +4,7 @@
 #include <vector>
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
-#include <hip/hip_bfloat16.h>
+#include <hip/hip_bf16.h>
 #include <hip/hip_runtime.h>
 
 __global__ void scale_half2(__half2* data, int n2, float scale) {
@@ -35,19 +35,19 @@ int main() {
     ha[i] = __float2half(0.5f);
     hb[i] = __float2half(2.0f);
   }
-  std::vector<hip_bfloat16> weights(n);
-  for (int i = 0; i < n; ++i) weights[i] = hip_bfloat16(0.001f * static_cast<float>(i % 100));
+  std::vector<__hip_bfloat16> weights(n);
+  for (int i = 0; i < n; ++i) weights[i] = __hip_bfloat16(0.001f * static_cast<float>(i % 100));
 
   __half *a, *b;
-  hip_bfloat16* w;
+  __hip_bfloat16* w;
   float* dot;
   hipMalloc(&a, n * sizeof(__half));
   hipMalloc(&b, n * sizeof(__half));
-  hipMalloc(&w, n * sizeof(hip_bfloat16));
+  hipMalloc(&w, n * sizeof(__hip_bfloat16));
   hipMalloc(&dot, sizeof(float));
   hipMemcpy(a, ha.data(), n * sizeof(__half), hipMemcpyHostToDevice);
   hipMemcpy(b, hb.data(), n * sizeof(__half), hipMemcpyHostToDevice);
-  hipMemcpy(w, weights.data(), n * sizeof(hip_bfloat16), hipMemcpyHostToDevice);
+  hipMemcpy(w, weights.data(), n * sizeof(__hip_bfloat16), hipMemcpyHostToDevice);
   hipMemset(dot, 0, sizeof(float));
 
   scale_half2<<<(n / 2 + 255) / 256, 256>>>(reinterpret_cast<__half2*>(a), n / 2, 2.0f);

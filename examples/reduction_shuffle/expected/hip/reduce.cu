@@ -1,8 +1,5 @@
 // Sum of a large array: grid-stride loads, warp-shuffle reduction, one shared-memory slot
 // per warp, and a second pass over the per-block partial sums.
-#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS
-#define HIP_ENABLE_WARP_SYNC_BUILTINS
-#endif
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>

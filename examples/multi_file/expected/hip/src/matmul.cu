@@ -1,7 +1,4 @@
 // Tiled matrix multiply; the kernel is declared in matrix.cuh and launched from here.
-#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS
-#define HIP_ENABLE_WARP_SYNC_BUILTINS
-#endif
 #include <hip/hip_runtime.h>
 #include "check.h"
 #include "matrix.cuh"

@@ -1,4 +1,7 @@
 // Driver of the multi-file example: allocates matrices, calls into matmul.cu.
+#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS
+#define HIP_ENABLE_WARP_SYNC_BUILTINS
+#endif
 #include <hip/hip_runtime.h>
 #include <vector>
 #include "check.h"
