@@ -3,7 +3,8 @@
 For each translation unit of fetched public repositories: first the CUDA original must
 compile with nvcc (`nvcc -std=c++17 --cuda`: the whole CUDA front end, host and device code,
 without code generation); those that do are translated and compiled with the HIP compiler
-`cudaport verify` picks (the ROCm 6.4 folder tools/setup-rocm.sh installs, by default),
+`cudaport verify` picks (the newest ROCm folder tools/setup-rocm.sh installs, 7.2, by
+default, or --rocm 6.4; object code, -c, unless --syntax-only),
 translated for that compiler's HIP version. Prints, per repository and overall, the share
 of the nvcc-clean units that compile after translation, and the top first errors.
 
@@ -397,6 +398,10 @@ def main() -> int:
     parser.add_argument("-j", "--jobs", type=int, default=2, help="units checked in parallel")
     parser.add_argument("--toolchain", choices=TOOLCHAINS, default="auto")
     parser.add_argument("--hip-version", help="translate for this HIP (default: the compiler's)")
+    parser.add_argument("--rocm", metavar="DIR|VERSION", help="the ROCm folder or line (7.2, "
+                        "6.4) to compile with (default: the newest set up)")
+    parser.add_argument("--syntax-only", action="store_true",
+                        help="-fsyntax-only instead of object code (-c)")
     parser.add_argument("--nvcc", default=shutil.which("nvcc") or "nvcc")
     parser.add_argument("--nvcc-arch", default="sm_80")
     parser.add_argument("--cuda-include", action="append", metavar="DIR",
@@ -408,9 +413,10 @@ def main() -> int:
                         help="run nvcc on every unit, ignoring and not filling the cache")
     args = parser.parse_args()
     cache = NvccCache(None if args.no_nvcc_cache else args.nvcc_cache)
-    compiler = find_compiler(toolchain=args.toolchain)
+    compiler = find_compiler(toolchain="rocm" if args.rocm else args.toolchain, rocm=args.rocm,
+                             syntax_only=args.syntax_only)
     if compiler is None:
-        print("no HIP compiler found: run tools/setup-rocm.sh", file=sys.stderr)
+        print("no HIP compiler found: run tools/setup-system.sh", file=sys.stderr)
         return 2
     if not shutil.which(args.nvcc):
         print(f"{args.nvcc}: not found (the CUDA originals are checked with nvcc)",

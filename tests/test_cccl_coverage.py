@@ -52,6 +52,11 @@ def test_every_public_toolkit_header_is_mapped_or_reported():
     assert unruled == [] and silent == []
 
 
+# Libraries ROCm 6.4 has that its root (tools/setup-rocm.sh 6.4) leaves out: 6.4's RCCL
+# would pull HIP 5 packages in, and roctx, rocWMMA and ROCm SMI are checked on 7.2.
+NOT_IN_ROCM64 = ("rccl", "roctracer", "rocwmma", "rocm_smi")
+
+
 @needs_toolkit
 @pytest.mark.parametrize("version, root", [("7.2", ROCM), ("6.4", ROCM64)])
 def test_every_mapped_header_exists_in_that_rocm(version, root):
@@ -64,6 +69,9 @@ def test_every_mapped_header_exists_in_that_rocm(version, root):
     missing = []
     for name in gen.public_headers(CUDA_INCLUDE):
         r = compiled.header(name.encode())
+        to = r.replacement.decode() if r.status == "converted" else ""
+        if version == "6.4" and to.split("/")[0] in NOT_IN_ROCM64:
+            continue
         if r.status == "converted" and not (include / r.replacement.decode()).is_file():
             if r.replacement.decode() != "stdint.h" or not Path("/usr/include/stdint.h").is_file():
                 # (a C++ standard header: the root's standard library has it)
@@ -102,7 +110,7 @@ FAMILIES = [
     ("cutlass/gemm/device/gemm.h", "CP113", None),
     ("cute/tensor.hpp", "CP113", None),
     ("cupti.h", "CP106", None),
-    ("nvtx3/nvToolsExt.h", "CP106", None),
+    ("nvtx3/nvToolsExt.h", None, "roctracer/roctx.h"),  # NVTX is roctx on HIP
     ("cuda_awbarrier.h", "CP106", None),  # (cuda_pipeline.h: tests/test_async_copy.py)
     ("cooperative_groups/reduce.h", None, "hip/hip_cooperative_groups.h"),  # inline: definitions
 ]

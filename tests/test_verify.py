@@ -501,3 +501,21 @@ def test_c_cannot_read_hiprand_with_rocm_6_4(tmp_path):
     (tmp_path / "rand.c").write_text("#include <curand.h>\nint n(void) { return 1; }\n")
     proc = run("rand.c", "--toolchain", "rocm", cwd=tmp_path)
     assert proc.returncode == 1 and "unknown type name '__half'" in proc.stdout
+
+
+@needs_rocm
+@pytest.mark.parametrize("version", ["7.2", "6.4"])
+def test_ptx_in_an_included_header_fails_object_code_but_not_a_syntax_check(tmp_path, version):
+    """verify compiles to object code by default, so the assembler sees the inline PTX a
+    project header holds (the unit itself has none, so the lexical CP503 cannot see it);
+    -fsyntax-only never assembles it."""
+    (tmp_path / "fence.cuh").write_text(
+        "#pragma once\n__device__ inline void fence() {\n"
+        '  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");\n}\n')
+    (tmp_path / "k.cu").write_text('#include "fence.cuh"\n__global__ void k() { fence(); }\n')
+    proc = run("k.cu", "--rocm", version, cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "fence.cuh:3:" in proc.stdout and "(object code)" in proc.stderr
+    assert f"with HIP {version}" in proc.stderr
+    quick = run("k.cu", "--rocm", version, "--syntax-only", cwd=tmp_path)
+    assert quick.returncode == 0 and "(syntax only)" in quick.stderr
