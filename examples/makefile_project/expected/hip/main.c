@@ -1,6 +1,3 @@
-#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS
-#define HIP_ENABLE_WARP_SYNC_BUILTINS
-#endif
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>

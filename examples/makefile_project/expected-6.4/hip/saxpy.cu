@@ -1,3 +1,6 @@
+#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS
+#define HIP_ENABLE_WARP_SYNC_BUILTINS
+#endif
 #include <hip/hip_runtime.h>
 #include "saxpy.h"
 
