@@ -5,7 +5,7 @@
 #   bash tools/setup-rocm.sh 7.2   # ROCm 7.2.4 (HIP 7.2, hipBLAS 3) from Debian experimental,
 #                                  # folder $CUDAPORT_ROCM72_DIR or /var/cache/cudaport/rocm-7.2
 #   bash tools/setup-rocm.sh 6.4   # ROCm 6.4 (hipcc 7.0, clang 21) from Debian unstable,
-#                                  # folder $CUDAPORT_ROCM_DIR or /var/cache/cudaport/rocm-6.4
+#                                  # folder $CUDAPORT_ROCM64_DIR or /var/cache/cudaport/rocm-6.4
 #
 # Both come with hipBLAS, hipBLASLt, hipCUB, rocThrust, hipSPARSE, hipSOLVER, hipFFT, hipRAND,
 # MIOpen and the roc* libraries; 7.2 also with RCCL, rocWMMA, roctx and ROCm SMI (6.4's RCCL
@@ -41,7 +41,7 @@ case "$LINE" in
     # libhipsparselt-dev is left out: it collides with libhipblaslt-dev over origami/gemm.hpp.
     PACKAGES+=(librccl-dev librocwmma-dev libroctx-dev librocm-smi-dev) ;;
   6.4)
-    DIR=${CUDAPORT_ROCM_DIR:-/var/cache/cudaport/rocm-6.4}
+    DIR=${CUDAPORT_ROCM64_DIR:-/var/cache/cudaport/rocm-6.4}
     SUITE=sid ;;
   *) echo "setup-rocm: unknown ROCm line '$LINE' (7.2 or 6.4)" >&2; exit 2 ;;
 esac

@@ -22,6 +22,6 @@ fi
 # The ROCm toolchains `cudaport verify` and the tests compile and link with, each a Debian
 # root of its own: ROCm 7.2.4 from Debian experimental in /var/cache/cudaport/rocm-7.2 (the
 # default target; $CUDAPORT_ROCM72_DIR moves it) and ROCm 6.4 from Debian unstable in
-# /var/cache/cudaport/rocm-6.4 ($CUDAPORT_ROCM_DIR). Each returns at once when it is there.
+# /var/cache/cudaport/rocm-6.4 ($CUDAPORT_ROCM64_DIR). Each returns at once when it is there.
 bash "$(dirname "$0")/setup-rocm.sh" 7.2
 bash "$(dirname "$0")/setup-rocm.sh" 6.4
