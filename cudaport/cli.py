@@ -140,8 +140,9 @@ def translation_options(fn):
         click.option("--hip-version", "target_version", metavar="X.Y",
                      help="Target (HIP) version the output is for: header paths, API "
                           "generations, warp-sync handling; names added later are "
-                          "unavailable. Default: the newest the rule tables describe "
-                          "(7.2 for hip; 6.4 and 5.2 are also checked with real compilers)."),
+                          "unavailable. Default: 7.2 for hip, checked with a real compiler "
+                          "(as are 6.4 and 5.2); the tables describe up to 10.1 (10.x from "
+                          "ROCm's sources), and a newer version is refused."),
         click.option("--rules", "rule_files", multiple=True,
                      type=click.Path(dir_okay=False, path_type=Path),
                      help="Extra rule pack (YAML), layered over the target's rules."),

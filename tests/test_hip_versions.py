@@ -356,3 +356,31 @@ def test_bfloat16_raw_types_compile_with_rocm_6_4(tmp_path):
     path = tmp_path / "bf16raw.hip"
     path.write_text(tr(BF16_RAW, target_version="6.4"))
     compile_hip(path, "rocm")
+
+
+# --hip-version: the default stays 7.2, the newest version compiled with a real hipcc; the
+# tables describe versions up to 10.1 (target.yaml `newest_described`), and no further.
+
+def test_default_stays_7_2_while_the_tables_describe_10_1():
+    compiled = get_compiled(Options())
+    assert compiled.target.version == "7.2.0"
+    assert compiled.target.newest_described == "10.1.0"
+    assert compiled.version == (7, 2)
+    assert get_compiled(Options(target_version="10.1")).version == (10, 1)
+
+
+@pytest.mark.parametrize("version", ["10.2", "11.0", "12"])
+def test_versions_newer_than_the_tables_describe_are_refused(version):
+    from click.testing import CliRunner
+    from cudaport.cli import main
+    result = CliRunner().invoke(main, ["translate", "-", "--hip-version", version],
+                                input="int x;\n")
+    assert result.exit_code == 2
+    assert (f"--hip-version {version}: the HIP rule tables describe versions up to 10.1 "
+            "(default 7.2)") in result.output
+    with pytest.raises(ValueError):
+        get_compiled(Options(target_version=version))
+
+
+def test_patch_releases_of_the_newest_version_are_accepted():
+    assert get_compiled(Options(target_version="10.1.2")).version == (10, 1, 2)

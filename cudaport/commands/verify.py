@@ -14,6 +14,8 @@ import click
 from ..cli import FAIL_LEVELS, UsageError, build_options, translation_options
 from ..compile_db import CompileDbError, load
 from ..policy import exit_code
+from ..rules.compiled import get_compiled
+from ..rules.model import version_tuple
 from ..runner.io import OutputError, write_output
 from ..verify import (DEFAULT_ARCH, INSTALL_HINT, ROCM_WRAPPER, TOOLCHAINS, Compiler, Outcome,
                       VerifyError, collect, find_compiler, rocm_dir, verify_paths)
@@ -92,10 +94,18 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
         raise UsageError(f"{where}; {INSTALL_HINT}")
     detected = ""
     if options.target_version is None and hip.hip_version:
-        # Translate for the HIP the compiler has, so version fallbacks apply.
-        options = dataclasses.replace(options, target_version=hip.hip_version)
-        detected = f"; HIP {hip.hip_version} detected"
-    translated_for = options.target_version or "the newest version the tables know"
+        # Translate for the HIP the compiler has, so version fallbacks apply; a HIP newer
+        # than the tables describe gets the newest they describe.
+        info = get_compiled(options).target
+        newest = info.newest_described or info.version
+        if newest and version_tuple(hip.hip_version)[:2] > version_tuple(newest)[:2]:
+            options = dataclasses.replace(options, target_version=newest)
+            detected = (f"; HIP {hip.hip_version} detected, newer than the tables describe: "
+                        f"translated for {newest}")
+        else:
+            options = dataclasses.replace(options, target_version=hip.hip_version)
+            detected = f"; HIP {hip.hip_version} detected"
+    translated_for = options.target_version or "the default version (target.yaml)"
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise UsageError(f"{missing[0]}: no such file or folder")

@@ -61,6 +61,11 @@ def includes(ctx: FileContext) -> None:
             if r.status == "converted":
                 effective = r.replacement
                 translated = True
+            elif r.status == "version":  # the target has it, from a later version
+                instead = f"; {entry.note}" if entry.note else ""
+                shown = inc.name.decode(errors="replace")
+                ctx.find("CP107", inc.name_start, f"{shown}: {r.reason}, newer than the "
+                         f"selected version{instead}", shown, entry.library)
             elif r.status != "same":
                 if entry.code == "CP110" and not _libcudacxx_used(ctx, unused):
                     span = _deletion_span(src, inc.start, inc.end)

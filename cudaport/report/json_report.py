@@ -23,7 +23,7 @@ def render(report: Report, totals: Totals) -> str:
         "options": {
             "launch": options.launch, "variants": dict(options.variants),
             "experimental": options.experimental,
-            # the version the output is for: --hip-version, else the tables' newest
+            # the version the output is for: --hip-version, else the default (target.yaml)
             "target_version": options.target_version or _default_version(options),
         },
         "summary": totals.translation_dict(),

@@ -74,8 +74,14 @@ Resolved.__reduce__ = _reduce_resolved  # the cached compiled table holds ~12,00
 @dataclass(frozen=True, slots=True)
 class ResolvedHeader:
     entry: HeaderEntry
-    status: str  # converted, same, drop, inline (definitions replace it), unsupported
+    status: str  # converted, same, drop, inline (definitions replace it), unsupported, version
     replacement: bytes | None
+    reason: str = ""  # status version: what it needs ("X needs HIP 10.0.0")
+
+
+def _short(version: str) -> str:
+    """7.2.0 -> 7.2 (a version as users write it); 7.2.1 stays."""
+    return version[:-2] if version.count(".") == 2 and version.endswith(".0") else version
 
 
 class Compiled:
@@ -95,7 +101,16 @@ class Compiled:
             for library in group.libraries:
                 chosen[library] = (choice, choice != group.default)
         self.chosen_variants = chosen
-        # No --hip-version: the newest version the tables describe (target.yaml).
+        # No --hip-version: the target's default version (target.yaml `version`). A version
+        # above the newest the tables describe (`newest_described`, else `version`; its
+        # patch releases count as it) is refused: nothing says which names changed there.
+        newest = info.newest_described or info.version
+        if (options.target_version and newest
+                and (version_tuple(options.target_version) + (0,))[:2]
+                > (version_tuple(newest) + (0,))[:2]):
+            raise ValueError(
+                f"--hip-version {options.target_version}: the {info.title} rule tables describe "
+                f"versions up to {_short(newest)} (default {_short(info.version or newest)})")
         tv = version_tuple(options.target_version or info.version)
         self.version = tv
         self.identifiers: dict[bytes, Resolved] = {}
@@ -129,7 +144,7 @@ class Compiled:
                 status = "same"
             else:
                 status = r.status
-            self.headers[name.encode()] = ResolvedHeader(hentry, status, r.replacement)
+            self.headers[name.encode()] = ResolvedHeader(hentry, status, r.replacement, r.reason)
         # `cutlass/: {...}` rules every header below a folder no exact entry names.
         self.header_folders = sorted(((name, h) for name, h in self.headers.items()
                                       if name.endswith(b"/")), key=lambda item: -len(item[0]))

@@ -155,6 +155,7 @@ def explain_header(compiled: Compiled, name: str) -> list[str]:
         "drop": f"include line removed ({target} does not need it)",
         "inline": f"include line replaced by definitions {target} lacks (rules: inline)",
         "unsupported": "no equivalent: reported (CP106)",
+        "version": f"not translated (CP107): {resolved.reason}",
     }.get(resolved.status, resolved.status)
     lines = [f"{name}: header of {entry.library}", f"  result:   {outcome}"]
     if entry.main.before:

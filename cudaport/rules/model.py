@@ -165,6 +165,9 @@ class TargetInfo:
     variant_groups: dict[str, VariantGroup]
     unknown_patterns: tuple[str, ...]
     extra: dict[str, object]  # further keys other issues add (compiler, ...), validated there
+    # The newest target version the tables describe (``version`` is the default one);
+    # None: ``version`` is both.
+    newest_described: str | None = None
 
 
 @dataclass(slots=True)

@@ -92,6 +92,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
     spec = {
         "name": S.identifier, "title": S.text, "description": S.text,
         "aliases": lambda a, b, c: S.string_list(a, b, c), "version": S.version,
+        "newest_described": S.version,
         "warp_size": integer, "main_header": S.header, "launch": launch,
         "extensions": extensions, "variants": variants, "unknown_patterns": patterns,
         "source": S.text, "compiler": anything, "header_extensions": anything,
@@ -129,4 +130,5 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "dim3_needs_fields", "predefined_macros",
                                  "cuda_version_macros", "retired_macros")
                if k in d},
+        newest_described=d.get("newest_described"),
     )
