@@ -384,3 +384,95 @@ def test_versions_newer_than_the_tables_describe_are_refused(version):
 
 def test_patch_releases_of_the_newest_version_are_accepted():
     assert get_compiled(Options(target_version="10.1.2")).version == (10, 1, 2)
+
+
+# ROCm 10.x facts (rules/hip/rocm10.yaml, from ROCm's sources; no toolchain here).
+
+ROCM10_NAMES = [  # CUDA name, HIP name, first ROCm with it (CHANGELOG section)
+    ("cudaInitDevice", "hipInitDevice", "10.1"),
+    ("cudaInitDeviceFlagsAreValid", "hipInitDeviceFlagsAreValid", "10.1"),
+    ("cuDeviceGetLuid", "hipDeviceGetLuid", "10.1"),
+    ("cudaMemGetDefaultMemPool", "hipMemGetDefaultMemPool", "10.0"),
+    ("cuMemGetDefaultMemPool", "hipMemGetDefaultMemPool", "10.0"),
+    ("cudaLibraryGetGlobal", "hipLibraryGetGlobal", "7.14"),
+    ("cudaLibraryGetManaged", "hipLibraryGetManaged", "7.14"),
+    ("cuLibraryGetGlobal", "hipLibraryGetGlobal", "7.14"),
+    ("cuLibraryGetManaged", "hipLibraryGetManaged", "7.14"),
+    ("cudaMemDiscardBatchAsync", "hipMemDiscardBatchAsync", "7.14"),
+    ("cudaMemDiscardAndPrefetchBatchAsync", "hipMemDiscardAndPrefetchBatchAsync", "7.14"),
+    ("cuMemDiscardBatchAsync", "hipDrvMemDiscardBatchAsync", "7.14"),
+    ("cuMemDiscardAndPrefetchBatchAsync", "hipDrvMemDiscardAndPrefetchBatchAsync", "7.14"),
+    ("CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED",
+     "hipDeviceAttributeGPUDirectRDMAWithHipVMMSupported", "7.13"),
+    ("cuKernelGetAttribute", "hipKernelGetAttribute", "7.12"),
+    ("cuKernelGetParamInfo", "hipKernelGetParamInfo", "7.11"),
+]
+
+
+@pytest.mark.parametrize("cuda, hip, since", ROCM10_NAMES)
+def test_rocm10_names_from_their_first_version(cuda, hip, since):
+    src = f"void f(){{ use({cuda}); }}\n"
+    for version in (since, "10.1"):
+        r = translate_source(src, target_version=version)
+        assert r.text.endswith(f"void f(){{ use({hip}); }}\n") and not r.findings, version
+    r = translate_source(src, target_version="7.2")
+    assert r.text.endswith(src)
+    assert [(f.code, f.message) for f in r.findings] == [
+        ("CP107", f"{cuda}: {hip} needs HIP {since}.0, newer than the selected version")]
+
+
+CG = ("#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+      "#include <cooperative_groups/scan.h>\n"
+      "__global__ void k(int* p) { namespace cg = cooperative_groups;\n"
+      "  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+      "  p[0] = cg::reduce(t, p[1], cg::plus<int>()); p[2] = cg::inclusive_scan(t, p[3]); }\n")
+
+
+def test_cooperative_groups_reduce_and_scan_are_hips_own_in_rocm_10():
+    r = translate_source(CG, target_version="10.1")
+    assert r.text.startswith("#include <hip/hip_runtime.h>\n#include <hip/hip_cooperative_groups.h>\n"
+                             "#include <hip/cooperative_groups/hip_reduce.h>\n"
+                             "#include <hip/cooperative_groups/hip_scan.h>\n")
+    assert "CUDAPORT_COOPERATIVE_GROUPS_REDUCE" not in r.text  # HIP defines cg::plus itself
+    assert not r.findings
+    # 7.13 has reduce, not scan: the header needs 10.0 (CP107) and so does the call (CP213)
+    r = translate_source(CG, target_version="7.13")
+    assert "#include <hip/cooperative_groups/hip_reduce.h>\n" in r.text
+    assert [f.code for f in r.findings] == ["CP107", "CP213"]
+    assert "hip/cooperative_groups/hip_scan.h needs HIP 10.0.0" in r.findings[0].message
+
+
+def test_cooperative_groups_reduce_is_cudaports_own_before_7_13():
+    r = translate_source(CG, target_version="7.2")
+    assert "#define CUDAPORT_COOPERATIVE_GROUPS_REDUCE" in r.text
+    assert "hip_reduce.h" not in r.text
+    assert [f.code for f in r.findings] == ["CP107", "CP213"]
+
+
+def test_cooperative_groups_barriers_and_block_rank_from_7_12():
+    src = ("#include <cooperative_groups.h>\n__global__ void k(int* p) {\n"
+           "  auto g = cooperative_groups::this_grid(); p[0] = g.block_rank();\n"
+           "  auto t = g.barrier_arrive(); g.barrier_wait(std::move(t)); }\n")
+    assert {f.code for f in translate_source(src, target_version="7.2").findings} == {"CP213"}
+    assert not translate_source(src, target_version="7.12").findings
+
+
+def test_mem_advise_keeps_the_device_form_in_rocm_10_1():
+    # hipMemAdvise takes a hipMemLocation only from HIP 10.2 (CHANGELOG "HIP 10.2.0"), and
+    # hipMemPrefetchAsync keeps `int device`: 10.1's output is 7.2's.
+    src = ("void f(float* p, cudaMemLocation l, cudaStream_t s) {\n"
+           "  cudaMemAdvise(p, 4, cudaMemAdviseSetReadMostly, l);\n"
+           "  cudaMemPrefetchAsync(p, 4, l, 0, s); }\n")
+    out = tr(src, target_version="10.1")
+    assert out == tr(src, target_version="7.2")
+    assert "hipMemAdvise(p, 4, hipMemAdviseSetReadMostly, [](auto l) -> int" in out
+    assert "hipMemAdvise_v2" not in out
+
+
+def test_default_reports_what_rocm_10_added():
+    src = "void f(){ cudaInitDevice(0, 0, 0); }\n"
+    default = translate_source(src)
+    assert default.text == translate_source(src, target_version="7.2").text
+    assert "cudaInitDevice(0, 0, 0)" in default.text  # hipInitDevice is 10.1's
+    assert [f.code for f in default.findings] == ["CP107"]
+    assert tr(src, target_version="10.1.2").endswith("void f(){ hipInitDevice(0, 0, 0); }\n")
