@@ -271,6 +271,12 @@ def test_every_form_compiles_to_object_code_with_rocm_7_2(tmp_path, arch):
 
 
 MORE_FORMS = [
+    ('asm("mov.b64 {%0,%1,%2,%3}, %4;" : "=h"(s[0]), "=h"(s[1]), "=h"(s[2]), "=h"(s[3]) : "l"(w[0]));',
+     "s[3] = __builtin_bit_cast(__typeof__(s[3]), static_cast<unsigned short>(__ptx_t1 >> 48));"),
+    ('asm("mov.b32 %0, {%1,%2,%3,%4};" : "=r"(a) : "h"(s[0]), "h"(s[1]), "h"(s[2]), "h"(s[3]));',
+     "static_cast<unsigned int>(static_cast<unsigned char>(__builtin_bit_cast(unsigned short, s[3]))) << 24"),
+    ('asm("{\\n.reg .f16x2 m;\\nmax.f16x2 m, %1, %2;\\nmov.b32 %0, m;\\n}" : "=r"(a) : "r"(b), "r"(c));',
+     "unsigned int __ptx_v_m; __ptx_v_m = static_cast<unsigned int>([](unsigned int a, unsigned int b)"),
     ('asm("add.s32 %0, %1, %2;" : "=r"(s[0]) : "r"(a), "r"(b));',
      "static_cast<unsigned int>(__builtin_bit_cast(unsigned int, a) + __builtin_bit_cast(unsigned int, b))"),
     ('asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(c) : "r"(a), "r"(b), "r"(c));',

@@ -177,7 +177,9 @@ class _Gen:
         self.caveats: list[str] = []
         self.body: list[str] = []
         self.temps = 0
-        self.locals = {name: decl.ptx_type for decl in regs for name in decl.names}
+        # (a packed-half register holds 32 bits; each instruction says how to read them)
+        self.locals = {name: {"f16x2": "b32", "bf16x2": "b32"}.get(decl.ptx_type, decl.ptx_type)
+                       for decl in regs for name in decl.names}
         uses = [0] * len(stmt.operands)
         self.error = ""
         for ins in found:
@@ -229,6 +231,8 @@ class _Gen:
             return f"static_cast<{ctype}>({self._expr(i)})"
         if (op.kind, ctype) in (("f", "float"), ("d", "double")):
             return self._operand(i)
+        if ctype in ("unsigned char", "signed char"):  # (a byte: the register's low 8 bits)
+            return f"static_cast<{ctype}>(__builtin_bit_cast({_REGISTER[op.kind]}, {self._expr(i)}))"
         return f"__builtin_bit_cast({ctype}, {self._expr(i)})"
 
     def operand_index(self, text: str) -> int | None:
@@ -465,26 +469,28 @@ def _vector(text: str) -> list[str] | None:
 
 
 def _pack(gen: _Gen, ins: ptx.Instruction, t: str) -> None:
-    """``mov.b32 d, {lo, hi}`` packs halves; ``mov.b32 {lo, hi}, s`` unpacks them."""
+    """``mov.b32 d, {lo, hi}`` packs parts (element 0 in the low bits); ``mov.b32 {lo, hi},
+    s`` unpacks them: b32 as 2 b16 or 4 b8, b64 as 2 b32 or 4 b16."""
     if t not in ("b32", "b64") or len(ins.operands) != 2:
         raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
-    half = {"b32": "b16", "b64": "b32"}[t]
-    bits = _BITS[half]
     whole = _C_TYPES[t]
     dst, src = _vector(ins.operands[0]), _vector(ins.operands[1])
-    if src is not None and dst is None and len(src) == 2:
-        lo, hi = (gen.read(x, half) for x in src)
-        gen.write(ins.operands[0], t, f"static_cast<{whole}>({lo}) | "
-                                      f"static_cast<{whole}>({hi}) << {bits}")
-    elif dst is not None and src is None and len(dst) == 2:
-        value = gen.read(ins.operands[1], t)
-        tmp = gen.temp()
-        gen.body.append(f"{whole} {tmp} = {value}")
-        value = tmp
-        gen.write(dst[0], half, f"{value}")
-        gen.write(dst[1], half, f"{value} >> {bits}")
-    else:
+    count = len(src if src is not None else dst or ())
+    part = {("b32", 2): "b16", ("b32", 4): "b8", ("b64", 2): "b32", ("b64", 4): "b16"}.get(
+        (t, count))
+    if part is None or (src is None) == (dst is None):
         raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    bits = _BITS[part]
+    if src is not None:
+        pieces = [f"static_cast<{whole}>({gen.read(x, part)})" + (f" << {bits * k}" if k else "")
+                  for k, x in enumerate(src)]
+        gen.write(ins.operands[0], t, " | ".join(pieces))
+        return
+    tmp = gen.temp()
+    gen.body.append(f"{whole} {tmp} = {gen.read(ins.operands[1], t)}")
+    for k, d in enumerate(dst):
+        if d.strip() != "_":
+            gen.write(d, part, f"{tmp} >> {bits * k}" if k else tmp)
 
 
 def _cvt_pack(gen: _Gen, ins: ptx.Instruction, entry: dict) -> None:

@@ -78,6 +78,10 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
   asm("cvt.f32.f16 %0, %1;" : "=f"(l2) : "h"(hs[5]));
   asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(hs[6]) : "f"(f));
   asm("cvt.rn.f16.f32 %0, %1;" : "=h"(hs[7]) : "f"(f));
+  asm volatile("mov.b64 {%0,%1,%2,%3}, %4;" : "=h"(hs[0]), "=h"(hs[1]), "=h"(hs[2]), "=h"(hs[3]) : "l"(wide));
+  asm volatile("mov.b64 %0, {%1,%2,%3,%4};" : "=l"(wide) : "h"(hs[0]), "h"(hs[1]), "h"(hs[2]), "h"(hs[3]));
+  asm volatile("{\n.reg .bf16x2 m;\nmax.bf16x2 m, %1, %2;\nmov.b32 %0, m;\n}" : "=r"(c0) : "r"(c1), "r"(c2));
+  asm volatile("mov.b32 %0, {%1,%2,%3,%4};" : "=r"(c3) : "h"(hs[0]), "h"(hs[1]), "h"(hs[2]), "h"(hs[3]));
   u[0] = lane + hi + r + x + smid + t32 + c0 + c1 + c2 + c3 + old + shi + (unsigned)(gt + c64 + wide) + smem[threadIdx.x % 64];
   q[0] = v + e2 + l2 + rc + th;
 }
