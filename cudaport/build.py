@@ -98,6 +98,8 @@ def build(folder: Path, system: str, root: Path, jobs: int = 2, timeout: int = B
     """Run the project's own build in ``folder`` with the root's make or CMake; (exit status,
     output, command, seconds). ``variables``: ``NAME=VALUE`` for make's command line."""
     wrapper = str(runner(root))
+    if not folder.is_dir():
+        return 2, f"{folder}: no such folder", "", 0.0
     if system == "make":
         steps = [[wrapper, "make", "-C", str(folder), f"-j{jobs}", *variables]
                  + ([f"HIP_ARCH={arch}"] if arch else [])]

@@ -49,6 +49,20 @@ _OPTIONS_KEYWORD = re.compile(rb"(?:OPTIONS|FLAGS)\Z")
 SOURCE_LIST_COMMANDS = {b"add_executable", b"add_library", b"target_sources", b"set",
                         b"list", b"cuda_add_executable", b"cuda_add_library"}
 LANGUAGE_COMMANDS = {b"project", b"enable_language", b"check_language"}
+# Commands whose .cu arguments are not sources of a target being defined. Any other
+# command's .cu arguments are marked LANGUAGE HIP after it: a project's own function that
+# calls add_executable (CUDALibrarySamples' add_cublas_example(... gemm.cu)) passes sources
+# CMake's HIP language does not recognise by their .cu extension ("Cannot determine link
+# language"); source properties are read at generate time, so marking them after the call
+# in the same folder works.
+NOT_SOURCE_COMMANDS = {
+    b"message", b"install", b"configure_file", b"string", b"if", b"elseif", b"else",
+    b"endif", b"while", b"option", b"get_filename_component", b"file", b"include",
+    b"add_custom_command", b"add_custom_target", b"execute_process", b"add_test",
+    b"set_source_files_properties", b"get_source_file_property", b"source_group",
+    b"set_property", b"get_property", b"cmake_path", b"foreach", b"return", b"function",
+    b"macro", b"find_file", b"find_path", b"try_compile", b"try_run",
+}
 
 
 @dataclass(frozen=True)
@@ -483,7 +497,8 @@ class _Translator:
     def _sources(self, cmd: Command, marked: set[bytes]) -> None:
         """.cu sources: renamed with --rename, else marked LANGUAGE HIP after the command."""
         globbing = cmd.name == b"file" and cmd.args and cmd.args[0].value.startswith(b"GLOB")
-        if cmd.name not in SOURCE_LIST_COMMANDS and not globbing:
+        if cmd.name not in SOURCE_LIST_COMMANDS and not globbing and (
+                cmd.name in NOT_SOURCE_COMMANDS or not self.rules.languages.get(b"CUDA")):
             return
         suffixes = [(s.encode(), t.encode()) for s, t in self.rename.items() if s != t]
         unmarked: list[bytes] = []

@@ -252,6 +252,15 @@ def test_translated_project_builds_with_rocm72_cmake(tmp_path: Path):
     assert "--offload-arch=gfx942" in flags and "-ffast-math" in flags
 
 
+def test_cu_sources_passed_to_a_project_function_are_marked():
+    out, _ = tr('add_cublas_example(examples "gemm" cublas_${R}_example.cu)\n'
+                'message(STATUS "built x.cu")\n')
+    assert out == ('add_cublas_example(examples "gemm" cublas_${R}_example.cu)\n'
+                   "set_source_files_properties(cublas_${R}_example.cu PROPERTIES LANGUAGE HIP)\n"
+                   'message(STATUS "built x.cu")\n')
+    assert tr(out)[0] == out
+
+
 def test_library_packages_follow_the_toolkit_not_later_packages():
     out, _ = tr("find_package(CUDAToolkit)\nfind_package(NCCL)\n"
                 "target_link_libraries(t CUDA::cublas)\n")
@@ -308,6 +317,9 @@ def test_flags_after_an_options_keyword_of_a_projects_own_function():
                     "execute_process(COMMAND cmake -G Ninja)\n")
     assert out == ("add_hecbench_benchmark(NAME aidw SOURCES main.cu\n"
                    "    COMPILE_OPTIONS -ffast-math -O3)\n"
+                   # the function's .cu sources are marked, as any command's (not HIP's by
+                   # their extension)
+                   "set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\n"
                    "execute_process(COMMAND cmake -G Ninja)\n")
     assert found == [("CP306", 2)]
 
