@@ -16,7 +16,7 @@ import bisect
 import functools
 import re
 
-from . import conditions
+from . import conditions, lexer
 from .edits import Edit
 from .frameworks import FRAMEWORK_LIBRARY
 from .rules.model import version_tuple
@@ -35,6 +35,8 @@ def _directives(code: bytes, end: int | None = None):
         line = code.rfind(b"\n", 0, start) + 1
         if start == line or not code[line:start].strip(b" \t"):
             yield m
+# The same, its condition running on over continued lines (`#if A && \` + `B`).
+_LOGICAL = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(" + lexer.REST_OF_LINE + rb")")
 _DEFINED = re.compile(rb"\A(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))\Z")
 
 
@@ -114,6 +116,10 @@ def drop_other_platform(ctx) -> None:
     if inside is not None:
         dropped = [f for f in ctx.findings if f.severity == "error" and f.offset >= 0
                    and inside(f.offset)]
+        # (only a branch a plain test of a switch keeps from the target: one dropped as a
+        # version gate or through a -D is not the switch's doing)
+        switched = other_platform_test(ctx, plain=True) if dropped else None
+        dropped = [f for f in dropped if switched is not None and switched(f.offset)]
         if dropped:
             _build_switch(ctx, dropped[0].offset)
         ctx.findings = [f for f in ctx.findings if f.offset < 0 or not inside(f.offset)]
@@ -161,9 +167,10 @@ def _build_switch(ctx, before: int) -> None:
                  f"-D {found[1]} to cudaport)", found[1])
 
 
-def other_platform_test(ctx) -> "_Inside | None":
+def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
     """A test of offsets: inside a branch only another platform compiles (None: there is
-    no such branch in ``ctx``)."""
+    no such branch in ``ctx``). ``plain``: only branches a plain test of a platform macro
+    decides, without the known facts and -D switches."""
     extra = ctx.compiled.target.extra
     macros = extra.get("platform_macros")
     if not macros or not ctx.scan.directives:
@@ -177,11 +184,29 @@ def other_platform_test(ctx) -> "_Inside | None":
             end = src.find(b"\n", offset)
             directives.append((offset, word, b"", len(src) if end < 0 else end))
             continue
-        m = _DIRECTIVE.match(src, offset)
+        m = _LOGICAL.match(src, offset)
         if m is not None:
             directives.append((offset, m.group(1), ctx.code_at(*m.span(2)), m.end()))
-    spans = other_platform_spans(directives, is_platform, known(ctx))
+    facts = None if plain else known(ctx)
+    spans = other_platform_spans(directives, is_platform, facts)
+    if spans and facts is not None and b"define" in src:
+        # A switch the file defines only inside branches the target never compiles
+        # (ggml's GGML_CUDA_USE_PDL under `#if !defined(GGML_USE_HIP) && ...`) is undefined
+        # there too, unless -D gives it: the branches that test it are decided once more.
+        inside = _Inside(spans)
+        defined: dict[bytes, bool] = {}
+        for m in _DEFINES.finditer(src):
+            name = m.group(1)
+            defined[name] = defined.get(name, True) and inside(m.start())
+        given = {n for n, _ in facts.defined}
+        dead = frozenset(n for n, only in defined.items() if only and n not in given)
+        if dead - facts.undefined:
+            facts = conditions.Known(facts.defined, facts.undefined | dead)
+            spans = other_platform_spans(directives, is_platform, facts)
     return _Inside(spans) if spans else None
+
+
+_DEFINES = re.compile(rb"(?m)^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_]\w*)")
 
 
 def known(ctx) -> conditions.Known:
@@ -268,7 +293,7 @@ def _conditions(ctx):
         if word == b"else":
             open_.append(-1)
             continue
-        m = _DIRECTIVE.match(src, offset)
+        m = _LOGICAL.match(src, offset)
         if m is None:
             open_.append(-1)
             continue

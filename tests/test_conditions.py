@@ -157,3 +157,27 @@ def test_the_renamed_hip_branch_is_the_one_rocm_7_2_compiles(tmp_path):
     out = tmp_path / "k.hip"
     out.write_bytes(translate_bytes(src.encode(), Options(target_version="7.2"), "k.cu").output)
     compile_object(out, "gfx942", "7.2")
+
+
+PDL = """\
+#if !defined(GGML_USE_HIP) && \\
+    defined(ENABLE_PDL)
+#define USE_PDL
+#endif
+void f() {
+#ifdef USE_PDL
+  cudaLaunchKernelEx(0, 0);
+#endif
+}
+"""
+
+
+def test_a_switch_defined_only_in_dead_branches_is_undefined_there():
+    # ggml's common.cuh defines GGML_CUDA_USE_PDL under `#if !defined(GGML_USE_HIP) && ...`
+    # and keeps its cudaLaunchKernelEx code under `#if defined(GGML_CUDA_USE_PDL)`
+    assert findings(run(PDL), "CP101") == [(7, "cudaLaunchKernelEx")]
+    assert findings(run(PDL, "GGML_USE_HIP"), "CP101") == []
+    # defined elsewhere too, or given with -D: the branch may be compiled
+    also = PDL.replace("void f() {", "#define USE_PDL\nvoid f() {")
+    assert findings(run(also, "GGML_USE_HIP"), "CP101") == [(8, "cudaLaunchKernelEx")]
+    assert findings(run(PDL, "GGML_USE_HIP", "USE_PDL"), "CP101") == [(7, "cudaLaunchKernelEx")]
