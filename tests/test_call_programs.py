@@ -174,9 +174,11 @@ def test_variant_arguments_are_spelled_for_the_callee():
            b"  cudaDataType t = CUDA_R_32F;\n  cusparseCreateDnVec(v, 4, x, CUDA_R_64F);\n}\n")
     out = translate_bytes(src, Options(variants=(("sparse", "rocsparse"),))).output.decode()
     assert "hipDataType t = HIP_R_32F;" in out
-    assert "rocsparse_create_dnvec_descr(v, 4, x, rocsparse_datatype_f64_r);" in out
+    # (the constant goes through the converter a cudaDataType variable needs: unchanged)
+    assert "rocsparse_create_dnvec_descr(v, 4, x, [](auto cudaport_t) {" in out
+    assert "else return cudaport_t; }(rocsparse_datatype_f64_r));" in out
     src = (b"#include <cusolverDn.h>\nvoid f(cusolverDnHandle_t h, float *A, int *info) {\n"
            b"  cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, 4, A, 4, nullptr, 0, info);\n}\n")
     out = translate_bytes(src, Options(variants=(("solver", "rocsolver"),
                                                  ("blas", "hipblas")))).output.decode()
-    assert "rocsolver_spotrf(h, rocblas_fill_lower, 4, A, 4, info);" in out
+    assert "rocsolver_spotrf(h, static_cast<rocblas_fill>(rocblas_fill_lower), 4, A, 4, info);" in out

@@ -127,3 +127,38 @@ def test_library_types_follow_the_library_header():
     once = translate_bytes(src, Options(variants=(("solver", "rocsolver"),))).output
     assert b"#include <hip/hip_complex.h>\n" in once
     assert translate_bytes(once, Options(variants=(("solver", "rocsolver"),))).output == once
+
+
+def test_miopen_beta_macro_only_where_the_backend_api_is_used():
+    """miopen.h declares the backend API (miopenBackendCreateDescriptor ...) only with
+    MIOPEN_BETA_API defined: a file calling it gets the macro before its first include; a
+    file that includes the runtime and a project header does not (that is for the main
+    header's own macros)."""
+    from cudaport import Options, translate_bytes
+    src = (b"#include <cudnn.h>\nvoid f(cudnnBackendDescriptor_t *d) {\n"
+           b"  cudnnBackendCreateDescriptor(CUDNN_BACKEND_TENSOR_DESCRIPTOR, d);\n}\n")
+    out = translate_bytes(src, Options(target_version="7.2")).output.decode()
+    assert out.startswith("#ifndef MIOPEN_BETA_API\n#define MIOPEN_BETA_API\n#endif\n"
+                          "#include <miopen/miopen.h>\n")
+    src = b'#include <cuda_runtime.h>\n#include "common.h"\nint main() { return 0; }\n'
+    assert b"MIOPEN_BETA_API" not in translate_bytes(src, Options(target_version="7.2")).output
+
+
+def test_legacy_cublas_calls_stay_with_their_header():
+    """A file on cuBLAS's legacy API (cublas.h: no handle) keeps its BLAS calls as written,
+    as it keeps the include (CP130): renamed, hipblasSscal(n, alpha, x, incx) would lack
+    the handle hipBLAS and rocBLAS take first, and not compile. With cublas_v2.h the same
+    names are the handle API's and are ported."""
+    from cudaport import Options, translate_bytes
+    src = (b"#include <cublas.h>\nvoid f(int n, float a, float *x) {\n"
+           b"  cublasSscal(n, a, x, 1);\n  cublasStatus_t s = cublasGetError();\n}\n")
+    for choice in ("hipblas", "rocblas"):
+        result = translate_bytes(src, Options(variants=(("blas", choice),)), "legacy.cu")
+        assert result.output == src
+        errors = sorted((f.line, f.code) for f in result.findings if f.severity == "error")
+        assert errors == [(1, "CP130"), (3, "CP130"), (4, "CP130")]
+        assert all(r.status == "unsupported" for r in result.references
+                   if r.identifier.startswith("cublas") and r.context == "code")
+    v2 = src.replace(b"cublas.h", b"cublas_v2.h").replace(b"(n, a, x, 1)", b"(h, n, &a, x, 1)")
+    out = translate_bytes(v2, Options(), "v2.cu").output
+    assert b"hipblasSscal(h, n, &a, x, 1);" in out

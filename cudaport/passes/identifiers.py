@@ -31,8 +31,14 @@ def identifiers(ctx: FileContext) -> None:
     not_api: list[int] = []  # namespace names used as something else (`struct wmma {`),
     # functions the target lacks or names otherwise that the file defines itself
     own: dict[bytes, int] | None = None  # (found at the first such name)
+    legacy = _legacy_cublas(ctx)
     for start, name, context in ctx.scan.idents:
         r = lookup[name]
+        if legacy and r.entry is not None and r.entry.library == "cublas" \
+                and r.status in ("converted", "fallback", "same"):
+            _keep_legacy_cublas(ctx, start, name, context, r)
+            not_api.append(start)
+            continue
         if name in namespaces and not _api_namespace_use(ctx, start, name, r.entry):
             not_api.append(start)
             continue
@@ -105,6 +111,29 @@ def identifiers(ctx: FileContext) -> None:
             else:
                 ctx.find("CP105", start, f"{ident} has a CUDA-like name but is not CUDA API "
                          "(no public name of the CUDA 13 headers): left unchanged", ident)
+
+
+def _legacy_cublas(ctx: FileContext) -> bool:
+    """The file includes cuBLAS's legacy header (cublas.h) and not cublas_v2.h: its cuBLAS
+    calls are the handle-less ones (``cublasSscal(n, alpha, x, incx)``), which no hipBLAS
+    or rocBLAS function takes (they all take a handle first)."""
+    if not ctx.scan.includes:
+        return False
+    names = {inc.name.rsplit(b"/", 1)[-1] for inc in ctx.scan.includes}
+    return b"cublas.h" in names and not names & {b"cublas_v2.h", b"cublasXt.h"}
+
+
+def _keep_legacy_cublas(ctx: FileContext, start: int, name: bytes, context: str, r) -> None:
+    """A cuBLAS name in a legacy-API file stays as written (as the cublas.h include does:
+    renamed, the calls would not compile) and each function is reported (CP130)."""
+    ident = name.decode()
+    kept = Resolved(r.entry, "unsupported", None, "legacy cuBLAS API (cublas.h)")
+    ctx.references.append((start, name, context, kept))
+    if context == "code" and r.entry.kind == "function":
+        ctx.find("CP130", start, f"{ident}: legacy cuBLAS API (cublas.h, no handle), which "
+                 f"{ctx.compiled.target.title} lacks: left as written; move the file to "
+                 "cublas_v2.h (create a cublasHandle_t and pass it first to each call), then "
+                 "translate it", ident, "cublas")
 
 
 _STRUCT_KEYWORD = re.compile(rb"(?<![\w$])(?:struct|class)[ \t\r\n]+\Z")

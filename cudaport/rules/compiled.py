@@ -126,9 +126,12 @@ class Compiled:
                     name.encode(): _argument_rule(table.identifiers[name], to, rule_id)
                     for name, (to, rule_id) in names.items()}
         # Macros some names need defined at this version (HIP_ENABLE_WARP_SYNC_BUILTINS).
+        # (Only the main header's: a project header that may use them makes a file that
+        # includes the main header need them too. MIOPEN_BETA_API is miopen.h's own.)
         self.version_macros = sorted({
             e.needs_macro[0].encode() for e in table.identifiers.values()
             if e.needs_macro is not None and tv is not None
+            and e.library in RUNTIME_LIBRARIES
             and (not e.needs_macro[1] or tv >= version_tuple(e.needs_macro[1]))
             and (not e.needs_macro[2] or tv < version_tuple(e.needs_macro[2]))})
         self.headers: dict[bytes, ResolvedHeader] = {}
@@ -341,10 +344,12 @@ def _literal_prefixes(patterns: tuple[str, ...]) -> list[bytes]:
 
 @lru_cache(maxsize=1)
 def _code_digest() -> str:
-    """The code that builds a table (this module, the scanner regex, the rule model): a
-    cached table made by other code is not reused."""
+    """The code that builds a table (this module, the scanner regex, the rule model, the
+    pack and target.yaml readers): a cached table made by other code is not reused."""
     hashed = hashlib.sha256()
-    for module in (__file__, lexer.__file__, Path(__file__).with_name("model.py")):
+    here = Path(__file__)
+    for module in (__file__, lexer.__file__, here.with_name("model.py"),
+                   here.with_name("pack.py"), here.with_name("target.py")):
         hashed.update(Path(module).read_bytes())
     return hashed.hexdigest()
 
