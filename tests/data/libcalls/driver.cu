@@ -85,6 +85,8 @@ void call_cuDeviceGetCount(int* a1) { (void)cuDeviceGetCount(a1); }
 void call_cuDeviceGetDefaultMemPool(CUmemoryPool* a1, CUdevice a2) { (void)cuDeviceGetDefaultMemPool(a1, a2); }
 // call cuDeviceGetGraphMemAttribute
 void call_cuDeviceGetGraphMemAttribute(CUdevice a1, CUgraphMem_attribute a2, void* a3) { (void)cuDeviceGetGraphMemAttribute(a1, a2, a3); }
+// call cuDeviceGetLuid
+void call_cuDeviceGetLuid(char* a1, unsigned int* a2, CUdevice a3) { (void)cuDeviceGetLuid(a1, a2, a3); }
 // call cuDeviceGetMemPool
 void call_cuDeviceGetMemPool(CUmemoryPool* a1, CUdevice a2) { (void)cuDeviceGetMemPool(a1, a2); }
 // call cuDeviceGetName
@@ -329,6 +331,10 @@ void call_cuIpcGetMemHandle(CUipcMemHandle* a1, CUdeviceptr a2) { (void)cuIpcGet
 void call_cuIpcOpenEventHandle(CUevent* a1, CUipcEventHandle a2) { (void)cuIpcOpenEventHandle(a1, a2); }
 // call cuIpcOpenMemHandle
 void call_cuIpcOpenMemHandle(CUdeviceptr* a1, CUipcMemHandle a2, unsigned int a3) { (void)cuIpcOpenMemHandle(a1, a2, a3); }
+// call cuKernelGetAttribute
+void call_cuKernelGetAttribute(int* a1, CUfunction_attribute a2, CUkernel a3, CUdevice a4) { (void)cuKernelGetAttribute(a1, a2, a3, a4); }
+// call cuKernelGetParamInfo
+void call_cuKernelGetParamInfo(CUkernel a1, size_t a2, size_t* a3, size_t* a4) { (void)cuKernelGetParamInfo(a1, a2, a3, a4); }
 // call cuLaunchCooperativeKernel
 void call_cuLaunchCooperativeKernel(CUfunction a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, unsigned int a8, CUstream a9, void** a10) { (void)cuLaunchCooperativeKernel(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cuLaunchCooperativeKernelMultiDevice
@@ -337,6 +343,10 @@ void call_cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS* a1, unsigned 
 void call_cuLaunchHostFunc(CUstream a1, CUhostFn a2, void* a3) { (void)cuLaunchHostFunc(a1, a2, a3); }
 // call cuLaunchKernel
 void call_cuLaunchKernel(CUfunction a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, unsigned int a8, CUstream a9, void** a10, void** a11) { (void)cuLaunchKernel(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
+// call cuLibraryGetGlobal
+void call_cuLibraryGetGlobal(CUdeviceptr* a1, size_t* a2, CUlibrary a3, const char* a4) { (void)cuLibraryGetGlobal(a1, a2, a3, a4); }
+// call cuLibraryGetManaged
+void call_cuLibraryGetManaged(CUdeviceptr* a1, size_t* a2, CUlibrary a3, const char* a4) { (void)cuLibraryGetManaged(a1, a2, a3, a4); }
 // call cuLinkAddData
 void call_cuLinkAddData(CUlinkState a1, CUjitInputType a2, void* a3, size_t a4, const char* a5, unsigned int a6, CUjit_option* a7, void** a8) { (void)cuLinkAddData(a1, a2, a3, a4, a5, a6, a7, a8); }
 // call cuLinkAddData_v2
@@ -399,6 +409,8 @@ void call_cuMemGetAddressRange_v2(CUdeviceptr* a1, size_t* a2, CUdeviceptr a3) {
 void call_cuMemGetAllocationGranularity(size_t* a1, const CUmemAllocationProp* a2, CUmemAllocationGranularity_flags a3) { (void)cuMemGetAllocationGranularity(a1, a2, a3); }
 // call cuMemGetAllocationPropertiesFromHandle
 void call_cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp* a1, CUmemGenericAllocationHandle a2) { (void)cuMemGetAllocationPropertiesFromHandle(a1, a2); }
+// call cuMemGetDefaultMemPool
+void call_cuMemGetDefaultMemPool(CUmemoryPool* a1, CUmemLocation* a2, CUmemAllocationType a3) { (void)cuMemGetDefaultMemPool(a1, a2, a3); }
 // call cuMemGetInfo
 void call_cuMemGetInfo(size_t* a1, size_t* a2) { (void)cuMemGetInfo(a1, a2); }
 // call cuMemGetInfo_v2

@@ -326,6 +326,8 @@ void call_cudaHostUnregister(void* a1) { (void)cudaHostUnregister(a1); }
 void call_cudaImportExternalMemory(cudaExternalMemory_t* a1, const cudaExternalMemoryHandleDesc* a2) { (void)cudaImportExternalMemory(a1, a2); }
 // call cudaImportExternalSemaphore
 void call_cudaImportExternalSemaphore(cudaExternalSemaphore_t* a1, const cudaExternalSemaphoreHandleDesc* a2) { (void)cudaImportExternalSemaphore(a1, a2); }
+// call cudaInitDevice
+void call_cudaInitDevice(int a1, unsigned int a2, unsigned int a3) { (void)cudaInitDevice(a1, a2, a3); }
 // call cudaIpcCloseMemHandle
 void call_cudaIpcCloseMemHandle(void* a1) { (void)cudaIpcCloseMemHandle(a1); }
 // call cudaIpcGetEventHandle
@@ -342,6 +344,10 @@ void call_cudaLaunchCooperativeKernel(const void* a1, dim3 a2, dim3 a3, void** a
 void call_cudaLaunchHostFunc(cudaStream_t a1, cudaHostFn_t a2, void* a3) { (void)cudaLaunchHostFunc(a1, a2, a3); }
 // call cudaLaunchKernel
 void call_cudaLaunchKernel(const void* a1, dim3 a2, dim3 a3, void** a4, size_t a5, cudaStream_t a6) { (void)cudaLaunchKernel(a1, a2, a3, a4, a5, a6); }
+// call cudaLibraryGetGlobal
+void call_cudaLibraryGetGlobal(void** a1, size_t* a2, cudaLibrary_t a3, const char* a4) { (void)cudaLibraryGetGlobal(a1, a2, a3, a4); }
+// call cudaLibraryGetManaged
+void call_cudaLibraryGetManaged(void** a1, size_t* a2, cudaLibrary_t a3, const char* a4) { (void)cudaLibraryGetManaged(a1, a2, a3, a4); }
 // call cudaMalloc
 void call_cudaMalloc(void** a1, size_t a2) { (void)cudaMalloc(a1, a2); }
 // call cudaMalloc3D
@@ -368,6 +374,12 @@ void call_cudaMallocMipmappedArray(cudaMipmappedArray_t* a1, const cudaChannelFo
 void call_cudaMallocPitch(void** a1, size_t* a2, size_t a3, size_t a4) { (void)cudaMallocPitch(a1, a2, a3, a4); }
 // call cudaMemAdvise
 void call_cudaMemAdvise(const void* a1, size_t a2, cudaMemoryAdvise a3, cudaMemLocation a4) { (void)cudaMemAdvise(a1, a2, a3, a4); }
+// call cudaMemDiscardAndPrefetchBatchAsync
+void call_cudaMemDiscardAndPrefetchBatchAsync(void** a1, size_t* a2, size_t a3, cudaMemLocation* a4, size_t* a5, size_t a6, unsigned long long a7, cudaStream_t a8) { (void)cudaMemDiscardAndPrefetchBatchAsync(a1, a2, a3, a4, a5, a6, a7, a8); }
+// call cudaMemDiscardBatchAsync
+void call_cudaMemDiscardBatchAsync(void** a1, size_t* a2, size_t a3, unsigned long long a4, cudaStream_t a5) { (void)cudaMemDiscardBatchAsync(a1, a2, a3, a4, a5); }
+// call cudaMemGetDefaultMemPool
+void call_cudaMemGetDefaultMemPool(cudaMemPool_t* a1, cudaMemLocation* a2, cudaMemAllocationType a3) { (void)cudaMemGetDefaultMemPool(a1, a2, a3); }
 // call cudaMemGetInfo
 void call_cudaMemGetInfo(size_t* a1, size_t* a2) { (void)cudaMemGetInfo(a1, a2); }
 // call cudaMemPoolCreate
