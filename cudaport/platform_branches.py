@@ -106,6 +106,9 @@ def other_platform_spans(directives, is_platform,
     return merged
 
 
+KEPT_IN_DEAD_BRANCHES = frozenset({"CP905"})
+
+
 def drop_other_platform(ctx) -> None:
     """Forget the findings and references of ``ctx`` in branches only another platform
     compiles. When an error is forgotten in a branch that the project's own build switch
@@ -122,7 +125,10 @@ def drop_other_platform(ctx) -> None:
         dropped = [f for f in dropped if switched is not None and switched(f.offset)]
         if dropped:
             _build_switch(ctx, dropped[0].offset)
-        ctx.findings = [f for f in ctx.findings if f.offset < 0 or not inside(f.offset)]
+        # (CP905, clang's word that a branch is inactive for the given flags, is about the
+        # branch itself: the user asked for it with --inactive-branches)
+        ctx.findings = [f for f in ctx.findings if f.offset < 0 or f.code in KEPT_IN_DEAD_BRANCHES
+                        or not inside(f.offset)]
         ctx.references = [r for r in ctx.references if not inside(r[0])]
         ctx.scan.idents[:] = [i for i in ctx.scan.idents if not inside(i[0])]
         ctx.scan.unknown[:] = [u for u in ctx.scan.unknown if not inside(u[0])]

@@ -3,15 +3,17 @@
 ROCm/aiter's csrc/cpp_itfs/sampling/vec_dtypes.cuh defines ``__float2bfloat162_rn`` and
 ``make_bfloat162`` for its HIP build, since HIP's bf16 header has neither: every call in
 that file reaches the project's definition, so none is an unmapped API (CP101). A name
-counts when the file defines it as a function with a body outside any class (``T
-name(params) {``); uses in other files are still reported, as they may not see it.
+counts when the file defines it as a function with a body outside any class and any named
+namespace (``T name(params) {`` at global scope); uses in other files are still reported,
+as they may not see it. A definition in ``namespace mine`` is ``mine::name``: an unqualified
+call outside that namespace still reaches CUDA's function (project_names.py reads those).
 """
 
 from __future__ import annotations
 
 from . import lexer
 from .project_names import _in_class_body
-from .scopes import is_declaration
+from .scopes import is_declaration, namespace_at, namespaces
 
 _AFTER_PARAMETERS = frozenset((b"const", b"noexcept", b"override", b"final", b"volatile"))
 
@@ -20,10 +22,12 @@ def defined_functions(ctx, candidates: set[bytes]) -> dict[bytes, int]:
     """name -> offset of its definition, for the ``candidates`` the file defines."""
     code = ctx.code
     found: dict[bytes, int] = {}
+    blocks = namespaces(code) if b"namespace" in code else []
     for start, name, context in ctx.scan.idents:
         if context != "code" or name not in candidates or name in found:
             continue
-        if not is_declaration(code, start, len(name)) or _in_class_body(code, start):
+        if not is_declaration(code, start, len(name)) or _in_class_body(code, start) \
+                or (blocks and namespace_at(blocks, start)):
             continue
         paren = lexer.next_token(code, start + len(name))
         close = ctx.brackets.close_end(paren.start) if paren is not None else None

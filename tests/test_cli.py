@@ -16,7 +16,7 @@ from cudaport.cli import main
 from conftest import ROOT
 
 CLEAN = b"#include <cuda_runtime.h>\nvoid f(float* p) { cudaFree(p); }\n"
-UNMAPPED = b"#include <cuda_runtime.h>\nvoid f() { cudaInitDevice(0, 0, 0); }\n"
+UNMAPPED = b"#include <cuda_runtime.h>\nvoid f() { cudaDeviceRegisterAsyncNotification(0, 0, 0); }\n"
 
 
 def run(*args, input=None):
@@ -38,7 +38,7 @@ def test_unmapped_gives_exit_1_and_fail_on_tunes_it(tmp_path):
     src.write_bytes(UNMAPPED)
     r = run("translate", str(src), "-o", str(tmp_path / "a.hip"))
     assert r.exit_code == 1
-    assert f"{src}:2:12: CP101 cudaInitDevice has no HIP equivalent (CUDA 12.0+)" in r.stderr
+    assert f"{src}:2:12: CP101 cudaDeviceRegisterAsyncNotification has no HIP equivalent (CUDA 12.4+)" in r.stderr
     assert (tmp_path / "a.hip").exists()  # translated anyway
     assert run("translate", str(src), "-q", "--fail-on", "never").exit_code == 0
 
@@ -133,9 +133,9 @@ def test_json_report(tmp_path):
     assert r.exit_code == 1
     data = json.loads(report.read_text())
     (f,) = data["files"]
-    assert [u["identifier"] for u in f["unmapped"]] == ["cudaInitDevice"]
+    assert [u["identifier"] for u in f["unmapped"]] == ["cudaDeviceRegisterAsyncNotification"]
     assert {x["identifier"]: x["status"] for x in f["references"]} == {
-        "cuda_runtime.h": "converted", "cudaInitDevice": "unsupported",
+        "cuda_runtime.h": "converted", "cudaDeviceRegisterAsyncNotification": "unsupported",
         "cudaGetLastError": "converted"}
     assert data["summary"]["by_status"] == {"converted": 2, "unsupported": 1}
     assert [x["code"] for x in f["findings"]] == ["CP101"]

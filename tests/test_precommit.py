@@ -16,7 +16,7 @@ from cudaport import hooks
 
 ROOT = Path(__file__).resolve().parent.parent
 OK = b"#include <cuda_runtime.h>\nint main() { float* p; cudaMalloc(&p, 4); cudaFree(p); }\n"
-BAD = b"#include <cuda_runtime.h>\nint main() { cudaInitDevice(0, 0, 0); }\n"
+BAD = b"#include <cuda_runtime.h>\nint main() { cudaDeviceRegisterAsyncNotification(0, 0, 0); }\n"
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     shutil.which("git") is None or not (ROOT / ".git").exists(),
@@ -70,12 +70,12 @@ def new_repo(path: Path, files: dict[str, bytes], env) -> Path:
 
 
 def test_check_hook_with_try_repo(tmp_path: Path, pc_env):
-    repo = new_repo(tmp_path / "user", {"ok.cu": OK, "bad.cu": BAD, "notes.txt": b"cudaInitDevice\n"},
+    repo = new_repo(tmp_path / "user", {"ok.cu": OK, "bad.cu": BAD, "notes.txt": b"cudaDeviceRegisterAsyncNotification\n"},
                     pc_env)
     proc = pre_commit(["try-repo", str(ROOT), "cudaport-check", "--files", "ok.cu", "bad.cu",
                        "notes.txt"], repo, pc_env)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "bad.cu:2:14: CP101" in proc.stdout and "cudaInitDevice" in proc.stdout
+    assert "bad.cu:2:14: CP101" in proc.stdout and "cudaDeviceRegisterAsyncNotification" in proc.stdout
     assert "ok.cu" not in proc.stdout.split("cudaport-check")[-1].replace("ok.cu ", "")
     proc = pre_commit(["try-repo", str(ROOT), "cudaport-check", "--files", "ok.cu"], repo, pc_env)
     assert proc.returncode == 0, proc.stdout + proc.stderr

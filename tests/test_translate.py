@@ -276,15 +276,15 @@ def test_inserted_header_uses_crlf():
 
 def test_findings_and_references():
     src = ("#include <cuda_runtime.h>\n"
-           "void f(){ cudaMalloc(&p, 1); cudaInitDevice(0, 0, 0); CUDA_CHECK(x); }\n")
+           "void f(){ cudaMalloc(&p, 1); cudaDeviceRegisterAsyncNotification(0, 0, 0); CUDA_CHECK(x); }\n")
     r = translate_source(src)
     codes = [(f.code, f.line, f.col, f.identifier) for f in r.findings]
-    assert ("CP101", 2, 30, "cudaInitDevice") in codes
-    assert ("CP105", 2, 55, "CUDA_CHECK") in codes
+    assert ("CP101", 2, 30, "cudaDeviceRegisterAsyncNotification") in codes
+    assert ("CP105", 2, 76, "CUDA_CHECK") in codes
     statuses = {ref.identifier: ref.status for ref in r.references}
     assert statuses == {"cuda_runtime.h": "converted", "cudaMalloc": "converted",
-                        "cudaInitDevice": "unsupported", "CUDA_CHECK": "unknown"}
-    assert "cudaInitDevice(0, 0, 0)" in r.text
+                        "cudaDeviceRegisterAsyncNotification": "unsupported", "CUDA_CHECK": "unknown"}
+    assert "cudaDeviceRegisterAsyncNotification(0, 0, 0)" in r.text
 
 
 def test_library_variants():
