@@ -173,14 +173,16 @@ def test_signature_differences_are_all_covered():
 
 
 @pytest.mark.slow
-def test_gen_signature_diffs_is_reproducible(tmp_path):
+@pytest.mark.parametrize("version, name", [("7.2", "signature-differences.tsv"),
+                                           ("6.4", "signature-differences-6.4.tsv")])
+def test_gen_signature_diffs_is_reproducible(tmp_path, version, name):
     gen = _tool("gen_signature_diffs")
+    rocm = Path(f"/var/cache/cudaport/rocm-{version}/usr/include")
     folders = (Path("/usr/local/cuda/include"), Path("/tmp/cuda-libs/nvidia/cu13/include"),
-               Path("/var/cache/cudaport/rocm-6.4/usr/include"),
-               Path("/tmp/cuda-libs/nvidia/cudnn/include"))
+               rocm, Path("/tmp/cuda-libs/nvidia/cudnn/include"))
     missing = [str(f) for f in folders if not f.is_dir()]
     if missing:
         pytest.skip(f"headers not found: {', '.join(missing)}")
-    out = tmp_path / "signature-differences.tsv"
-    assert gen.main(["--out", str(out)]) == 0
-    assert out.read_bytes() == (HIP_RULES / "signature-differences.tsv").read_bytes()
+    out = tmp_path / name
+    assert gen.main(["--hip-version", version, "--rocm-include", str(rocm), "--out", str(out)]) == 0
+    assert out.read_bytes() == (HIP_RULES / name).read_bytes()
