@@ -144,12 +144,13 @@ def test_argument_count_overloads_and_cache_hints_compile_with_rocm_6_4(tmp_path
 CALLS = Path(__file__).resolve().parent / "data" / "calls"
 
 
-def _rocm():
-    rocm = find_compiler(toolchain="rocm")
+def _rocm(version: str | None = None):
+    """The ROCm folder of ``version`` (7.2, 6.4), or the newest set up."""
+    rocm = find_compiler(toolchain="rocm", rocm=version)
     if rocm is None:
         if os.environ.get("CUDAPORT_SKIP_HIP") == "1":
             pytest.skip("no ROCm toolchain and CUDAPORT_SKIP_HIP=1")
-        pytest.fail("no ROCm toolchain: run tools/setup-rocm.sh")
+        pytest.fail(f"no ROCm {version or ''} toolchain: run tools/setup-system.sh")
     return rocm
 
 
@@ -177,15 +178,17 @@ def test_call_programs_are_valid_cuda(name, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("version", ["7.2", "6.4"])
 @pytest.mark.parametrize("launch", ["cuda", "hip"])
 @pytest.mark.parametrize("name", ["runtime", "driver", "libraries"])
-def test_call_templates_compile_with_rocm_6_4(name, launch, tmp_path):
+def test_call_templates_compile_with_each_rocm(name, launch, version, tmp_path):
     """Every argument template of calls.yaml (default arguments written out, C++ symbol
     overloads, CUDA 13's cudaMemLocation and edge data, casts HIP needs) compiles with
-    ROCm 6.4's hipcc in both launch styles."""
-    rocm = _rocm()
-    result = translate_bytes((CALLS / f"{name}.cu").read_bytes(), Options(launch=launch),
-                             f"{name}.cu")
+    each ROCm's hipcc in both launch styles, translated for that version: HIP 6's casts
+    and hipBLAS 2's _v2 names for 6.4 only."""
+    rocm = _rocm(version)
+    result = translate_bytes((CALLS / f"{name}.cu").read_bytes(),
+                             Options(launch=launch, target_version=version), f"{name}.cu")
     out = result.output.decode()
     assert not [f for f in result.findings if f.code in ("CP101", "CP105", "CP107")], \
         [f.message for f in result.findings if f.code in ("CP101", "CP105", "CP107")]
@@ -196,8 +199,11 @@ def test_call_templates_compile_with_rocm_6_4(name, launch, tmp_path):
                     "hipGetProcAddress(\"cuInit\", &fn, HIP_VERSION_MAJOR * 100",
                     "hipLaunchCooperativeKernel(scale, dim3(1), dim3(4), args, 0, 0)"],
         "driver": ["hipModuleOccupancyMaxPotentialBlockSize(&grid, &block, function, 0, 0)",
-                   "hipCtxGetApiVersion(ctx, reinterpret_cast<int*>(&version))"],
-        "libraries": ["hipblasCgetriBatched_v2(h, n, const_cast<hipComplex* const*>(ca)",
+                   "hipCtxGetApiVersion(ctx, reinterpret_cast<int*>(&version))"
+                   if version == "6.4" else "hipCtxGetApiVersion(ctx, &version)"],
+        "libraries": ["hipblasCgetriBatched_v2(h, n, const_cast<hipComplex* const*>(ca)"
+                      if version == "6.4" else
+                      "hipblasCgetriBatched(h, n, const_cast<hipComplex* const*>(ca)",
                       "hipblasHgemm(h, HIPBLAS_OP_N, HIPBLAS_OP_N, n, n, n, "
                       "reinterpret_cast<const hipblasHalf*>(&alpha)"],
     }[name]

@@ -132,7 +132,8 @@ def test_translation_report_flags_inline_ptx():
 def test_optional_cooperative_groups_headers_are_reported_unmapped():
     src = "#include <cooperative_groups.h>\n#include <cooperative_groups/scan.h>\n"
     result = translate_bytes(src.encode(), Options())
-    assert [(f.code, f.line) for f in result.findings] == [("CP106", 2)]
+    # HIP 10.0 ships hip/cooperative_groups/hip_scan.h (rules/hip/rocm10.yaml): too new
+    assert [(f.code, f.line) for f in result.findings] == [("CP107", 2)]
 
 
 def test_spaced_launch_chevrons_are_closed_up():
@@ -150,8 +151,9 @@ def test_cuda_names_only_hips_nvidia_layer_declares_are_not_kept():
     # HIP's nvidia_detail headers wrap CUDA itself; on AMD these names do not exist.
     from cudaport import translate_source
 
+    # (cuuint32_t itself is the plain uint32_t its cuda.h typedef names: it ports)
     r = translate_source("#include <cuda.h>\ncuuint32_t flags(void);\n")
-    assert [(f.code, f.identifier) for f in r.findings] == [("CP101", "cuuint32_t")]
+    assert r.text.endswith("uint32_t flags(void);\n") and not r.findings
 
 
 VERSION_BRANCH = ("#include <cuda_runtime.h>\n#include <stdio.h>\n"
@@ -463,14 +465,17 @@ def test_binary_partition_needs_the_warp_sync_macro():
 
 # Translations the tests above check that must also compile: with both HIP toolchains,
 # each translated for its version, or with ROCm 6.4 only (names HIP 5.2 lacks).
-COMPILED_BOTH = {"cuda_version": VERSION_BRANCH, "grid_constant": GRID_CONSTANT,
+# (VERSION_BRANCH is not among them: its #else is broken on purpose, and a HIP build, which
+# reads CUDART_VERSION as 0, takes it; CP215 says so, test_cuda_version_macros_... above.)
+COMPILED_BOTH = {"grid_constant": GRID_CONSTANT,
                  "nvcc_guard": NVCC_UNIT, "surface": SURFACE, "int_minmax": MINMAX,
                  "system_atomics": SYSTEM_ATOMICS, "uint3_launch": UINT3_LAUNCH}
 COMPILED_ROCM = {"memory_pool_handles": POOL_HANDLES, "binary_partition": BINARY_PARTITION}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("toolchain,version", [("rocm", "6.4"), ("system", "5.2")])
+@pytest.mark.parametrize("toolchain,version", [("rocm-7.2", "7.2"), ("rocm-6.4", "6.4"),
+                                               ("system", "5.2")])
 @pytest.mark.parametrize("name", sorted(COMPILED_BOTH))
 def test_translation_compiles(tmp_path, name, toolchain, version):
     from conftest import compile_hip

@@ -321,7 +321,8 @@ def test_rocm_wrapper_maps_errors_reports_its_version_and_leaves_no_mounts(tmp_p
     assert proc.returncode == 1, proc.stderr
     assert "broken.cu:10:3: CP501 error: use of undeclared identifier 'not_declared_anywhere'" \
         in proc.stdout
-    assert f"with HIP {ROCM.hip_version}, translated for HIP {ROCM.hip_version}" in proc.stderr
+    assert f"with HIP {ROCM.hip_version} (object code), translated for HIP {ROCM.hip_version}" \
+        in proc.stderr
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["hip_version"] == report["translated_for"] == ROCM.hip_version
     assert [f["compiled_with"] for f in report["files"]] == [f"HIP {ROCM.hip_version}"]
