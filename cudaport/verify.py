@@ -43,7 +43,6 @@ DEFAULT_ARCH = "gfx90a"
 # this machine.
 ROCM_ROOTS = (("7.2", "CUDAPORT_ROCM72_DIR", "/var/cache/cudaport/rocm-7.2"),
               ("6.4", "CUDAPORT_ROCM64_DIR", "/var/cache/cudaport/rocm-6.4"))
-ROCM_DIR = ROCM_ROOTS[0][2]
 ROCM_WRAPPER = "cudaport-hipcc"
 TOOLCHAINS = ("auto", "rocm", "system")
 DEFAULT_STD = "-std=c++17"  # nvcc's default dialect since CUDA 11; clang's HIP default is older
@@ -109,10 +108,6 @@ class Compiler:
         ``output`` (default: discarded)."""
         out = ["-o", str(output) if output is not None else os.devnull] if self.objects else []
         return [*self.argv, *flags, str(source), *out]
-
-    def syntax_only(self) -> Compiler:
-        """The same compiler, checking syntax and types only (no code generated)."""
-        return replace(self, argv=tuple(SYNTAX_MODE[0] if a == "-c" else a for a in self.argv))
 
     @property
     def label(self) -> str:

@@ -24,6 +24,7 @@ Usage: python3 tools/gen_cccl_rules.py [--cuda-include DIR] [--rocm-include DIR]
 from __future__ import annotations
 
 import argparse
+import functools
 import glob
 import re
 import shutil
@@ -151,12 +152,12 @@ def _libcudacxx_note(name: str) -> str:
     return "no ROCm counterpart"
 
 
+@functools.cache
 def rocm_version(rocm: Path) -> str:
-    """MAJOR.MINOR of the HIP headers below ``rocm`` (include/hip/hip_version.h)."""
-    text = (rocm / "hip" / "hip_version.h").read_text()
-    major, minor = (re.search(rf"#define HIP_VERSION_{part} (\d+)", text).group(1)
-                    for part in ("MAJOR", "MINOR"))
-    return f"{major}.{minor}"
+    """MAJOR.MINOR of the HIP headers below the include folder ``rocm`` (read once)."""
+    sys.path.insert(0, str(ROOT))
+    from cudaport.verify import hip_version
+    return hip_version(str(rocm.parent))
 
 
 def classify(name: str, rocm: Path, hipcub_stems: set[str]) -> dict:

@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from cudaport import verify  # noqa: E402
 from cudaport.passes.redefinitions import parameter_types  # noqa: E402
 
 ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-7.2/usr/include")
@@ -51,10 +52,8 @@ def device_functions(include: Path, cuda_names: set[str]) -> list[tuple[str, str
 
 
 def hip_version(include: Path) -> str:
-    text = (include / "hip" / "hip_version.h").read_text()
-    major, minor = (re.search(rf"#define HIP_VERSION_{p} (\d+)", text).group(1)
-                    for p in ("MAJOR", "MINOR"))
-    return f"{major}.{minor}.0"
+    """MAJOR.MINOR.0 of the HIP headers below the include folder ``include``."""
+    return f"{verify.hip_version(str(include.parent))}.0"
 
 
 def dated_rows(newer: list[tuple[str, str, str]], version: str,
