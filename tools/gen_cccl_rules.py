@@ -179,6 +179,11 @@ def classify(name: str, rocm: Path, hipcub_stems: set[str]) -> dict:
                 "thrust/ algorithm headers with thrust::hip::par"}
     if lib == "cuda":
         return {"code": "CP110", "note": _libcudacxx_note(name)}
+    if name == "cudaTypedefs.h":
+        # Only PFN_ function-pointer types of driver entry points: the pointers come from
+        # hipGetProcAddress (hip/hip_runtime_api.h), and each PFN_ name a file uses is
+        # ported (decltype of the HIP function) or reported by its own rule.
+        return {"to": "hip/hip_runtime_api.h"}
     for pattern, code, note in _FAMILIES:
         if re.match(pattern, name):
             return {"code": code, "note": note}

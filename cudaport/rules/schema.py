@@ -32,7 +32,9 @@ class RuleError(Exception):
 IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*\Z")
 QUALIFIED = re.compile(r"[A-Za-z_$][\w$]*(?:::[A-Za-z_$][\w$]*)*\Z")
 # What a CUDA name may become: a (qualified) name, a template-id or a simple type.
-TARGET_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:::[A-Za-z_$][\w$]*)*(?:<[\w$:, ]*>)?(?:\s*\*)*\Z")
+# (or the type of a function's address, decltype(&hipFoo): driver entry-point pointer types)
+TARGET_NAME = re.compile(r"(?:[A-Za-z_$][\w$]*(?:::[A-Za-z_$][\w$]*)*(?:<[\w$:, ]*>)?(?:\s*\*)*"
+                         r"|decltype\(&[A-Za-z_]\w*\))\Z")
 VERSION = re.compile(r"\d+(?:\.\d+){0,3}\Z")
 HEADER = re.compile(r"[\w.+\-/]+\Z")
 KINDS = frozenset(
