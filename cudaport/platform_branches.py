@@ -84,15 +84,20 @@ def other_platform_spans(directives, is_platform,
             if current is False:
                 spans.append((start, offset))
             # after a branch the target takes, every later one is dead for it; after
-            # branches it never takes, the next is decided by its own test (#else: taken)
+            # branches it never takes, the next is decided by its own test (#else: taken).
+            # A test true on the target ends the group even after undecided branches
+            # (``#if HIP && TORCH_OLD`` / ``#elif HIP`` / ``#else`` CUDA): the target takes
+            # this one or one before, so the later ones are dead.
+            own = None
             if taken:
                 test = False
             elif kind == b"else":
                 test = None if maybe else True
             else:
-                test = _test(b"if", cond, is_platform, known)
-                test = test if test is False or not maybe else None
-            stack[-1] = [test, line_end, taken or test is True, maybe or test is None]
+                own = _test(b"if", cond, is_platform, known)
+                test = own if own is False or not maybe else None
+            stack[-1] = [test, line_end, taken or test is True or own is True,
+                         maybe or test is None]
         else:  # endif
             current, start, _taken, _maybe = stack.pop()
             if current is False:

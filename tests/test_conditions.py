@@ -181,3 +181,25 @@ def test_a_switch_defined_only_in_dead_branches_is_undefined_there():
     also = PDL.replace("void f() {", "#define USE_PDL\nvoid f() {")
     assert findings(run(also, "GGML_USE_HIP"), "CP101") == [(8, "cudaLaunchKernelEx")]
     assert findings(run(PDL, "GGML_USE_HIP", "USE_PDL"), "CP101") == [(7, "cudaLaunchKernelEx")]
+
+
+DEEPSPEED = """\
+#include <cublas_v2.h>
+int first() {
+#if defined(__HIP_PLATFORM_AMD__) && (TORCH_VERSION_MAJOR < 2)
+  return (int)rocblas_gemm_algo_standard;
+#elif defined(__HIP_PLATFORM_AMD__)
+  return (int)HIPBLAS_GEMM_DEFAULT;
+#else
+  return (int)CUBLAS_GEMM_ALGO15_TENSOR_OP;
+#endif
+}
+"""
+
+
+def test_a_branch_true_on_the_target_ends_its_group_after_undecided_ones():
+    # DeepSpeed's gemm_test.h: the target takes the first or the second branch, whatever
+    # TORCH_VERSION_MAJOR is, so the CUDA #else is never compiled for it
+    r = run(DEEPSPEED)
+    assert not [f for f in r.findings if f.severity == "error"], r.findings
+    assert b"return (int)CUBLAS_GEMM_ALGO15_TENSOR_OP;" in r.output  # left as written
