@@ -230,6 +230,17 @@ Fix: cudaport renames the macro to the one the compiler defines; do the same in 
 (`defined(__HIP_PLATFORM_AMD__)`), which also works with HIP 5.
 Bad: `#elif defined(__HIP_PLATFORM_HCC__)` Good: `#elif defined(__HIP_PLATFORM_AMD__)`.
 """)
+register("CP171", "ported-with-caveat", "warning", "ported; the target loses something the result does not depend on", """
+What: the name was ported, but the target has no counterpart of something it selects that
+does not change what the code computes: a cuBLAS GEMM algorithm number (hipBLAS and
+rocBLAS choose the algorithm themselves), a launch attribute that only allows overlap. The
+rule table states the loss as the entry's `caveat`.
+Why: the result is the same, so the port is made; speed or overlap may differ.
+Fix: nothing for correctness; tune for the target where the loss matters (hipBLASLt's
+heuristics choose GEMM algorithms).
+Bad: `cublasGemmEx(..., CUBLAS_GEMM_ALGO4_TENSOR_OP)` Good (written by the translation):
+`hipblasGemmEx(..., HIPBLAS_GEMM_DEFAULT)`.
+""")
 register("CP161", "compatibility-layer", "info", "file is a compatibility layer", """
 What: the file includes a target header (`hip/hip_runtime.h`, `hipblas/...`) and defines
 CUDA names in terms of the target's (`#define cudaMalloc hipMalloc`,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import compile_object
 from cudaport.passes.redefinitions import parameter_types
 from cudaport.translate import translate_source
 from cudaport.verify import rocm_dir
@@ -77,12 +78,37 @@ def test_hip_device_function_list_is_current():
     assert listed == [tuple("\t".join(row).rstrip("\t").split("\t")) for row in rows]
 
 
-def test_gemm_tensor_op_names_say_what_to_use():
-    r = translate_source("void f() { int a = CUBLAS_GEMM_DEFAULT_TENSOR_OP; "
-                         "int b = CUBLAS_GEMM_ALGO3_TENSOR_OP; }\n")
-    assert b"int a = HIPBLAS_GEMM_DEFAULT;" in r.output  # deprecated alias of the default
-    messages = [f.message for f in r.findings if f.code == "CP101"]
-    assert messages and "use HIPBLAS_GEMM_DEFAULT" in messages[0]
+GEMM_ALGOS = """\
+#include <cublas_v2.h>
+cublasStatus_t gemm(cublasHandle_t h, const float* a, const float* b, float* c, int algo) {
+  const float one = 1.0f, zero = 0.0f;
+  if (algo < 0) algo = CUBLAS_GEMM_ALGO3_TENSOR_OP;
+  return cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, a, CUDA_R_32F, 4, b,
+                      CUDA_R_32F, 4, &zero, c, CUDA_R_32F, 4, CUBLAS_COMPUTE_32F,
+                      algo > 0 ? CUBLAS_GEMM_ALGO7 : CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+}
+"""
+
+
+def test_gemm_algorithms_become_the_default_with_a_warning():
+    r = translate_source(GEMM_ALGOS)
+    assert b"if (algo < 0) algo = HIPBLAS_GEMM_DEFAULT;" in r.output
+    assert b"algo > 0 ? HIPBLAS_GEMM_DEFAULT : HIPBLAS_GEMM_DEFAULT" in r.output
+    caveats = [(f.identifier, f.severity) for f in r.findings if f.code == "CP171"]
+    assert caveats == [("CUBLAS_GEMM_ALGO3_TENSOR_OP", "warning"),
+                       ("CUBLAS_GEMM_ALGO7", "warning")]  # (the default alias: none)
+    assert "algorithm choice is dropped" in next(
+        f.message for f in r.findings if f.code == "CP171")
+    assert not [f for f in r.findings if f.severity == "error"]
+    rocblas = translate_source(GEMM_ALGOS, variants=(("blas", "rocblas"),))
+    assert b"algo = rocblas_gemm_algo_standard;" in rocblas.output
+
+
+@pytest.mark.slow
+def test_gemm_algorithm_translation_compiles_with_rocm_7_2(tmp_path):
+    path = tmp_path / "gemm.hip"
+    path.write_bytes(translate_source(GEMM_ALGOS).output)
+    compile_object(path, "gfx942")
 
 
 HELPER_MATH = """\

@@ -265,6 +265,8 @@ def _report(ctx: FileContext, offset: int, name: bytes, r) -> None:
         find("CP108", f"{ident}: {r.reason}; used the fallback: {r.note or 'check the call'}")
     elif r.note and r.status in ("converted", "same"):
         find("CP120" if r.rewrite else "CP108", f"{ident}: {r.note}")
+    if entry.caveat and r.status in ("converted", "same"):
+        find("CP171", f"{ident}: {entry.caveat}")
 
 
 _ALIAS_TARGET = re.compile(rb"\bnamespace\s+[A-Za-z_]\w*\s*=\Z")  # namespace my = cub;

@@ -48,7 +48,7 @@ class Resolved:
         renames = self.status in ("converted", "fallback") and (
             self.template is not None or bool(self.by_args) or self.replacement != name)
         reportable = self.status not in ("converted", "same") or entry is not None and bool(
-            entry.cuda_deprecated or entry.cuda_removed or self.note)
+            entry.cuda_deprecated or entry.cuda_removed or self.note or entry.caveat)
         object.__setattr__(self, "renames", renames)
         object.__setattr__(self, "reportable", reportable)
         object.__setattr__(self, "runtime", entry is not None and entry.library in RUNTIME_LIBRARIES)

@@ -24,7 +24,7 @@ from .pack import (Call, Note, apply_calls, apply_notes, check_arguments, check_
 from .roots import default_rules_root, resolve_target_dir, target_names  # noqa: F401
 from .target import read_target as _read_target
 
-SCHEMA_VERSION = 9  # 7: the scanner also looks for names with needs_macro; 8: generated notes give way to templates; 9: variant packs' arguments
+SCHEMA_VERSION = 10  # 10: caveat; 7: the scanner also looks for names with needs_macro; 8: generated notes give way to templates; 9: variant packs' arguments
 
 
 def load_table(target: str = "hip", rules_roots: list[Path] | None = None,

@@ -118,6 +118,9 @@ class Entry:
     # where reached through it (``nvcuda::wmma::``) or in a file that names the outer one
     # (``using namespace nvcuda;``); elsewhere the name is the project's own.
     inside: str | None = None
+    # What the translation keeps but loses (an algorithm choice, overlap): reported as a
+    # warning (CP171) where the name is ported; the result does not depend on it.
+    caveat: str | None = None
 
     @property
     def product(self) -> str:

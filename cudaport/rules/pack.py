@@ -200,6 +200,7 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
             rule_id=f"{prefix}/{stem}:{name}", source=f"{p}:{at.line}", code=d.get("code"),
             lane_mask=d.get("lane_mask"), needs_macro=d.get("needs_macro"),
             runtime_value_since=d.get("runtime_value_since"), inside=d.get("inside"),
+            caveat=d.get("caveat"),
         )
 
     if "identifiers" in top:
@@ -215,7 +216,7 @@ def read_pack(path: Path, data: bytes, info: TargetInfo, identifiers: dict[str, 
             "library": S.identifier, "fallback": _fallback, "code": _code,
             "before": _before_reader(S.target_name), "lane_mask": _argument_number,
             "needs_macro": _needs_macro, "runtime_value_since": S.version,
-            "inside": S.identifier,
+            "inside": S.identifier, "caveat": S.text,
         }
         for name, value, at in S.mapping(p, top["identifiers"][0], "identifiers"):
             old = define(name, at, "identifiers")
