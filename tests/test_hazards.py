@@ -303,6 +303,14 @@ def test_a_build_switch_no_compiler_defines_is_reported_once_when_it_hides_an_er
     for guard in ("#ifdef __HIP_PLATFORM_AMD__\n#else", "#define BNB_HIP 1\n#if BNB_HIP\n#else",
                   "#ifndef USE_ROCM", "#if WITH_ROCM\n#else"):
         assert "CP166" not in _all_codes(f"{guard}\n{bad}#endif\n")
+    # nor for the version macros HIP's headers define: bitsandbytes' compat.cuh tests
+    # HIP_VERSION_MAJOR inside its own (computed) HIP branch, before its CUDA #else
+    bnb = ("#if defined(__HIP_PLATFORM_AMD__)\n#define BNB_HIP 1\n#else\n#define BNB_HIP 0\n"
+           "#endif\n#if BNB_HIP\n#include <hip/hip_version.h>\n"
+           "#if defined(HIP_VERSION_MAJOR) && HIP_VERSION_MAJOR < 7\n"
+           "#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#endif\n#else\n" f"{bad}#endif\n")
+    assert "CP166" not in _all_codes(bnb)
+    assert "CP166" in _all_codes(bnb.replace("HIP_VERSION_MAJOR", "HIP_BUILD_SWITCH"))
 
 
 def test_asm_and_texture_words_come_from_the_scan_in_code_only():

@@ -107,7 +107,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "library_companions": companions, "library_brings": anything,
         "dim3_needs_fields": lambda a, b, c: S.string_list(a, b, c),
         "predefined_macros": macro_list, "cuda_version_macros": macro_list,
-        "retired_macros": retired,
+        "retired_macros": retired, "header_macros": macro_list,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -127,7 +127,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "portable_guards", "portable_headers", "portable_prefixes",
                                  "api_namespaces", "main_header_companions", "struct_tags",
                                  "library_companions", "library_brings",
-                                 "dim3_needs_fields", "predefined_macros",
+                                 "dim3_needs_fields", "predefined_macros", "header_macros",
                                  "cuda_version_macros", "retired_macros")
                if k in d},
         newest_described=d.get("newest_described"),
