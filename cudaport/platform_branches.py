@@ -428,7 +428,9 @@ def retired(ctx) -> None:
             reported.add(name)
             until = ctx.compiled.target.extra["retired_macros"][name.decode()]["until"]
             title = ctx.compiled.target.title
+            predefined = ctx.compiled.target.extra.get("predefined_macros") or ()
+            said = (f"(it defines {new}): the project's {title} code under it was dead there "
+                    f"and the other branch compiled" if new in predefined else
+                    f"({new} is its name now, for another platform than this target's)")
             ctx.find("CP170", m.start(), f"{name.decode()} is not defined by {title}'s "
-                     f"compiler since {until} (it defines {new}): the project's {title} code "
-                     f"under it was dead there and the other branch compiled; renamed to "
-                     f"{new}", name.decode())
+                     f"compiler since {until} {said}; renamed to {new}", name.decode())

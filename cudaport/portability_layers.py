@@ -25,6 +25,7 @@ from typing import Callable, Iterable
 
 from . import lexer
 from .context import FileContext
+from .platform_branches import retired_macros
 
 BRANCH, LAYER, LAYER_NAMES = "CP160", "CP161", "CP162"
 OPTION_GUARDS, OPTION_LAYER_NAMES = "portable_guards", "layer_names"
@@ -283,12 +284,16 @@ def portable_spans(ctx: FileContext) -> list[tuple[int, int, str]]:
                      f"name(s) in terms of the target's ({shown}); file left as it is")
             return [(0, len(src), "layer")]
     out = []
+    # (a guard the target version no longer defines is renamed to the one it does, CP170:
+    # the branch is built with that one)
+    renamed = retired_macros(ctx.compiled, ctx.compiled.version) if spans else {}
     for start, end, guard in spans:
         if any(a <= start and end <= b for a, b, _ in out):
             continue  # nested in a branch already reported
         first, _ = ctx.linecol(min(start + 1, end))  # the line after the directive
         last, _ = ctx.linecol(max(start, end - 1))
-        ctx.find(BRANCH, start, f"lines {first}-{last} are built only with {guard.decode()} "
+        shown = renamed.get(guard.decode(), guard.decode())
+        ctx.find(BRANCH, start, f"lines {first}-{last} are built only with {shown} "
                  "defined: already portable, left as they are")
         out.append((start, end, guard.decode()))
     out += [(a, b, "condition") for a, b in sorted(set(conditions))]  # (no finding of their own)

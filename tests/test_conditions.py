@@ -206,3 +206,17 @@ def test_a_branch_true_on_the_target_ends_its_group_after_undecided_ones():
     undecided = run(DEEPSPEED.replace("#elif defined(__HIP_PLATFORM_AMD__)", "#elif X"))
     assert [f.identifier for f in undecided.findings if f.severity == "error"] == [
         "CU_TENSOR_MAP_DATA_TYPE_UINT8"]
+
+
+def test_the_portable_branch_names_the_macro_the_compiler_defines_now():
+    # CP160 said "built only with __HIP_PLATFORM_HCC__ defined", a macro hipcc has not
+    # defined since HIP 6.0; the branch is built with the name it is renamed to (CP170)
+    src = ("#ifdef __HIP_PLATFORM_HCC__\nint hip_side;\n#else\nint cuda_side;\n#endif\n"
+           "#if defined(__HIP_PLATFORM_NVCC__)\nint nvidia_side;\n#endif\n")
+    said = {f.code + str(f.line): f.message for f in run(src).findings}
+    assert "built only with __HIP_PLATFORM_AMD__ defined" in said["CP1601"]
+    assert "it defines __HIP_PLATFORM_AMD__" in said["CP1701"]
+    # (__HIP_PLATFORM_NVIDIA__ is no HIP-on-AMD branch brought back to life)
+    assert "dead there" not in said["CP1706"] and "another platform" in said["CP1706"]
+    old = {f.code: f.message for f in run(src, version="5.2").findings}
+    assert "built only with __HIP_PLATFORM_HCC__ defined" in old["CP160"]
