@@ -2,7 +2,8 @@
 
 Three-valued: a condition is true, false, or unknown (None) for the target. What is known
 comes from the target's facts and the user: macros the target's compiler defines, CUDA's
-macros it does not define (``CUDART_VERSION``, ...), and ``-D`` switches; every other name
+macros it does not define (``CUDART_VERSION``, ...), ``-D`` switches, and which headers
+``__has_include`` finds there; every other name
 is unknown, so ``!defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 800`` is false with
 ``-D GGML_USE_HIP`` and unknown without it. No macro is expanded: a name the file defines
 itself counts as unknown unless a fact or ``-D`` says otherwise.
@@ -12,10 +13,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 _TOKEN = re.compile(rb"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||<<|>>|<=|>="
                     rb"|==|!=|[-+*/%<>&|^!~?:(),]))")
 _SPLICE = re.compile(rb"\\\r?\n")
+# `__has_include(<name>)`, `__has_include("name")` (and `_next`): group 1 or 2 is the name
+HAS_INCLUDE = re.compile(rb"__has_include(?:_next)?\s*\(\s*(?:<([^>\n]*)>|\"([^\"\n]*)\")\s*\)")
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,11 @@ class Known:
 
     defined: tuple[tuple[bytes, int], ...] = ()
     undefined: frozenset[bytes] = frozenset()
+    # header name -> whether ``__has_include`` finds it on the target (None: not known)
+    header: Callable[[bytes], bool | None] | None = None
+
+    def has_header(self, name: bytes) -> bool | None:
+        return None if self.header is None else self.header(name)
 
     def value(self, name: bytes) -> int | None:
         for n, v in self.defined:
@@ -48,6 +57,13 @@ def evaluate(cond: bytes, known: Known) -> bool | None:
     text = _SPLICE.sub(b" ", cond).strip()
     pos = 0
     while pos < len(text):
+        while text[pos:pos + 1].isspace():
+            pos += 1
+        m = HAS_INCLUDE.match(text, pos)
+        if m is not None:
+            tokens.append((3, m.group(1) if m.group(1) is not None else m.group(2)))
+            pos = m.end()
+            continue
         m = _TOKEN.match(text, pos)
         if m is None:
             return None  # (a character literal, a string: not understood)
@@ -120,6 +136,9 @@ class _Parser:
             return v
         kind, text = self.tokens[self.i]
         self.i += 1
+        if kind == 3:  # __has_include(<text>)
+            found = self.known.has_header(text)
+            return None if found is None else int(found)
         if kind == 0:
             return int(text, 16) if text[:2] in (b"0x", b"0X") else \
                 int(text, 8) if text.startswith(b"0") and len(text) > 1 else int(text)

@@ -723,9 +723,10 @@ Bad: `prop.mpsEnabled` Good: a platform-guarded query.
 register("CP215", "arch-condition", "warning", "preprocessor condition on CUDA arch or version", """
 What: `#if`/`#ifdef` on `__CUDA_ARCH__` or `__CUDA_ARCH_LIST__`, on CUDA's version macros
 (`CUDART_VERSION`, `CUDA_VERSION`, `__CUDACC_VER_MAJOR__`/`MINOR`/`BUILD`), on another CUDA
-name the target lacks, or on `__NVCC__` in a file with HIP branches of its own.
-Why: the target compiler defines none of these, so the condition reads them as 0 and the
-build takes a branch a CUDA build would not. Version macros are left as written in
+name the target lacks, on `__NVCC__` in a file with HIP branches of its own, or on
+`__has_include` of a CUDA header the target has no equivalent of.
+Why: the target compiler defines none of these (nor finds that header), so the condition
+reads them as 0 and the build takes a branch a CUDA build would not. Version macros are left as written in
 conditions (the policy in README "Version gates"): HIP takes the branch for the oldest CUDA,
 as a project's own HIP build relies on; the message says whether the branch is compiled.
 Findings in branches the target never compiles are not reported.

@@ -13,6 +13,7 @@ Anything more complex (``&&``, ``||``, versions) is left alone: both may be comp
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import re
 
@@ -198,7 +199,7 @@ def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
             continue
         m = _LOGICAL.match(src, offset)
         if m is not None:
-            directives.append((offset, m.group(1), ctx.code_at(*m.span(2)), m.end()))
+            directives.append((offset, m.group(1), condition_at(ctx, *m.span(2)), m.end()))
     facts = None if plain else known(ctx)
     spans = other_platform_spans(directives, is_platform, facts)
     if spans and facts is not None and b"define" in src:
@@ -213,7 +214,7 @@ def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
         given = {n for n, _ in facts.defined}
         dead = frozenset(n for n, only in defined.items() if only and n not in given)
         if dead - facts.undefined:
-            facts = conditions.Known(facts.defined, facts.undefined | dead)
+            facts = dataclasses.replace(facts, undefined=facts.undefined | dead)
             spans = other_platform_spans(directives, is_platform, facts)
     return _Inside(spans) if spans else None
 
@@ -228,7 +229,7 @@ def known(ctx) -> conditions.Known:
     base = _known(ctx.compiled, ctx.compiled.version, tuple(ctx.options.defines))
     if not ctx.undefined_in_conditions:
         return base
-    return conditions.Known(base.defined, base.undefined | ctx.undefined_in_conditions)
+    return dataclasses.replace(base, undefined=base.undefined | ctx.undefined_in_conditions)
 
 
 @functools.lru_cache(maxsize=16)
@@ -243,7 +244,32 @@ def _known(compiled, version, defines: tuple[str, ...]) -> conditions.Known:
             defined[name.strip().encode()] = 1
     undefined = {m.encode() for m in extra.get("cuda_version_macros") or ()}
     undefined |= {m.encode() for m in retired_macros(compiled, version)}
-    return conditions.Known(tuple(defined.items()), frozenset(undefined - set(defined)))
+    return conditions.Known(tuple(defined.items()), frozenset(undefined - set(defined)),
+                            functools.partial(header_on_target, compiled))
+
+
+def header_on_target(compiled, name: bytes) -> bool | None:
+    """Whether ``__has_include`` finds ``name`` in a build for the target, as translated: a
+    CUDA header the translation renames is there as its target header (the condition is
+    renamed too: :func:`has_include`), one it drops, inlines or has no equivalent of (at
+    this version) is not, a target header is; a project's or the system's: not known."""
+    r = compiled.header(name)
+    if r is None:
+        return True if name in compiled.target_headers else None
+    return r.status in ("converted", "same")
+
+
+def condition_at(ctx, start: int, end: int) -> bytes:
+    """The condition at ``start:end`` with comments and literals blanked, except the header
+    names of ``__has_include("name")``: a string there is no literal."""
+    code = ctx.code_at(start, end)
+    if b"__has_include" not in code:
+        return code
+    out = bytearray(code)
+    for m in conditions.HAS_INCLUDE.finditer(ctx.src, start, end):
+        if code.startswith(b"__has_include", m.start() - start):  # (not in a comment)
+            out[m.start() - start:m.end() - start] = m.group()
+    return bytes(out)
 
 
 def decided(ctx, word: bytes, cond: bytes) -> bool:
@@ -336,7 +362,11 @@ def before_passes(ctx) -> None:
     target compiles the branch. ``__NVCC__`` is left too in a file with HIP branches of
     its own (there it means nvcc itself, which hipcc is not); elsewhere it becomes
     ``__HIPCC__``, like ``__CUDACC__``."""
-    if not ctx.scan.directives or not ctx.scan.idents:
+    if not ctx.scan.directives:
+        return
+    if b"__has_include" in ctx.src:
+        has_include(ctx)
+    if not ctx.scan.idents:
         return
     conds = _conditions(ctx)
     if not conds:
@@ -374,33 +404,71 @@ def before_passes(ctx) -> None:
     title = ctx.compiled.target.title
     for i, found in sorted(leave.items()):
         offset, word, (a, b), end = conds[i]
-        cond = ctx.code_at(a, b)
+        cond = condition_at(ctx, a, b)
         names = frozenset(n for _, n in found)
         if word in (b"ifdef", b"ifndef"):
             cond = (b"" if word == b"ifdef" else b"!") + b"defined(" + cond.strip() + b")"
-        if conditions.evaluate(cond, conditions.Known(base.defined, base.undefined - names)) \
-                is not None:
+        if conditions.evaluate(cond, dataclasses.replace(
+                base, undefined=base.undefined - names)) is not None:
             continue  # decided without them (`!defined(GGML_USE_HIP) && ...` with -D)
-        outcome = conditions.evaluate(cond, conditions.Known(base.defined,
-                                                             base.undefined | names))
+        outcome = conditions.evaluate(cond, dataclasses.replace(
+            base, undefined=base.undefined | names))
         shown = ", ".join(sorted(n.decode() for n in names))
-        first = ctx.linecol(ctx.src.find(b"\n", b) + 1 if b < len(ctx.src) else b)[0]
-        last = ctx.linecol(end - 1)[0] if end is not None else None
-        lines = "its branch" if last is None or last < first else f"line {first}" \
-            if last == first else f"lines {first}-{last}"
         why = (f"{title}'s compiler does not define {shown} (read as 0 there)"
                if names - {NVCC} else
                f"this file has {title} branches of its own (line {ctx.linecol(hip_aware)[0]}), "
                f"so __NVCC__ means nvcc itself, which {title}'s compiler is not: left as written")
-        if outcome is None:
-            said = f"whether {lines} {'is' if lines.startswith('line ') else 'are'} compiled " \
-                   f"for {title} depends on the other macros it tests"
-        else:
-            verb = ("is" if lines.startswith("line ") else "are") + ("" if outcome else " not")
-            said = f"it is {'true' if outcome else 'false'} there: {lines} {verb} compiled " \
-                   f"for {title}"
-        ctx.find("CP215", found[0][0], f"#{word.decode()} on {shown}: {why}; {said}",
-                 found[0][1].decode())
+        ctx.find("CP215", found[0][0], f"#{word.decode()} on {shown}: {why}; "
+                 f"{_outcome(ctx, b, end, outcome)}", found[0][1].decode())
+
+
+def _outcome(ctx, cond_end: int, end: int | None, outcome: bool | None) -> str:
+    """What a condition ending at ``cond_end`` means for its branch (which ends at ``end``)."""
+    title = ctx.compiled.target.title
+    first = ctx.linecol(ctx.src.find(b"\n", cond_end) + 1 if cond_end < len(ctx.src)
+                        else cond_end)[0]
+    last = ctx.linecol(end - 1)[0] if end is not None else None
+    lines = "its branch" if last is None or last < first else f"line {first}" \
+        if last == first else f"lines {first}-{last}"
+    if outcome is None:
+        return f"whether {lines} {'is' if lines.startswith('line ') else 'are'} compiled " \
+               f"for {title} depends on the other macros it tests"
+    verb = ("is" if lines.startswith("line ") else "are") + ("" if outcome else " not")
+    return f"it is {'true' if outcome else 'false'} there: {lines} {verb} compiled for {title}"
+
+
+def has_include(ctx) -> None:
+    """``__has_include(<name>)`` in conditions, read as the translation leaves it: a CUDA
+    header the translation renames is renamed there too (``<nvml.h>`` to
+    ``<rocm_smi/rocm_smi.h>``), so the condition finds the header the branch now includes;
+    one the target lacks (no equivalent, dropped, inlined, too new for the version) stays
+    as written, the target's compiler does not find it, and CP215 says which branch is
+    compiled instead (findings in the branch it skips are dropped with the other dead
+    branches')."""
+    base = known(ctx)
+    title = ctx.compiled.target.title
+    for _offset, word, (a, b), end in _conditions(ctx):
+        code = ctx.code_at(a, b)
+        if b"__has_include" not in code:
+            continue
+        absent = []
+        for m in conditions.HAS_INCLUDE.finditer(ctx.src, a, b):
+            if not code.startswith(b"__has_include", m.start() - a):
+                continue  # (in a comment)
+            g = 1 if m.group(1) is not None else 2
+            r = ctx.compiled.header(m.group(g))
+            if r is None or r.status == "same":
+                continue
+            if r.status == "converted":
+                ctx.edits.append(Edit(m.start(g), m.end(g), r.replacement, r.entry.rule_id))
+            else:
+                absent.append((m.start(g), m.group(g).decode(errors="replace")))
+        if absent:
+            shown = ", ".join(sorted({n for _, n in absent}))
+            outcome = conditions.evaluate(condition_at(ctx, a, b), base)
+            ctx.find("CP215", absent[0][0], f"#{word.decode()} on __has_include({shown}): "
+                     f"{title} has no {shown}, so its compiler does not find it (left as "
+                     f"written); {_outcome(ctx, b, end, outcome)}", absent[0][1])
 
 
 _RETIRED = re.compile(rb"(?<![\w$])__HIP_PLATFORM_\w+__(?![\w$])")

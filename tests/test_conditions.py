@@ -220,3 +220,61 @@ def test_the_portable_branch_names_the_macro_the_compiler_defines_now():
     assert "dead there" not in said["CP1706"] and "another platform" in said["CP1706"]
     old = {f.code: f.message for f in run(src, version="5.2").findings}
     assert "built only with __HIP_PLATFORM_HCC__ defined" in old["CP160"]
+
+
+HEADERS = Known(header={b"nvml.h": False, b"rocm_smi/rocm_smi.h": True}.get)
+
+
+@pytest.mark.parametrize("cond, outcome", [
+    (b"__has_include(<nvml.h>)", False),
+    (b'__has_include( "nvml.h" ) && X', False),
+    (b"!__has_include(<rocm_smi/rocm_smi.h>)", False),
+    (b"__has_include_next(<rocm_smi/rocm_smi.h>) || X", True),
+    (b"__has_include(<project.h>)", None),  # (neither CUDA's nor the target's: not known)
+])
+def test_has_include_is_decided_by_the_headers_the_target_has(cond, outcome):
+    assert evaluate(cond, HEADERS) is outcome
+
+
+# llm.c's llmc/mfu.h, in short: a renamed header is renamed in the condition too, so the
+# branch that now includes it is compiled; a header the target lacks is not found there
+HAS_INCLUDE = """\
+#include <cuda_runtime.h>
+#if __has_include(<nvml.h>)
+#include <nvml.h>
+void fan(nvmlDevice_t d, unsigned* s) { nvmlDeviceGetFanSpeed(d, s); }
+#else
+void fan(int d, unsigned* s) { *s = 0; }
+#endif
+#if __has_include("cuda_pipeline.h") /* __has_include(<nvml.h>) */
+#include "cuda_pipeline.h"
+void reg() { cudaDeviceRegisterAsyncNotification(0, 0, 0, 0); }
+#elif __has_include(<cooperative_groups/scan.h>) || __has_include(<project.h>)
+int maybe;
+#endif
+"""
+
+
+def test_has_include_reads_the_header_the_translation_leaves():
+    r = run(HAS_INCLUDE)
+    assert r.text.splitlines()[1] == "#if __has_include(<rocm_smi/rocm_smi.h>)"
+    assert "#include <rocm_smi/rocm_smi.h>" in r.text
+    assert '#if __has_include("cuda_pipeline.h") /* __has_include(<nvml.h>) */' in r.text
+    # the NVML call HIP lacks is compiled (blocked); the call in the branch the target
+    # does not find its header for is not reported, and CP215 says so
+    assert findings(r, "CP101") == [(4, "nvmlDevice_t"), (4, "nvmlDeviceGetFanSpeed")]
+    said = {f.line: f.message for f in r.findings if f.code == "CP215"}
+    assert "HIP has no cuda_pipeline.h" in said[8] and "false there: lines 9-10 are not" in said[8]
+    assert "cooperative_groups/scan.h" in said[11] and "depends on the other" in said[11]
+    again = run(r.text)
+    assert again.text == r.text
+
+
+@pytest.mark.slow  # compiles
+def test_the_branch_has_include_picks_compiles_with_rocm_7_2(tmp_path):
+    src = ("#include <cuda_runtime.h>\n#if __has_include(<nvml.h>)\n#include <nvml.h>\n"
+           "int init() { return nvmlInit(); }\n#else\n#error nvml.h renamed, its test not\n"
+           "#endif\n#if __has_include(<cuda_pipeline.h>)\n#error no HIP has it\n#endif\n")
+    out = tmp_path / "k.hip"
+    out.write_bytes(translate_bytes(src.encode(), Options(target_version="7.2"), "k.cu").output)
+    compile_object(out, "gfx942", "7.2")

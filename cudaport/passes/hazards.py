@@ -565,8 +565,8 @@ def _arch_conditions(ctx: FileContext, report: _Reporter) -> None:
         if resolved is not None and resolved.status in ("unsupported", "converted"):
             continue  # reported as a name the target lacks (CP101), or renamed to the
             # target's own macro (CUDART_VERSION becomes HIP_VERSION, with its note)
-        if m and platform_branches.decided(ctx, word, ctx.code_at(
-                offset + len(b"#") + src[offset + 1:end].find(word) + len(word), end)):
+        if m and platform_branches.decided(ctx, word, platform_branches.condition_at(
+                ctx, offset + len(b"#") + src[offset + 1:end].find(word) + len(word), end)):
             continue  # settled by what the build is known to define (-D GGML_USE_HIP)
         if m:
             name = m.group(1).decode()
