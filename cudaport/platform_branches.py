@@ -148,8 +148,9 @@ def _build_switch(ctx, before: int) -> None:
     """CP166 at the last directive before ``before`` that tests whether a switch of the
     project's own is defined (``#ifdef M``, ``defined(M)``) - a macro the target's
     ``platform_macro_pattern`` matches but no target compiler defines (not one of its
-    ``platform_macros``, nor of the ``header_macros`` its headers define). A switch the project computes itself (``#define BNB_HIP 1``,
-    tested by value as ``#if BNB_HIP``), or one the user gave with ``-D``, is not one."""
+    ``platform_macros``, nor of the ``header_macros`` its headers define). A switch the
+    project computes itself (``#define BNB_HIP 1``, tested by value as ``#if BNB_HIP``), or
+    one the user gave with ``-D``, is not one."""
     extra = ctx.compiled.target.extra
     builtin = frozenset(m.encode() for m in (*(extra.get("platform_macros") or ()),
                                              *(extra.get("header_macros") or ())))

@@ -166,7 +166,7 @@ PDL = """\
 #endif
 void f() {
 #ifdef USE_PDL
-  cudaLaunchKernelEx(0, 0);
+  cuTensorMapEncodeTiled(0, 0);
 #endif
 }
 """
@@ -175,12 +175,12 @@ void f() {
 def test_a_switch_defined_only_in_dead_branches_is_undefined_there():
     # ggml's common.cuh defines GGML_CUDA_USE_PDL under `#if !defined(GGML_USE_HIP) && ...`
     # and keeps its cudaLaunchKernelEx code under `#if defined(GGML_CUDA_USE_PDL)`
-    assert findings(run(PDL), "CP101") == [(7, "cudaLaunchKernelEx")]
+    assert findings(run(PDL), "CP101") == [(7, "cuTensorMapEncodeTiled")]
     assert findings(run(PDL, "GGML_USE_HIP"), "CP101") == []
     # defined elsewhere too, or given with -D: the branch may be compiled
     also = PDL.replace("void f() {", "#define USE_PDL\nvoid f() {")
-    assert findings(run(also, "GGML_USE_HIP"), "CP101") == [(8, "cudaLaunchKernelEx")]
-    assert findings(run(PDL, "GGML_USE_HIP", "USE_PDL"), "CP101") == [(7, "cudaLaunchKernelEx")]
+    assert findings(run(also, "GGML_USE_HIP"), "CP101") == [(8, "cuTensorMapEncodeTiled")]
+    assert findings(run(PDL, "GGML_USE_HIP", "USE_PDL"), "CP101") == [(7, "cuTensorMapEncodeTiled")]
 
 
 DEEPSPEED = """\

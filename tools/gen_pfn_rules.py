@@ -124,11 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     from cudaport.verify import hip_version
 
     out = args.out / OUT_NAME
-    out.unlink(missing_ok=True)  # (its own names must not count as mapped elsewhere)
     rows = candidates(args.out)
     ok = compiles(args.rocm, rows)
-    print(f"{len(rows)} mapped with the same parameters, {len(rows) - len([r for r in rows if r[1] in ok])} without one address type")
-    rows = [r for r in rows if r[1] in ok]
+    kept = [r for r in rows if r[1] in ok]
+    print(f"{len(rows)} mapped with the same parameters, {len(rows) - len(kept)} of them "
+          "without one address type in ROCm's headers (overloaded or absent)")
+    rows = kept
     out.write_text(render(rows, hip_version(str(args.rocm / "usr")) or "?"), encoding="utf-8")
     print(f"wrote {out} ({len(rows)} names)")
     return 0
