@@ -143,14 +143,20 @@ Fix: select with the HIP compiler's macros. Bad: `NV_IF_TARGET(NV_IS_DEVICE, (f(
 Good: `#if defined(__HIP_DEVICE_COMPILE__)` `f();` `#else` `g();` `#endif` (per GPU:
 `__gfx90a__`, `__gfx942__`).
 """)
-register("CP112", "wmma", "error", "WMMA (<mma.h>, nvcuda::wmma) has no HIP equivalent", """
-What: warp matrix multiply-accumulate through `<mma.h>` and `nvcuda::wmma` (fragments,
-`load_matrix_sync`, `mma_sync`).
-Why: HIP has no `nvcuda::wmma`. AMD's rocWMMA (`rocwmma/rocwmma.hpp`, namespace `rocwmma`)
-is the nearest library, but its fragment shapes, layouts and wave size differ, so a rename
-would compile into wrong results or not at all.
-Fix: port the kernel to rocWMMA by hand (check the supported M/N/K for the GPU), or call
+register("CP112", "wmma", "error", "WMMA fragment that rocWMMA cannot run", """
+What: a warp matrix fragment (`<mma.h>`, `nvcuda::wmma`) of a shape or element type AMD's
+rocWMMA lacks: any shape but m16n16k16 (m32n8k16, m8n32k16, m8n8k4 double), tf32
+(`precision::tf32`), `__nv_bfloat16`, unsigned 8-bit, the `experimental` 4-bit and 1-bit
+fragments, `bmma_sync`.
+Why: the rest of WMMA is ported: `<mma.h>` becomes rocWMMA (`rocwmma/rocwmma.hpp`), whose
+namespace `rocwmma` declares the same fragments and functions with the same arguments, and
+`nvcuda::wmma` names it. rocWMMA's blocks are 16x16 and 32x32 (CUDA has no 32x32 shape);
+its bfloat16 is `hip_bfloat16`, not the `__hip_bfloat16` of the port; its xfloat32
+fragments load `xfloat32_t`, not `float`.
+Fix: tile the kernel with 16x16x16 fragments of `half` or signed 8-bit, or call
 hipBLAS/hipBLASLt for the whole GEMM.
+Bad: `wmma::fragment<wmma::matrix_a, 32, 8, 16, half, wmma::row_major> a;`
+Good: `wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;`
 """)
 # CP130-CP134: library calls whose target form needs more than a rename (issue 17).
 register("CP130", "legacy-cublas", "error", "legacy cuBLAS API (cublas.h) has no HIP form", """
@@ -690,6 +696,31 @@ into registers a step ahead, or use the target's own asynchronous loads).
 Bad: `__pipeline_memcpy_async(&tile[i], &g[i], 16); __pipeline_commit(); __pipeline_wait_prior(0);`
 Good (written by the translation): `cudaport_pipeline_memcpy_async(&tile[i], &g[i], 16);
 cudaport_pipeline_commit(); cudaport_pipeline_wait_prior(0);`
+""")
+register("CP236", "wmma-fragment-elements", "warning", "WMMA fragment element indexed", """
+What: `frag.x[i]` of a WMMA fragment ported to rocWMMA.
+Why: which elements of the matrix a thread holds is unspecified in CUDA and differs in
+rocWMMA (a 64-lane wavefront shares a fragment, so each thread holds fewer elements, and
+in another order). An operation applied alike to every `x[i]` (scaling, conversion,
+activation) computes the same matrix; code that reads `i` as a row or a column does not.
+Fix: keep element-wise loops over `num_elements` as they are; for a position-dependent
+operation store the fragment to shared memory, work on the rows there, and load it again.
+Bad: `if (i < 4) frag.x[i] = 0;`
+Good: `for (int i = 0; i < frag.num_elements; i++) frag.x[i] *= scale;`
+""")
+register("CP237", "wmma-warp-32", "error", "WMMA work divided among 32-thread warps", """
+What: in a file that uses WMMA fragments, a warp index computed as `threadIdx.x / 32` (or a
+name defined as 32), or a launch of a block of a multiple of 32 threads that is not a
+multiple of the wavefront.
+Why: a CUDA warp of 32 threads owns a fragment; in rocWMMA the whole wavefront (64 lanes on
+CDNA: gfx90a, gfx942) owns it. Two of the code's 32-thread warps then run in one wavefront,
+and each fragment load, product and store takes half its lanes from each warp's tile: the
+kernel compiles and computes something else. (On RDNA's 32-lane wavefronts, `--warp-size
+32`, the division is right and nothing is reported.)
+Fix: count warps with `warpSize` (`threadIdx.x / warpSize`) and size blocks, shared memory
+and tiles per wavefront; launch a multiple of 64 threads per block.
+Bad: `#define WARP_SIZE 32` ... `int warpId = threadIdx.x / WARP_SIZE;`
+Good: `int warpId = threadIdx.x / warpSize;`
 """)
 register("CP211", "texture-reference", "error", "texture or surface reference", """
 What: a `texture<...>` or `surface<...>` reference (the legacy texture API).

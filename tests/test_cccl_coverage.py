@@ -106,7 +106,7 @@ FAMILIES = [
     ("cuda/atomic", "CP110", None),
     ("cuda/barrier", "CP110", None),
     ("nv/target", "CP111", None),
-    ("mma.h", "CP112", None),
+    ("mma.h", None, "rocwmma/rocwmma.hpp"),  # rocWMMA: tests/test_wmma.py
     ("cutlass/gemm/device/gemm.h", "CP113", None),
     ("cute/tensor.hpp", "CP113", None),
     ("cupti.h", "CP106", None),
@@ -135,8 +135,8 @@ def test_header_family_is_mapped_or_reported(header, code, to):
 NAMES = [
     ("  int w = CUB_WARP_THREADS(0);", "CP114", "HIPCUB_DEVICE_WARP_THREADS"),
     ("  NV_IF_TARGET(NV_IS_DEVICE, (x[0] = 1;));", "CP111", "__HIP_DEVICE_COMPILE__"),
-    ("  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> c;", "CP112",
-     "rocWMMA"),
+    ("  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 32, 8, 16, float> c;", "CP112",
+     "m16n16k16"),
     ("  cutlass::half_t h;", "CP113", "composable_kernel"),
     ("  cuda::atomic_ref<int, cuda::thread_scope_device> r(x[0]);", "CP110", "HIP atomics"),
     ("  cuda::std::optional<int> m;", "CP110", "std::"),  # (numeric_limits ports: test_libcudacxx_std)

@@ -60,6 +60,14 @@ CASES = [
      KERNEL.format('  const char *s = "asm(x)"; out[0] = s[0];')),
     ("CP230", KERNEL.format('  asm volatile("membar.gl;");'), KERNEL.format('  __threadfence();')),
     ("CP231", KERNEL.format("  __pipeline_commit();"), KERNEL.format("  __syncthreads();")),
+    ("CP236", "#include <mma.h>\nusing namespace nvcuda;\n" + KERNEL.format(
+        "  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c; c.x[0] = 0;"),
+     "#include <mma.h>\nusing namespace nvcuda;\n" + KERNEL.format(
+        "  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c; wmma::fill_fragment(c, 0);")),
+    ("CP237", "#include <mma.h>\nusing namespace nvcuda;\n" + KERNEL.format(
+        "  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c; out[threadIdx.x / 32] = 0;"),
+     "#include <mma.h>\nusing namespace nvcuda;\n" + KERNEL.format(
+        "  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c; out[threadIdx.x / warpSize] = 0;")),
     ("CP211", "texture<float, 1, cudaReadModeElementType> tex;\n",
      "cudaTextureObject_t tex = 0;\n"),
     ("CP211", "surface<void, 2> surf;\n", "cudaSurfaceObject_t surf = 0;\n"),
