@@ -192,8 +192,8 @@ def driver(tmp_path_factory):
                     str(DATA / "driver.cpp"), "-o", str(exe)], check=True)
 
     def run(calls: list[tuple[str, int, int, int]]) -> list[int]:
-        text = "".join(f"{n} {a & 0xffffffff:x} {b & 0xffffffff:x} {c & 0xffffffff:x}\n"
-                       for n, a, b, c in calls)
+        m = (1 << 64) - 1  # (the driver reads 64 bits; a 32-bit function takes the low half)
+        text = "".join(f"{n} {a & m:x} {b & m:x} {c & m:x}\n" for n, a, b, c in calls)
         proc = subprocess.run([str(exe)], input=text, capture_output=True, text=True,
                               check=True)
         return [int(line, 16) for line in proc.stdout.split()]
@@ -529,6 +529,140 @@ def test_directed_rounding_matches_ieee(driver):
         elif g != _bits(r):
             bad.append((call, hex(g), hex(_bits(r))))
     assert not bad, bad[:10]
+
+
+# Double directed rounding: the exact result (a Fraction) rounded to binary64 in each mode.
+_F64_MAX = Fraction(2) ** 1023 * (2 - Fraction(1, 2 ** 52))
+
+
+def _f64(bits: int) -> float:
+    return struct.unpack("<d", struct.pack("<Q", bits & (2 ** 64 - 1)))[0]
+
+
+def _bits64(x: float) -> int:
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def _round64(q: Fraction, mode: str) -> float:
+    """q (finite, nonzero) rounded to binary64 towards -inf (rd), +inf (ru) or zero (rz)."""
+    import math
+    if abs(q) > _F64_MAX:
+        big = math.inf if q > 0 else -math.inf
+        towards_inf = mode == ("ru" if q > 0 else "rd")
+        return big if towards_inf else math.copysign(float(_F64_MAX), big)
+    x = float(q)  # round to nearest (exact integer division)
+    if mode == "rz":
+        mode = "rd" if q > 0 else "ru"
+    if mode == "rd" and Fraction(x) > q:
+        x = math.nextafter(x, -math.inf)
+    if mode == "ru" and Fraction(x) < q:
+        x = math.nextafter(x, math.inf)
+    return x if x != 0 else math.copysign(0.0, float(q) or (1.0 if q > 0 else -1.0))
+
+
+def _rounded64_reference(op: str, mode: str, x: float, y: float = 0.0) -> float | None:
+    """CUDA's __d<op>_r<mode>(x[, y]); None where the result is a NaN."""
+    import math
+
+    import numpy as np
+    if op == "rcp":
+        op, x, y = "div", 1.0, x
+    if op == "sub":
+        op, y = "add", -y
+    with np.errstate(all="ignore"):  # specials and zeros: IEEE's result is exact in every mode
+        special = {"add": np.float64(x) + np.float64(y), "mul": np.float64(x) * np.float64(y),
+                   "div": np.float64(x) / np.float64(y), "sqrt": np.sqrt(np.float64(x))}[op]
+    if math.isnan(special):
+        return None
+    operands = [x] if op == "sqrt" else [x, y]
+    if any(math.isinf(v) for v in operands) or (op != "add" and any(v == 0 for v in operands)):
+        return float(special)
+    fx, fy = Fraction(x), Fraction(y)
+    if op == "add":
+        q = fx + fy
+        if q == 0:  # IEEE 754 6.3: an exact zero sum is +0, or -0 rounding down
+            if x == 0 and y == 0 and math.copysign(1, x) == math.copysign(1, y):
+                return x
+            return -0.0 if mode == "rd" else 0.0
+        return _round64(q, mode)
+    if op == "mul":
+        return _round64(fx * fy, mode)
+    if op == "div":
+        return _round64(fx / fy, mode)
+    # sqrt: the largest double r with r*r <= x, then the mode
+    lo = math.sqrt(x)
+    while Fraction(lo) ** 2 > fx:
+        lo = math.nextafter(lo, 0.0)
+    while Fraction(math.nextafter(lo, math.inf)) ** 2 <= fx:
+        lo = math.nextafter(lo, math.inf)
+    if Fraction(lo) ** 2 == fx or mode in ("rd", "rz"):
+        return lo
+    return math.nextafter(lo, math.inf)
+
+
+_DOUBLE_EDGES = [0x0, 0x8000000000000000, 0x1, 0x8000000000000001, 0x000FFFFFFFFFFFFF,
+                 0x0010000000000000, 0x3FF0000000000000, 0xBFF0000000000000,
+                 0x3FF0000000000001, 0x4008000000000000, 0x3FB999999999999A,
+                 0x7FEFFFFFFFFFFFFF, 0xFFEFFFFFFFFFFFFF, 0x7FF0000000000000,
+                 0xFFF0000000000000, 0x7FF8000000000000, 0x3CA0000000000000,
+                 0x4340000000000000, 0x3CB0000000000000, 0xBCA0000000000000,
+                 0x5FE0000000000000, 0x1FE0000000000000, 0x0000000000000003,
+                 0x3FE0000000000000, 0x7FE0000000000000, 0x2000000000000000]
+
+
+def test_double_directed_rounding_matches_ieee(driver):
+    rng = random.Random(11)
+
+    def rand() -> int:
+        kind = rng.random()
+        if kind < 0.4:  # ordinary magnitudes, both signs
+            return (rng.getrandbits(1) << 63) | (rng.randrange(900, 1150) << 52) \
+                | rng.getrandbits(52)
+        if kind < 0.55:  # near the subnormal and overflow ends
+            return (rng.getrandbits(1) << 63) | (rng.choice([rng.randrange(0, 60),
+                    rng.randrange(1990, 2047)]) << 52) | rng.getrandbits(52)
+        if kind < 0.65:  # few significant bits: exact results and ties
+            return (rng.getrandbits(1) << 63) | (rng.randrange(1000, 1050) << 52) \
+                | (rng.getrandbits(4) << 48)
+        return rng.getrandbits(64)
+
+    unary = [[v] for v in _DOUBLE_EDGES] + [[rand()] for _ in range(400)]
+    binary = [[a, b] for a in _DOUBLE_EDGES for b in _DOUBLE_EDGES]
+    binary += [[rand(), rand()] for _ in range(600)]
+    # ties, cancellation, products that underflow or overflow by a little
+    binary += [[0x3FF0000000000000, 0x3CA0000000000000], [0xBFF0000000000000, 0xBCA0000000000000],
+               [0x3FF0000000000000, 0xBCA0000000000001], [0x433FFFFFFFFFFFFF, 0x3FE0000000000000],
+               [0x1FF0000000000001, 0x1FF0000000000001], [0x2000000000000001, 0x2000000000000003],
+               [0x7FE0000000000001, 0x4000000000000000], [0x7FEFFFFFFFFFFFFF, 0x3FF0000000000001],
+               [0x7FEFFFFFFFFFFFFF, 0x7C9FFFFFFFFFFFFF], [0x0010000000000001, 0x3FEFFFFFFFFFFFFF]]
+    calls, refs = [], []
+    for op, arity in (("add", 2), ("sub", 2), ("mul", 2), ("div", 2), ("rcp", 1), ("sqrt", 1)):
+        for mode in ("rd", "ru", "rz"):
+            for args in unary if arity == 1 else binary:
+                calls.append((f"cudaport_d{op}_{mode}", *(args + [0, 0])[:3]))
+                refs.append(_rounded64_reference(op, mode, *[_f64(a) for a in args]))
+    got = driver(calls)
+    bad = []
+    for call, g, r in zip(calls, got, refs):
+        if r is None:
+            if (g >> 52) & 0x7FF != 0x7FF or not g & (2 ** 52 - 1):
+                bad.append((call, hex(g), "NaN"))
+        elif g != _bits64(r):
+            bad.append((call, hex(g), hex(_bits64(r))))
+    assert len(calls) > 15000
+    assert not bad, bad[:10]
+
+
+def test_ldcv_returns_the_pointee(driver):
+    rng = random.Random(5)
+    values = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(50)]
+    values += [(0, 0), (2 ** 64 - 1, 2 ** 64 - 1)]
+    calls, want = [], []
+    for a, b in values:
+        calls += [("cudaport_ldcv_u64", a, 0, 0), ("cudaport_ldcv_16", a, b, 0),
+                  ("cudaport_ldcv_6", a, 0, 0), ("cudaport_ldcv_1", a, 0, 0)]
+        want += [a, (a >> 32) | (b & 0xFFFFFFFF) << 32, a & (2 ** 48 - 1), a & 0xFF]
+    assert driver(calls) == want
 
 
 def _dpx_reference(name: str, a: int, b: int, c: int, want_pred: bool) -> int:

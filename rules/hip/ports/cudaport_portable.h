@@ -410,16 +410,25 @@ CUDAPORT_HD inline float float_step(float r, bool up) {
   u = (up != neg) ? u + 1u : u - 1u;  // away from zero on the side of `up`, else towards
   return bit_cast<float>(u);
 }
-// r (a float near the exact value) rounded in mode `mode`, where `side` is the sign of
-// (exact - r): > 0 when the exact value is above r.
-CUDAPORT_HD inline float round_to(float r, double side, int mode) {
+// the double next to r (the same for binary64)
+CUDAPORT_HD inline double float_step(double r, bool up) {
+  unsigned long long u = bit_cast<unsigned long long>(r);
+  if ((u << 1) == 0) return bit_cast<double>(up ? 1ull : 0x8000000000000001ull);
+  const bool neg = u >> 63;
+  u = (up != neg) ? u + 1ull : u - 1ull;
+  return bit_cast<double>(u);
+}
+// r (a float or double next to the exact value) rounded in mode `mode`, where `side` is
+// the sign of (exact - r): > 0 when the exact value is above r.
+template <class T>
+CUDAPORT_HD inline T round_to(T r, double side, int mode) {
   if (r != r || side == 0.0 || side != side) return r;
   const bool above = side > 0.0;
   if (mode == round_down) return above ? r : float_step(r, false);
   if (mode == round_up) return above ? float_step(r, true) : r;
   // towards zero: keep r when it is nearer zero than the exact value
-  if (r == 0.0f) return r;
-  return (r > 0.0f) == above ? r : float_step(r, r < 0.0f);
+  if (r == T(0)) return r;
+  return (r > T(0)) == above ? r : float_step(r, r < T(0));
 }
 CUDAPORT_HD inline bool finite_f(float x) { return (bit_cast<unsigned>(x) & 0x7f800000u) != 0x7f800000u; }
 // x + y + (z, a third addend: 0 for a plain sum), with x + y exact in double
@@ -490,6 +499,128 @@ CUDAPORT_HD inline float cudaport_fdiv_rz(float x, float y) { return cudaport_de
 CUDAPORT_HD inline float cudaport_frcp_rz(float x) { return cudaport_detail::div_r(1.0f, x, cudaport_detail::round_zero); }
 CUDAPORT_HD inline float cudaport_fsqrt_rz(float x) { return cudaport_detail::sqrt_r(x, cudaport_detail::round_zero); }
 CUDAPORT_HD inline float cudaport_fmaf_rz(float x, float y, float z) { return cudaport_detail::fma_r(x, y, z, cudaport_detail::round_zero); }
+#endif
+//@ end
+
+//@ rounded_double needs=rounded provides=cudaport_dadd_rd,cudaport_dsub_rd,cudaport_dmul_rd,cudaport_ddiv_rd,cudaport_drcp_rd,cudaport_dsqrt_rd,cudaport_dadd_ru,cudaport_dsub_ru,cudaport_dmul_ru,cudaport_ddiv_ru,cudaport_drcp_ru,cudaport_dsqrt_ru,cudaport_dadd_rz,cudaport_dsub_rz,cudaport_dmul_rz,cudaport_ddiv_rz,cudaport_drcp_rz,cudaport_dsqrt_rz
+#ifndef CUDAPORT_PORTABLE_ROUNDED_DOUBLE
+#define CUDAPORT_PORTABLE_ROUNDED_DOUBLE
+// CUDA Math API, "Double Precision Intrinsics": __dadd_rX(x, y) = x + y, __dsub_rX = x - y,
+// __dmul_rX = x * y, __ddiv_rX = x / y, __drcp_rX(x) = 1 / x, __dsqrt_rX(x) = sqrt(x), each
+// computed exactly and rounded once in the IEEE-754 mode named (rd, ru, rz). HIP 6.4 and
+// 7.2 declare only the _rn forms.
+// How: r is the operation's own (round-to-nearest) result, and the sign of (exact - r) is
+// found without error; r is then moved one step in the rounding direction when it lies on
+// the wrong side (this needs r only within one step of the exact value). A sum: with
+// |x| >= |y|, Dekker's fast two-sum error e (x + y = r + e) is exact and cannot overflow.
+// A product, quotient or square root: the operands are scaled by powers of two (frexp,
+// ldexp: exact) to near 1, where one fma gives x*y - r, x - r*y or x - r*r rounded once
+// with no underflow, so with its exact sign. A finite operation that gives an infinity has
+// |exact| > DBL_MAX: rd/rz/ru then take DBL_MAX where they go towards zero. An exactly zero
+// sum is -0 under rd unless both addends are +0 (IEEE 754, 6.3).
+namespace cudaport_detail {
+CUDAPORT_HD inline bool finite_d(double x) {
+  return (bit_cast<unsigned long long>(x) & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
+}
+CUDAPORT_HD inline double overflowed(double r, int mode) { return round_to(r, r > 0.0 ? -1.0 : 1.0, mode); }
+CUDAPORT_HD inline double dadd_r(double x, double y, int mode) {
+  const double r = x + y;
+  if (!finite_d(x) || !finite_d(y)) return r;
+  if (!finite_d(r)) return overflowed(r, mode);
+  const double big = __builtin_fabs(x) >= __builtin_fabs(y) ? x : y, small = big == x ? y : x;
+  const double e = small - (r - big);  // exact (fast two-sum)
+  if (r == 0.0 && e == 0.0) {
+    if (x == 0.0 && y == 0.0 && (bit_cast<unsigned long long>(x) >> 63) == (bit_cast<unsigned long long>(y) >> 63))
+      return x;  // +0 + +0, -0 + -0
+    return mode == round_down ? -0.0 : 0.0;
+  }
+  return round_to(r, e, mode);
+}
+CUDAPORT_HD inline double dmul_r(double x, double y, int mode) {
+  const double r = x * y;
+  if (!finite_d(x) || !finite_d(y) || x == 0.0 || y == 0.0) return r;  // exact
+  if (!finite_d(r)) return overflowed(r, mode);
+  int ex, ey;
+  const double mx = __builtin_frexp(x, &ex), my = __builtin_frexp(y, &ey);  // x = mx 2^ex
+  // x*y - r = (mx*my - rs) 2^(ex+ey), 1/4 <= |mx*my| < 1, rs = r 2^-(ex+ey) exactly
+  return round_to(r, __builtin_fma(mx, my, -__builtin_ldexp(r, -(ex + ey))), mode);
+}
+CUDAPORT_HD inline double ddiv_r(double x, double y, int mode) {
+  const double r = x / y;
+  if (!finite_d(x) || !finite_d(y) || x == 0.0 || y == 0.0) return r;  // exact
+  if (!finite_d(r)) return overflowed(r, mode);
+  int ex, ey;
+  const double mx = __builtin_frexp(x, &ex), my = __builtin_frexp(y, &ey);
+  // sign(x/y - r) = sign(mx - rs*my) * sign(my), rs = r 2^(ey-ex) exactly (about mx/my)
+  const double rem = __builtin_fma(-__builtin_ldexp(r, ey - ex), my, mx);
+  return round_to(r, my > 0.0 ? rem : -rem, mode);
+}
+CUDAPORT_HD inline double dsqrt_r(double x, int mode) {
+  const double r = __builtin_sqrt(x);
+  if (!finite_d(x) || x <= 0.0) return r;  // exact, or NaN
+  int e;
+  double m = __builtin_frexp(x, &e);
+  if (e & 1) {  // x = m 2^e with e even, 1/2 <= m < 2
+    m *= 2.0;
+    e -= 1;
+  }
+  // sign(sqrt(x) - r) = sign(m - rs*rs), rs = r 2^(-e/2) exactly
+  const double rs = __builtin_ldexp(r, -e / 2);
+  return round_to(r, __builtin_fma(-rs, rs, m), mode);
+}
+}  // namespace cudaport_detail
+CUDAPORT_HD inline double cudaport_dadd_rd(double x, double y) { return cudaport_detail::dadd_r(x, y, cudaport_detail::round_down); }
+CUDAPORT_HD inline double cudaport_dsub_rd(double x, double y) { return cudaport_detail::dadd_r(x, -y, cudaport_detail::round_down); }
+CUDAPORT_HD inline double cudaport_dmul_rd(double x, double y) { return cudaport_detail::dmul_r(x, y, cudaport_detail::round_down); }
+CUDAPORT_HD inline double cudaport_ddiv_rd(double x, double y) { return cudaport_detail::ddiv_r(x, y, cudaport_detail::round_down); }
+CUDAPORT_HD inline double cudaport_drcp_rd(double x) { return cudaport_detail::ddiv_r(1.0, x, cudaport_detail::round_down); }
+CUDAPORT_HD inline double cudaport_dsqrt_rd(double x) { return cudaport_detail::dsqrt_r(x, cudaport_detail::round_down); }
+CUDAPORT_HD inline double cudaport_dadd_ru(double x, double y) { return cudaport_detail::dadd_r(x, y, cudaport_detail::round_up); }
+CUDAPORT_HD inline double cudaport_dsub_ru(double x, double y) { return cudaport_detail::dadd_r(x, -y, cudaport_detail::round_up); }
+CUDAPORT_HD inline double cudaport_dmul_ru(double x, double y) { return cudaport_detail::dmul_r(x, y, cudaport_detail::round_up); }
+CUDAPORT_HD inline double cudaport_ddiv_ru(double x, double y) { return cudaport_detail::ddiv_r(x, y, cudaport_detail::round_up); }
+CUDAPORT_HD inline double cudaport_drcp_ru(double x) { return cudaport_detail::ddiv_r(1.0, x, cudaport_detail::round_up); }
+CUDAPORT_HD inline double cudaport_dsqrt_ru(double x) { return cudaport_detail::dsqrt_r(x, cudaport_detail::round_up); }
+CUDAPORT_HD inline double cudaport_dadd_rz(double x, double y) { return cudaport_detail::dadd_r(x, y, cudaport_detail::round_zero); }
+CUDAPORT_HD inline double cudaport_dsub_rz(double x, double y) { return cudaport_detail::dadd_r(x, -y, cudaport_detail::round_zero); }
+CUDAPORT_HD inline double cudaport_dmul_rz(double x, double y) { return cudaport_detail::dmul_r(x, y, cudaport_detail::round_zero); }
+CUDAPORT_HD inline double cudaport_ddiv_rz(double x, double y) { return cudaport_detail::ddiv_r(x, y, cudaport_detail::round_zero); }
+CUDAPORT_HD inline double cudaport_drcp_rz(double x) { return cudaport_detail::ddiv_r(1.0, x, cudaport_detail::round_zero); }
+CUDAPORT_HD inline double cudaport_dsqrt_rz(double x) { return cudaport_detail::dsqrt_r(x, cudaport_detail::round_zero); }
+#endif
+//@ end
+
+//@ ldcv needs=prelude provides=cudaport_ldcv
+#ifndef CUDAPORT_PORTABLE_LDCV
+#define CUDAPORT_PORTABLE_LDCV
+// CUDA C++ Programming Guide, "Load Functions Using Cache Hints": __ldcv(p) returns *p,
+// loaded with the cache operator .cv (PTX ISA, "Cache Operators": do not cache, fetch
+// again), for the scalar, vector, __half and __nv_bfloat16 types CUDA declares it for.
+// How: a volatile load of the same bytes. For a volatile global load the AMDGPU backend
+// sets the bits that bypass the non-coherent caches (compiled by ROCm 7.2: `sc0 sc1` on
+// gfx942, `glc` on gfx90a), so every call reads memory again, as .cv does. The bytes are
+// read in the widest pieces (8, 4, 2 or 1 bytes) that the type's size allows, through a
+// may_alias type (a plain one let g++ -O2 drop the stores to a local it read).
+namespace cudaport_detail {
+template <bool C, class A, class B> struct pick { typedef A type; };
+template <class A, class B> struct pick<false, A, B> { typedef B type; };
+template <class T> struct load_piece {
+  typedef typename pick<sizeof(T) % 8 == 0, unsigned long long,
+      typename pick<sizeof(T) % 4 == 0, unsigned,
+          typename pick<sizeof(T) % 2 == 0, unsigned short, unsigned char>::type>::type>::type type;
+};
+}  // namespace cudaport_detail
+template <class T>
+CUDAPORT_HD inline T cudaport_ldcv(const T* p) {
+  typedef typename cudaport_detail::load_piece<T>::type W;
+  typedef W __attribute__((__may_alias__)) A;  // (reads T's bytes: no type-based aliasing)
+  W pieces[sizeof(T) / sizeof(W)];
+  const volatile A* from = reinterpret_cast<const volatile A*>(p);
+  for (unsigned i = 0; i < sizeof(T) / sizeof(W); ++i) pieces[i] = from[i];
+  T v;
+  __builtin_memcpy((void*)&v, (const void*)pieces, sizeof(T));
+  return v;
+}
 #endif
 //@ end
 

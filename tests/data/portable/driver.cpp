@@ -1,6 +1,7 @@
 // Host driver for the portable header's semantic tests (tests/test_portable.py): compiled
 // with g++ against `cudaport portable-header` output, it reads lines `NAME A B C` (the
-// arguments' bits in hex) and prints the result's bits in hex, one line each.
+// arguments' bits in hex) and prints the result's bits in hex, one line each (16 digits for
+// the double functions, 8 for the others).
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -14,12 +15,17 @@ typedef float (*f3)(float, float, float);
 
 static float as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
 static unsigned as_bits(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
+typedef unsigned long long u64;
+static double as_double(u64 u) { double d; std::memcpy(&d, &u, 8); return d; }
+static u64 as_bits64(double d) { u64 u; std::memcpy(&u, &d, 8); return u; }
 
 #define ONE(N) if (name == #N) return (unsigned)N(a);
 #define TWO(N) if (name == #N) return (unsigned)N(a, b);
 #define F1(N) if (name == #N) return as_bits(N(as_float(a)));
 #define F2(N) if (name == #N) return as_bits(N(as_float(a), as_float(b)));
 #define F3(N) if (name == #N) return as_bits(N(as_float(a), as_float(b), as_float(c)));
+#define D1(N) if (name == #N) return as_bits64(N(as_double(a)));
+#define D2(N) if (name == #N) return as_bits64(N(as_double(a), as_double(b)));
 #define PAIR(N) \
   if (name == #N "_h") return cudaport_detail::bit_cast<unsigned>(N(cudaport_detail::bit_cast<cudaport_half2_t>(a), cudaport_detail::bit_cast<cudaport_half2_t>(b))); \
   if (name == #N "_b") return cudaport_detail::bit_cast<unsigned>(N(cudaport_detail::bit_cast<cudaport_bfloat162_t>(a), cudaport_detail::bit_cast<cudaport_bfloat162_t>(b)));
@@ -119,12 +125,38 @@ static unsigned call(const std::string& name, unsigned a, unsigned b, unsigned c
   return 0;
 }
 
+static u64 call_double(const std::string& name, u64 a, u64 b, bool& ok) {
+  ok = true;
+  D2(cudaport_dadd_rd) D2(cudaport_dadd_ru) D2(cudaport_dadd_rz)
+  D2(cudaport_dsub_rd) D2(cudaport_dsub_ru) D2(cudaport_dsub_rz)
+  D2(cudaport_dmul_rd) D2(cudaport_dmul_ru) D2(cudaport_dmul_rz)
+  D2(cudaport_ddiv_rd) D2(cudaport_ddiv_ru) D2(cudaport_ddiv_rz)
+  D1(cudaport_drcp_rd) D1(cudaport_drcp_ru) D1(cudaport_drcp_rz)
+  D1(cudaport_dsqrt_rd) D1(cudaport_dsqrt_ru) D1(cudaport_dsqrt_rz)
+  if (name == "cudaport_ldcv_u64") return cudaport_ldcv(&a);
+  if (name == "cudaport_ldcv_16") {  // a 16-byte type read in 8-byte pieces: bytes 4..11
+    struct q { unsigned w[4]; } v = {{(unsigned)a, (unsigned)(a >> 32), (unsigned)b, (unsigned)(b >> 32)}};
+    q r = cudaport_ldcv(&v);
+    return (u64)r.w[1] | (u64)r.w[2] << 32;
+  }
+  if (name == "cudaport_ldcv_6") {  // a 6-byte type read in 2-byte pieces
+    struct s6 { unsigned short h[3]; } v = {{(unsigned short)a, (unsigned short)(a >> 16), (unsigned short)(a >> 32)}};
+    s6 r = cudaport_ldcv(&v);
+    return (u64)r.h[0] | (u64)r.h[1] << 16 | (u64)r.h[2] << 32;
+  }
+  if (name == "cudaport_ldcv_1") { unsigned char v = (unsigned char)a; return cudaport_ldcv(&v); }
+  ok = false;
+  return 0;
+}
+
 int main() {
   char name[64];
-  unsigned a, b, c;
-  while (std::scanf("%63s %x %x %x", name, &a, &b, &c) == 4) {
+  u64 a, b, c;
+  while (std::scanf("%63s %llx %llx %llx", name, &a, &b, &c) == 4) {
     bool ok;
-    unsigned r = call(name, a, b, c, ok);
+    u64 d = call_double(name, a, b, ok);
+    if (ok) { std::printf("%016llx\n", d); continue; }
+    unsigned r = call(name, (unsigned)a, (unsigned)b, (unsigned)c, ok);
     if (!ok) { std::printf("unknown %s\n", name); return 2; }
     std::printf("%08x\n", r);
   }

@@ -152,6 +152,34 @@ __global__ void floats(float* f, nv_bfloat162* b, __nv_bfloat16* s) {
   float4 v = __ldcg(reinterpret_cast<const float4*>(f) + 20);
   __stcg(f + 55, v.x); __stcs(f + 56, v.y); __stwt(f + 57, v.z); __stwb(f + 58, v.w);
   __stcg(reinterpret_cast<float4*>(f) + 21, v);
+  f[59] = __ldcv(f + 60) + __ldcv(reinterpret_cast<const float4*>(f) + 22).w;
+  b[3] = __ldcv(b + 4);
+  s[1] = __ldcv(s + 2);
+}
+
+__global__ void doubles(double* d, double2* d2, const char2* c2, char2* oc2, const __half* h, __half* oh) {
+  d[0] = __dadd_rd(d[40], d[41]);
+  d[1] = __dadd_ru(d[40], d[41]);
+  d[2] = __dadd_rz(d[40], d[41]);
+  d[3] = __dsub_rd(d[40], d[41]);
+  d[4] = __dsub_ru(d[40], d[41]);
+  d[5] = __dsub_rz(d[40], d[41]);
+  d[6] = __dmul_rd(d[40], d[41]);
+  d[7] = __dmul_ru(d[40], d[41]);
+  d[8] = __dmul_rz(d[40], d[41]);
+  d[9] = __ddiv_rd(d[40], d[41]);
+  d[10] = __ddiv_ru(d[40], d[41]);
+  d[11] = __ddiv_rz(d[40], d[41]);
+  d[12] = __drcp_rd(d[40]);
+  d[13] = __drcp_ru(d[40]);
+  d[14] = __drcp_rz(d[40]);
+  d[15] = __dsqrt_rd(d[40]);
+  d[16] = __dsqrt_ru(d[40]);
+  d[17] = __dsqrt_rz(d[40]);
+  d[18] = __ldcv(d + 42);
+  d2[0] = __ldcv(d2 + 1);
+  oc2[0] = __ldcv(c2);
+  oh[0] = __ldcv(h);
 }
 
 __global__ void lowp(const float* f, unsigned char* e, unsigned short* q, __half2* h, nv_bfloat16* b) {
