@@ -93,6 +93,9 @@ class FileContext:
     # CUDA names the file's #if conditions test that the target never defines (read as 0
     # there: platform_branches.before_passes), for deciding which branches it compiles
     undefined_in_conditions: frozenset[bytes] = frozenset()
+    # '#' offset -> outcome of the #if/#elif conditions the translation makes take the
+    # branch a CUDA build takes (a version gate in a file with no HIP branches of its own)
+    forced_conditions: dict[int, bool] = field(default_factory=dict)
 
     def linecol(self, offset: int) -> tuple[int, int]:
         if self.lines is None:

@@ -759,7 +759,9 @@ name the target lacks, on `__NVCC__` in a file with HIP branches of its own, or 
 Why: the target compiler defines none of these (nor finds that header), so the condition
 reads them as 0 and the build takes a branch a CUDA build would not. Version macros are left as written in
 conditions (the policy in README "Version gates"): HIP takes the branch for the oldest CUDA,
-as a project's own HIP build relies on; the message says whether the branch is compiled.
+as a project's own HIP build relies on; the message says whether the branch is compiled. In
+a file with no HIP branches of its own, a gate whose outcome differs from CUDA 13.0's tests
+`__HIP_PLATFORM_AMD__` too, so HIP takes the branch nvcc 13 takes.
 Findings in branches the target never compiles are not reported.
 Fix: check that the branch the target takes is the one it needs; where it is not, test the
 target's own macro (`__HIP_PLATFORM_AMD__`, `HIP_VERSION`, `__HIP_DEVICE_COMPILE__`) too.

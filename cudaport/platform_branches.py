@@ -200,7 +200,9 @@ def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
             continue
         m = _LOGICAL.match(src, offset)
         if m is not None:
-            directives.append((offset, m.group(1), condition_at(ctx, *m.span(2)), m.end()))
+            forced = None if plain else ctx.forced_conditions.get(offset)
+            cond = condition_at(ctx, *m.span(2)) if forced is None else b"01"[forced:forced + 1]
+            directives.append((offset, m.group(1), cond, m.end()))
     facts = None if plain else known(ctx)
     spans = other_platform_spans(directives, is_platform, facts)
     if spans and facts is not None and b"define" in src:
@@ -403,6 +405,10 @@ def before_passes(ctx) -> None:
     ctx.undefined_in_conditions = frozenset(n for found in leave.values() for _, n in found
                                             if n != NVCC or hip_aware is not None)
     title = ctx.compiled.target.title
+    extra = ctx.compiled.target.extra
+    cuda = {m.encode(): v for m, v in (extra.get("cuda_version_values") or {}).items()}
+    gate = (extra.get("gate_macro") or "").encode()
+    own = -1  # (whether the file has target branches of its own: asked once, if needed)
     for i, found in sorted(leave.items()):
         offset, word, (a, b), end = conds[i]
         cond = condition_at(ctx, a, b)
@@ -419,8 +425,35 @@ def before_passes(ctx) -> None:
                if names - {NVCC} else
                f"this file has {title} branches of its own (line {ctx.linecol(hip_aware)[0]}), "
                f"so __NVCC__ means nvcc itself, which {title}'s compiler is not: left as written")
+        given = names & cuda.keys()
+        if given and gate and outcome is not None and word in (b"if", b"elif"):
+            if own == -1:
+                own = hip_aware if hip_aware is not None else _names_the_target(ctx, conds)
+            as_cuda = None if own is not None else conditions.evaluate(cond, dataclasses.replace(
+                base, defined=base.defined + tuple((n, cuda[n]) for n in sorted(given)),
+                undefined=(base.undefined | names) - given))
+            if as_cuda is not None and as_cuda != outcome:
+                _force(ctx, offset, a, b, as_cuda, gate)
+                outcome = as_cuda
+                version = ".".join(str(cuda[b"CUDART_VERSION"] // k % 100)
+                                   for k in (1000, 10)) if b"CUDART_VERSION" in cuda else "newest"
+                why += (f", the branch for the oldest CUDA; this file has no {title} branches "
+                        f"of its own, so its gates were written for CUDA alone: the condition "
+                        f"tests {gate.decode()} too and takes the branch CUDA {version} takes")
         ctx.find("CP215", found[0][0], f"#{word.decode()} on {shown}: {why}; "
                  f"{_outcome(ctx, b, end, outcome)}", found[0][1].decode())
+
+
+def _force(ctx, offset: int, a: int, b: int, outcome: bool, gate: bytes) -> None:
+    """Make the condition at ``a:b`` (of the directive at ``offset``) have ``outcome`` in a
+    build for the target: ``(cond) || defined(GATE)`` or ``(cond) && !defined(GATE)``."""
+    code = ctx.code_at(a, b)
+    lo, hi = a + len(code) - len(code.lstrip()), a + len(code.rstrip())
+    rule = f"{ctx.compiled.target.name}/version-gate"
+    ctx.edits.append(Edit(lo, lo, b"(", rule))
+    ctx.edits.append(Edit(hi, hi, (b") || defined(" if outcome else b") && !defined(") + gate
+                          + b")", rule))
+    ctx.forced_conditions[offset] = outcome
 
 
 def _outcome(ctx, cond_end: int, end: int | None, outcome: bool | None) -> str:

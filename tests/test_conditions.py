@@ -75,13 +75,17 @@ cudaGraphExecUpdateResult result;
 #error "CUDA 11 or later"
 #endif
 int v = CUDA_VERSION + __CUDACC_VER_MAJOR__;
+#ifdef GGML_USE_HIP
+int hip_build;
+#endif
 """
 
 
 def test_version_macros_are_left_in_conditions_and_named_in_code():
     # one policy for the three (README "Version gates"): hipcc defines none of them, so
     # conditions read 0; CUDART_VERSION was HIP_VERSION (every `>= 12080` true), CUDA_VERSION
-    # an error, __CUDACC_VER_MAJOR__ a warning
+    # an error, __CUDACC_VER_MAJOR__ a warning. (A file with HIP branches of its own, as
+    # ggml's: its HIP build relies on the oldest branch)
     r = run(VERSIONS)
     out = r.text
     assert "#if CUDART_VERSION >= 12000\n" in out and "#if CUDA_VERSION >= 12080\n" in out
@@ -278,3 +282,19 @@ def test_the_branch_has_include_picks_compiles_with_rocm_7_2(tmp_path):
     out = tmp_path / "k.hip"
     out.write_bytes(translate_bytes(src.encode(), Options(target_version="7.2"), "k.cu").output)
     compile_object(out, "gfx942", "7.2")
+
+
+def test_version_gates_of_a_file_without_hip_branches_take_cuda_13s_branch():
+    # the same gates written for CUDA alone: read as 0 they took CUDA 11's branch and the
+    # #error; each whose outcome differs tests __HIP_PLATFORM_AMD__ too, and the branch
+    # CUDA 13.0 takes is compiled, with its findings (CUDA 12's update info: HIP has none)
+    r = run(VERSIONS.replace("#ifdef GGML_USE_HIP\nint hip_build;\n#endif\n", ""))
+    assert "#if (CUDART_VERSION >= 12000) || defined(__HIP_PLATFORM_AMD__)\n" in r.text
+    assert "#if (CUDA_VERSION >= 12080) || defined(__HIP_PLATFORM_AMD__)\n" in r.text
+    assert "#if (__CUDACC_VER_MAJOR__ < 11) && !defined(__HIP_PLATFORM_AMD__)\n" in r.text
+    said = {f.line: f.message for f in r.findings if f.code == "CP215"}
+    assert "true there: line 3 is compiled for HIP" in said[2]
+    assert "false there: line 11 is not compiled for HIP" in said[10]
+    assert {f.line for f in r.findings if f.severity == "error"} >= {3}
+    assert not [f for f in r.findings if f.line == 5]  # (the #else HIP no longer takes)
+    assert run(r.text).text == r.text

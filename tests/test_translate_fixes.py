@@ -163,24 +163,28 @@ VERSION_BRANCH = ("#include <cuda_runtime.h>\n#include <stdio.h>\n"
                   "int main() { printf(\"%d\\n\", CUDART_VERSION / 1000); return mapped(); }\n")
 
 
-def test_cuda_version_macros_are_read_as_hip_reads_them():
-    # The version-macro policy (README "Version gates"): in conditions CUDART_VERSION stays
-    # (hipcc leaves it undefined: the oldest CUDA's branch, here the #else) and CP215 says
-    # so; as a value it becomes HIP_VERSION. (It was HIP_VERSION in conditions too, which
-    # made every `>= 12080` true: ggml's cuda_fp4.h, gsplat's cudaMemPrefetchBatchAsync.)
+def test_cuda_version_gates_take_cuda_13s_branch_in_a_file_without_hip_branches():
+    # The version-macro policy (README "Version gates"): hipcc leaves CUDART_VERSION
+    # undefined, which takes the oldest CUDA's branch, here a #else that does not compile
+    # (cuda-samples' simpleZeroCopy: for CUDA < 2.2, and it exits at once). A file with no
+    # HIP branches of its own wrote its gates for CUDA alone, so the condition also tests
+    # __HIP_PLATFORM_AMD__ and takes the branch CUDA 13.0 takes; CP215 says so. A gate
+    # whose outcome is the same either way is left as written; as a value the macro
+    # becomes HIP_VERSION.
     from cudaport import translate_source
 
     r = translate_source(VERSION_BRANCH)
     out = r.output.decode()
-    assert "#if CUDART_VERSION >= 2020\n" in out
+    assert "#if (CUDART_VERSION >= 2020) || defined(__HIP_PLATFORM_AMD__)\n" in out
     assert "#if defined(CUDART_VERSION) && CUDART_VERSION < 12000\n" in out
     assert 'printf("%d\\n", HIP_VERSION / 1000)' in out
     found = sorted((f.code, f.line, f.identifier) for f in r.findings)
     assert found == [("CP108", 11, "CUDART_VERSION"), ("CP215", 3, "CUDART_VERSION"),
                      ("CP215", 8, "CUDART_VERSION")]
     messages = {f.line: f.message for f in r.findings if f.code == "CP215"}
-    assert "it is false there: line 4 is not compiled for HIP" in messages[3]
+    assert "takes the branch CUDA 13.0 takes; it is true there: line 4 is compiled" in messages[3]
     assert "it is false there: line 9 is not compiled for HIP" in messages[8]
+    assert translate_source(out).output.decode() == out  # (now it has a HIP branch)
 
 
 @pytest.mark.parametrize("src, out", [
@@ -465,12 +469,12 @@ def test_binary_partition_needs_the_warp_sync_macro():
 
 # Translations the tests above check that must also compile: with both HIP toolchains,
 # each translated for its version, or with ROCm 6.4 only (names HIP 5.2 lacks).
-# (VERSION_BRANCH is not among them: its #else is broken on purpose, and a HIP build, which
-# reads CUDART_VERSION as 0, takes it; CP215 says so, test_cuda_version_macros_... above.)
+# (VERSION_BRANCH's #else is broken on purpose: the translation's gate skips it.)
 COMPILED_BOTH = {"grid_constant": GRID_CONSTANT,
                  "nvcc_guard": NVCC_UNIT, "surface": SURFACE, "int_minmax": MINMAX,
                  "system_atomics": SYSTEM_ATOMICS, "uint3_launch": UINT3_LAUNCH}
-COMPILED_ROCM = {"memory_pool_handles": POOL_HANDLES, "binary_partition": BINARY_PARTITION}
+COMPILED_ROCM = {"memory_pool_handles": POOL_HANDLES, "binary_partition": BINARY_PARTITION,
+                 "version_branch": VERSION_BRANCH}
 
 
 @pytest.mark.slow

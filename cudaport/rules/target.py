@@ -86,6 +86,12 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  required=("until", "now"))
         return out
 
+    def macro_values(pth: str, n: yaml.Node, what: str) -> dict[str, int]:
+        out = {}
+        for name, node, _at in S.mapping(pth, n, what):
+            out[name] = integer(pth, node, f"{what}.{name}")
+        return out
+
     def anything(pth: str, n: yaml.Node, what: str) -> object:
         return yaml.load(yaml.serialize(n), Loader=S._Loader)
 
@@ -108,6 +114,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "dim3_needs_fields": lambda a, b, c: S.string_list(a, b, c),
         "predefined_macros": macro_list, "cuda_version_macros": macro_list,
         "retired_macros": retired, "header_macros": macro_list,
+        "cuda_version_values": macro_values, "gate_macro": S.identifier,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -128,7 +135,8 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "api_namespaces", "main_header_companions", "struct_tags",
                                  "library_companions", "library_brings",
                                  "dim3_needs_fields", "predefined_macros", "header_macros",
-                                 "cuda_version_macros", "retired_macros")
+                                 "cuda_version_macros", "retired_macros",
+                                 "cuda_version_values", "gate_macro")
                if k in d},
         newest_described=d.get("newest_described"),
     )
