@@ -769,13 +769,17 @@ Bad: `#if __CUDA_ARCH__ >= 700` Good: `#if __CUDA_ARCH__ >= 700 || defined(__HIP
 """)
 register("CP216", "gemm-ex-data-type-compute", "error", "cuBLAS GEMM compute type given as a data type", """
 What: `cublasGemmEx`, `cublasGemmBatchedEx` or `cublasGemmStridedBatchedEx` with a
-`cudaDataType` (`CUDA_R_32F`, ...) as its compute type, the pre-CUDA 11 form.
-Why: cuBLAS still accepts it in C++ through a compatibility overload; the translated call,
-`hipblasGemmEx_v2` and friends, takes only a `hipblasComputeType_t`, so it does not compile.
-Fix: pass the compute type (`CUBLAS_COMPUTE_32F`, `CUBLAS_COMPUTE_16F`, ...); cudaport maps it.
-A variable the file declares as `cudaDataType` is not reported: cudaport writes the conversion
-cuBLAS's overload makes as an expression on it (CP108, information).
-Bad: `cublasGemmEx(..., C, CUDA_R_32F, ldc, CUDA_R_32F, algo)` Good: `cublasGemmEx(..., C, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, algo)`.
+`cudaDataType` as its compute type (the pre-CUDA 11 form) that cuBLAS's compatibility
+overload rejects (`CUDA_C_16F`, `CUDA_C_32I`: CUBLAS_STATUS_NOT_SUPPORTED), or with a target
+that lacks the compute-type names.
+Why: the translated call, `hipblasGemmEx` and friends, takes only a `hipblasComputeType_t`,
+so it does not compile, and there is no compute type to write that keeps cuBLAS's answer.
+The data types the overload converts are not reported: cudaport writes the compute type it
+converts them to (`CUDA_R_32F` and `CUDA_C_32F` -> `HIPBLAS_COMPUTE_32F`, the 64-bit ones
+-> `HIPBLAS_COMPUTE_64F`, `CUDA_R_16F` -> 16F, `CUDA_R_32I` -> 32I), and for a variable the
+file declares as `cudaDataType` that conversion as an expression on it (CP108, information).
+Fix: pass the compute type the call means (`CUBLAS_COMPUTE_32F`, ...); cudaport maps it.
+Bad: `cublasGemmEx(..., C, CUDA_C_16F, ldc, CUDA_C_16F, algo)` Good: `cublasGemmEx(..., C, CUDA_C_32F, ldc, CUBLAS_COMPUTE_32F, algo)`.
 """)
 register("CP217", "block-below-wavefront", "error", "warp-collective block algorithm with too few threads", """
 What: `cub::BlockLoad`/`BlockStore` with a `*_WARP_TRANSPOSE` algorithm in a block whose

@@ -60,3 +60,41 @@ def test_converted_call_compiles_with_rocm_6_4(tmp_path):
     path = tmp_path / "gemm.hip"
     path.write_bytes(_translate().output)
     compile_hip(path, "rocm")
+
+
+LITERALS = b"""\
+#include <cublas_v2.h>
+cublasStatus_t gemms(cublasHandle_t h, const double* a, double* c, const float* x, float* y) {
+  const double one = 1.0;
+  const float onef = 1.0f;
+  cublasStatus_t s = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, a, CUDA_R_64F, 4,
+                                  a, CUDA_R_64F, 4, &one, c, CUDA_R_64F, 4, CUDA_R_64F,
+                                  CUBLAS_GEMM_DEFAULT);
+  if (s != CUBLAS_STATUS_SUCCESS) return s;
+  return cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_T, 4, 4, 4, &onef, x, CUDA_R_32F, 4,
+                      x, CUDA_R_32F, 4, &onef, y, CUDA_R_32F, 4, CUDA_R_32F,
+                      CUBLAS_GEMM_DEFAULT);
+}
+"""
+
+
+def test_data_type_literals_become_the_compute_type_cublas_converts_them_to():
+    # apex's fused_dense_cuda.cu and flash-attention pass CUDA_R_32F / CUDA_R_64F
+    r = translate_bytes(LITERALS, Options())
+    assert b"c, HIP_R_64F, 4, HIPBLAS_COMPUTE_64F,\n" in r.output
+    assert b"y, HIP_R_32F, 4, HIPBLAS_COMPUTE_32F,\n" in r.output
+    assert [f.identifier for f in r.findings if f.code == "CP108"
+            and "as its compute type" in f.message] == ["CUDA_R_64F", "CUDA_R_32F"]
+    assert not [f for f in r.findings if f.severity == "error"]
+    assert translate_bytes(r.output, Options()).output == r.output
+    rejected = translate_bytes(LITERALS.replace(b"4, CUDA_R_32F,\n", b"4, CUDA_C_16F,\n"),
+                               Options())
+    assert [f.code for f in rejected.findings if f.severity == "error"] == ["CP216"]
+
+
+@pytest.mark.slow
+def test_converted_literals_compile_with_rocm_7_2_and_6_4(tmp_path):
+    for version in ("7.2", "6.4"):
+        path = tmp_path / f"literals-{version}.hip"
+        path.write_bytes(translate_bytes(LITERALS, Options(target_version=version)).output)
+        compile_hip(path, f"rocm-{version}")

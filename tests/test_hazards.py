@@ -110,14 +110,15 @@ CASES = [
      "  return p.mpsEnabled; }\n",
      "int f() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);\n"
      "  return p.multiProcessorCount; }\n"),
-    ("CP216", "void g(cublasHandle_t h) { cublasGemmEx(h, ta, tb, m, n, k, &a, A, CUDA_R_16F, m,\n"
-     "  B, CUDA_R_16F, k, &b, C, CUDA_R_16F, m, CUDA_R_32F, CUBLAS_GEMM_DEFAULT); }\n",
+    # (a data type the overload converts is ported: CUDA_R_32F -> HIPBLAS_COMPUTE_32F)
+    ("CP216", "void g(cublasHandle_t h) { cublasGemmEx(h, ta, tb, m, n, k, &a, A, CUDA_C_16F, m,\n"
+     "  B, CUDA_C_16F, k, &b, C, CUDA_C_16F, m, CUDA_C_16F, CUBLAS_GEMM_DEFAULT); }\n",
      "void g(cublasHandle_t h) { cublasGemmEx(h, ta, tb, m, n, k, &a, A, CUDA_R_16F, m,\n"
-     "  B, CUDA_R_16F, k, &b, C, CUDA_R_16F, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT); }\n"),
-    ("CP216", "void g() { cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &a, A, CUDA_R_32F, m, sa,"
-     " B, CUDA_R_32F, k, sb, &b, C, CUDA_R_32F, m, sc, count, CUDA_R_32F, algo); }\n",
-     "void g() { cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &a, A, CUDA_R_32F, m, sa,"
-     " B, CUDA_R_32F, k, sb, &b, C, CUDA_R_32F, m, sc, count, CUBLAS_COMPUTE_32F, algo); }\n"),
+     "  B, CUDA_R_16F, k, &b, C, CUDA_R_16F, m, CUDA_R_32F, CUBLAS_GEMM_DEFAULT); }\n"),
+    ("CP216", "void g() { cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &a, A, CUDA_C_32F, m, sa,"
+     " B, CUDA_C_32F, k, sb, &b, C, CUDA_C_32F, m, sc, count, CUDA_C_32I, algo); }\n",
+     "void g() { cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &a, A, CUDA_C_32F, m, sa,"
+     " B, CUDA_C_32F, k, sb, &b, C, CUDA_C_32F, m, sc, count, CUDA_C_32F, algo); }\n"),
     ("CP219", KERNEL.format("  unsigned m = 0xffffu; v += __shfl_xor_sync(m, v, 1);"),
      KERNEL.format("  v += __shfl_xor_sync(0xffffffffu, v, 1);")),
     ("CP219", KERNEL.format("  v = __shfl_sync((1u << 16) - 1, v, 0);"),

@@ -245,11 +245,7 @@ def hazards(ctx: FileContext) -> None:
         for m in props.finditer(ctx.code):
             name = m.group(1).decode()
             report("CP214", m.start(1), _device_prop_message(ctx, target, name), name)
-    gemm = target.get("gemm_compute_type")
-    if gemm and not names.isdisjoint(_GEMMS_EX) and all(
-            ctx.options.variant(group) in (None, choice)
-            for group, choice in (gemm.get("variant") or {}).items()):
-        _legacy_compute_types(ctx, ctx.code, report, gemm)
+    # (a data type given as a GEMM compute type: passes/gemm_compute_type.py)
     if ctx.scan.launches:
         known = {launch.lt for launch in facts.launches} if facts is not None else set()
         _device_launches(ctx, report, known)
@@ -286,25 +282,6 @@ def _target_release(ctx: FileContext) -> str:
 def _device_prop_message(ctx: FileContext, target: dict, name: str) -> str:
     props = target["device_properties"]
     return f"cudaDeviceProp::{name} has no counterpart in {props['type']} ({_target_release(ctx)})"
-
-
-def _legacy_compute_types(ctx: FileContext, code: bytes, report: _Reporter,
-                          gemm: dict) -> None:
-    for m in _GEMM_EX.finditer(code):
-        parsed = lexer.split_arguments(ctx.src, m.end() - 1, brackets=ctx.brackets)
-        index = _COMPUTE_TYPE_ARG[m.group(1)]
-        if parsed is None or len(parsed[0]) <= index:
-            continue
-        start, end = parsed[0][index]
-        legacy = _DATA_TYPE.match(ctx.src[start:end])
-        if legacy is None:
-            continue
-        name, given = m.group(1).decode(), legacy.group().decode()
-        instead = f"CUBLAS_COMPUTE_{legacy.group(2).decode()}"
-        report("CP216", start, f"{name} gets the data type {given} as its compute type: cuBLAS "
-               f"accepts that through a C++ compatibility overload, {gemm['library']}'s _v2 call "
-               f"takes only a {gemm['type']}; pass {instead} (it becomes {gemm['prefix']}"
-               f"{legacy.group(2).decode()})", name)
 
 
 def _clang_hazards(ctx: FileContext, facts, report: _Reporter, warp: int) -> None:

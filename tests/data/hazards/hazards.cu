@@ -13,6 +13,6 @@ __global__ void k(float* x) {
 void h(cublasHandle_t hd) {
   cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);
   int n = p.asyncEngineCount + p.mpsEnabled;
-  cublasGemmEx(hd, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, 0, 0, CUDA_R_32F, 1, 0, CUDA_R_32F, 1, 0, 0, CUDA_R_32F, 1, CUDA_R_32F, CUBLAS_GEMM_DEFAULT);
+  cublasGemmEx(hd, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, 0, 0, CUDA_R_32F, 1, 0, CUDA_R_32F, 1, 0, 0, CUDA_C_32F, 1, CUDA_C_16F, CUBLAS_GEMM_DEFAULT);
   k<<<1, 1>>>(0);
 }
