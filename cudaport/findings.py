@@ -722,6 +722,16 @@ and tiles per wavefront; launch a multiple of 64 threads per block.
 Bad: `#define WARP_SIZE 32` ... `int warpId = threadIdx.x / WARP_SIZE;`
 Good: `int warpId = threadIdx.x / warpSize;`
 """)
+register("CP238", "wmma-arch-limited", "warning", "WMMA fragment rocWMMA builds for some GPUs only", """
+What: a signed 8-bit m16n16k16 fragment (`signed char`, `int8_t`) ported to rocWMMA.
+Why: rocWMMA multiplies 8-bit 16x16 blocks with K = 16 on gfx908, gfx90a and RDNA3
+(gfx1100 ...); on gfx940 and later (gfx942) its 8-bit 16x16 blocks need K >= 32, so a
+build for those GPUs stops at a static_assert ("BlockK is not a minimum of MinK").
+Fix: build for the GPUs that have it, or, for gfx942, take two K = 16 steps as one
+m16n16k32 fragment of rocWMMA's own (CUDA has no such shape), or call hipBLASLt.
+Bad: `wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> a;` built for gfx942
+Good: the same, built with `--offload-arch=gfx90a` or `gfx1100`
+""")
 register("CP211", "texture-reference", "error", "texture or surface reference", """
 What: a `texture<...>` or `surface<...>` reference (the legacy texture API).
 Why: CUDA 12 removed texture and surface references; HIP keeps them only as deprecated.

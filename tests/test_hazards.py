@@ -64,6 +64,10 @@ CASES = [
         "  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c; c.x[0] = 0;"),
      "#include <mma.h>\nusing namespace nvcuda;\n" + KERNEL.format(
         "  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c; wmma::fill_fragment(c, 0);")),
+    ("CP238", "#include <mma.h>\nusing namespace nvcuda;\n" + KERNEL.format(
+        "  wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> a;"),
+     "#include <mma.h>\nusing namespace nvcuda;\n" + KERNEL.format(
+        "  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;")),
     ("CP237", "#include <mma.h>\nusing namespace nvcuda;\n" + KERNEL.format(
         "  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c; out[threadIdx.x / 32] = 0;"),
      "#include <mma.h>\nusing namespace nvcuda;\n" + KERNEL.format(

@@ -13,7 +13,9 @@ ports the rest: ``nvcuda::wmma`` becomes a name of namespace ``rocwmma``).
   elements than in CUDA (and a wavefront of 64 holds half as many per thread), so code
   that gives an element a meaning by its index is not portable; the same operation on
   every element is.
-- CP237 (warning) on a launch with a block of a multiple of 32 threads that is not a
+- CP238 (warning) on a signed 8-bit m16n16k16 fragment: rocWMMA builds it for gfx908,
+  gfx90a and gfx11, not for gfx940 and later (K must be 32 there).
+- CP237 (error) on a launch with a block of a multiple of 32 threads that is not a
   multiple of the wavefront: a fragment belongs to a whole wavefront in rocWMMA.
 """
 
@@ -25,11 +27,13 @@ from .. import lexer
 from ..context import FileContext
 from .registry import register
 
-_FRAGMENT = re.compile(rb"\b(?:wmma\s*::\s*)?fragment\s*<")
+_FRAGMENT = re.compile(rb"\b(?:([A-Za-z_]\w*)\s*::\s*)?fragment\s*<")
+_NAMESPACE_ALIAS = re.compile(rb"\bnamespace\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?nvcuda\s*::\s*wmma\b")
 _ALIAS = re.compile(rb"\busing\s+([A-Za-z_]\w*)\s*=\s*(?:typename\s+)?(?:::\s*)?"
                     rb"(?:nvcuda\s*::\s*)?\Z")
 _UNPORTED = re.compile(rb"\bwmma\s*::\s*(?:experimental\b|bmma_sync\b)")
 _WARP_INDEX = re.compile(rb"\bthreadIdx\s*\.\s*x\s*/\s*([A-Za-z_]\w*|\d+)\b")
+_INT8 = {b"signedchar", b"char", b"int8_t", b"std::int8_t"}
 _SHAPES = {(16, 16, 16)}
 # element type (as spelled, blanks removed) -> why rocWMMA cannot take it
 _TYPES = {
@@ -97,17 +101,24 @@ def wmma(ctx: FileContext) -> None:
     fragments: set[bytes] = set()  # variables that are fragments
     aliases: set[bytes] = set()  # names of fragment types
     reported: list[tuple[int, int]] = []
+    spellings = {b"wmma"} | set(_NAMESPACE_ALIAS.findall(code))  # `namespace w = nvcuda::wmma;`
     for m in _FRAGMENT.finditer(code):
-        if b"::" not in m.group(0) and not unqualified:
+        if (m.group(1) not in spellings) if m.group(1) else not unqualified:
             continue
         spans = lexer.template_arguments(code, m.end() - 1)
         if not spans or len(spans) < 4:
             continue
-        problem = _shape_problem(code, [code[a:b] for a, b in spans])
+        args = [code[a:b] for a, b in spans]
+        problem = _shape_problem(code, args)
         if problem:
             reported.append((m.start(), spans[-1][1]))
             ctx.find("CP112", m.start(), f"WMMA {problem}; port the kernel by hand or call "
                      "hipBLAS/hipBLASLt", "fragment", "device")
+        elif len(args) > 4 and re.sub(rb"\s+", b"", args[4]) in _INT8:
+            ctx.find("CP238", m.start(), f"WMMA {args[4].decode().strip()} fragment m16n16k16: "
+                     "rocWMMA multiplies 8-bit 16x16 blocks with K 16 on gfx908, gfx90a and "
+                     "RDNA3 (gfx11) only; gfx940 and later (gfx942) need K >= 32, and the "
+                     "build for them fails", "fragment", "device")
         alias = _ALIAS.search(code, max(0, m.start() - 120), m.start())
         if alias:
             aliases.add(alias.group(1))
