@@ -43,6 +43,10 @@ def test_extensible_launch_ports_to_hip_7_2():
         assert line in out
     assert not [f for f in r.findings if f.severity == "error"], r.findings
     assert translate_bytes(out, Options()).output == out
+    # (HIP launches only without attributes or with a cooperative one: said at the call)
+    notes = [f.message for f in r.findings if f.code == "CP108"
+             and f.identifier in ("cudaLaunchKernelEx", "cudaLaunchKernelExC")]
+    assert len(notes) == 2 and all("hipErrorInvalidConfiguration" in n for n in notes)
 
 
 def test_rocm_6_4_has_no_extensible_launch():
