@@ -790,3 +790,38 @@ def test_every_ported_construct_compiles(tmp_path, version, arch):
     proc = subprocess.run([str(hipcc), f"--offload-arch={arch}", "-std=c++17", "-c", str(out),
                            "-o", str(tmp_path / "every_port.o")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-4000:]
+
+
+AMD_FORMS = b"""\
+#include <cuda_runtime.h>
+__global__ void k(int* o, unsigned* u) {
+  o[0] = __dp4a(o[1], o[2], o[3]);
+  u[0] = __dp4a(u[1], u[2], u[3]);
+  u[4] = __vsadu4(u[5], u[6]);
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arch,dot", [("gfx942", True), ("gfx90a", True), ("gfx1100", False)])
+def test_amd_builtin_forms_are_the_ones_compiled(tmp_path, arch, dot):
+    """The device side takes the AMD-builtin forms where the target has them (v_dot4 for
+    __dp4a on CDNA; v_sad_u8 for __vsadu4 everywhere) and the generic form elsewhere.
+    Their agreement with the generic form rests on the instructions' documented
+    definitions (stated next to them in the header): no AMD GPU runs them here."""
+    hipcc = _hipcc("7.2")
+    if hipcc is None:
+        pytest.skip("no ROCm 7.2 root (tools/setup-rocm.sh 7.2)")
+    out = tmp_path / "forms.hip"
+    out.write_bytes(_translate(AMD_FORMS).output)
+    proc = subprocess.run([str(hipcc), f"--offload-arch={arch}", "-O2", "-S",
+                           "--cuda-device-only", "-o", "-", str(out)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    asm = proc.stdout
+    if dot:
+        assert "v_dot4c_i32_i8" in asm or "v_dot4_i32_i8" in asm
+        assert "v_dot4_u32_u8" in asm
+    # (gfx1100 lacks __builtin_amdgcn_sdot4, "dot1-insts": that it compiles shows the
+    # generic form was taken; clang turns the unsigned loop into v_dot4_u32_u8 by itself)
+    assert "v_sad_u8" in asm

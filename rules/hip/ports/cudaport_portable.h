@@ -203,7 +203,16 @@ CUDAPORT_SIMD(cudaport_vsubus4, 8, simd_subus)
 CUDAPORT_HD inline unsigned int cudaport_vsads2(unsigned int a, unsigned int b) { return cudaport_detail::simd_sad<16, true>(a, b); }
 CUDAPORT_HD inline unsigned int cudaport_vsads4(unsigned int a, unsigned int b) { return cudaport_detail::simd_sad<8, true>(a, b); }
 CUDAPORT_HD inline unsigned int cudaport_vsadu2(unsigned int a, unsigned int b) { return cudaport_detail::simd_sad<16, false>(a, b); }
-CUDAPORT_HD inline unsigned int cudaport_vsadu4(unsigned int a, unsigned int b) { return cudaport_detail::simd_sad<8, false>(a, b); }
+CUDAPORT_HD inline unsigned int cudaport_vsadu4(unsigned int a, unsigned int b) {
+#if defined(__HIP_DEVICE_COMPILE__)
+  // AMD form, every AMDGPU target: __builtin_amdgcn_sad_u8 is v_sad_u8 (GCN/CDNA/RDNA ISA
+  // guides: D = |S0.u8[0] - S1.u8[0]| + ... + |S0.u8[3] - S1.u8[3]| + S2, unsigned bytes),
+  // the same sum as the generic form's with S2 = 0: at most 4 * 255, so nothing wraps
+  return __builtin_amdgcn_sad_u8(a, b, 0u);
+#else
+  return cudaport_detail::simd_sad<8, false>(a, b);
+#endif
+}
 #undef CUDAPORT_SIMD_UNARY
 #undef CUDAPORT_SIMD
 #undef CUDAPORT_SIMD_SET
@@ -230,16 +239,33 @@ template <int W> CUDAPORT_HD inline int part_u(unsigned x, int i) {
   return (int)((x >> (i * W)) & ((1u << W) - 1u));
 }
 }  // namespace cudaport_detail
+// AMD form: on the CDNA GPUs named below, one instruction (LLVM's AMDGPU builtins
+// __builtin_amdgcn_sdot4/udot4, "dot1-insts"/"dot7-insts"; v_dot4_i32_i8 / v_dot4_u32_u8,
+// AMD's CDNA ISA guides: D = S0.byte[0]*S1.byte[0] + ... + S0.byte[3]*S1.byte[3] + S2, with
+// the clamp operand false so the 32-bit sum wraps). That is the same sum modulo 2^32 as
+// the generic form's, so the results agree bit for bit; other targets use the generic form.
+#if defined(__HIP_DEVICE_COMPILE__) && (defined(__gfx908__) || defined(__gfx90a__) || \
+    defined(__gfx942__) || defined(__gfx950__))
+#define CUDAPORT_AMD_DOT4 1
+#endif
 CUDAPORT_HD inline int cudaport_dp4a(int srcA, int srcB, int c) {
+#if defined(CUDAPORT_AMD_DOT4)
+  return __builtin_amdgcn_sdot4(srcA, srcB, c, false);
+#else
   unsigned r = (unsigned)c;  // (unsigned: the sum wraps around, as CUDA's does)
   for (int i = 0; i < 4; ++i)
     r += (unsigned)(cudaport_detail::part_s<8>((unsigned)srcA, i) * cudaport_detail::part_s<8>((unsigned)srcB, i));
   return (int)r;
+#endif
 }
 CUDAPORT_HD inline unsigned int cudaport_dp4a(unsigned int srcA, unsigned int srcB, unsigned int c) {
+#if defined(CUDAPORT_AMD_DOT4)
+  return __builtin_amdgcn_udot4(srcA, srcB, c, false);
+#else
   for (int i = 0; i < 4; ++i)
     c += (unsigned)(cudaport_detail::part_u<8>(srcA, i) * cudaport_detail::part_u<8>(srcB, i));
   return c;
+#endif
 }
 CUDAPORT_HD inline int cudaport_dp2a(int srcA, int srcB, int c, int hi) {
   unsigned r = (unsigned)c;
