@@ -114,6 +114,31 @@ FORMS = [
      "__ptx_t1[0] = __ptx_t2[0]; __ptx_t1[1] = __ptx_t2[1];", "warning"),
     ('asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" :: "r"(a), "l"(u), "r"(b));',
      "< __ptx_t4 ? __ptx_t2[__ptx_t3] : 0", "warning"),
+    ('asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" :: "r"(a), "l"(u), "n"(8));',
+     "constexpr unsigned int __ptx_t1 = static_cast<unsigned int>(8); if (__ptx_t1 == 4) { *((unsigned int "
+     "__attribute__((address_space(3))) *)static_cast<size_t>(static_cast<unsigned int>(a))) = "
+     "*((const unsigned int *)u); } else if (__ptx_t1 == 8) {", "warning"),
+    ('asm volatile("ld.shared.u32 {%0}, [%1];" : "=r"(c) : "r"(a));',
+     "c = __builtin_bit_cast(__typeof__(c), static_cast<unsigned int>(*((const unsigned int "
+     "__attribute__((address_space(3))) *)static_cast<size_t>(static_cast<unsigned int>(a)))));", "info"),
+    ('asm volatile("mov.u16 %0, 0;" : "=h"(s[0]));',
+     "s[0] = __builtin_bit_cast(__typeof__(s[0]), static_cast<unsigned short>(static_cast<unsigned short>(0)));",
+     "info"),
+    ('asm volatile("ld.volatile.global.v2.u32 {%0,%1}, [%2];" : "=r"(a), "=r"(b) : "l"(u));',
+     "auto __ptx_t1 = ((unsigned int *)u); a = __builtin_bit_cast(__typeof__(a), static_cast<unsigned int>("
+     "__hip_atomic_load(__ptx_t1 + 0, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM))); b = "
+     "__builtin_bit_cast(__typeof__(b), static_cast<unsigned int>(__hip_atomic_load(__ptx_t1 + 1, "
+     "__ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM)));", "info"),
+    ('asm volatile("st.release.global.sys.v2.b32 [%2], {%0,%1};" :: "r"(a), "r"(b), "l"(u));',
+     "__hip_atomic_store(__ptx_t1 + 1, __builtin_bit_cast(unsigned int, b), __ATOMIC_RELEASE, "
+     "__HIP_MEMORY_SCOPE_SYSTEM);", "info"),
+    ('asm volatile("trap;");', "__builtin_trap();", "info"),
+    ('asm volatile("cvta.shared.u64 %0, %1;" : "=l"(w[0]) : "l"(w[1]));',
+     "static_cast<unsigned long long>((unsigned long long)(const void *)(const void __attribute__("
+     "(address_space(3))) *)static_cast<unsigned int>(__builtin_bit_cast(unsigned long long, w[1])))", "info"),
+    ('asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(w[0]) : "l"(u));',
+     "static_cast<unsigned long long>((unsigned long long)(const void __attribute__((address_space(3))) *)"
+     "(const void *)(__builtin_bit_cast(unsigned long long, u)))", "info"),
     ('asm volatile("cp.async.commit_group;\\n" ::);', "(void)0;", "warning"),
     ('asm volatile("cp.async.wait_group %0;\\n" :: "n"(1));', "(void)0;", "warning"),
     ('asm volatile("cp.async.wait_all;");', "(void)0;", "warning"),

@@ -54,7 +54,7 @@ CASES = [
      KERNEL.format("  v += __shfl_xor_sync(~0ull, v, 1);")),
     ("CP206", KERNEL.format("  v += __shfl_xor_sync(~0ull, fmaxf(v, x[(1, 2)]), 1, 32);"),
      KERNEL.format("  v += __shfl_xor_sync(~0ull, fmaxf(v, x[(1, 2)]), 1);")),
-    ("CP210", KERNEL.format('  asm volatile("trap;");'),
+    ("CP210", KERNEL.format('  asm volatile("pmevent 1;");'),
      KERNEL.format('  __trap(); // asm("trap;") in a comment')),
     ("CP210", KERNEL.format('  unsigned r; asm("mov.u32 %0, %%warpid;" : "=r"(r));'),
      KERNEL.format('  const char *s = "asm(x)"; out[0] = s[0];')),
@@ -234,7 +234,7 @@ def test_cli_warp_size(tmp_path):
 
 
 def test_hazard_location_and_message():
-    (f,) = [f for f in translate_source(KERNEL.format('  asm("trap;");')).findings
+    (f,) = [f for f in translate_source(KERNEL.format('  asm("pmevent 1;");')).findings
             if f.code == "CP210"]
     assert (f.line, f.col, f.severity, f.engine) == (2, 3, "error", "lexical")
 
@@ -244,9 +244,9 @@ def test_a_branch_no_build_compiles_is_not_reported():
     """`#if 0` is compiled by no build, HIP's included (cudaport/conditions.py): its PTX
     is no problem on the target, with or without clang; an `#if` clang cannot decide is
     still read by text."""
-    src = "#if 0\n" + KERNEL.format('  asm("trap;");') + "#endif\n"
+    src = "#if 0\n" + KERNEL.format('  asm("pmevent 1;");') + "#endif\n"
     assert "CP210" not in _codes(src, clang=True, header_mode="stub")
-    unknown = "#if SOME_PROJECT_SWITCH\n" + KERNEL.format('  asm("trap;");') + "#endif\n"
+    unknown = "#if SOME_PROJECT_SWITCH\n" + KERNEL.format('  asm("pmevent 1;");') + "#endif\n"
     assert "CP210" in _codes(unknown)
 
 

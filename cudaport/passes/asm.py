@@ -244,7 +244,7 @@ class _Gen:
         ctype = _C_TYPES.get(ptx_type)
         if ctype is None:
             raise _NoForm(f"the type .{ptx_type} has no {_TARGET} form")
-        text = text.strip()
+        text = _single(text)
         i = self.operand_index(text)
         if i is not None:
             op = self.stmt.operands[i]
@@ -296,7 +296,7 @@ class _Gen:
         ctype = _C_TYPES.get(ptx_type)
         if ctype is None:
             raise _NoForm(f"the type .{ptx_type} has no {_TARGET} form")
-        text = text.strip()
+        text = _single(text)
         if text == "_":
             self.body.append(f"(void)({value})")
             return
@@ -461,6 +461,14 @@ def _function(gen: _Gen, ins: ptx.Instruction, entry: dict, types: list[str]) ->
     gen.write(ins.operands[0], dst, value)
 
 
+def _single(text: str) -> str:
+    """An operand, with the braces of a one-element vector (``{%0}``) taken off."""
+    text = text.strip()
+    if text.startswith("{") and text.endswith("}") and "," not in text:
+        return text[1:-1].strip()
+    return text
+
+
 def _vector(text: str) -> list[str] | None:
     text = text.strip()
     if not (text.startswith("{") and text.endswith("}")):
@@ -540,20 +548,26 @@ def _ld(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> N
         raise _NoForm("its operands")
     t = types[0]
     ctype = _C_TYPES[t]
+    dsts = _vector(ins.operands[0]) if vector else [ins.operands[0]]
+    if dsts is None or vector and len(dsts) != int(vector[1:]):
+        raise _NoForm("its operands")
     if sem in ("relaxed", "acquire", "volatile"):
-        if vector:
-            raise _NoForm("a vector atomic load")
+        # (the PTX memory model makes a vector access one access per element, in an
+        # unspecified order: each element becomes an atomic load of the same order and scope)
         order = _ORDERS["relaxed" if sem == "volatile" else sem]
         where = _scope(gen, "sys" if sem == "volatile" else scope)
         p = gen.address(ins.operands[1], ctype, space, const=False)
-        gen.write(ins.operands[0], t, f"__hip_atomic_load({p}, {order}, {where})")
+        if len(dsts) == 1:
+            gen.write(dsts[0], t, f"__hip_atomic_load({p}, {order}, {where})")
+            return
+        ptr = gen.temp()
+        gen.body.append(f"auto {ptr} = {p}")
+        for k, d in enumerate(dsts):
+            gen.write(d, t, f"__hip_atomic_load({ptr} + {k}, {order}, {where})")
         return
     if sem not in ("", "weak"):
         raise _NoForm(f"the .{sem} load")
     p = gen.address(ins.operands[1], ctype, space, const=True)
-    dsts = _vector(ins.operands[0]) if vector else [ins.operands[0]]
-    if dsts is None or vector and len(dsts) != int(vector[1:]):
-        raise _NoForm("its operands")
     # (a streaming load is a non-temporal one; the other hints only steer caches)
     load = "__builtin_nontemporal_load({})" if "cs" in hints else "*{}"
     if len(dsts) == 1:
@@ -572,25 +586,26 @@ def _st(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> N
     t = types[0]
     ctype = _C_TYPES[t]
     p = gen.address(ins.operands[0], ctype, space)
-    if sem in ("relaxed", "release", "volatile"):
-        if vector:
-            raise _NoForm("a vector atomic store")
-        order = _ORDERS["relaxed" if sem == "volatile" else sem]
-        where = _scope(gen, "sys" if sem == "volatile" else scope)
-        gen.body.append(f"__hip_atomic_store({p}, {gen.read(ins.operands[1], t)}, {order}, {where})")
-        return
-    if sem not in ("", "weak"):
-        raise _NoForm(f"the .{sem} store")
     values = _vector(ins.operands[1]) if vector else [ins.operands[1]]
     if values is None or vector and len(values) != int(vector[1:]):
         raise _NoForm("its operands")
+    if sem in ("relaxed", "release", "volatile"):
+        # (one atomic store per element, as for loads)
+        order = _ORDERS["relaxed" if sem == "volatile" else sem]
+        where = _scope(gen, "sys" if sem == "volatile" else scope)
+        store = f"__hip_atomic_store({{}}, {{}}, {order}, {where})"
+    elif sem in ("", "weak"):
+        store = ""
+    else:
+        raise _NoForm(f"the .{sem} store")
     if len(values) == 1:
-        gen.body.append(f"*{p} = {gen.read(values[0], t)}")
+        v = gen.read(values[0], t)
+        gen.body.append(store.format(p, v) if store else f"*{p} = {v}")
         return
     ptr = gen.temp()
     gen.body.append(f"auto {ptr} = {p}")
     for k, v in enumerate(gen.read(v, t) for v in values):
-        gen.body.append(f"{ptr}[{k}] = {v}")
+        gen.body.append(store.format(f"{ptr} + {k}", v) if store else f"{ptr}[{k}] = {v}")
 
 
 _ATOMIC_OPS = {"add": "__hip_atomic_fetch_add", "min": "__hip_atomic_fetch_min",
@@ -800,24 +815,31 @@ def _cp(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> N
     if not rest or rest[0] not in ("ca", "cg") or rest[1:3] != ["shared", "global"] or any(
             not re.fullmatch(r"L2::(?:64|128|256)B", m) for m in rest[3:]):
         raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
-    if len(ins.operands) not in (3, 4) or not _INT.match(ins.operands[2]):
+    if len(ins.operands) not in (3, 4):
         raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
-    size = int(ins.operands[2].rstrip("uU"), 0)
-    if size not in (4, 8, 16):
+    size_op = gen.operand_index(ins.operands[2].strip())
+    if size_op is not None and gen.stmt.operands[size_op].kind in "ni":
+        # (a constant the compiler knows, not this pass: 4, 8 or 16 as PTX requires;
+        # the copy is chosen by its value and the other branches fold away)
+        size = gen.read(ins.operands[2], "u32")
+    elif _INT.match(ins.operands[2]) and int(ins.operands[2].rstrip("uU"), 0) in (4, 8, 16):
+        size = int(ins.operands[2].rstrip("uU"), 0)
+    else:
         raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
     gen.caveats.append(entry["caveat"])
+    if isinstance(size, str) and len(ins.operands) == 3:
+        n = gen.temp()
+        gen.body.append(f"constexpr unsigned int {n} = {size}")
+        branches = []
+        for k in (4, 8, 16):
+            before = len(gen.body)
+            _sync_copy(gen, ins, k)
+            branches.append(f"if ({n} == {k}) {{ {'; '.join(gen.body[before:])}; }}")
+            del gen.body[before:]
+        gen.body.append(" else ".join(branches))
+        return
     if len(ins.operands) == 3:
-        t = "b32" if size == 4 else "b64"
-        dst = gen.address(ins.operands[0], _C_TYPES[t], "shared")
-        src = gen.address(ins.operands[1], _C_TYPES[t], "global", const=True)
-        if size < 16:
-            gen.body.append(f"*{dst} = *{src}")
-            return
-        d, s = gen.temp(), gen.temp()
-        gen.body.append(f"auto {d} = {dst}")
-        gen.body.append(f"auto {s} = {src}")
-        gen.body.append(f"{d}[0] = {s}[0]")
-        gen.body.append(f"{d}[1] = {s}[1]")
+        _sync_copy(gen, ins, size)
         return
     n = gen.read(ins.operands[3], "u32")
     dst = gen.address(ins.operands[0], "unsigned char", "shared")
@@ -829,6 +851,21 @@ def _cp(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> N
     # (bytes past the source size are zeros, as cp.async's src-size asks)
     gen.body.append(f"for (unsigned int {i} = 0; {i} < {size}; ++{i}) {d}[{i}] = "
                     f"{i} < {count} ? {s}[{i}] : 0")
+
+
+def _sync_copy(gen: _Gen, ins: ptx.Instruction, size: int) -> None:
+    """``size`` bytes copied at once from global to shared memory."""
+    t = "b32" if size == 4 else "b64"
+    dst = gen.address(ins.operands[0], _C_TYPES[t], "shared")
+    src = gen.address(ins.operands[1], _C_TYPES[t], "global", const=True)
+    if size < 16:
+        gen.body.append(f"*{dst} = *{src}")
+        return
+    d, s = gen.temp(), gen.temp()
+    gen.body.append(f"auto {d} = {dst}")
+    gen.body.append(f"auto {s} = {src}")
+    gen.body.append(f"{d}[0] = {s}[0]")
+    gen.body.append(f"{d}[1] = {s}[1]")
 
 
 _COMPARISONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=",
@@ -915,6 +952,30 @@ def _minmax(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) 
     gen.write(ins.operands[0], "b32" if bits * lanes == 32 else "b16", function)
 
 
-_FAMILIES = {"setp": _setp, "selp": _selp, "max": _minmax, "min": _minmax, "ld": _ld, "st": _st, "atom": _atomic, "red": _atomic, "fence": _fence,
+def _trap(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    if mods or types or ins.operands:
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    gen.body.append("__builtin_trap()")
+
+
+def _cvta(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    """cvta.to.shared: the generic address's offset in shared memory (LDS, address space 3,
+    32-bit; clang's address space conversion); cvta.shared: the way back."""
+    if types not in (["u64"], ["u32"]) or len(ins.operands) != 2 or mods not in (
+            ["to", "shared"], ["shared"]):
+        raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
+    t = types[0]
+    lds = gen.ports["shared_pointer"]
+    value = gen.read(ins.operands[1], t)
+    if mods[0] == "to":
+        if t != "u64":
+            raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
+        gen.write(ins.operands[0], t, f"(unsigned long long)(const void {lds} *)(const void *)({value})")
+    else:
+        gen.write(ins.operands[0], "u64", f"(unsigned long long)(const void *)(const void {lds} *)"
+                  f"static_cast<unsigned int>({value})")
+
+
+_FAMILIES = {"trap": _trap, "cvta": _cvta, "setp": _setp, "selp": _selp, "max": _minmax, "min": _minmax, "ld": _ld, "st": _st, "atom": _atomic, "red": _atomic, "fence": _fence,
              "membar": _fence, "prmt": _prmt, "lop3": _lop3, "shfl": _shfl, "bar": _bar,
              "barrier": _bar, "cp": _cp}

@@ -82,6 +82,17 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
   asm volatile("mov.b64 %0, {%1,%2,%3,%4};" : "=l"(wide) : "h"(hs[0]), "h"(hs[1]), "h"(hs[2]), "h"(hs[3]));
   asm volatile("{\n.reg .bf16x2 m;\nmax.bf16x2 m, %1, %2;\nmov.b32 %0, m;\n}" : "=r"(c0) : "r"(c1), "r"(c2));
   asm volatile("mov.b32 %0, {%1,%2,%3,%4};" : "=r"(c3) : "h"(hs[0]), "h"(hs[1]), "h"(hs[2]), "h"(hs[3]));
+  asm volatile("ld.shared.u32 {%0}, [%1];\n" : "=r"(c0) : "r"(c1));
+  asm volatile("mov.u16 %0, 0;\n" : "=h"(hs[1]));
+  asm volatile("ld.volatile.global.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(c0), "=r"(c1), "=r"(c2), "=r"(c3) : "l"(u));
+  asm volatile("st.volatile.global.v4.u32 [%4], {%0,%1,%2,%3};" :: "r"(c0), "r"(c1), "r"(c2), "r"(c3), "l"(u));
+  asm volatile("ld.acquire.global.sys.v4.b32 {%0,%1,%2,%3}, [%4];" : "=r"(c0), "=r"(c1), "=r"(c2), "=r"(c3) : "l"(u));
+  asm volatile("st.release.global.sys.v4.b32 [%4], {%0,%1,%2,%3};" :: "r"(c0), "r"(c1), "r"(c2), "r"(c3), "l"(u));
+  asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(wide) : "l"(&smem[2]));
+  asm volatile("cvta.shared.u64 %0, %1;" : "=l"(wide) : "l"(wide));
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %0, 0;\n@p cp.async.ca.shared.global [%1], [%2], %3;\n}\n" :: "r"(c0), "r"(c1), "l"(u), "n"(sizeof(float4)));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], %2;" :: "r"(c1), "l"(u), "n"(8));
+  if (c0 == 12345u) asm volatile("trap;");
   u[0] = lane + hi + r + x + smid + t32 + c0 + c1 + c2 + c3 + old + shi + (unsigned)(gt + c64 + wide) + smem[threadIdx.x % 64];
   q[0] = v + e2 + l2 + rc + th;
 }
