@@ -222,6 +222,20 @@ def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
     return _Inside(spans) if spans else None
 
 
+def dead_test(src: bytes, path: str, options) -> "_Inside | None":
+    """:func:`other_platform_test` for bytes outside a translation (verify's scan of a unit
+    for PTX): branches a build for the target never compiles, read as the translation
+    reads them."""
+    from .context import FileContext
+    from .rules.compiled import get_compiled
+    from .scan import scan
+
+    compiled = get_compiled(options)
+    ctx = FileContext(src, path, compiled, options, scan(src, compiled))
+    before_passes(ctx)
+    return other_platform_test(ctx)
+
+
 _DEFINES = re.compile(rb"(?m)^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_]\w*)")
 
 

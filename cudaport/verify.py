@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
+from . import platform_branches
 from .context import LineIndex
 from .files import read_input
 from .findings import Finding
@@ -449,10 +450,20 @@ def compiler_flags(ws: Workspace, flags: list[str]) -> list[str]:
     return out
 
 
-def _ptx_findings(data: bytes, display: str) -> list[Finding]:
+def _ptx_findings(data: bytes, display: str, options: Options,
+                  translated: Iterable = ()) -> list[Finding]:
+    """PTX ``asm`` statements of a unit, which a syntax check would not assemble; not those
+    in branches the target never compiles (bitsandbytes' ``#if BNB_HIP`` ... ``#else``), nor
+    those the translation rewrote (CP230, at the statement's line and column)."""
+    offsets = inline_ptx(data)
+    dead = platform_branches.dead_test(data, display, options) if offsets else None
+    rewritten = {(f.line, f.col) for o in translated if o.shown == display
+                 for f in o.findings if f.code == "CP230"} if offsets else set()
     lines = LineIndex(data)
     out = []
-    for offset in inline_ptx(data):
+    for offset in offsets:
+        if dead is not None and dead(offset) or lines.linecol(offset) in rewritten:
+            continue
         line, col = lines.linecol(offset)
         out.append(Finding("CP503", PTX_MESSAGE, display, line, col, engine="verify",
                            offset=offset))
@@ -558,7 +569,7 @@ def verify_paths(paths: list[Path], options: Options, compiler: Compiler,
                 extra.append(DEFAULT_STD)
             if path.suffix in HEADER_SUFFIXES:
                 extra.append("-Wno-pragma-once-outside-header")
-            ptx = _ptx_findings(data, display)
+            ptx = _ptx_findings(data, display, options, ws.translations(path))
             units.append((target, display, compiler_flags(ws, flags) + extra, ptx,
                           ws.translations(path), compiler.for_host(host) if host else compiler))
         workers = max(1, min(jobs or os.cpu_count() or 1, len(units) or 1))

@@ -520,3 +520,21 @@ def test_ptx_in_an_included_header_fails_object_code_but_not_a_syntax_check(tmp_
     assert f"with HIP {version}" in proc.stderr
     quick = run("k.cu", "--rocm", version, "--syntax-only", cwd=tmp_path)
     assert quick.returncode == 0 and "(syntax only)" in quick.stderr
+
+
+def test_ptx_the_target_never_compiles_or_that_was_rewritten_is_no_verify_error():
+    # bitsandbytes' gemm_4bit_simt.cu: PTX under `#else` of its own BNB_HIP switch, and an
+    # ld.global.ca the translation rewrote (CP230); both were CP503 "failures" of a unit
+    # that compiles
+    from types import SimpleNamespace
+
+    from cudaport.findings import Finding
+    from cudaport.verify import _ptx_findings
+
+    src = (b"#if BNB_HIP\nint x;\n#else\n__device__ void f(int* p) { asm(\"trap;\"); }\n#endif\n"
+           b"__device__ void g(int* p) { asm(\"trap;\"); }\n"
+           b"__device__ void h(int* p) { asm(\"exit;\"); }\n")
+    options = Options(target_version="7.2")
+    assert [f.line for f in _ptx_findings(src, "k.cu", options)] == [6, 7]
+    rewritten = SimpleNamespace(shown="k.cu", findings=[Finding("CP230", "", "k.cu", 6, 29)])
+    assert [f.line for f in _ptx_findings(src, "k.cu", options, [rewritten])] == [7]
