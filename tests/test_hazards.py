@@ -352,3 +352,18 @@ HOST_ASM = ('static unsigned long long rdtsc() {\n  unsigned lo, hi;\n'
 def test_assembly_in_host_sources_is_not_ptx(name, device, reported):
     r = translate_bytes((device + HOST_ASM).encode(), path=name)
     assert ("CP210" in [f.code for f in r.findings]) is reported
+
+
+def test_a_launch_after_a_kernel_whose_if_branches_pair_braces_differently_is_host_code():
+    # ggml's mmf.cuh: the kernel's #if branch closes loops it opened, its #else has no
+    # loops; counted across both branches the braces left the kernel open, so the host
+    # launcher after it was "device code" (CP212) and every includer blocked
+    src = ("__global__ void child() {}\n__global__ void k(int* p) {\n#if defined(FAST)\n"
+           "  for (int i = 0; i < 4; i++) {\n    if (p) {\n      p[i] = 0;\n    }\n  }\n"
+           "#else\n  p[0] = 0; }\n  void never_compiled_with_it() {\n#endif\n}\n"
+           "void launch() { child<<<1, 1>>>(); }\n")
+    from cudaport import translate_source
+
+    assert not [f for f in translate_source(src).findings if f.code == "CP212"]
+    inside = src.replace("  p[0] = 0; }", "  p[0] = 0; child<<<1, 1>>>(); }")
+    assert [f.line for f in translate_source(inside).findings if f.code == "CP212"] == [10]

@@ -10,6 +10,8 @@ wider than 32 (``warp_size`` in target.yaml, ``--warp-size``).
 
 from __future__ import annotations
 
+import bisect
+
 import functools
 import re
 
@@ -449,7 +451,7 @@ def _device_launches(ctx: FileContext, report: _Reporter, known: set[int]) -> No
     launches = sorted(lt for lt in ctx.scan.launches if lt not in known)
     markers = _DEVICE_FN.finditer(code)
     marker = next_marker = next(markers, None)
-    braces = _BraceCloser(code)
+    braces = _BraceCloser(code, _later_branches(ctx.scan.directives))
     bodies: dict[int, int | None] = {}  # marker offset -> its body's '{', None: no body
     boundary = _LastBefore(code, (b";", b"}"))
     host, semicolon, brace = (_FirstFrom(code, word) for word in (b"__host__", b";", b"{"))
@@ -503,14 +505,36 @@ class _LastBefore:
         return self.found
 
 
-class _BraceCloser:
-    """Where each ``{`` closes, found by one forward pass that goes only as far as asked."""
+def _later_branches(directives) -> list[tuple[int, int]]:
+    """(start, end) of the ``#elif``/``#else`` branches of each ``#if`` group: a group whose
+    branches open and close braces differently (ggml's mmf.cuh: a kernel body whose ``#if``
+    branch closes three loops its ``#else`` never opened) pairs them as one branch does."""
+    spans, stack = [], []
+    for offset, word in directives:
+        if word.startswith(b"if"):
+            stack.append(None)
+        elif not stack:
+            continue
+        elif word != b"endif":
+            stack[-1] = offset if stack[-1] is None else stack[-1]
+        else:
+            start = stack.pop()
+            if start is not None and not any(a <= start < b for a, b in spans[-1:]):
+                spans = [(a, b) for a, b in spans if not start <= a] + [(start, offset)]
+    return sorted(spans)
 
-    def __init__(self, code: bytes) -> None:
+
+class _BraceCloser:
+    """Where each ``{`` closes, found by one forward pass that goes only as far as asked;
+    braces in ``skipped`` spans (later branches of an ``#if``) are not paired."""
+
+    def __init__(self, code: bytes, skipped: list[tuple[int, int]] = ()) -> None:
         self.matches = _BRACE.finditer(code)
         self.stack: list[int] = []
         self.closes: dict[int, int] = {}
         self.read = 0  # braces before this offset are paired
+        self.skipped = skipped
+        self.starts = [a for a, _ in skipped]
 
     def close(self, brace: int, pos: int) -> int | None:
         """Offset of the ``}`` closing the ``{`` at ``brace`` if it comes before ``pos``."""
@@ -520,6 +544,9 @@ class _BraceCloser:
                 self.read = pos
                 break
             self.read = m.end()
+            i = bisect.bisect_right(self.starts, m.start()) - 1
+            if i >= 0 and m.start() < self.skipped[i][1]:
+                continue
             if m.group() == b"{":
                 self.stack.append(m.start())
             elif self.stack:
