@@ -67,7 +67,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cudaport import Options  # noqa: E402
 from cudaport.findings import Finding  # noqa: E402
-from cudaport.verdict import CLEAN, of_files  # noqa: E402
+from cudaport.verdict import BLOCKED, CLEAN, WARNINGS, of_files  # noqa: E402
 from cudaport.verify import TOOLCHAINS, find_compiler, verify_paths  # noqa: E402
 
 DEFAULT_NVCC_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
@@ -96,6 +96,9 @@ LAYOUT = {
     "moderngpu": lambda r: sorted(r.glob("tutorial/*.cu")) + sorted(r.glob("demo/*.cu"))
     + sorted(r.glob("tests/*.cu")),
     "warp": lambda r: sorted(r.glob("warp/native/*.cu")),
+    # Issue 30's rotation: repositories new to the project, none needing PyTorch's headers.
+    "bitsandbytes": lambda r: sorted(r.glob("csrc/*.cu")),  # bitsandbytes-foundation/...
+    "TeaLeaf": lambda r: sorted(r.glob("src/cuda/*.cpp")),  # UoB-HPC/TeaLeaf: CUDA in .cpp
 }
 # Flags for nvcc only, per repository (HIP's clang needs none of them).
 NVCC_FLAGS = {
@@ -104,6 +107,7 @@ NVCC_FLAGS = {
     "cutlass": ["--expt-relaxed-constexpr"],
     "moderngpu": ["--expt-extended-lambda"],
     "warp": ["--extended-lambda"],
+    "TeaLeaf": ["-x", "cu"],  # (its CMake sets LANGUAGE CUDA on the .cpp files)
 }
 # Include folders and defines for both compilers, for the repositories whose folders are not
 # guessed (cccl's own thrust/ and cub/ would shadow the CCCL of nvcc and ROCm's rocThrust).
@@ -115,6 +119,8 @@ REPO_FLAGS: dict[str, list[str]] = {
     "moderngpu": ["-I{repo}/src"],
     "ggml": ["-I{repo}/include", "-I{repo}/src"],
     "warp": ["-DNDEBUG", "-DWP_ENABLE_CUDA=1", "-DWP_ENABLE_MATHDX=0"],  # as its build_dll.py
+    "bitsandbytes": ["-I{repo}/csrc"],
+    "TeaLeaf": ["-I{repo}/driver"],
 }
 
 
@@ -250,7 +256,8 @@ def run_unit(repo_name: str, repo: Path, unit: Path, root: Path, args, compiler,
     print("." if ok else "x", end="", file=sys.stderr, flush=True)  # progress
     if not ok:
         return Result(repo_name, unit, False)
-    (outcome,) = verify_paths([unit], options, compiler, lambda _p: flags, jobs=1)
+    hip_flags = flags + [f"-D{d}" for d in args.define or ()]  # (the HIP side only)
+    (outcome,) = verify_paths([unit], options, compiler, lambda _p: hip_flags, jobs=1)
     errors = [f for f in outcome.findings if f.severity == "error"]
     files = outcome.translated
     verdicts = of_files((o.shown, o.findings, o.includes) for o in files)
@@ -406,6 +413,9 @@ def main() -> int:
     parser.add_argument("--nvcc-arch", default="sm_80")
     parser.add_argument("--cuda-include", action="append", metavar="DIR",
                         help="include folder for nvcc only (CUDA library headers)")
+    parser.add_argument("-D", "--define", action="append", metavar="NAME[=VALUE]",
+                        help="a macro the project's own HIP build defines (ggml's GGML_USE_HIP): "
+                        "given to cudaport and the HIP compiler, not to nvcc")
     parser.add_argument("--failures", action="store_true", help="list every failing unit")
     parser.add_argument("--nvcc-cache", type=Path, default=DEFAULT_NVCC_CACHE, metavar="DIR",
                         help="where nvcc's verdicts are kept between runs (default: %(default)s)")
@@ -423,9 +433,10 @@ def main() -> int:
               file=sys.stderr)
         return 2
     version = args.hip_version or compiler.hip_version
-    options = Options(target_version=version)
+    options = Options(target_version=version, defines=tuple(args.define or ()))
     print(f"HIP compiler: {compiler.description} ({compiler.label}); translated for HIP "
-          f"{version}; CUDA check: {args.nvcc} -std=c++17 -arch={args.nvcc_arch} --cuda"
+          f"{version}" + "".join(f" -D{d}" for d in args.define or ())
+          + f"; CUDA check: {args.nvcc} -std=c++17 -arch={args.nvcc_arch} --cuda"
           + "".join(f" -I{d}" for d in args.cuda_include or ()))
     repos = [(n, args.root / n) for n in LAYOUT if (args.root / n).is_dir()
              and (not args.only or n in args.only)]
@@ -500,6 +511,23 @@ def print_naming(by_repo: dict[str, list[Result]], every: bool = False) -> None:
           f"{100.0 * total['named'] / max(total['failing'], 1):6.1f}% {total['wrong']:17d}")
     for r in clean_failing:
         print(f"  PORTS CLEANLY BUT FAILS {r.unit}: {r.where}: {r.cause[:160]}")
+    # Verdicts of the nvcc-clean units against their compile results: a unit called blocked
+    # that compiles is one to read (its errors may all be false positives), one called
+    # clean or with warnings that fails is a verdict the report got wrong unless a finding
+    # names the cause.
+    print(f"\n{'repository':24s} {'clean':>5s} {'warn':>5s} {'blocked':>7s} "
+          f"{'clean/warn failing':>18s} {'blocked compiling':>17s}")
+    for name, rs in by_repo.items():
+        clean = [r for r in rs if r.cuda_ok]
+        n = collections.Counter(r.verdict for r in clean)
+        lying = [r for r in clean if not r.hip_ok and r.verdict in (CLEAN, WARNINGS)]
+        blocked_ok = [r for r in clean if r.hip_ok and r.verdict == BLOCKED]
+        print(f"{name:24s} {n[CLEAN]:5d} {n[WARNINGS]:5d} {n[BLOCKED]:7d} {len(lying):18d} "
+              f"{len(blocked_ok):17d}")
+        for r in lying:
+            print(f"  CALLED {r.verdict.upper()} BUT FAILS {r.where}: {r.cause[:160]}")
+        for r in blocked_ok:
+            print(f"  BLOCKED BUT COMPILES {r.unit}")
     if unnamed:
         print("\nfailing units no error finding names (verdict; first error):")
     for r in unnamed:
