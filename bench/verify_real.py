@@ -32,6 +32,9 @@ Modern CUDA C++ (issue 16; nvcc-only flags in NVCC_FLAGS):
     faiss/                   facebookresearch/faiss        faiss/gpu/**/*.cu, -I the repository root
     moderngpu/               moderngpu/moderngpu           tutorial, demo, tests, -I src
     warp/                    NVIDIA/warp                   warp/native/*.cu, -DWP_ENABLE_CUDA=1
+Issue 30's rotation (no PyTorch headers):
+    bitsandbytes/            bitsandbytes-foundation/...   csrc/*.cu, -I csrc
+    TeaLeaf/                 UoB-HPC/TeaLeaf               src/cuda/*.cpp (nvcc -x cu), -I driver
 Include folders are guessed: the unit's folder, its ancestors up to the repository root with
 their include/inc/common/Common/util(s) sub-folders, and cuda-samples' Common/ (helper_cuda.h).
 .cu files another file #includes are not units of their own.
