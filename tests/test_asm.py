@@ -133,6 +133,12 @@ FORMS = [
      "__hip_atomic_store(__ptx_t1 + 1, __builtin_bit_cast(unsigned int, b), __ATOMIC_RELEASE, "
      "__HIP_MEMORY_SCOPE_SYSTEM);", "info"),
     ('asm volatile("trap;");', "__builtin_trap();", "info"),
+    ('asm volatile("ex2.approx.f16 %0, %1;" : "=h"(s[0]) : "h"(s[1]));',
+     "static_cast<_Float16>(exp2f(static_cast<float>(__builtin_bit_cast(_Float16, "
+     "__builtin_bit_cast(unsigned short, s[1])))))", "warning"),
+    ('asm volatile("tanh.approx.f16x2 %0, %1;" : "=r"(a) : "r"(b));',
+     "tanhf(static_cast<float>(__builtin_bit_cast(_Float16, static_cast<unsigned short>(v >> 16))))",
+     "warning"),
     ('asm volatile("cvta.shared.u64 %0, %1;" : "=l"(w[0]) : "l"(w[1]));',
      "static_cast<unsigned long long>((unsigned long long)(const void *)(const void __attribute__("
      "(address_space(3))) *)static_cast<unsigned int>(__builtin_bit_cast(unsigned long long, w[1])))", "info"),
@@ -281,6 +287,25 @@ def test_prmt_rewrite_matches_ptx_semantics():
                                     line_of(out)))
             values = {t: {"a": a, "b": b}[v] for t, v in names.items()}
             assert _c_eval(expr, a=a, b=b, **values) == _prmt(a, b, sel), (hex(sel), expr)
+
+
+def test_prmt_with_a_run_time_selector_matches_ptx_semantics(tmp_path):
+    out, findings = run('asm("prmt.b32 %0, %1, %2, %3;" : "=r"(c) : "r"(a), "r"(b), "r"(c));')
+    assert codes(findings) == [("CP230", "info")], findings
+    lam = re.search(r"(\[\]\(unsigned int a, unsigned int b, unsigned int c\).*\})\(__builtin_bit_cast",
+                    line_of(out)).group(1)
+    rng = random.Random(7)
+    cases = [(rng.getrandbits(32), rng.getrandbits(32), rng.getrandbits(32)) for _ in range(3000)]
+    cases += [(0x80FF7F01, 0x00817E80, sel) for sel in (0x3210, 0x7654, 0x8888, 0xFEDC, 0xBA98, 0x5410)]
+    program = tmp_path / "prmt.cpp"
+    program.write_text("#include <cstdio>\nint main() { unsigned a, b, c; auto f = " + lam +
+                       ";\n  while (std::scanf(\"%u %u %u\", &a, &b, &c) == 3) std::printf(\"%u\\n\", f(a, b, c));\n}\n")
+    subprocess.run(["g++", "-std=c++17", "-O1", str(program), "-o", str(tmp_path / "prmt")], check=True)
+    got = subprocess.run([str(tmp_path / "prmt")], input="".join(f"{a} {b} {c}\n" for a, b, c in cases),
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert len(got) == len(cases)
+    for (a, b, c), result in zip(cases, got):
+        assert int(result) == _prmt(a, b, c), (hex(a), hex(b), hex(c))
 
 
 @pytest.mark.slow

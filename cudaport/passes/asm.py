@@ -686,10 +686,13 @@ def _prmt(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) ->
     if mods or types != ["b32"] or len(ins.operands) != 4:
         raise _NoForm(f"'{ins.opcode}' (a mode other than the default) has no {_TARGET} form")
     selector = ins.operands[3]
-    if not _INT.match(selector):
-        raise _NoForm(f"'{ins.opcode}' with a run-time selector has no {_TARGET} form")
-    c = int(selector.rstrip("uU"), 0) & 0xFFFF
     a, b = gen.read(ins.operands[1], "b32"), gen.read(ins.operands[2], "b32")
+    if not _INT.match(selector):
+        # (a run-time selector: the same reading, nibble by nibble; HIP's __byte_perm
+        # ignores the sign-replicating bit 3 and is no form of it)
+        gen.write(ins.operands[0], "b32", _PRMT_RUNTIME + f"({a}, {b}, {gen.read(selector, 'b32')})")
+        return
+    c = int(selector.rstrip("uU"), 0) & 0xFFFF
     terms = []
     for i in range(4):
         nibble = (c >> (4 * i)) & 0xF
@@ -702,6 +705,13 @@ def _prmt(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) ->
             byte = f"({source} >> {shift} & 0xFFu)" if shift else f"({source} & 0xFFu)"
             terms.append(f"{byte} << {8 * i}" if i else byte)
     _once(gen, ins, [a, b], " | ".join(terms))
+
+
+_PRMT_RUNTIME = ("[](unsigned int a, unsigned int b, unsigned int c) { unsigned long long v = "
+                 "static_cast<unsigned long long>(b) << 32 | a; unsigned int d = 0; "
+                 "for (int i = 0; i < 4; ++i) { unsigned int n = c >> 4 * i & 0xFu; "
+                 "unsigned int byte = static_cast<unsigned int>(v >> 8 * (n & 7u)) & 0xFFu; "
+                 "if (n & 8u) byte = (byte >> 7) * 0xFFu; d |= byte << 8 * i; } return d; }")
 
 
 def _once(gen: _Gen, ins: ptx.Instruction, sources: list[str], expr: str,

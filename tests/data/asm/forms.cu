@@ -93,6 +93,9 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %0, 0;\n@p cp.async.ca.shared.global [%1], [%2], %3;\n}\n" :: "r"(c0), "r"(c1), "l"(u), "n"(sizeof(float4)));
   asm volatile("cp.async.cg.shared.global [%0], [%1], %2;" :: "r"(c1), "l"(u), "n"(8));
   if (c0 == 12345u) asm volatile("trap;");
+  asm volatile("ex2.approx.f16x2 %0, %1;" : "=r"(c1) : "r"(c2));
+  asm volatile("tanh.approx.f16 %0, %1;" : "=h"(hs[2]) : "h"(hs[3]));
+  asm volatile("prmt.b32 %0, %1, %2, %3;\n" : "=r"(c2) : "r"(c0), "r"(c1), "r"(c3));
   u[0] = lane + hi + r + x + smid + t32 + c0 + c1 + c2 + c3 + old + shi + (unsigned)(gt + c64 + wide) + smem[threadIdx.x % 64];
   q[0] = v + e2 + l2 + rc + th;
 }
