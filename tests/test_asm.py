@@ -308,6 +308,56 @@ def test_prmt_with_a_run_time_selector_matches_ptx_semantics(tmp_path):
         assert int(result) == _prmt(a, b, c), (hex(a), hex(b), hex(c))
 
 
+CARRY_CHAINS = {
+    # 96-bit add and subtract through the carry flag: u[8..10] = u[0..2] op u[3..5]
+    "add": 'asm("add.cc.u32 %0, %3, %6;\\n addc.cc.u32 %1, %4, %7;\\n addc.u32 %2, %5, %8;" : "=r"(u[8]), '
+           '"=r"(u[9]), "=r"(u[10]) : "r"(u[0]), "r"(u[1]), "r"(u[2]), "r"(u[3]), "r"(u[4]), "r"(u[5]));',
+    "sub": 'asm("sub.cc.u32 %0, %3, %6;\\n subc.cc.u32 %1, %4, %7;\\n subc.u32 %2, %5, %8;" : "=r"(u[8]), '
+           '"=r"(u[9]), "=r"(u[10]) : "r"(u[0]), "r"(u[1]), "r"(u[2]), "r"(u[3]), "r"(u[4]), "r"(u[5]));',
+}
+
+
+@pytest.mark.slow  # (clang's __builtin_addc/__builtin_subc: the ROCm root's clang++ on the host)
+@pytest.mark.parametrize("op", sorted(CARRY_CHAINS))
+def test_carry_chains_compute_the_wide_sum_and_difference(tmp_path, op):
+    from conftest import rocm_wrapper
+
+    out, findings = run(CARRY_CHAINS[op])
+    assert codes(findings) == [("CP230", "info")], findings
+    import os
+
+    in_root = {**os.environ, "CUDAPORT_ROOT_COMMAND": "1"}  # (a command of the ROCm root)
+    root = rocm_wrapper().parent
+    clang = "/" + str(sorted(root.glob("usr/lib/llvm-*/bin/clang++"))[-1].relative_to(root))
+    program = tmp_path / "carry.cpp"
+    program.write_text("#include <cstdio>\nint main() { unsigned u[11];\n"
+                       "  while (std::scanf(\"%u %u %u %u %u %u\", u, u + 1, u + 2, u + 3, u + 4, u + 5) == 6) {\n"
+                       f"    {line_of(out)}\n"
+                       "    std::printf(\"%u %u %u\\n\", u[8], u[9], u[10]);\n  }\n}\n")
+    subprocess.run([str(rocm_wrapper()), clang, "-std=c++17", "-O1", str(program), "-o",
+                    str(tmp_path / "carry")], check=True, env=in_root)
+    rng = random.Random(op)
+    edges = [0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFE, 0xFFFFFFFF]
+    cases = [[rng.choice(edges) if rng.random() < 0.5 else rng.getrandbits(32) for _ in range(6)]
+             for _ in range(4000)]
+    got = subprocess.run([str(rocm_wrapper()), str(tmp_path / "carry")], env=in_root,
+                         input="".join(" ".join(map(str, c)) + "\n" for c in cases),
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert len(got) == len(cases)
+    for c, line in zip(cases, got):
+        x = c[0] | c[1] << 32 | c[2] << 64
+        y = c[3] | c[4] << 32 | c[5] << 64
+        want = (x + y if op == "add" else x - y) % (1 << 96)
+        r = [int(v) for v in line.split()]
+        assert r[0] | r[1] << 32 | r[2] << 64 == want, (op, c)
+
+
+def test_a_carry_read_before_the_statement_sets_it_keeps_the_statement():
+    out, findings = run('asm("addc.u32 %0, %1, %2;" : "=r"(c) : "r"(a), "r"(b));')
+    assert "asm" in out and [f.code for f in findings if f.code in ("CP210", "CP230")] == ["CP210"]
+    assert "addc.u32" in [f.message for f in findings if f.code == "CP210"][0]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("arch", ["gfx942", "gfx90a"])
 def test_every_form_compiles_to_object_code_with_rocm_7_2(tmp_path, arch):

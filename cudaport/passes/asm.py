@@ -177,6 +177,7 @@ class _Gen:
         self.caveats: list[str] = []
         self.body: list[str] = []
         self.temps = 0
+        self.carry = False  # (an add.cc / sub.cc chain: the carry flag is a local)
         # (a packed-half register holds 32 bits; each instruction says how to read them)
         self.locals = {name: {"f16x2": "b32", "bf16x2": "b32"}.get(decl.ptx_type, decl.ptx_type)
                        for decl in regs for name in decl.names}
@@ -368,7 +369,7 @@ class _Gen:
     def parts(self) -> tuple:
         if self.error:
             raise _NoForm(self.error)
-        body = list(self.body)
+        body = (["unsigned int __ptx_cc = 0"] if self.carry else []) + self.body
         if not self.direct:
             for i, op in enumerate(self.stmt.operands):
                 if op.written:
@@ -986,6 +987,30 @@ def _cvta(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) ->
                   f"static_cast<unsigned int>({value})")
 
 
-_FAMILIES = {"trap": _trap, "cvta": _cvta, "setp": _setp, "selp": _selp, "max": _minmax, "min": _minmax, "ld": _ld, "st": _st, "atom": _atomic, "red": _atomic, "fence": _fence,
+def _carry(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    """Extended-precision add and subtract on 32 bits: add.cc/sub.cc set the carry flag
+    (CC.CF: the carry out, or the borrow), addc/subc add it in (subtract it), .cc on them
+    sets it again; clang's __builtin_addc/__builtin_subc compute exactly that."""
+    op = ins.opcode.split(".")[0]
+    cc = mods == ["cc"]
+    if types not in (["u32"], ["s32"]) or mods not in ([], ["cc"]) or len(ins.operands) != 3 \
+            or op in ("add", "sub") and not cc:
+        raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
+    if op.endswith("c") and not gen.carry:
+        raise _NoForm(f"'{ins.opcode}' reads a carry flag set outside the statement and has no {_TARGET} form")
+    gen.carry = gen.carry or cc
+    a, b = gen.read(ins.operands[1], "u32"), gen.read(ins.operands[2], "u32")
+    carry_in = "__ptx_cc" if op.endswith("c") else "0u"
+    builtin = "__builtin_addc" if op.startswith("add") else "__builtin_subc"
+    if cc:
+        value = f"{builtin}({a}, {b}, {carry_in}, &__ptx_cc)"
+    else:
+        out = gen.temp()
+        gen.body.append(f"unsigned int {out}")
+        value = f"{builtin}({a}, {b}, {carry_in}, &{out})"
+    gen.write(ins.operands[0], "u32", value)
+
+
+_FAMILIES = {"add": _carry, "addc": _carry, "sub": _carry, "subc": _carry, "trap": _trap, "cvta": _cvta, "setp": _setp, "selp": _selp, "max": _minmax, "min": _minmax, "ld": _ld, "st": _st, "atom": _atomic, "red": _atomic, "fence": _fence,
              "membar": _fence, "prmt": _prmt, "lop3": _lop3, "shfl": _shfl, "bar": _bar,
              "barrier": _bar, "cp": _cp}
