@@ -38,7 +38,8 @@ _PTX = re.compile(
     rb"%%(?:laneid|warpid|smid|clock|globaltimer|tid|ntid|ctaid|lanemask)"
     rb"|\.(?:[usbf](?:8|16|32|64)|f16x2|bf16x2|pred|reg|global|shared|local|param|sync|"
     rb"aligned|approx|ftz|sat|rn|rz|rm|rp|relaxed|acquire|release|gpu|cta|sys)\b"
-    rb"|\b(?:mov|ld|st|cvt|shfl|bar|vote|prmt|lop3|mma|ldmatrix|cp\.async)\.")
+    rb"|\b(?:ld|st|cvt|shfl|bar|vote|prmt|lop3|mma|ldmatrix|cp\.async)\."
+    rb"|\bmov\.(?:[usbf](?:8|16|32|64)|b128|f16x2|bf16x2|pred)\b")
 # PTX instruction names (PTX ISA 9.0, "Instructions"); a PTX mnemonic is one of these,
 # maybe followed by ``.suffix``es. None has an underscore before its first dot.
 _PTX_OPCODES = frozenset(b"""
@@ -174,8 +175,15 @@ def is_ptx_mnemonic(mnemonic: bytes) -> bool:
     return _is_ptx(mnemonic)
 
 
+# (PTX's mov takes a type and nothing else: `mov.m.x` is another assembly's, such as the
+# RISC-V vector extension of ggml's ET backend)
+_MOV_TYPES = re.compile(rb"mov\.(?:[usbf](?:8|16|32|64)|b128|f16x2|bf16x2|pred)\Z")
+
+
 def _is_ptx(mnemonic: bytes) -> bool:
     head, dot, _ = mnemonic.partition(b".")
+    if head == b"mov" and dot:
+        return _MOV_TYPES.match(mnemonic) is not None
     return head in _PTX_OPCODES and (bool(dot) or head in _PTX_BARE)
 
 

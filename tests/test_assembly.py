@@ -53,6 +53,8 @@ def _dialect(statement: str) -> str:
      ' [%0], [%1];" :: "r"(a), "r"(b));', "ptx"),
     # neither: reported as before
     ('asm volatile("nop");', "unknown"),
+    # RISC-V (ggml's ET backend): mov.m.x is no PTX mov, which takes only a type
+    ('asm volatile("mov.m.x m" #msk ", zero, %0" ::"n"(val));', "unknown"),
     ('asm volatile(" %0 = dmpoll" : "=r"(x));', "unknown"),  # Hexagon (ggml): no barrier
     ('asm volatile(" \\n\\t" ::: "memory");', "barrier"),
     ('asm volatile(TEMPLATE : "=r"(r));', "unknown"),
