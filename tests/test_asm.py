@@ -308,6 +308,83 @@ def test_prmt_with_a_run_time_selector_matches_ptx_semantics(tmp_path):
         assert int(result) == _prmt(a, b, c), (hex(a), hex(b), hex(c))
 
 
+def _host_lambda(tmp_path, lam: str, params: str, inputs: list[str], fmt: str, wrap: str = "@") -> list[str]:
+    """Run a rewritten statement's lambda on the host (g++) over lines of inputs (each
+    argument read as unsigned and put for the @ of ``wrap``)."""
+    n = params.count(",") + 1
+    program = tmp_path / "lam.cpp"
+    program.write_text("#include <cstdio>\n#include <cstring>\nint main() { " + params + "; auto f = " + lam +
+                       ";\n  while (std::scanf(\"" + fmt + "\", " +
+                       ", ".join(f"&v{i}" for i in range(n)) + ") == " + str(n) + ") {\n"
+                       "    std::printf(\"%u\\n\", static_cast<unsigned>(f(" +
+                       ", ".join(wrap.replace("@", f"v{i}") for i in range(n)) + ")));\n  }\n}\n")
+    subprocess.run(["g++", "-std=c++17", "-O1", str(program), "-o", str(tmp_path / "lam")], check=True)
+    return subprocess.run([str(tmp_path / "lam")], input="".join(line + "\n" for line in inputs),
+                          capture_output=True, text=True, check=True).stdout.split()
+
+
+@pytest.mark.parametrize("rounding", ["rni", "rzi", "rmi", "rpi"])
+def test_float_to_int_conversions_round_clamp_and_give_nan_as_zero(tmp_path, rounding):
+    import math
+    import struct
+
+    out, findings = run(f'asm("cvt.{rounding}.s32.f32 %0, %1;" : "=r"(s[0]) : "f"(x));')
+    assert codes(findings) == [("CP230", "info")], findings
+    lam = re.search(r"(\[\]\(float x\) \{.*?; \})\(", line_of(out)).group(1)
+    rng = random.Random(rounding)
+    bits = [0x7FC00000, 0xFFC00000, 0x7F800001, 0x7F800000, 0xFF800000, 0x4F000000, 0xCF000000,
+            0x4EFFFFFF, 0xCF000001, 0x3F000000, 0xBF000000, 0x3FC00000, 0x40200000, 0xC0200000,
+            0x00000001, 0x80000000, 0x3F7FFFFF] + [rng.getrandbits(32) for _ in range(3000)]
+    bits += [struct.unpack("<I", struct.pack("<f", k + 0.5))[0] for k in range(-6, 6)]
+    # (the lambda takes a float: the program reads its bits)
+    got = _host_lambda(tmp_path, lam, "unsigned v0", [str(b) for b in bits], "%u",
+                       "[](unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }(@)")
+    assert len(got) == len(bits)
+    for b, r in zip(bits, got):
+        v = struct.unpack("<f", struct.pack("<I", b))[0]
+        if math.isnan(v):
+            want = 0
+        else:
+            if math.isinf(v):
+                i = 2**31 if v > 0 else -2**31 - 1
+            else:
+                i = {"rni": round, "rzi": math.trunc, "rmi": math.floor, "rpi": math.ceil}[rounding](v)
+            want = max(-2**31, min(2**31 - 1, i))
+        assert int(r) == want & 0xFFFFFFFF, (rounding, hex(b), v, r, want)
+
+
+@pytest.mark.parametrize("opcode", ["cvt.pack.sat.u8.s32.b32", "cvt.pack.sat.s8.s32.b32",
+                                    "cvt.pack.sat.u16.s32", "cvt.pack.sat.s16.s32"])
+def test_cvt_pack_matches_the_ptx_isa(tmp_path, opcode):
+    with_c = opcode.endswith(".b32")
+    stmt = f'asm("{opcode} %0, %1, %2{", %3" if with_c else ""};" : "=r"(c) : "r"(a), "r"(b)' + \
+        (', "r"(c));' if with_c else ");")
+    out, findings = run(stmt)
+    assert codes(findings) == [("CP230", "info")], findings
+    lam = re.search(r"(\[\]\(unsigned int a, .*?; \})\(", line_of(out)).group(1)
+    width = 8 if with_c else 16
+    lo, hi = (0, (1 << width) - 1) if ".u" in opcode else (-(1 << width - 1), (1 << width - 1) - 1)
+    rng = random.Random(opcode)
+    edges = [0, 1, 127, 128, 255, 256, 32767, 32768, 65535, 65536, 0x7FFFFFFF, 0x80000000,
+             0xFFFFFFFF, 0xFFFFFF80, 0xFFFFFF7F, 0xFFFF8000, 0xFFFF7FFF]
+    cases = [(rng.choice(edges) if rng.random() < 0.4 else rng.getrandbits(32),
+              rng.choice(edges) if rng.random() < 0.4 else rng.getrandbits(32), rng.getrandbits(32))
+             for _ in range(3000)]
+    params = "unsigned v0, v1, v2" if with_c else "unsigned v0, v1"
+    got = _host_lambda(tmp_path, lam, params, [" ".join(map(str, c[:3 if with_c else 2])) for c in cases],
+                       "%u %u %u" if with_c else "%u %u")
+    assert len(got) == len(cases)
+    signed = lambda v: v - (1 << 32) if v & 0x80000000 else v  # noqa: E731
+    mask = (1 << width) - 1
+    for (a, b, c), r in zip(cases, got):
+        ta = max(lo, min(hi, signed(a))) & mask
+        tb = max(lo, min(hi, signed(b))) & mask
+        want = ta << width | tb
+        if with_c:
+            want |= (c << 16) & 0xFFFFFFFF
+        assert int(r) == want, (opcode, hex(a), hex(b), hex(c), hex(int(r)), hex(want))
+
+
 CARRY_CHAINS = {
     # 96-bit add and subtract through the carry flag: u[8..10] = u[0..2] op u[3..5]
     "add": 'asm("add.cc.u32 %0, %3, %6;\\n addc.cc.u32 %1, %4, %7;\\n addc.u32 %2, %5, %8;" : "=r"(u[8]), '

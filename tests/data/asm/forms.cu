@@ -93,6 +93,10 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %0, 0;\n@p cp.async.ca.shared.global [%1], [%2], %3;\n}\n" :: "r"(c0), "r"(c1), "l"(u), "n"(sizeof(float4)));
   asm volatile("cp.async.cg.shared.global [%0], [%1], %2;" :: "r"(c1), "l"(u), "n"(8));
   if (c0 == 12345u) asm volatile("trap;");
+  asm volatile("{.reg .u32 tmp, i0, i1;\ncvt.rni.s32.f32 i0, %1;\ncvt.rzi.s32.f32 i1, %2;\n"
+               "cvt.pack.sat.u8.s32.b32 tmp, i0, i1, 0;\ncvt.pack.sat.s8.s32.b32 %0, i0, i1, tmp;}\n"
+               : "=r"(c3) : "f"(f), "f"(f));
+  asm("cvt.pack.sat.s16.s32 %0, %1, %2;" : "=r"(c2) : "r"(c0), "r"(c1));
   asm("add.cc.u32 %0, %2, %4;\n addc.u32 %1, %3, %5;" : "=r"(c0), "=r"(c1) : "r"(c2), "r"(c3), "r"(a), "r"(b));
   asm("sub.cc.u32 %0, %2, %4;\n subc.cc.u32 %1, %3, %5;" : "=r"(c2), "=r"(c3) : "r"(c0), "r"(c1), "r"(a), "r"(b));
   asm volatile("ex2.approx.f16x2 %0, %1;" : "=r"(c1) : "r"(c2));
