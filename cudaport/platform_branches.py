@@ -205,13 +205,17 @@ def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
             directives.append((offset, m.group(1), cond, m.end()))
     facts = None if plain else known(ctx)
     spans = other_platform_spans(directives, is_platform, facts)
-    if spans and facts is not None and b"define" in src:
+    project = frozenset(n.encode() for n in
+                        dict(ctx.options.extra).get(DEAD_SWITCHES, ())) if facts else ()
+    if facts is not None and (spans and b"define" in src or project):
         # A switch the file defines only inside branches the target never compiles
         # (ggml's GGML_CUDA_USE_PDL under `#if !defined(GGML_USE_HIP) && ...`) is undefined
         # there too, unless -D gives it: the branches that test it are decided once more.
+        # So is one another file of the run defines only so (ggml's TURING_MMA_AVAILABLE,
+        # defined in common.cuh, tested in mma.cuh): ``project_dead_switches``.
         inside = _Inside(spans)
-        defined: dict[bytes, bool] = {}
-        for m in _DEFINES.finditer(src):
+        defined: dict[bytes, bool] = dict.fromkeys(project, True)
+        for m in _DEFINES.finditer(src) if b"define" in src else ():
             name = m.group(1)
             defined[name] = defined.get(name, True) and inside(m.start())
         given = {n for n, _ in facts.defined}
@@ -237,6 +241,43 @@ def dead_test(src: bytes, path: str, options) -> "_Inside | None":
 
 
 _DEFINES = re.compile(rb"(?m)^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_]\w*)")
+
+DEAD_SWITCHES = "dead_switches"
+_COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def project_dead_switches(sources: list[bytes], compiled, options) -> tuple[str, ...]:
+    """The macros the files of one run define (or #undef) only inside branches a build for
+    the target never compiles, and nowhere else, nor given with -D: undefined in every
+    file of the run (:func:`other_platform_test`). A lexical scan of each file's
+    conditional and #define lines (comments in conditions blanked), decided by the
+    target's own macros and the -D switches."""
+    extra = compiled.target.extra
+    macros = extra.get("platform_macros")
+    if not macros:
+        return ()
+    is_platform = _platform_test(tuple(macros), extra.get("platform_macro_pattern"))
+    facts = _known(compiled, compiled.version, tuple(options.defines))
+    given = {n for n, _ in facts.defined}
+    defined: dict[bytes, bool] = {}
+    for src in sources:
+        if b"define" not in src and b"undef" not in src:
+            continue
+        found = list(_DEFINES.finditer(src))
+        if not found:
+            continue
+        directives = []
+        for m in _LOGICAL.finditer(src):
+            start = m.start()
+            line = src.rfind(b"\n", 0, start) + 1
+            if start == line or not src[line:start].strip(b" \t"):
+                cond = _COMMENT.sub(b" ", m.group(2)) if b"/" in m.group(2) else m.group(2)
+                directives.append((start, m.group(1), cond, m.end()))
+        inside = _Inside(other_platform_spans(directives, is_platform, facts))
+        for m in found:
+            name = m.group(1)
+            defined[name] = defined.get(name, True) and inside(m.start())
+    return tuple(sorted(n.decode() for n, only in defined.items() if only and n not in given))
 
 
 def known(ctx) -> conditions.Known:

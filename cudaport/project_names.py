@@ -191,4 +191,11 @@ def project_options(options, sources: Callable[[], Iterable[bytes]], compiled):
         items = tuple(sorted((ns.decode(), n.decode()) for ns, n in found))
         extra = tuple(kv for kv in options.extra if kv[0] != OPTION)
         options = dataclasses.replace(options, extra=extra + ((OPTION, items),))
+    if len(read) > 1:  # (one file: its own switches are read as it is translated)
+        from .platform_branches import DEAD_SWITCHES, project_dead_switches
+
+        dead = project_dead_switches(read, compiled, options)
+        if dead:
+            extra = tuple(kv for kv in options.extra if kv[0] != DEAD_SWITCHES)
+            options = dataclasses.replace(options, extra=extra + ((DEAD_SWITCHES, dead),))
     return portability_layers.with_layer_names(options, lambda: read, compiled)

@@ -4,6 +4,8 @@ macros and __NVCC__ in a file with HIP branches of its own."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from conftest import compile_object
@@ -298,3 +300,45 @@ def test_version_gates_of_a_file_without_hip_branches_take_cuda_13s_branch():
     assert {f.line for f in r.findings if f.severity == "error"} >= {3}
     assert not [f for f in r.findings if f.line == 5]  # (the #else HIP no longer takes)
     assert run(r.text).text == r.text
+
+
+SWITCH_H = """\
+#pragma once
+#if !defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 750 // Turing
+#define MMA_AVAILABLE
+#endif
+"""
+
+MMA_H = """\
+#pragma once
+#include "switch.h"
+__device__ void load(int* a, unsigned p) {
+#ifdef MMA_AVAILABLE
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.b16 {%0, %1}, [%2];" : "=r"(a[0]), "=r"(a[1]) : "r"(p));
+#endif
+}
+"""
+
+
+def test_a_switch_another_file_defines_only_in_dead_branches_is_undefined_there(tmp_path):
+    # ggml: common.cuh defines TURING_MMA_AVAILABLE under `#if !defined(GGML_USE_HIP) &&
+    # __CUDA_ARCH__ >= ...`; mma.cuh keeps its ldmatrix/mma.sync PTX under it
+    from cudaport.check import check_paths
+
+    (tmp_path / "switch.h").write_text(SWITCH_H)
+    (tmp_path / "mma.cuh").write_text(MMA_H)
+
+    def errors(*defines):
+        report = check_paths([str(tmp_path)], Options(defines=defines))
+        return sorted((Path(f.path).name, f.line, f.code) for f in report.findings
+                      if f.severity == "error")
+
+    assert errors("GGML_USE_HIP") == []
+    # the file alone knows nothing of the other's definition: blocked as before
+    alone = check_paths([str(tmp_path / "mma.cuh")], Options(defines=("GGML_USE_HIP",)))
+    assert [(f.line, f.code) for f in alone.findings if f.severity == "error"] == [(5, "CP210")]
+    # given with -D, or defined where the target compiles it, the branch may be compiled
+    assert errors("GGML_USE_HIP", "MMA_AVAILABLE") == [("mma.cuh", 5, "CP210")]
+    assert errors() == [("mma.cuh", 5, "CP210")]
+    (tmp_path / "live.h").write_text("#define MMA_AVAILABLE\n")
+    assert errors("GGML_USE_HIP") == [("mma.cuh", 5, "CP210")]
