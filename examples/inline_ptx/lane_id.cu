@@ -1,6 +1,7 @@
 // Warp-level helpers written with inline PTX, as older CUDA code often does. AMD GPUs
-// cannot assemble PTX: cudaport reports each asm statement on its line (CP503) and
-// `cudaport verify` fails here by design.
+// cannot assemble PTX: cudaport rewrites the statements that have a HIP meaning (the lane
+// id, the global timer) and reports the one that has none (a profiler event) on its line,
+// where `cudaport verify` fails by design (CP503).
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -16,8 +17,13 @@ __device__ __forceinline__ unsigned long long global_timer() {
   return t;
 }
 
+__device__ __forceinline__ void profiler_mark() {
+  asm volatile("pmevent 1;");
+}
+
 __global__ void record_lanes(unsigned* lanes, unsigned long long* stamps) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  profiler_mark();
   lanes[i] = lane_id();
   stamps[i] = global_timer();
 }

@@ -849,6 +849,10 @@ void call_cublasSetStream_v2(cublasHandle_t a1, cudaStream_t a2) { (void)cublasS
 void call_cublasSetVector(int a1, int a2, const void* a3, int a4, void* a5, int a6) { (void)cublasSetVector(a1, a2, a3, a4, a5, a6); }
 // call cublasSetVectorAsync
 void call_cublasSetVectorAsync(int a1, int a2, const void* a3, int a4, void* a5, int a6, cudaStream_t a7) { (void)cublasSetVectorAsync(a1, a2, a3, a4, a5, a6, a7); }
+// call cublasSetWorkspace
+void call_cublasSetWorkspace(cublasHandle_t a1, void* a2, size_t a3) { (void)cublasSetWorkspace(a1, a2, a3); }
+// call cublasSetWorkspace_v2
+void call_cublasSetWorkspace_v2(cublasHandle_t a1, void* a2, size_t a3) { (void)cublasSetWorkspace_v2(a1, a2, a3); }
 // call cublasSgbmv
 void call_cublasSgbmv(cublasHandle_t a1, cublasOperation_t a2, int a3, int a4, int a5, int a6, const float* a7, const float* a8, int a9, const float* a10, int a11, const float* a12, float* a13, int a14) { (void)cublasSgbmv(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasSgbmv_64

@@ -333,6 +333,10 @@ void call_cuIpcOpenEventHandle(CUevent* a1, CUipcEventHandle a2) { (void)cuIpcOp
 void call_cuIpcOpenMemHandle(CUdeviceptr* a1, CUipcMemHandle a2, unsigned int a3) { (void)cuIpcOpenMemHandle(a1, a2, a3); }
 // call cuKernelGetAttribute
 void call_cuKernelGetAttribute(int* a1, CUfunction_attribute a2, CUkernel a3, CUdevice a4) { (void)cuKernelGetAttribute(a1, a2, a3, a4); }
+// call cuKernelGetLibrary
+void call_cuKernelGetLibrary(CUlibrary* a1, CUkernel a2) { (void)cuKernelGetLibrary(a1, a2); }
+// call cuKernelGetName
+void call_cuKernelGetName(const char** a1, CUkernel a2) { (void)cuKernelGetName(a1, a2); }
 // call cuKernelGetParamInfo
 void call_cuKernelGetParamInfo(CUkernel a1, size_t a2, size_t* a3, size_t* a4) { (void)cuKernelGetParamInfo(a1, a2, a3, a4); }
 // call cuLaunchCooperativeKernel
@@ -343,10 +347,22 @@ void call_cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS* a1, unsigned 
 void call_cuLaunchHostFunc(CUstream a1, CUhostFn a2, void* a3) { (void)cuLaunchHostFunc(a1, a2, a3); }
 // call cuLaunchKernel
 void call_cuLaunchKernel(CUfunction a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, unsigned int a8, CUstream a9, void** a10, void** a11) { (void)cuLaunchKernel(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
+// call cuLibraryEnumerateKernels
+void call_cuLibraryEnumerateKernels(CUkernel* a1, unsigned int a2, CUlibrary a3) { (void)cuLibraryEnumerateKernels(a1, a2, a3); }
 // call cuLibraryGetGlobal
 void call_cuLibraryGetGlobal(CUdeviceptr* a1, size_t* a2, CUlibrary a3, const char* a4) { (void)cuLibraryGetGlobal(a1, a2, a3, a4); }
+// call cuLibraryGetKernel
+void call_cuLibraryGetKernel(CUkernel* a1, CUlibrary a2, const char* a3) { (void)cuLibraryGetKernel(a1, a2, a3); }
+// call cuLibraryGetKernelCount
+void call_cuLibraryGetKernelCount(unsigned int* a1, CUlibrary a2) { (void)cuLibraryGetKernelCount(a1, a2); }
 // call cuLibraryGetManaged
 void call_cuLibraryGetManaged(CUdeviceptr* a1, size_t* a2, CUlibrary a3, const char* a4) { (void)cuLibraryGetManaged(a1, a2, a3, a4); }
+// call cuLibraryLoadData
+void call_cuLibraryLoadData(CUlibrary* a1, const void* a2, CUjit_option* a3, void** a4, unsigned int a5, CUlibraryOption* a6, void** a7, unsigned int a8) { (void)cuLibraryLoadData(a1, a2, a3, a4, a5, a6, a7, a8); }
+// call cuLibraryLoadFromFile
+void call_cuLibraryLoadFromFile(CUlibrary* a1, const char* a2, CUjit_option* a3, void** a4, unsigned int a5, CUlibraryOption* a6, void** a7, unsigned int a8) { (void)cuLibraryLoadFromFile(a1, a2, a3, a4, a5, a6, a7, a8); }
+// call cuLibraryUnload
+void call_cuLibraryUnload(CUlibrary a1) { (void)cuLibraryUnload(a1); }
 // call cuLinkAddData
 void call_cuLinkAddData(CUlinkState a1, CUjitInputType a2, void* a3, size_t a4, const char* a5, unsigned int a6, CUjit_option* a7, void** a8) { (void)cuLinkAddData(a1, a2, a3, a4, a5, a6, a7, a8); }
 // call cuLinkAddData_v2
