@@ -30,7 +30,6 @@ from cudaport import verdict as V  # noqa: E402
 from cudaport.check import check_paths  # noqa: E402
 from cudaport.config import load_config  # noqa: E402
 from cudaport.options import Options  # noqa: E402
-from cudaport.projects import Roots  # noqa: E402
 
 # PTX with no source-level HIP form (the message of CP210 quotes the instruction)
 HONEST_PTX = re.compile(
@@ -72,18 +71,7 @@ def analyse(repo: str, options: Options) -> dict:
                         for p in errors)
     blocked = [r.path for r in files if r.verdict == V.BLOCKED]
     other = [p for p in blocked if honest[p].status != V.BLOCKED]
-    # who reaches whom through includes, as the verdicts resolve them
-    by_suffix: dict[str, list[str]] = {}
-    for path in errors:
-        parts = path.split("/")
-        for i in range(len(parts)):
-            by_suffix.setdefault("/".join(parts[i:]), []).append(path)
-    roots = Roots(errors)
-    reaches: dict[str, set[str]] = {}
-    for path, names in includes.items():
-        reaches[path] = {t for name in names
-                         for t in V._resolve(path, name, errors, by_suffix, roots, [])
-                         if t != path}
+    reaches = V.resolve_includes(includes)  # (as the verdicts resolve them)
     causes: Counter = Counter()
     for path in other:
         seen, queue, found = {path}, [path], set()

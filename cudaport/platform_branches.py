@@ -28,13 +28,11 @@ from .rules.model import version_tuple
 _DIRECTIVE = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$", re.M)
 
 
-def _directives(code: bytes, end: int | None = None):
-    """Conditional directives of blanked ``code`` (before ``end``): a '#' with only blanks
-    before it on its line."""
-    for m in _DIRECTIVE.finditer(code, 0, len(code) if end is None else end):
-        start = m.start()
-        line = code.rfind(b"\n", 0, start) + 1
-        if start == line or not code[line:start].strip(b" \t"):
+def _directives(code: bytes, end: int | None = None, pattern: re.Pattern = _DIRECTIVE):
+    """Conditional directives of ``code`` (before ``end``), found by ``pattern``: a '#' with
+    only blanks before it on its line."""
+    for m in pattern.finditer(code, 0, len(code) if end is None else end):
+        if lexer.starts_line(code, m.start()):
             yield m
 # The same, its condition running on over continued lines (`#if A && \` + `B`).
 _LOGICAL = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(" + lexer.REST_OF_LINE + rb")")
@@ -266,13 +264,9 @@ def project_dead_switches(sources: list[bytes], compiled, options) -> tuple[str,
         found = list(_DEFINES.finditer(src))
         if not found:
             continue
-        directives = []
-        for m in _LOGICAL.finditer(src):
-            start = m.start()
-            line = src.rfind(b"\n", 0, start) + 1
-            if start == line or not src[line:start].strip(b" \t"):
-                cond = _COMMENT.sub(b" ", m.group(2)) if b"/" in m.group(2) else m.group(2)
-                directives.append((start, m.group(1), cond, m.end()))
+        directives = [(m.start(), m.group(1), _COMMENT.sub(b" ", m.group(2))
+                       if b"/" in m.group(2) else m.group(2), m.end())
+                      for m in _directives(src, pattern=_LOGICAL)]
         inside = _Inside(other_platform_spans(directives, is_platform, facts))
         for m in found:
             name = m.group(1)

@@ -114,21 +114,10 @@ def of_files(files: Iterable[tuple[str, Iterable[Finding], Iterable[str]]],
         header = next((f.identifier for f in findings if f.code == CXX_ONLY), None)
         if header is not None:
             cxx_only[path] = header
-    by_suffix: dict[str, list[str]] = {}
-    for path in verdicts:
-        parts = path.split("/")
-        for i in range(len(parts)):
-            by_suffix.setdefault("/".join(parts[i:]), []).append(path)
-    roots = Roots(verdicts)
-    # (the folders as given and absolute, since the paths may be either)
-    dirs = list(dict.fromkeys(form.replace(os.sep, "/").rstrip("/") or "/" for d in include_dirs
-                              for form in (d, os.path.abspath(d))))
     included_by: dict[str, set[str]] = {}
-    for path, names in includes.items():
-        for name in names:
-            for target in _resolve(path, name, verdicts, by_suffix, roots, dirs):
-                if target != path:
-                    included_by.setdefault(target, set()).add(path)
+    for path, targets in resolve_includes(includes, include_dirs).items():
+        for target in targets:
+            included_by.setdefault(target, set()).add(path)
     _c_units_reaching_cxx_headers(verdicts, cxx_only, included_by)
     queue = [p for p, v in verdicts.items() if v.status == BLOCKED and not _via(v)]
     while queue:
@@ -138,6 +127,24 @@ def of_files(files: Iterable[tuple[str, Iterable[Finding], Iterable[str]]],
                 verdicts[user] = Verdict(BLOCKED, (f"includes {blocked}, which is blocked",))
                 queue.append(user)
     return verdicts
+
+
+def resolve_includes(includes: dict[str, list[str]],
+                     include_dirs: Iterable[str] = ()) -> dict[str, list[str]]:
+    """path -> the files of the set (the keys) that its ``#include`` names read, as
+    :func:`_resolve` finds them (itself left out)."""
+    by_suffix: dict[str, list[str]] = {}
+    for path in includes:
+        parts = path.split("/")
+        for i in range(len(parts)):
+            by_suffix.setdefault("/".join(parts[i:]), []).append(path)
+    roots = Roots(includes)
+    # (the folders as given and absolute, since the paths may be either)
+    dirs = list(dict.fromkeys(form.replace(os.sep, "/").rstrip("/") or "/" for d in include_dirs
+                              for form in (d, os.path.abspath(d))))
+    return {path: [t for name in names for t in _resolve(path, name, includes, by_suffix, roots,
+                                                         dirs) if t != path]
+            for path, names in includes.items()}
 
 
 def _resolve(path: str, name: str, files, by_suffix: dict[str, list[str]], roots: Roots,

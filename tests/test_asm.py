@@ -436,15 +436,15 @@ def test_a_carry_read_before_the_statement_sets_it_keeps_the_statement():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("arch", ["gfx942", "gfx90a"])
-def test_every_form_compiles_to_object_code_with_rocm_7_2(tmp_path, arch):
-    result = translate_bytes((DATA / "forms.cu").read_bytes(), Options(target_version="7.2"),
+@pytest.mark.parametrize("version, arch", [("7.2", "gfx942"), ("7.2", "gfx90a"), ("6.4", "gfx942")])
+def test_every_form_compiles_to_object_code(tmp_path, version, arch):
+    result = translate_bytes((DATA / "forms.cu").read_bytes(), Options(target_version=version),
                              "forms.cu")
     assert b"asm" not in result.output
     assert not [f for f in result.findings if f.code == "CP210"]
     path = tmp_path / "forms.hip"
     path.write_bytes(result.output)
-    compile_object(path, arch)
+    compile_object(path, arch, version)
 
 
 MORE_FORMS = [

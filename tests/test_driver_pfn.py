@@ -58,6 +58,27 @@ def test_ported_pfn_types_compile_with_rocm_7_2(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("version", ["7.2", "6.4"])
+def test_every_pfn_type_the_version_has_compiles(tmp_path, version):
+    """Each PFN_ name of the pack that the version has, translated for it, is a type its
+    ROCm compiles (the generator checked them with 7.2's hipcc only)."""
+    import yaml
+
+    from cudaport.rules.model import version_tuple
+
+    pack = yaml.safe_load((ROOT / "rules/hip/driver-pfn.yaml").read_text())["identifiers"]
+    names = [n for n, e in pack.items() if "to" in e and version_tuple(
+        e.get("to_since", "0")) <= version_tuple(version)]
+    source = "#include <cudaTypedefs.h>\n" + "".join(
+        f"{n} p{i} = nullptr;\n" for i, n in enumerate(names))
+    r = translate_bytes(source.encode(), Options(target_version=version))
+    assert not [f for f in r.findings if f.severity == "error"]
+    path = tmp_path / "pfn.hip"
+    path.write_bytes(r.output)
+    compile_object(path, "gfx942", version)
+
+
+@pytest.mark.slow
 def test_generated_pack_is_current():
     from cudaport.verify import hip_version
 

@@ -829,7 +829,7 @@ def _cp(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> N
     if len(ins.operands) not in (3, 4):
         raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
     size_op = gen.operand_index(ins.operands[2].strip())
-    if size_op is not None and gen.stmt.operands[size_op].kind in "ni":
+    if size_op is not None and gen.stmt.operands[size_op].kind in ("n", "i"):
         # (a constant the compiler knows, not this pass: 4, 8 or 16 as PTX requires;
         # the copy is chosen by its value and the other branches fold away)
         size = gen.read(ins.operands[2], "u32")
@@ -1011,6 +1011,8 @@ def _carry(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -
     gen.write(ins.operands[0], "u32", value)
 
 
-_FAMILIES = {"add": _carry, "addc": _carry, "sub": _carry, "subc": _carry, "trap": _trap, "cvta": _cvta, "setp": _setp, "selp": _selp, "max": _minmax, "min": _minmax, "ld": _ld, "st": _st, "atom": _atomic, "red": _atomic, "fence": _fence,
+_FAMILIES = {"add": _carry, "addc": _carry, "sub": _carry, "subc": _carry, "trap": _trap,
+             "cvta": _cvta, "setp": _setp, "selp": _selp, "max": _minmax, "min": _minmax,
+             "ld": _ld, "st": _st, "atom": _atomic, "red": _atomic, "fence": _fence,
              "membar": _fence, "prmt": _prmt, "lop3": _lop3, "shfl": _shfl, "bar": _bar,
              "barrier": _bar, "cp": _cp}

@@ -11,7 +11,6 @@ wider than 32 (``warp_size`` in target.yaml, ``--warp-size``).
 from __future__ import annotations
 
 import bisect
-
 import functools
 import re
 

@@ -38,12 +38,9 @@ _SHAPES = {(16, 16, 16)}
 # element type (as spelled, blanks removed) -> why rocWMMA cannot take it
 _TYPES = {
     b"double": "rocWMMA's double fragments are 16x16x4, CUDA's m8n8k4",
-    b"__nv_bfloat16": "rocWMMA takes hip_bfloat16, another type than the __hip_bfloat16 "
-                      "__nv_bfloat16 becomes",
-    b"nv_bfloat16": "rocWMMA takes hip_bfloat16, another type than the __hip_bfloat16 "
-                    "nv_bfloat16 becomes",
-    b"unsignedchar": "rocWMMA multiplies signed 8-bit integers only",
-    b"uint8_t": "rocWMMA multiplies signed 8-bit integers only",
+    **{bf16: "rocWMMA takes hip_bfloat16, another type than the __hip_bfloat16 "
+             f"{bf16.decode()} becomes" for bf16 in (b"__nv_bfloat16", b"nv_bfloat16")},
+    **dict.fromkeys((b"unsignedchar", b"uint8_t"), "rocWMMA multiplies signed 8-bit integers only"),
 }
 
 
@@ -154,9 +151,9 @@ def _launches(ctx: FileContext, code: bytes) -> None:
            f"warps share one and its loads and products mix both warps' tiles (the result is "
            f"wrong)")
     for at in ctx.scan.launches:
-        close = code.find(b">>>", at)
-        parts = code[at + 3:close].split(b",") if close >= 0 else []
-        for value in sorted(_values(code, parts[1].strip())) if len(parts) > 1 else ():
+        config = lexer.split_arguments(ctx.src, at, end_token=b">>>", brackets=ctx.brackets)
+        block = code[slice(*config[0][1])] if config and len(config[0]) > 1 else b""
+        for value in sorted(_values(code, block.strip())) if block else ():
             if value % 32 == 0 and value % warp:
                 ctx.find("CP237", at, f"a block of {value} threads in a file that uses WMMA: "
                          f"{why}; use a multiple of {warp} threads", "<<<", "device")
