@@ -14,10 +14,12 @@
 //@ prelude provides=
 #ifndef CUDAPORT_PORTABLE_PRELUDE
 #define CUDAPORT_PORTABLE_PRELUDE
+#ifndef CUDAPORT_HD  // (set beforehand by bench/device_compare.py, which builds with nvcc)
 #if defined(__HIPCC__)
 #define CUDAPORT_HD __host__ __device__
 #else
 #define CUDAPORT_HD
+#endif
 #endif
 namespace cudaport_detail {
 // The bytes of `from` as a `To` of the same size (memcpy: defined for every trivially

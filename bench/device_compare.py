@@ -1,0 +1,352 @@
+"""Each function of cudaport's portable header against CUDA's own intrinsic, on an NVIDIA
+GPU: the check issue 29 asks for where a GPU is at hand (the tests never need one).
+
+    python bench/device_compare.py --emit DIR      # write DIR/device_compare.cu only
+    python bench/device_compare.py --build DIR     # ... and compile it with nvcc
+    python bench/device_compare.py --run DIR       # ... and run it (needs the GPU)
+    options: --arch sm_90 (the GPU's), --random N (inputs per function, default 200000),
+             --json OUT (the table as JSON)
+
+The CUDA names and the portable functions they are renamed to come from the HIP rules
+(``rules/hip/ports/device.yaml``), so a function added there is compared without an edit
+here, as long as its family (the argument and result kinds below) is known; a rule whose
+family is unknown is listed as "not compared". For every input, one kernel computes the
+CUDA intrinsic and the portable function's generic C++ form (the header compiled by nvcc,
+``__host__ __device__``), and the host computes the generic form once more; the program
+prints, per function, the inputs tried, the results that differ from CUDA's in any bit,
+those that differ only in a NaN's payload, and the first differing input.
+
+Inputs: every combination of a family's edge values (signed zeros, infinities, NaNs,
+subnormals, rounding ties, saturation bounds, byte and halfword extremes) where there
+are at most 65,536 of them, then random ones from a fixed seed: half are random bit
+patterns, half are values near the edges (an edge with a random low-order perturbation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "rules" / "hip" / "ports" / "device.yaml"
+HEADER = ROOT / "rules" / "hip" / "ports" / "cudaport_portable.h"
+
+# Argument kinds: how a 64-bit input word becomes an argument, and which edge values the
+# kind has (C++ expressions of the word). Result kinds: how a result becomes a word.
+ARG = {
+    "u32": "(unsigned)(W)",
+    "s32": "(int)(unsigned)(W)",
+    "f32": "as_f32(W)",
+    "f64": "as_f64(W)",
+    "u8": "(unsigned char)(W)",
+    "h2": "as_h2(W)", "ph2": "as_ph2(W)",     # __half2 / the header's stand-in
+    "b2": "as_b2(W)", "pb2": "as_pb2(W)",     # __nv_bfloat162 / stand-in
+    "f2": "as_f2(W)",                         # float2 from two floats' bits
+}
+EDGE = {  # (edge words, random-word generator name in the C++ program)
+    "u32": ("0u,1u,0x7fu,0x80u,0xffu,0x7fffu,0x8000u,0xffffu,0x7f7f7f7fu,0x80808080u,"
+            "0x7fff8000u,0x80007fffu,0xffffffffu,0x01ff80feu,0x00ff00ffu,0xff00ff00u", "rnd_u32"),
+    "f32": ("0x00000000u,0x80000000u,0x3f800000u,0xbf800000u,0x7f800000u,0xff800000u,"
+            "0x7fc00000u,0xffc00001u,0x7f800001u,0x00000001u,0x807fffffu,0x00800000u,"
+            "0x7f7fffffu,0xff7fffffu,0x3f800001u,0x40490fdbu,0x33800000u,0x4b000001u,"
+            "0x3effffffu,0x40c00000u,0x40a00000u,0x3f400000u,0x3e800000u,0x40e00000u",
+            "rnd_f32"),
+    "f64": ("0x0000000000000000ull,0x8000000000000000ull,0x3ff0000000000000ull,"
+            "0xbff0000000000000ull,0x7ff0000000000000ull,0xfff0000000000000ull,"
+            "0x7ff8000000000000ull,0x0000000000000001ull,0x800fffffffffffffull,"
+            "0x0010000000000000ull,0x7fefffffffffffffull,0x3ff0000000000001ull,"
+            "0x400921fb54442d18ull,0x3ca0000000000000ull,0x4330000000000001ull",
+            "rnd_f64"),
+    "u8": ("0u,1u,2u,0x7fu,0x80u,0xfeu,0xffu,0x0fu,0xf0u,0x77u,0x88u", "rnd_u8"),
+    "h2": ("0x00000000u,0x80008000u,0x3c00bc00u,0x7c00fc00u,0x7e007c01u,0xfe000001u,"
+           "0x7bff8001u,0x00010400u,0x3c003c01u,0x7e003c00u,0x80000000u,0x00008000u",
+           "rnd_h2"),
+    "b2": ("0x00000000u,0x80008000u,0x3f80bf80u,0x7f80ff80u,0x7fc07f81u,0xffc00001u,"
+           "0x7f7f8001u,0x00010080u,0x3f803f81u,0x7fc03f80u,0x80000000u,0x00008000u",
+           "rnd_b2"),
+}
+EDGE["s32"] = EDGE["u32"]
+EDGE["ph2"] = EDGE["h2"]
+EDGE["pb2"] = EDGE["b2"]
+EDGE["f2"] = EDGE["f32"]  # (each word holds two floats: low and high 32 bits)
+
+# Families: CUDA-name pattern -> list of (label, cuda args, portable args, result kind,
+# call suffix for CUDA, call suffix for the port). {c} is the CUDA name, {p} the port's.
+FAMILIES: list[tuple[re.Pattern[str], list[tuple[str, str, str]]]] = []
+
+
+def _family(pattern: str, *variants: tuple[str, str, str]) -> None:
+    FAMILIES.append((re.compile(pattern), list(variants)))
+
+
+# (label suffix, CUDA expression, port expression); A, B, C are argument expressions
+# filled per kind by `_expr`; results are turned into 64-bit words by `bits(...)`.
+_family(r"^__v(abs|neg)(ss)?[24]$", ("", "bits({c}(u32(A)))", "bits({p}(u32(A)))"))
+_family(r"^__v(?!i)[a-z]+[24]$", ("", "bits({c}(u32(A), u32(B)))", "bits({p}(u32(A), u32(B)))"))
+_family(r"^__dp(4a|2a_lo|2a_hi)$",
+        ("(int)", "bits({c}(s32(A), s32(B), s32(C)))", "bits({p}(s32(A), s32(B), s32(C)))"),
+        ("(unsigned)", "bits({c}(u32(A), u32(B), u32(C)))", "bits({p}(u32(A), u32(B), u32(C)))"))
+_family(r"^__h[a-z]+2(_nan|_mask)?$",
+        ("(half2)", "bits({c}(h2(A), h2(B)))", "bits({p}(ph2(A), ph2(B)))"),
+        ("(bfloat162)", "bits({c}(b2(A), b2(B)))", "bits({p}(pb2(A), pb2(B)))"))
+_family(r"^__f(rcp|sqrt)_r[duz]$", ("", "bits({c}(f32(A)))", "bits({p}(f32(A)))"))
+_family(r"^__fmaf_r[duz]$", ("", "bits({c}(f32(A), f32(B), f32(C)))", "bits({p}(f32(A), f32(B), f32(C)))"))
+_family(r"^__f(add|sub|mul|div)_r[duz]$", ("", "bits({c}(f32(A), f32(B)))", "bits({p}(f32(A), f32(B)))"))
+_family(r"^__d(rcp|sqrt)_r[duz]$", ("", "bits({c}(f64(A)))", "bits({p}(f64(A)))"))
+_family(r"^__fma_r[duz]$", ("", "bits({c}(f64(A), f64(B), f64(C)))", "bits({p}(f64(A), f64(B), f64(C)))"))
+_family(r"^__d(add|sub|mul|div)_r[duz]$", ("", "bits({c}(f64(A), f64(B)))", "bits({p}(f64(A), f64(B)))"))
+_family(r"^__vi(max3|min3|addmax|addmin)_[su]32(_relu)?$|^__vi(max|min)_s32_relu$",
+        ("", "bits({c}(ARGS3s))", "bits({p}(ARGS3s))"))
+_family(r"^__vi(max3|min3|addmax|addmin)_[su]16x2(_relu)?$|^__vi(max|min)_s16x2_relu$",
+        ("", "bits({c}(ARGS3u))", "bits({p}(ARGS3u))"))
+_family(r"^__vib(max|min)_[su]32$",
+        ("", "pred1({c}, A, B)", "pred1({p}, A, B)"))
+_family(r"^__vib(max|min)_[su]16x2$",
+        ("", "pred2({c}, A, B)", "pred2({p}, A, B)"))
+_family(r"^__nv_cvt_e8m0_to_bf16raw$", ("", "bits({c}(u8(A)))", "bits({p}(u8(A)))"))
+_family(r"^__nv_cvt_(float|double)_to_fp4$",
+        ("(nearest)", "bits({c}(F(A), __NV_E2M1, cudaRoundNearest))", "bits({p}(F(A), 0, 0))"),
+        ("(zero)", "bits({c}(F(A), __NV_E2M1, cudaRoundZero))", "bits({p}(F(A), 0, 1))"))
+_family(r"^__nv_cvt_float2_to_fp4x2$",
+        ("(nearest)", "bits({c}(f2(A), __NV_E2M1, cudaRoundNearest))", "bits({p}(f2(A), 0, 0))"),
+        ("(zero)", "bits({c}(f2(A), __NV_E2M1, cudaRoundZero))", "bits({p}(f2(A), 0, 1))"))
+_family(r"^__nv_cvt_fp4(x2)?_to_halfraw2?$", ("", "bits({c}(u8(A), __NV_E2M1))", "bits({p}(u8(A), 0))"))
+
+
+def _arity_and_kinds(expr: str) -> list[str]:
+    """The argument kinds an expression reads, in A, B, C order."""
+    kinds: dict[str, str] = {}
+    for kind, word in re.findall(r"\b(u32|s32|f32|f64|u8|h2|ph2|b2|pb2|f2|F)\(([ABC])\)", expr):
+        kinds.setdefault(word, kind)
+    return [kinds[w] for w in "ABC" if w in kinds]
+
+
+def cases() -> tuple[list[dict], list[str]]:
+    """(the comparisons to run, the CUDA names whose family is unknown)."""
+    table = yaml.safe_load(RULES.read_text())["identifiers"]
+    out, unknown = [], []
+    for cuda, rule in table.items():
+        port = rule.get("to", "")
+        if rule.get("kind") != "function" or not port.startswith("cudaport_"):
+            continue
+        for pattern, variants in FAMILIES:
+            if pattern.search(cuda):
+                break
+        else:
+            unknown.append(cuda)
+            continue
+        for label, cexpr, pexpr in variants:
+            c, p = cexpr.format(c=cuda, p=port), pexpr.format(c=cuda, p=port)
+            fkind = "f64" if "double" in cuda else "f32"
+            c, p = c.replace("F(A)", f"{fkind}(A)"), p.replace("F(A)", f"{fkind}(A)")
+            three = "s32" if "_s32" in cuda else "u32"
+            n = 2 if re.search(r"^__vi(max|min)_s(32|16x2)_relu$", cuda) else 3
+            args = ", ".join(f"{three}({w})" for w in "ABC"[:n])
+            c, p = c.replace("ARGS3s", args).replace("ARGS3u", args), p.replace("ARGS3s", args).replace("ARGS3u", args)
+            kinds = _arity_and_kinds(c)
+            if "pred" in c:
+                kinds = ["s32" if "_s" in cuda else "u32"] * 2
+            out.append({"name": cuda + label, "cuda": c, "port": p, "kinds": kinds})
+    return out, unknown
+
+
+PROGRAM_HEAD = r"""// Written by bench/device_compare.py: each portable function against CUDA's intrinsic.
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <cuda_fp8.h>
+#include <cuda_fp4.h>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+#define CUDAPORT_HD __host__ __device__
+#include "cudaport_portable.h"
+typedef unsigned long long W64;
+#define HD __host__ __device__ inline
+template <class T> HD W64 bits(const T& v) { W64 w = 0; memcpy(&w, &v, sizeof(T)); return w; }
+HD W64 bits(bool v) { return v; }
+HD unsigned u32(W64 w) { return (unsigned)w; }
+HD int s32(W64 w) { return (int)(unsigned)w; }
+HD unsigned char u8(W64 w) { return (unsigned char)w; }
+HD float f32(W64 w) { unsigned u = (unsigned)w; float f; memcpy(&f, &u, 4); return f; }
+HD double f64(W64 w) { double d; memcpy(&d, &w, 8); return d; }
+HD float2 f2(W64 w) { return make_float2(f32(w), f32(w >> 32)); }
+__device__ inline __half2 h2(W64 w) { unsigned u = (unsigned)w; __half2 h; memcpy(&h, &u, 4); return h; }
+__device__ inline __nv_bfloat162 b2(W64 w) { unsigned u = (unsigned)w; __nv_bfloat162 h; memcpy(&h, &u, 4); return h; }
+HD cudaport_half2_t ph2(W64 w) { unsigned u = (unsigned)w; cudaport_half2_t h; memcpy(&h, &u, 4); return h; }
+HD cudaport_bfloat162_t pb2(W64 w) { unsigned u = (unsigned)w; cudaport_bfloat162_t h; memcpy(&h, &u, 4); return h; }
+// (the __vib* functions: the result, and the predicates in bits 32 and 33)
+#define pred1(F, A, B) [&]() { bool p_ = false; W64 r_ = bits(F((decltype(F(0, 0, (bool*)0)))(A), (decltype(F(0, 0, (bool*)0)))(B), &p_)); return r_ | (W64)p_ << 32; }()
+#define pred2(F, A, B) [&]() { bool h_ = false, l_ = false; W64 r_ = bits(F((unsigned)(A), (unsigned)(B), &h_, &l_)); return r_ | (W64)h_ << 32 | (W64)l_ << 33; }()
+
+// Random words: xorshift64*, a fixed seed per function.
+struct Rng { W64 s; W64 next() { s ^= s >> 12; s ^= s << 25; s ^= s >> 27; return s * 2685821657736338717ull; } };
+static W64 near(Rng& r, const std::vector<W64>& e, W64 spread) { return e[r.next() % e.size()] ^ (r.next() % spread); }
+static std::vector<W64> E_u32 = {EDGE_u32}, E_f32 = {EDGE_f32}, E_f64 = {EDGE_f64}, E_u8 = {EDGE_u8}, E_h2 = {EDGE_h2}, E_b2 = {EDGE_b2};
+static W64 rnd_u32(Rng& r) { return (r.next() & 1) ? (unsigned)r.next() : (unsigned)near(r, E_u32, 4); }
+static W64 rnd_f32(Rng& r) {
+  switch (r.next() % 3) {
+    case 0: return (unsigned)r.next();
+    case 1: return (unsigned)near(r, E_f32, 8);
+    default: { float f = (float)((double)(r.next() % 2000001) / 1e5 - 10.0) * ((r.next() & 1) ? 1.0f : 0.125f); unsigned u; memcpy(&u, &f, 4); return u; }
+  }
+}
+static W64 rnd_f64(Rng& r) {
+  switch (r.next() % 3) {
+    case 0: return r.next();
+    case 1: return near(r, E_f64, 8);
+    default: { double d = (double)(r.next() % 2000001) / 1e5 - 10.0; W64 u; memcpy(&u, &d, 8); return u ^ (r.next() & 0xff); }
+  }
+}
+static W64 rnd_u8(Rng& r) { return r.next() & 0xff; }
+static W64 rnd_h2(Rng& r) { return (r.next() & 1) ? (unsigned)r.next() : (unsigned)near(r, E_h2, 4); }
+static W64 rnd_b2(Rng& r) { return (r.next() & 1) ? (unsigned)r.next() : (unsigned)near(r, E_b2, 4); }
+static W64 rnd_f2(Rng& r) { return rnd_f32(r) | rnd_f32(r) << 32; }
+static bool is_nan_bits(W64 w, int bytes) {
+  if (bytes == 8) return ((w >> 52) & 0x7ff) == 0x7ff && (w & 0xfffffffffffffull);
+  if (bytes == 4) return ((w >> 23) & 0xff) == 0xff && (w & 0x7fffff);
+  return false;
+}
+struct Result { const char* name; long tried, differ, nan_payload; W64 first_a, first_b, first_c, first_cuda, first_port; long host_differ; };
+static std::vector<Result> results;
+"""
+
+CASE_TEMPLATE = r"""
+__global__ void k_{id}(const W64* in, int n, W64* oc, W64* op) {{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const W64 A = in[3 * i], B = in[3 * i + 1], C = in[3 * i + 2];
+  (void)A; (void)B; (void)C;
+  oc[i] = {cuda};
+  op[i] = {port};
+}}
+static void run_{id}(int random, int nan_bytes) {{
+  Rng r{{0x9E3779B97F4A7C15ull ^ {id}ull}};
+  std::vector<W64> in;
+  const std::vector<W64>* edges[3] = {{{edges}}};
+  W64 (*rnd[3])(Rng&) = {{{rnds}}};
+  const int arity = {arity};
+  long combos = 1;
+  for (int k = 0; k < arity; ++k) combos *= (long)edges[k]->size();
+  if (combos > 65536) combos = 0;
+  for (long j = 0; j < combos; ++j) {{
+    long rest = j;
+    for (int k = 0; k < 3; ++k) {{
+      if (k < arity) {{ in.push_back((*edges[k])[rest % edges[k]->size()]); rest /= edges[k]->size(); }}
+      else in.push_back(0);
+    }}
+  }}
+  for (int j = 0; j < random; ++j)
+    for (int k = 0; k < 3; ++k) in.push_back(k < arity ? rnd[k](r) : 0);
+  const int n = (int)(in.size() / 3);
+  W64 *din, *dc, *dp;
+  cudaMalloc(&din, in.size() * 8); cudaMalloc(&dc, n * 8); cudaMalloc(&dp, n * 8);
+  cudaMemcpy(din, in.data(), in.size() * 8, cudaMemcpyHostToDevice);
+  k_{id}<<<(n + 255) / 256, 256>>>(din, n, dc, dp);
+  std::vector<W64> c(n), p(n);
+  cudaMemcpy(c.data(), dc, n * 8, cudaMemcpyDeviceToHost);
+  cudaMemcpy(p.data(), dp, n * 8, cudaMemcpyDeviceToHost);
+  cudaFree(din); cudaFree(dc); cudaFree(dp);
+  Result res = {{"{name}", n, 0, 0, 0, 0, 0, 0, 0, 0}};
+  for (int i = 0; i < n; ++i) {{
+    const W64 A = in[3 * i], B = in[3 * i + 1], C = in[3 * i + 2];
+    (void)A; (void)B; (void)C;
+    const W64 host = {port};
+    if (host != p[i]) ++res.host_differ;
+    if (c[i] == p[i]) continue;
+    if (is_nan_bits(c[i], nan_bytes) && is_nan_bits(p[i], nan_bytes)) {{ ++res.nan_payload; continue; }}
+    if (res.differ++ == 0) {{ res.first_a = A; res.first_b = B; res.first_c = C; res.first_cuda = c[i]; res.first_port = p[i]; }}
+  }}
+  results.push_back(res);
+}}
+"""
+
+PROGRAM_TAIL = r"""
+int main(int argc, char** argv) {
+  const int random = argc > 1 ? atoi(argv[1]) : 200000;
+  cudaDeviceProp prop;
+  cudaError_t pe = cudaGetDeviceProperties(&prop, 0);
+  if (pe != cudaSuccess) { fprintf(stderr, "no usable CUDA device: %s\n", cudaGetErrorString(pe)); return 2; }
+  printf("device: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
+RUNS
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) { fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(e)); return 2; }
+  long bad = 0;
+  printf("%-40s %9s %7s %7s %7s  first difference (inputs: cuda / port)\n", "function", "inputs", "differ", "nan-pl", "host");
+  for (const Result& r : results) {
+    printf("%-40s %9ld %7ld %7ld %7ld", r.name, r.tried, r.differ, r.nan_payload, r.host_differ);
+    if (r.differ) printf("  %llx %llx %llx: %llx / %llx", r.first_a, r.first_b, r.first_c, r.first_cuda, r.first_port);
+    printf("\n");
+    bad += r.differ + r.host_differ;
+  }
+  printf("functions: %zu, with a difference: %ld\n", results.size(), bad);
+  return bad ? 1 : 0;
+}
+"""
+
+
+def _nan_bytes(case: dict) -> int:
+    """The size of a floating-point result whose NaN payload may differ (0: none)."""
+    if re.search(r"^__(d(?!p)|fma_r)", case["name"]):
+        return 8
+    if re.search(r"^__f(add|sub|mul|div|rcp|sqrt|maf)_r", case["name"]):
+        return 4
+    return 0
+
+
+def program(random: int) -> tuple[str, list[str]]:
+    todo, unknown = cases()
+    head = PROGRAM_HEAD
+    for kind in ("u32", "f32", "f64", "u8", "h2", "b2"):
+        head = head.replace("{EDGE_%s}" % kind, "{" + EDGE[kind][0] + "}")
+    body, runs = [], []
+    for i, case in enumerate(todo, 1):
+        kinds = case["kinds"] + ["u32"] * (3 - len(case["kinds"]))
+        edge_var = {"s32": "u32", "ph2": "h2", "pb2": "b2", "f2": "f32"}
+        edges = ", ".join("&E_" + edge_var.get(k, k) for k in kinds)
+        rnds = ", ".join(EDGE[k][1] if k != "f2" else "rnd_f2" for k in kinds)
+        body.append(CASE_TEMPLATE.format(id=i, name=case["name"], cuda=case["cuda"], port=case["port"],
+                                         edges=edges, rnds=rnds, arity=len(case["kinds"])))
+        runs.append(f"  run_{i}(random, {_nan_bytes(case)});")
+    return head + "".join(body) + PROGRAM_TAIL.replace("RUNS", "\n".join(runs)), unknown
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--emit", metavar="DIR")
+    mode.add_argument("--build", metavar="DIR")
+    mode.add_argument("--run", metavar="DIR")
+    ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--random", type=int, default=200000)
+    ap.add_argument("--nvcc", default=os.environ.get("NVCC", "nvcc"))
+    args = ap.parse_args(argv)
+    out = Path(args.emit or args.build or args.run)
+    out.mkdir(parents=True, exist_ok=True)
+    source, unknown = program(args.random)
+    (out / "device_compare.cu").write_text(source)
+    (out / "cudaport_portable.h").write_bytes(HEADER.read_bytes())
+    for name in unknown:
+        print(f"not compared (no family here): {name}")
+    if args.emit:
+        return 0
+    exe = out / "device_compare"
+    if args.build or not exe.exists():
+        cmd = [args.nvcc, "-std=c++17", "-O2", f"-arch={args.arch}",
+               "-o", str(exe), str(out / "device_compare.cu")]
+        print(" ".join(cmd), flush=True)
+        subprocess.run(cmd, check=True)
+    if args.run:
+        return subprocess.run([str(exe), str(args.random)]).returncode
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
