@@ -14,7 +14,9 @@ family is unknown is listed as "not compared". For every input, one kernel compu
 CUDA intrinsic and the portable function's generic C++ form (the header compiled by nvcc,
 ``__host__ __device__``), and the host computes the generic form once more; the program
 prints, per function, the inputs tried, the results that differ from CUDA's in any bit,
-those that differ only in a NaN's payload, and the first differing input.
+those that differ only in a NaN's payload (CUDA's arithmetic gives the canonical NaN, a
+host's SSE keeps an operand's payload or gives 0xffc00000), the host results that differ
+from the device's other than in a NaN's payload, and the first differing input.
 
 Inputs: every combination of a family's edge values (signed zeros, infinities, NaNs,
 subnormals, rounding ties, saturation bounds, byte and halfword extremes) where there
@@ -37,6 +39,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules" / "hip" / "ports" / "device.yaml"
 HEADER = ROOT / "rules" / "hip" / "ports" / "cudaport_portable.h"
+sys.path.insert(0, str(ROOT))
 
 # Argument kinds: how a 64-bit input word becomes an argument, and which edge values the
 # kind has (C++ expressions of the word). Result kinds: how a result becomes a word.
@@ -157,6 +160,85 @@ def cases() -> tuple[list[dict], list[str]]:
     return out, unknown
 
 
+# Inline PTX statements whose rewrite (cudaport/passes/asm.py, rules/hip/ports/asm/ptx.yaml)
+# is compared with the PTX itself: (label, result type, the asm statement, input kinds of
+# A, B, C). The statement reads a, b, c (unsigned), s, t (int), x, y, z (float), w, v
+# (unsigned long long), h, g (unsigned short) and writes r. Its translation for ROCm 7.2
+# is taken from cudaport's own output; one that keeps the asm (CP210) or that nvcc cannot
+# build (clang's _Float16, __bf16, __builtin_addc) is listed as not compared.
+_LOP3 = [0x96, 0xE8, 0xF8, 0x6A, 0x1E, 0x80, 0xFE, 0x3C, 0xCA, 0x01, 0xB4, 0x78]
+_PRMT = [0x5410, 0x7632, 0x3210, 0x0123, 0x4321, 0x1054, 0x8880, 0x9999, 0xBA98, 0x0F0F]
+PTX_FORMS: list[tuple[str, str, str, tuple[str, ...]]] = [
+    ("mul.hi.u32", "unsigned", 'asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));', ("u32", "u32")),
+    ("mul.hi.s32", "int", 'asm("mul.hi.s32 %0, %1, %2;" : "=r"(r) : "r"(s), "r"(t));', ("u32", "u32")),
+    ("mul.hi.u64", "W64", 'asm("mul.hi.u64 %0, %1, %2;" : "=l"(r) : "l"(w), "l"(v));', ("f64", "f64")),
+    ("mul.hi.s64", "long long", 'asm("mul.hi.s64 %0, %1, %2;" : "=l"(r) : "l"(w), "l"(v));', ("f64", "f64")),
+    ("mul.wide.u32", "W64", 'asm("mul.wide.u32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));', ("u32", "u32")),
+    ("mul.wide.s32", "long long", 'asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(s), "r"(t));', ("u32", "u32")),
+    ("mul.wide.u16", "unsigned", 'asm("mul.wide.u16 %0, %1, %2;" : "=r"(r) : "h"(h), "h"(g));', ("u32", "u32")),
+    ("mad.lo.s32", "int", 'asm("mad.lo.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(s), "r"(t), "r"(c));', ("u32", "u32", "u32")),
+    ("sub.s64", "W64", 'asm("sub.s64 %0, %1, %2;" : "=l"(r) : "l"(w), "l"(v));', ("f64", "f64")),
+    *[(f"lop3.b32 0x{lut:02X}", "unsigned",
+       f'asm("lop3.b32 %0, %1, %2, %3, 0x{lut:02X};" : "=r"(r) : "r"(a), "r"(b), "r"(c));',
+       ("u32", "u32", "u32")) for lut in _LOP3],
+    *[(f"prmt.b32 0x{sel:04X}", "unsigned",
+       f'asm("prmt.b32 %0, %1, %2, 0x{sel:04X};" : "=r"(r) : "r"(a), "r"(b));', ("u32", "u32"))
+      for sel in _PRMT],
+    ("prmt.b32 (run-time selector)", "unsigned",
+     'asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));', ("u32", "u32", "u32")),
+    ("add.cc.u32 + addc.u32", "W64",
+     'unsigned lo, hi; asm("add.cc.u32 %0, %2, %3;\\n\\taddc.u32 %1, %4, %5;" : "=r"(lo), "=r"(hi)'
+     ' : "r"(a), "r"(b), "r"(c), "r"(a ^ c)); r = (W64)hi << 32 | lo;', ("u32", "u32", "u32")),
+    *[(f"cvt.{m}.s32.f32", "int", f'asm("cvt.{m}.s32.f32 %0, %1;" : "=r"(r) : "f"(x));', ("f32",))
+      for m in ("rni", "rzi", "rmi", "rpi", "rni.sat")],
+    ("cvt.pack.sat.u8.s32.b32", "unsigned",
+     'asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(s), "r"(t), "r"(c));', ("u32", "u32", "u32")),
+    ("cvt.pack.sat.s8.s32.b32", "unsigned",
+     'asm("cvt.pack.sat.s8.s32.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(s), "r"(t), "r"(c));', ("u32", "u32", "u32")),
+    ("cvt.pack.sat.u16.s32", "unsigned",
+     'asm("cvt.pack.sat.u16.s32 %0, %1, %2;" : "=r"(r) : "r"(s), "r"(t));', ("u32", "u32")),
+    ("cvt.pack.sat.s16.s32", "unsigned",
+     'asm("cvt.pack.sat.s16.s32 %0, %1, %2;" : "=r"(r) : "r"(s), "r"(t));', ("u32", "u32")),
+    ("cvt.f32.bf16", "float", 'asm("cvt.f32.bf16 %0, %1;" : "=f"(r) : "h"(h));', ("u32",)),
+    ("cvt.rn.satfinite.e4m3x2.f32", "unsigned short",
+     'asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(x), "f"(y));', ("f32", "f32")),
+    ("cvt.rn.satfinite.e5m2x2.f32", "unsigned short",
+     'asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(r) : "f"(x), "f"(y));', ("f32", "f32")),
+    ("cvt.rn.f16x2.e4m3x2", "unsigned", 'asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(r) : "h"(h));', ("u32",)),
+    ("cvt.rn.f16x2.e5m2x2", "unsigned", 'asm("cvt.rn.f16x2.e5m2x2 %0, %1;" : "=r"(r) : "h"(h));', ("u32",)),
+    ("cvt.rn.satfinite.e4m3x2.f16x2", "unsigned short",
+     'asm("cvt.rn.satfinite.e4m3x2.f16x2 %0, %1;" : "=h"(r) : "r"(a));', ("h2",)),
+    ("cvt.rn.satfinite.e5m2x2.f16x2", "unsigned short",
+     'asm("cvt.rn.satfinite.e5m2x2.f16x2 %0, %1;" : "=h"(r) : "r"(a));', ("h2",)),
+]
+_PTX_INPUTS = ("const unsigned a = u32(A), b = u32(B), c = u32(C); const int s = s32(A), t = s32(B); "
+               "const float x = f32(A), y = f32(B), z = f32(C); const W64 w = A, v = B; "
+               "const unsigned short h = (unsigned short)A, g = (unsigned short)B; "
+               "(void)a; (void)b; (void)c; (void)s; (void)t; (void)x; (void)y; (void)z; (void)w; "
+               "(void)v; (void)h; (void)g;")
+
+
+def ptx_cases(target_version: str = "7.2") -> tuple[list[dict], list[str]]:
+    """(PTX comparisons, the forms left out and why): the port is cudaport's own
+    translation of the statement, taken from a whole function it translates."""
+    from cudaport import Options, translate_bytes
+
+    out, left = [], []
+    for i, (label, rtype, stmt, kinds) in enumerate(PTX_FORMS, 1):
+        body = (f"__device__ W64 FN(W64 A, W64 B, W64 C) {{\n  {_PTX_INPUTS}\n  {rtype} r = 0;\n"
+                f"  {stmt}\n  return bits(r);\n}}\n")
+        result = translate_bytes(body.replace("FN", f"port_{i}").encode(),
+                                 Options(target_version=target_version), "ptx.cu")
+        blocked = [f for f in result.findings if f.code == "CP210"]
+        if blocked:
+            left.append(f"{label}: not ported ({blocked[0].message})")
+            continue
+        out.append({"name": label, "cuda_fn": body.replace("FN", f"cuda_{i}"),
+                    "port_fn": re.sub(r"(?m)^#include <hip/[^>]*>\n", "", result.output.decode()),
+                    "kinds": list(kinds), "id": i})
+    return out, left
+
+
 PROGRAM_HEAD = r"""// Written by bench/device_compare.py: each portable function against CUDA's intrinsic.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
@@ -258,8 +340,8 @@ static void run_{id}(int random, int nan_bytes) {{
   for (int i = 0; i < n; ++i) {{
     const W64 A = in[3 * i], B = in[3 * i + 1], C = in[3 * i + 2];
     (void)A; (void)B; (void)C;
-    const W64 host = {port};
-    if (host != p[i]) ++res.host_differ;
+    const W64 host = {host};
+    if (host != p[i] && !(is_nan_bits(host, nan_bytes) && is_nan_bits(p[i], nan_bytes))) ++res.host_differ;
     if (c[i] == p[i]) continue;
     if (is_nan_bits(c[i], nan_bytes) && is_nan_bits(p[i], nan_bytes)) {{ ++res.nan_payload; continue; }}
     if (res.differ++ == 0) {{ res.first_a = A; res.first_b = B; res.first_c = C; res.first_cuda = c[i]; res.first_port = p[i]; }}
@@ -301,21 +383,70 @@ def _nan_bytes(case: dict) -> int:
     return 0
 
 
-def program(random: int) -> tuple[str, list[str]]:
+CLANG_ONLY = re.compile(r"\b(_Float16|__bf16|__builtin_addc|__builtin_subc|__builtin_nontemporal_\w+)\b")
+
+
+def program(random: int, skip: set[str] = frozenset()) -> tuple[str, list[str], dict[str, tuple[int, int]]]:
+    """(the program's text, what is not compared and why, the line range of each PTX
+    case's code by case name, so a build error can be traced to its case)."""
     todo, unknown = cases()
+    left = [f"{name}: no family in bench/device_compare.py" for name in unknown]
+    ptx, ptx_left = ptx_cases()
+    left += ptx_left
     head = PROGRAM_HEAD
     for kind in ("u32", "f32", "f64", "u8", "h2", "b2"):
         head = head.replace("{EDGE_%s}" % kind, "{" + EDGE[kind][0] + "}")
     body, runs = [], []
-    for i, case in enumerate(todo, 1):
+
+    def add(n: int, case: dict, cuda: str, port: str, host: str, nan_bytes: int, prefix: str = "") -> None:
         kinds = case["kinds"] + ["u32"] * (3 - len(case["kinds"]))
         edge_var = {"s32": "u32", "ph2": "h2", "pb2": "b2", "f2": "f32"}
         edges = ", ".join("&E_" + edge_var.get(k, k) for k in kinds)
         rnds = ", ".join(EDGE[k][1] if k != "f2" else "rnd_f2" for k in kinds)
-        body.append(CASE_TEMPLATE.format(id=i, name=case["name"], cuda=case["cuda"], port=case["port"],
-                                         edges=edges, rnds=rnds, arity=len(case["kinds"])))
-        runs.append(f"  run_{i}(random, {_nan_bytes(case)});")
-    return head + "".join(body) + PROGRAM_TAIL.replace("RUNS", "\n".join(runs)), unknown
+        body.append(prefix + CASE_TEMPLATE.format(id=n, name=case["name"], cuda=cuda, port=port, host=host,
+                                                  edges=edges, rnds=rnds, arity=len(case["kinds"])))
+        runs.append(f"  run_{n}(random, {nan_bytes});")
+
+    for i, case in enumerate(todo, 1):
+        add(i, case, case["cuda"], case["port"], case["port"], _nan_bytes(case))
+    lines: dict[str, tuple[int, int]] = {}
+    for case in ptx:
+        used = CLANG_ONLY.search(case["port_fn"])
+        if used:
+            left.append(f"{case['name']}: its translation uses clang's {used.group(1)}, which nvcc lacks")
+            continue
+        if case["name"] in skip:
+            left.append(f"{case['name']}: its translation does not build with nvcc")
+            continue
+        n = 1000 + case["id"]
+        start = (head + "".join(body)).count("\n") + 1
+        nan = 4 if case["cuda_fn"].split("r = 0;")[0].rstrip().endswith("float") else 0
+        add(n, case, f"cuda_{case['id']}(A, B, C)", f"port_{case['id']}(A, B, C)", "p[i]", nan,
+            prefix=case["cuda_fn"] + case["port_fn"])
+        lines[case["name"]] = (start, (head + "".join(body)).count("\n") + 1)
+    text = head + "".join(body) + PROGRAM_TAIL.replace("RUNS", "\n".join(runs))
+    return text, left, lines
+
+
+def build(out: Path, nvcc: str, arch: str, random: int) -> tuple[Path, list[str]]:
+    """Write and compile the program; a PTX case whose translation nvcc rejects is
+    dropped (named in what is returned) and the build tried again."""
+    skip: set[str] = set()
+    exe = out / "device_compare"
+    for _ in range(8):
+        source, left, lines = program(random, skip)
+        (out / "device_compare.cu").write_text(source)
+        cmd = [nvcc, "-std=c++17", "-O2", f"-arch={arch}", "-o", str(exe), str(out / "device_compare.cu")]
+        print(" ".join(cmd), flush=True)
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode == 0:
+            return exe, left
+        bad = {name for m in re.finditer(r"device_compare\.cu\((\d+)\): error", done.stderr)
+               for name, (lo, hi) in lines.items() if lo <= int(m.group(1)) <= hi}
+        if not bad:
+            sys.exit(f"nvcc failed outside the PTX cases:\n{done.stderr[-4000:]}")
+        skip |= bad
+    sys.exit("nvcc kept failing")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -330,23 +461,20 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     out = Path(args.emit or args.build or args.run)
     out.mkdir(parents=True, exist_ok=True)
-    source, unknown = program(args.random)
-    (out / "device_compare.cu").write_text(source)
     (out / "cudaport_portable.h").write_bytes(HEADER.read_bytes())
-    for name in unknown:
-        print(f"not compared (no family here): {name}")
-    if args.emit:
-        return 0
     exe = out / "device_compare"
-    if args.build or not exe.exists():
-        cmd = [args.nvcc, "-std=c++17", "-O2", f"-arch={args.arch}",
-               "-o", str(exe), str(out / "device_compare.cu")]
-        print(" ".join(cmd), flush=True)
-        subprocess.run(cmd, check=True)
+    if args.emit:
+        source, left, _ = program(args.random)
+        (out / "device_compare.cu").write_text(source)
+    elif args.build or not exe.exists():
+        exe, left = build(out, args.nvcc, args.arch, args.random)
+    else:
+        left = []
+    for line in left:
+        print(f"not compared: {line}")
     if args.run:
         return subprocess.run([str(exe), str(args.random)]).returncode
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
