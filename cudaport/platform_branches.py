@@ -211,13 +211,9 @@ def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
         # there too, unless -D gives it: the branches that test it are decided once more.
         # So is one another file of the run defines only so (ggml's TURING_MMA_AVAILABLE,
         # defined in common.cuh, tested in mma.cuh): ``project_dead_switches``.
-        inside = _Inside(spans)
-        defined: dict[bytes, bool] = dict.fromkeys(project, True)
-        for m in _DEFINES.finditer(src) if b"define" in src else ():
-            name = m.group(1)
-            defined[name] = defined.get(name, True) and inside(m.start())
-        given = {n for n, _ in facts.defined}
-        dead = frozenset(n for n, only in defined.items() if only and n not in given)
+        found = list(_DEFINES.finditer(src)) if b"define" in src else []
+        dead = _dead_switches([(directives, [(m.start(), m.group(1)) for m in found])],
+                              is_platform, facts, project)
         if dead - facts.undefined:
             facts = dataclasses.replace(facts, undefined=facts.undefined | dead)
             spans = other_platform_spans(directives, is_platform, facts)
@@ -256,22 +252,44 @@ def project_dead_switches(sources: list[bytes], compiled, options) -> tuple[str,
         return ()
     is_platform = _platform_test(tuple(macros), extra.get("platform_macro_pattern"))
     facts = _known(compiled, compiled.version, tuple(options.defines))
-    given = {n for n, _ in facts.defined}
-    defined: dict[bytes, bool] = {}
+    files = []
     for src in sources:
         if b"define" not in src and b"undef" not in src:
             continue
-        found = list(_DEFINES.finditer(src))
+        found = [(m.start(), m.group(1)) for m in _DEFINES.finditer(src)]
         if not found:
             continue
         directives = [(m.start(), m.group(1), _COMMENT.sub(b" ", m.group(2))
                        if b"/" in m.group(2) else m.group(2), m.end())
                       for m in _directives(src, pattern=_LOGICAL)]
-        inside = _Inside(other_platform_spans(directives, is_platform, facts))
-        for m in found:
-            name = m.group(1)
-            defined[name] = defined.get(name, True) and inside(m.start())
-    return tuple(sorted(n.decode() for n, only in defined.items() if only and n not in given))
+        files.append((directives, found))
+    return tuple(sorted(n.decode() for n in _dead_switches(files, is_platform, facts)))
+
+
+def _dead_switches(files, is_platform, facts: conditions.Known,
+                   dead: frozenset[bytes] = frozenset()) -> frozenset[bytes]:
+    """The names ``files`` (each its conditional directives and its (offset, name) of
+    #define/#undef lines) define only inside branches a build for the target never
+    compiles, and that -D does not give; ``dead``: names another file of the run defines only
+    so (unless one of ``files`` defines it where the target goes). To a fixed point: a switch defined only under another dead one (ggml's
+    CUB_TOP_K_AVAILABLE, under `#ifdef GGML_CUDA_USE_CUB`, itself defined only where HIP
+    never goes) is dead too, found in the next pass. Each pass decides more branches and
+    never fewer (the evaluation is monotone in what is known), so the passes stop when one
+    finds nothing new, at most once per name."""
+    given = {n for n, _ in facts.defined}
+    names = {n for _, found in files for _, n in found}
+    for _ in range(len(names) + 1):
+        now = dataclasses.replace(facts, undefined=facts.undefined | dead) if dead else facts
+        defined: dict[bytes, bool] = dict.fromkeys(dead, True)
+        for directives, found in files:
+            inside = _Inside(other_platform_spans(directives, is_platform, now))
+            for offset, name in found:
+                defined[name] = defined.get(name, True) and inside(offset)
+        new = frozenset(n for n, only in defined.items() if only and n not in given)
+        if new == dead:
+            break
+        dead = new
+    return dead
 
 
 def known(ctx) -> conditions.Known:

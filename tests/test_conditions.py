@@ -342,3 +342,47 @@ def test_a_switch_another_file_defines_only_in_dead_branches_is_undefined_there(
     assert errors() == [("mma.cuh", 5, "CP210")]
     (tmp_path / "live.h").write_text("#define MMA_AVAILABLE\n")
     assert errors("GGML_USE_HIP") == [("mma.cuh", 5, "CP210")]
+
+
+# ggml's top-k.cu: CUB_TOP_K_AVAILABLE is defined under `#ifdef GGML_CUDA_USE_CUB`, itself
+# defined only where HIP never goes (common.cuh: `... && CUDART_VERSION >= 11070`)
+USE_CUB_H = """\
+#pragma once
+#if !defined(GGML_USE_HIP) && CUDART_VERSION >= 11070
+#define USE_CUB
+#endif
+"""
+TOP_K = """\
+#include "use_cub.h"
+#ifdef USE_CUB
+#  if CCCL_MAJOR_VERSION >= 3
+#    define TOP_K_AVAILABLE
+#  endif
+#endif
+void f() {
+#ifdef TOP_K_AVAILABLE
+  cuTensorMapEncodeTiled(0, 0);
+#endif
+}
+"""
+
+
+def test_a_switch_defined_only_under_a_dead_switch_is_dead_too(tmp_path):
+    from cudaport.check import check_paths
+
+    # one file: its own switches, to a fixed point
+    alone = USE_CUB_H.replace("#pragma once\n", "") + TOP_K.replace('#include "use_cub.h"\n', "")
+    assert findings(run(alone), "CP101") == []
+    assert findings(run(alone, "TOP_K_AVAILABLE"), "CP101") == [(11, "cuTensorMapEncodeTiled")]
+    # a run of several files: the switch another file defines only where HIP never goes
+    (tmp_path / "use_cub.h").write_text(USE_CUB_H)
+    (tmp_path / "top-k.cu").write_text(TOP_K.replace('#include "use_cub.h"\n', ""))
+
+    def errors(*defines):
+        report = check_paths([str(tmp_path)], Options(defines=defines))
+        return [(Path(f.path).name, f.line) for f in report.findings if f.severity == "error"]
+
+    assert errors() == []
+    assert errors("USE_CUB") == [("top-k.cu", 8)]  # (CCCL_MAJOR_VERSION: not known)
+    (tmp_path / "cub_on.h").write_text("#define USE_CUB\n")
+    assert errors() == [("top-k.cu", 8)]
