@@ -247,6 +247,19 @@ heuristics choose GEMM algorithms).
 Bad: `cublasGemmEx(..., CUBLAS_GEMM_ALGO4_TENSOR_OP)` Good (written by the translation):
 `hipblasGemmEx(..., HIPBLAS_GEMM_DEFAULT)`.
 """)
+register("CP172", "launch-attribute-refused", "warning", "launch attribute the target refuses", """
+What: an extensible launch (`cudaLaunchKernelEx`, `cudaLaunchKernelExC`) in a file that sets
+a launch attribute the target's launch refuses: HIP (ROCm 7.2) launches with a cooperative
+attribute and refuses access policy windows, priorities and the rest. The attributes that do
+not change what a launch computes (programmatic dependent launch, cooperative 0, ignored
+entries) are left out by the ported launch and are not named here.
+Why: where such an attribute is in the launch's `attrs`, hipLaunchKernelExC returns an error
+and the kernel does not run.
+Fix: leave the attribute out of `attrs`/`numAttrs` for the target (a stream priority can be
+set on the stream instead).
+Bad: `attrs[0].id = cudaLaunchAttributePriority; ... cudaLaunchKernelEx(&config, k, x);`
+Good: the launch without that attribute.
+""")
 register("CP161", "compatibility-layer", "info", "file is a compatibility layer", """
 What: the file includes a target header (`hip/hip_runtime.h`, `hipblas/...`) and defines
 CUDA names in terms of the target's (`#define cudaMalloc hipMalloc`,

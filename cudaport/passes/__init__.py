@@ -53,3 +53,4 @@ def _import_pass_modules() -> None:
     from . import vector_init  # noqa: F401
     from . import portable_header  # noqa: F401
     from . import asm  # noqa: F401
+    from . import launch_ex  # noqa: F401

@@ -866,6 +866,74 @@ CUDAPORT_HD inline void cudaport_trigger_programmatic_launch_completion() {}
 #endif
 //@ end
 
+//@ launch_attributes provides=
+#ifndef CUDAPORT_PORTABLE_LAUNCH_ATTRIBUTES
+#define CUDAPORT_PORTABLE_LAUNCH_ATTRIBUTES
+// CUDA Runtime API, cudaLaunchAttributeID (numbers of driver_types.h, which HIP's
+// hipLaunchAttributeID shares): an attribute of id 0 (cudaLaunchAttributeIgnore) is ignored;
+// id 6 (cudaLaunchAttributeProgrammaticStreamSerialization) lets the kernel start before the
+// kernel before it on the stream has completed, its grid-dependency wait still ordering
+// what it reads (programmatic dependent launch), so without it the kernel computes the same
+// after waiting; id 2 (cudaLaunchAttributeCooperative) with value 0 asks for an ordinary
+// launch. keep_launch_attributes copies the other attributes of `in[0..n)` to `out` (room
+// for `cap`) in their order and returns how many; cap + 1 when they do not fit.
+namespace cudaport_detail {
+template <class Attribute>
+inline unsigned keep_launch_attributes(const Attribute* in, unsigned n, Attribute* out,
+                                       unsigned cap) {
+  unsigned kept = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const int id = static_cast<int>(in[i].id);
+    if (id == 0 || id == 6 || (id == 2 && in[i].val.cooperative == 0)) continue;
+    if (kept == cap) return cap + 1;
+    out[kept++] = in[i];
+  }
+  return kept;
+}
+}  // namespace cudaport_detail
+#endif
+//@ end
+
+//@ launch_ex needs=launch_attributes provides=cudaport_launch_kernel_ex,cudaport_launch_kernel_ex_c,cudaport_launch_attribute_programmatic_stream_serialization
+#ifndef CUDAPORT_PORTABLE_LAUNCH_EX
+#if defined(HIP_INCLUDE_HIP_HIP_RUNTIME_API_H) && defined(__cplusplus)
+#define CUDAPORT_PORTABLE_LAUNCH_EX
+// cudaLaunchKernelExC(config, func, args) / cudaLaunchKernelEx(config, kernel, args...)
+// (CUDA Runtime API, "Execution Control"): launch with config's grid, block, dynamic shared
+// memory and stream, honouring its attributes. HIP has no programmatic dependent launch and
+// no attribute ids 0 and 6, and ROCm 7.2's hipLaunchKernelExC launches only with numAttrs 0
+// or a cooperative attribute of non-zero value (any other attribute: an error, no launch),
+// so these launch with the attributes keep_launch_attributes keeps: the same kernel on the
+// same stream, started after the kernel before it has completed.
+static constexpr hipLaunchAttributeID cudaport_launch_attribute_programmatic_stream_serialization =
+    static_cast<hipLaunchAttributeID>(6);
+static inline hipError_t cudaport_launch_kernel_ex_c(const hipLaunchConfig_t* config,
+                                                     const void* func, void** args) {
+  if (config == nullptr || config->attrs == nullptr || config->numAttrs == 0)
+    return hipLaunchKernelExC(config, func, args);
+  hipLaunchAttribute kept[16];
+  const unsigned n = cudaport_detail::keep_launch_attributes(config->attrs, config->numAttrs,
+                                                              kept, 16);
+  if (n > 16) return hipLaunchKernelExC(config, func, args);  // (HIP judges them all)
+  hipLaunchConfig_t c = *config;
+  c.attrs = n != 0 ? kept : nullptr;
+  c.numAttrs = n;
+  return hipLaunchKernelExC(&c, func, args);
+}
+template <typename... KernelArgs, typename... Args>
+static inline hipError_t cudaport_launch_kernel_ex(const hipLaunchConfig_t* config,
+                                                   void (*kernel)(KernelArgs...),
+                                                   Args&&... args) {
+  return [&](KernelArgs... converted) {
+    void* pointers[sizeof...(KernelArgs) + 1] = {&converted...};
+    return cudaport_launch_kernel_ex_c(config, reinterpret_cast<const void*>(kernel),
+                                       pointers);
+  }(static_cast<Args&&>(args)...);
+}
+#endif
+#endif
+//@ end
+
 //@ dpx needs=prelude provides=cudaport_vimax3_s32,cudaport_vimin3_s32,cudaport_viaddmax_s32,cudaport_viaddmin_s32,cudaport_vimax3_u32,cudaport_vimin3_u32,cudaport_viaddmax_u32,cudaport_viaddmin_u32,cudaport_vimax3_s16x2,cudaport_vimin3_s16x2,cudaport_viaddmax_s16x2,cudaport_viaddmin_s16x2,cudaport_vimax3_u16x2,cudaport_vimin3_u16x2,cudaport_viaddmax_u16x2,cudaport_viaddmin_u16x2,cudaport_vimax_s32_relu,cudaport_vimin_s32_relu,cudaport_vimax3_s32_relu,cudaport_vimin3_s32_relu,cudaport_viaddmax_s32_relu,cudaport_viaddmin_s32_relu,cudaport_vimax_s16x2_relu,cudaport_vimin_s16x2_relu,cudaport_vimax3_s16x2_relu,cudaport_vimin3_s16x2_relu,cudaport_viaddmax_s16x2_relu,cudaport_viaddmin_s16x2_relu,cudaport_vibmax_s32,cudaport_vibmax_u32,cudaport_vibmax_s16x2,cudaport_vibmax_u16x2,cudaport_vibmin_s32,cudaport_vibmin_u32,cudaport_vibmin_s16x2,cudaport_vibmin_u16x2
 #ifndef CUDAPORT_PORTABLE_DPX
 #define CUDAPORT_PORTABLE_DPX
