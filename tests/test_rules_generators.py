@@ -8,6 +8,7 @@ ROCm projects) and are checked here only when those are present.
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -98,15 +99,50 @@ def test_gen_cuda13_public_name_filter():
 MIRRORS = Path("/work/.mirror")
 
 
+ROCM72 = Path(os.environ.get("CUDAPORT_ROCM72_DIR", "/var/cache/cudaport/rocm-7.2"))
+
+
 @pytest.mark.skipif(not (MIRRORS / "ROCm+rccl" / "repo").is_dir()
-                    or not (MIRRORS / "ROCm+clr" / "repo").is_dir(),
-                    reason="git snapshots of ROCm/rccl and ROCm/clr are not on this machine")
+                    or not (MIRRORS / "ROCm+clr" / "repo").is_dir()
+                    or not (ROCM72 / "usr/include/rccl/rccl.h").is_file(),
+                    reason="git snapshots of ROCm/rccl and ROCm/clr, or the ROCm 7.2 root, "
+                           "are not on this machine")
 def test_gen_hip_extra_rules_is_reproducible(tmp_path):
     gen = _tool("gen_hip_extra_rules")
     assert gen.main(["--rccl", str(MIRRORS / "ROCm+rccl" / "repo"), "--clr",
-                     str(MIRRORS / "ROCm+clr" / "repo"), "--out", str(tmp_path)]) == 0
+                     str(MIRRORS / "ROCm+clr" / "repo"), "--rocm72", str(ROCM72),
+                     "--out", str(tmp_path)]) == 0
     for name in ("nccl.yaml", "lowp.yaml"):
         assert (tmp_path / name).read_bytes() == (HIP_RULES / name).read_bytes(), name
+
+
+WINDOW = (b"#include <nccl.h>\nstruct ncclWindow_vidmem;\n"
+          b"ncclResult_t reg(ncclComm_t c, void* p, size_t n, ncclWindow_t* w) {\n"
+          b"  return ncclCommWindowRegister(c, p, n, w, NCCL_WIN_COLL_SYMMETRIC);\n}\n")
+
+
+def _window(version: str):
+    from cudaport import Options, translate_bytes
+    return translate_bytes(WINDOW, Options(target_version=version), "w.cpp")
+
+
+def test_rccl_names_of_rocm_7_2_map_from_7_2():
+    """The window API (TransformerEngine's symmetric memory) is in ROCm 7.2's rccl/rccl.h,
+    not in the 2024 RCCL snapshot: mapped from 7.2, too new for 6.4 (CP107)."""
+    new = _window("7.2")
+    assert b"#include <rccl/rccl.h>\nstruct ncclWindow;\n" in new.output
+    assert not [f for f in new.findings if f.severity == "error"], new.findings
+    old = _window("6.4")
+    assert {f.identifier for f in old.findings if f.code == "CP107"} == {
+        "ncclWindow_vidmem", "ncclWindow_t", "ncclCommWindowRegister", "NCCL_WIN_COLL_SYMMETRIC"}
+
+
+@pytest.mark.slow
+def test_rccl_window_translation_compiles_with_rocm_7_2(tmp_path):
+    from conftest import compile_object
+    path = tmp_path / "w.hip"
+    path.write_bytes(_window("7.2").output)
+    compile_object(path, "gfx942")
 
 
 def test_gen_hip_versions_is_reproducible(tmp_path):
