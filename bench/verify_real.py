@@ -45,7 +45,8 @@ change to the translator costs only the HIP side.
 
 For every unit that fails after translation, the second table says whether cudaport's own
 report had warned: the unit's verdict (cudaport.verdict over the unit and the project headers
-it includes, as `cudaport check` of the tree gives it) and whether one of its error findings
+it includes, translated with the options `cudaport check` of the folder holding the
+repository's units gives them: its project pre-pass, see checked_options) and whether one of its error findings
 *names the cause* of the compiler's first error (see names_cause for the rule). The target:
 no failing unit "ports cleanly", and >= 95 % of failing units with a naming finding.
 """
@@ -155,6 +156,23 @@ def guess_flags(repo: Path, unit: Path, root: Path) -> list[str]:
         dirs.append(common)
     seen: dict[Path, None] = dict.fromkeys(dirs)
     return [f"-I{d}" for d in seen]
+
+
+def checked_options(units: list[Path], options: Options) -> Options:
+    """The options ``cudaport check`` gives each file of the folder that holds ``units``
+    (their deepest common folder: ggml's src/ggml-cuda): its project pre-pass over every
+    source there (names the project declares, switches it defines only where the target
+    never goes, architecture macros it defines itself), so a unit's verdict is the one
+    ``check`` reports, not one read from the unit and its headers alone."""
+    from cudaport import driver, portability_layers, project_names
+    from cudaport.rules import get_compiled
+
+    if not units:
+        return options
+    tree = Path(os.path.commonpath([str(u.resolve().parent) for u in units]))
+    sources = [j.source for j in driver.plan([tree], None).jobs if j.kind == "source"]
+    return project_names.project_options(
+        options, lambda: portability_layers.read_all(sources), get_compiled(options))
 
 
 def units_of(repo: Path, name: str) -> list[Path]:
@@ -446,11 +464,15 @@ def main() -> int:
     if not repos:
         print(f"no repositories below {args.root}", file=sys.stderr)
         return 2
-    work = [(n, r, u) for n, r in repos for u in spread(units_of(r, n), args.max_tus)]
+    work = []
+    for n, r in repos:
+        units = units_of(r, n)
+        checked = checked_options(units, options)
+        work += [(n, r, u, checked) for u in spread(units, args.max_tus)]
     start = time.perf_counter()
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
         results = list(pool.map(
-            lambda w: run_unit(w[0], w[1], w[2], args.root, args, compiler, options, cache),
+            lambda w: run_unit(w[0], w[1], w[2], args.root, args, compiler, w[3], cache),
             work))
     seconds = time.perf_counter() - start
     print(f"\n{'repository':24s} {'units':>5s} {'nvcc ok':>7s} {'HIP ok':>6s} {'share':>7s}"

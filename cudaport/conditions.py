@@ -30,6 +30,9 @@ class Known:
     undefined: frozenset[bytes] = frozenset()
     # header name -> whether ``__has_include`` finds it on the target (None: not known)
     header: Callable[[bytes], bool | None] | None = None
+    # names of a family the target never defines (``__CUDA_ARCH_FEAT_SM90_ALL``), beside
+    # ``undefined``; ``defined`` wins over it
+    undefined_family: Callable[[bytes], bool] | None = None
 
     def has_header(self, name: bytes) -> bool | None:
         return None if self.header is None else self.header(name)
@@ -38,12 +41,16 @@ class Known:
         for n, v in self.defined:
             if n == name:
                 return v
-        return 0 if name in self.undefined else None
+        return 0 if self._undefined(name) else None
 
     def is_defined(self, name: bytes) -> bool | None:
         if any(n == name for n, _ in self.defined):
             return True
-        return False if name in self.undefined else None
+        return False if self._undefined(name) else None
+
+    def _undefined(self, name: bytes) -> bool:
+        return name in self.undefined or (self.undefined_family is not None
+                                          and self.undefined_family(name))
 
 
 class _Unparsed(Exception):

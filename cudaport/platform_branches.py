@@ -68,19 +68,27 @@ def other_platform_spans(directives, is_platform,
     the target's builds define; ``known``, what else a build for the target is known to
     define or not (a condition it decides is evaluated: ``!defined(GGML_USE_HIP) && ...``
     with -D GGML_USE_HIP, ``CUDART_VERSION >= 12080``)."""
+    return _spans(directives, is_platform, known, lambda test: test is False)
+
+
+def _spans(directives, is_platform, known, select, guards: frozenset[int] = frozenset(),
+           end_of_file: int | None = None) -> list[tuple[int, int]]:
+    """Spans of the branches whose test (True: the target compiles it, False: never, None:
+    not known) ``select`` picks; ``guards``: offsets of `#if`s to read as true (include
+    guards); ``end_of_file``: where a group left open ends (None: it is not picked)."""
     spans: list[tuple[int, int]] = []
     # per open group: [test of the current branch, its start, a branch was taken, a branch
     # before may have been]
     stack: list[list] = []
     for offset, kind, cond, line_end in directives:
         if kind in (b"if", b"ifdef", b"ifndef"):
-            test = _test(kind, cond, is_platform, known)
+            test = True if offset in guards else _test(kind, cond, is_platform, known)
             stack.append([test, line_end, test is True, test is None])
         elif not stack:
             continue  # an unbalanced #elif/#else/#endif: nothing to say
         elif kind in (b"elif", b"else"):
             current, start, taken, maybe = stack[-1]
-            if current is False:
+            if select(current):
                 spans.append((start, offset))
             # after a branch the target takes, every later one is dead for it; after
             # branches it never takes, the next is decided by its own test (#else: taken).
@@ -99,8 +107,10 @@ def other_platform_spans(directives, is_platform,
                          maybe or test is None]
         else:  # endif
             current, start, _taken, _maybe = stack.pop()
-            if current is False:
+            if select(current):
                 spans.append((start, offset))
+    if end_of_file is not None:
+        spans += [(start, end_of_file) for current, start, _t, _m in stack if select(current)]
     merged: list[tuple[int, int]] = []  # (nested spans inside an outer one fold into it)
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:
@@ -202,24 +212,107 @@ def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
             cond = condition_at(ctx, *m.span(2)) if forced is None else b"01"[forced:forced + 1]
             directives.append((offset, m.group(1), cond, m.end()))
     facts = None if plain else known(ctx)
-    spans = other_platform_spans(directives, is_platform, facts)
-    project = frozenset(n.encode() for n in
-                        dict(ctx.options.extra).get(DEAD_SWITCHES, ())) if facts else ()
-    if facts is not None and (spans and b"define" in src or project):
+    if facts is None:
+        spans = other_platform_spans(directives, is_platform, None)
+        return _Inside(spans) if spans else None
+    defines = _defines(src) if b"define" in src or b"undef" in src else []
+    spans = _file_spans(directives, defines, is_platform, facts)
+    project = frozenset(n.encode() for n in dict(ctx.options.extra).get(DEAD_SWITCHES, ()))
+    if spans and defines or project:
         # A switch the file defines only inside branches the target never compiles
         # (ggml's GGML_CUDA_USE_PDL under `#if !defined(GGML_USE_HIP) && ...`) is undefined
         # there too, unless -D gives it: the branches that test it are decided once more.
         # So is one another file of the run defines only so (ggml's TURING_MMA_AVAILABLE,
         # defined in common.cuh, tested in mma.cuh): ``project_dead_switches``.
-        found = list(_DEFINES.finditer(src)) if b"define" in src else []
-        dead = _dead_switches([(directives, [(m.start(), m.group(1)) for m in found])],
-                              is_platform, facts, project)
+        dead = _dead_switches([(directives, defines)], is_platform, facts, project)
         if dead - facts.undefined:
             facts = dataclasses.replace(facts, undefined=facts.undefined | dead)
-            spans = other_platform_spans(directives, is_platform, facts)
+            spans = _file_spans(directives, defines, is_platform, facts)
     return _Inside(spans) if spans else None
 
 
+_DEFINES = re.compile(rb"(?m)^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_]\w*)")
+# the rest of a `#define NAME` line that is an integer literal and nothing else (a comment
+# may follow): `#define GGML_CUDA_CC_TURING 750`, `#define USE_NVML 1`, `#define X (0x10u)`
+_LITERAL = re.compile(rb"[ \t]+\(?[ \t]*(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)[uUlL]*[ \t]*\)?[ \t]*"
+                      rb"(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?=\r?\n|\Z)")
+
+
+def _defines(src: bytes) -> list[tuple[int, bytes, int | None]]:
+    """(offset, name, value) of each #define and #undef line of ``src``: the value of a
+    #define whose body is one integer literal, else None (#undef, a function-like macro,
+    any other body)."""
+    out = []
+    for m in _DEFINES.finditer(src):
+        lit = None if b"undef" in src[m.start():m.start(1)] else _LITERAL.match(src, m.end())
+        out.append((m.start(), m.group(1), None if lit is None else int(lit.group(1), 0)))
+    return out
+
+
+def _never(_name: bytes) -> bool:
+    return False
+
+
+def _file_spans(directives, defines, is_platform, facts: conditions.Known):
+    """The spans of the file's branches a build for the target never compiles, with the
+    values of its own literal #defines known where it certainly makes them (``_values``),
+    to a fixed point: `#define GGML_CUDA_CC_TURING 750` decides `__CUDA_ARCH__ >=
+    GGML_CUDA_CC_TURING`, and `#define USE_NVML 1` in the branch `__has_include(<nvml.h>)`
+    takes decides `#if USE_NVML`."""
+    spans = other_platform_spans(directives, is_platform, facts)
+    if not any(v is not None for _, _, v in defines):
+        return spans
+    for _ in range(len(defines)):
+        new = _values(directives, defines, facts, _Inside(spans))
+        if not new:
+            break
+        facts = dataclasses.replace(facts, defined=facts.defined + tuple(sorted(new.items())))
+        spans = other_platform_spans(directives, is_platform, facts)
+    return spans
+
+
+def _values(directives, defines, facts: conditions.Known, dead) -> dict[bytes, int]:
+    """Names not yet known that the file certainly #defines to one literal value: every
+    #define or #undef of the name outside the ``dead`` branches is a #define of that value
+    in a branch every build for the target takes (by what ``facts`` decide alone, not by a
+    platform switch's name; an include guard counts as taken), and no condition before the
+    first one tests the name (there it is not defined yet)."""
+    by: dict[bytes, list[tuple[int, int | None]]] = {}
+    for offset, name, value in defines:
+        if not dead(offset):
+            by.setdefault(name, []).append((offset, value))
+    candidates = {n: e for n, e in by.items() if all(v is not None for _, v in e)
+                  and len({v for _, v in e}) == 1 and facts.value(n) is None}
+    if not candidates:
+        return {}
+    unsure = _Inside(_spans(directives, _never, facts, lambda test: test is not True,
+                            _guard(directives, defines), end_of_file=1 << 62))
+    out = {}
+    for name, found in candidates.items():
+        first = min(o for o, _ in found)
+        if any(unsure(o) for o, _ in found) or any(
+                offset < first and name in _NAME.findall(cond)
+                for offset, _k, cond, _e in directives):
+            continue
+        out[name] = found[0][1]
+    return out
+
+
+def _guard(directives, defines) -> frozenset[int]:
+    """The offset of the file's include guard (`#ifndef G` / `#if !defined(G)` as its first
+    directive, `#define G` next, its `#endif` the last directive), if it has one."""
+    if len(directives) < 2 or directives[-1][1] != b"endif" or not defines:
+        return frozenset()
+    offset, kind, cond, line_end = directives[0]
+    if kind == b"ifndef":
+        name = cond.strip()
+    else:
+        m = _DEFINED.match(cond.strip()) if kind == b"if" else None
+        name = (m.group(2) or m.group(3)) if m is not None and m.group(1) else None
+    after = next((d for d in defines if d[0] >= line_end), None)
+    if name and after is not None and after[1] == name and after[0] < directives[1][0]:
+        return frozenset((offset,))
+    return frozenset()
 def dead_test(src: bytes, path: str, options) -> "_Inside | None":
     """:func:`other_platform_test` for bytes outside a translation (verify's scan of a unit
     for PTX): branches a build for the target never compiles, read as the translation
@@ -233,8 +326,6 @@ def dead_test(src: bytes, path: str, options) -> "_Inside | None":
     before_passes(ctx)
     return other_platform_test(ctx)
 
-
-_DEFINES = re.compile(rb"(?m)^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_]\w*)")
 
 DEAD_SWITCHES = "dead_switches"
 _COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
@@ -252,11 +343,14 @@ def project_dead_switches(sources: list[bytes], compiled, options) -> tuple[str,
         return ()
     is_platform = _platform_test(tuple(macros), extra.get("platform_macro_pattern"))
     facts = _known(compiled, compiled.version, tuple(options.defines))
+    arch = frozenset(n.encode() for n in dict(options.extra).get(ARCH_DEFINED, ()))
+    if arch:
+        facts = _without(facts, arch)
     files = []
     for src in sources:
         if b"define" not in src and b"undef" not in src:
             continue
-        found = [(m.start(), m.group(1)) for m in _DEFINES.finditer(src)]
+        found = _defines(src)
         if not found:
             continue
         directives = [(m.start(), m.group(1), _COMMENT.sub(b" ", m.group(2))
@@ -268,22 +362,23 @@ def project_dead_switches(sources: list[bytes], compiled, options) -> tuple[str,
 
 def _dead_switches(files, is_platform, facts: conditions.Known,
                    dead: frozenset[bytes] = frozenset()) -> frozenset[bytes]:
-    """The names ``files`` (each its conditional directives and its (offset, name) of
-    #define/#undef lines) define only inside branches a build for the target never
-    compiles, and that -D does not give; ``dead``: names another file of the run defines only
-    so (unless one of ``files`` defines it where the target goes). To a fixed point: a switch defined only under another dead one (ggml's
+    """The names ``files`` (each its conditional directives and its :func:`_defines`) define
+    only inside branches a build for the target never compiles, and that -D does not give;
+    ``dead``: names another file of the run defines only so (unless one of ``files`` defines
+    it where the target goes). To a fixed point: a switch defined only under another dead
+    one (ggml's
     CUB_TOP_K_AVAILABLE, under `#ifdef GGML_CUDA_USE_CUB`, itself defined only where HIP
     never goes) is dead too, found in the next pass. Each pass decides more branches and
     never fewer (the evaluation is monotone in what is known), so the passes stop when one
     finds nothing new, at most once per name."""
     given = {n for n, _ in facts.defined}
-    names = {n for _, found in files for _, n in found}
+    names = {n for _, found in files for _, n, _v in found}
     for _ in range(len(names) + 1):
         now = dataclasses.replace(facts, undefined=facts.undefined | dead) if dead else facts
         defined: dict[bytes, bool] = dict.fromkeys(dead, True)
         for directives, found in files:
-            inside = _Inside(other_platform_spans(directives, is_platform, now))
-            for offset, name in found:
+            inside = _Inside(_file_spans(directives, found, is_platform, now))
+            for offset, name, _value in found:
                 defined[name] = defined.get(name, True) and inside(offset)
         new = frozenset(n for n, only in defined.items() if only and n not in given)
         if new == dead:
@@ -294,12 +389,50 @@ def _dead_switches(files, is_platform, facts: conditions.Known,
 
 def known(ctx) -> conditions.Known:
     """What a build for the target and version is known to define: the compiler's own
-    macros and ``-D`` switches (value 1 unless given), and not: CUDA's version macros and
-    the platform macros the target version no longer defines."""
+    macros and ``-D`` switches (value 1 unless given), and not: CUDA's version and
+    architecture macros and the platform macros the target version no longer defines. An
+    architecture macro that this file or another of the run defines itself (ggml's
+    vendors/hip.h: ``#define __CUDA_ARCH__ 1300``) is not known."""
     base = _known(ctx.compiled, ctx.compiled.version, tuple(ctx.options.defines))
+    own = project_arch_macros(ctx.compiled, (ctx.src,)) if b"__CUDA_ARCH" in ctx.src else ()
+    redefined = frozenset(own) | frozenset(
+        n.encode() for n in dict(ctx.options.extra).get(ARCH_DEFINED, ()))
+    if redefined:
+        base = _without(base, redefined)
     if not ctx.undefined_in_conditions:
         return base
     return dataclasses.replace(base, undefined=base.undefined | ctx.undefined_in_conditions)
+
+
+def _without(facts: conditions.Known, names: frozenset[bytes]) -> conditions.Known:
+    """``facts`` with ``names`` no longer known to be undefined."""
+    family = facts.undefined_family
+    return dataclasses.replace(facts, undefined=facts.undefined - names, undefined_family=None
+                               if family is None else lambda n: n not in names and family(n))
+
+
+ARCH_DEFINED = "arch_macros_defined"
+
+
+def project_arch_macros(compiled, sources) -> tuple[bytes, ...]:
+    """CUDA's architecture macros (the target's ``cuda_arch_macros``) that ``sources``
+    #define or #undef themselves, anywhere: their value is the project's, not known."""
+    arch = _arch_macros(compiled)
+    if arch is None:
+        return ()
+    names, family = arch
+    found = {m.group(1) for src in sources if b"__CUDA_ARCH" in src
+             for m in _DEFINES.finditer(src)}
+    return tuple(sorted(n for n in found if n in names or family is not None and family(n)))
+
+
+@functools.lru_cache(maxsize=16)
+def _arch_macros(compiled):
+    extra = compiled.target.extra
+    names = frozenset(m.encode() for m in extra.get("cuda_arch_macros") or ())
+    pattern = extra.get("cuda_arch_macro_pattern")
+    family = re.compile(pattern.encode()).fullmatch if pattern else None
+    return (names, family) if names or family is not None else None
 
 
 @functools.lru_cache(maxsize=16)
@@ -314,8 +447,15 @@ def _known(compiled, version, defines: tuple[str, ...]) -> conditions.Known:
             defined[name.strip().encode()] = 1
     undefined = {m.encode() for m in extra.get("cuda_version_macros") or ()}
     undefined |= {m.encode() for m in retired_macros(compiled, version)}
+    family = None
+    arch = _arch_macros(compiled)
+    if arch is not None:
+        undefined |= arch[0]
+        if arch[1] is not None:
+            given = frozenset(defined)
+            family = lambda n, match=arch[1]: n not in given and match(n) is not None  # noqa: E731
     return conditions.Known(tuple(defined.items()), frozenset(undefined - set(defined)),
-                            functools.partial(header_on_target, compiled))
+                            functools.partial(header_on_target, compiled), family)
 
 
 def header_on_target(compiled, name: bytes) -> bool | None:
@@ -348,7 +488,12 @@ def decided(ctx, word: bytes, cond: bytes) -> bool:
     >= 800`` with -D GGML_USE_HIP, whatever the CUDA macro says."""
     if word in (b"ifdef", b"ifndef"):
         cond = (b"" if word == b"ifdef" else b"!") + b"defined(" + cond.strip() + b")"
-    return conditions.evaluate(cond, known(ctx)) is not None
+    facts = known(ctx)
+    arch = _arch_macros(ctx.compiled)
+    if arch is not None:  # (a condition only they settle is the one CP215 is about)
+        facts = dataclasses.replace(facts, undefined=facts.undefined - arch[0],
+                                    undefined_family=None)
+    return conditions.evaluate(cond, facts) is not None
 
 
 def retired_macros(compiled, version) -> dict[str, str]:

@@ -192,8 +192,13 @@ def project_options(options, sources: Callable[[], Iterable[bytes]], compiled):
         extra = tuple(kv for kv in options.extra if kv[0] != OPTION)
         options = dataclasses.replace(options, extra=extra + ((OPTION, items),))
     if len(read) > 1:  # (one file: its own switches are read as it is translated)
-        from .platform_branches import DEAD_SWITCHES, project_dead_switches
+        from .platform_branches import (ARCH_DEFINED, DEAD_SWITCHES, project_arch_macros,
+                                        project_dead_switches)
 
+        arch = tuple(n.decode() for n in project_arch_macros(compiled, read))
+        if arch:  # (before the scan: it reads conditions as every file of the run will)
+            extra = tuple(kv for kv in options.extra if kv[0] != ARCH_DEFINED)
+            options = dataclasses.replace(options, extra=extra + ((ARCH_DEFINED, arch),))
         dead = project_dead_switches(read, compiled, options)
         if dead:
             extra = tuple(kv for kv in options.extra if kv[0] != DEAD_SWITCHES)

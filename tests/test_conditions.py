@@ -56,8 +56,11 @@ int workspace = 1;
 def test_the_projects_own_hip_switch_is_honoured_with_d():
     # ggml: `cudaport check -D GGML_USE_HIP` still blocked on __reduce_add_sync and
     # CUBLAS_VER_MAJOR, which a build with the switch never compiles
-    plain = run(GGML)
-    assert [line for line, _ in findings(plain, "CP210")] == [3]
+    # (without it too: hipcc defines no __CUDA_ARCH__, so `... && __CUDA_ARCH__ >= 800` is
+    # false; where the project defines __CUDA_ARCH__ itself, its value is not known)
+    assert not findings(run(GGML), "CP210")
+    ported = run("#define __CUDA_ARCH__ 1300\n" + GGML)
+    assert [line for line, _ in findings(ported, "CP210")] == [4]
     given = run(GGML, "GGML_USE_HIP")
     assert not [f for f in given.findings if f.severity == "error"], given.findings
     assert not findings(given, "CP215")  # decided by the switch: nothing to say
@@ -339,7 +342,12 @@ def test_a_switch_another_file_defines_only_in_dead_branches_is_undefined_there(
     assert [(f.line, f.code) for f in alone.findings if f.severity == "error"] == [(5, "CP210")]
     # given with -D, or defined where the target compiles it, the branch may be compiled
     assert errors("GGML_USE_HIP", "MMA_AVAILABLE") == [("mma.cuh", 5, "CP210")]
+    # without -D too (hipcc defines no __CUDA_ARCH__), unless a file of the run defines
+    # __CUDA_ARCH__ itself (ggml's vendors/hip.h: 1300), wherever it is included
+    assert errors() == []
+    (tmp_path / "hip.h").write_text("#pragma once\n#define __CUDA_ARCH__ 1300\n")
     assert errors() == [("mma.cuh", 5, "CP210")]
+    (tmp_path / "hip.h").unlink()
     (tmp_path / "live.h").write_text("#define MMA_AVAILABLE\n")
     assert errors("GGML_USE_HIP") == [("mma.cuh", 5, "CP210")]
 
@@ -386,3 +394,86 @@ def test_a_switch_defined_only_under_a_dead_switch_is_dead_too(tmp_path):
     assert errors("USE_CUB") == [("top-k.cu", 8)]  # (CCCL_MAJOR_VERSION: not known)
     (tmp_path / "cub_on.h").write_text("#define USE_CUB\n")
     assert errors() == [("top-k.cu", 8)]
+
+
+# llm.c's mfu.h sets USE_NVML to 1 or 0 by __has_include and tests its value; ggml compares
+# __CUDA_ARCH__ with GGML_CUDA_CC_TURING, a literal the file defines
+VALUES = """\
+#if __has_include(<cudaEGL.h>)
+#define USE_EGL 1
+#else
+#define USE_EGL 0 // (HIP has none)
+#endif
+#define CC_AMPERE (800)
+#if USE_EGL
+void f() { cuTensorMapEncodeTiled(0, 0); }
+#endif
+#if __CUDA_ARCH__ >= CC_AMPERE
+void g() { cuTensorMapEncodeTiled(0, 0); }
+#endif
+#if LATER
+void h() { cuTensorMapEncodeTiled(0, 0); }
+#endif
+#define LATER 1
+#ifdef MAYBE
+#define M 1
+#endif
+#if M || CC_AMPERE < 700
+void i() { cuTensorMapEncodeTiled(0, 0); }
+#endif
+"""
+
+
+def test_a_literal_the_file_certainly_defines_decides_conditions():
+    lines = [line for line, _ in findings(run(VALUES), "CP101")]
+    # f and g are never compiled for HIP; h tests LATER before its #define (another header
+    # may define it), i a name defined only in an undecided branch: both may be compiled
+    assert lines == [14, 21]
+    # a -D of the name, or a second #define of another value, leaves it unknown
+    assert [line for line, _ in findings(run(VALUES, "USE_EGL=1"), "CP101")] == [8, 14, 21]
+    twice = VALUES.replace("#define LATER 1", "#define CC_AMPERE 600")
+    assert [line for line, _ in findings(run(twice), "CP101")] == [11, 14, 21]
+
+
+ARCH = """\
+#include <cuda_runtime.h>
+#define CC_TURING 750
+__device__ void load(int* a, unsigned p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= CC_TURING
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.b16 {%0, %1}, [%2];" : "=r"(a[0]), "=r"(a[1]) : "r"(p));
+#elif defined(__CUDA_ARCH_FEAT_SM90_ALL) || __CUDA_ARCH_SPECIFIC__ || __CUDA_ARCH_LIST__
+#error "never on HIP"
+#else
+  a[0] = p;
+#endif
+}
+"""
+
+
+def test_hip_defines_no_cuda_arch_macro():
+    # hipcc defines none of nvcc's architecture macros (host or device pass): what stands
+    # under them is never compiled for HIP, and CP215 still says the branch differs
+    r = run(ARCH)
+    assert not [f for f in r.findings if f.severity == "error"], r.findings
+    assert [line for line, _ in findings(r, "CP215")] == [4, 6]
+    # a project that defines the macro itself (ggml's vendors/hip.h) gives it its value
+    own = run(ARCH.replace("#define CC_TURING 750", "#define CC_TURING 750\n#define __CUDA_ARCH__ 1300"))
+    assert [f.code for f in own.findings if f.severity == "error"] == ["CP210"]
+
+
+@pytest.mark.slow  # compiles
+def test_the_branch_without_cuda_arch_compiles_with_rocm_7_2(tmp_path):
+    src = ARCH.replace("a[0] = p;", "a[0] = p;\n#ifndef __CUDA_ARCH__\n  a[1] = p;\n#else\n#error no\n#endif")
+    out = tmp_path / "k.hip"  # (object code: the host and the device pass)
+    out.write_bytes(translate_bytes(src.encode(), Options(target_version="7.2"), "k.cu").output)
+    compile_object(out, "gfx942", "7.2")
+
+
+def test_a_cuda_library_header_hip_lacks_is_absent_there():
+    # DeepSpeed's GDS sources include cufile.h; nothing maps it, and ROCm has none
+    src = ("#if __has_include(<cufile.h>)\n#include <cufile.h>\nint gds() { return cuFileDriverOpen().err; }\n"
+           "#else\nint gds() { return 0; }\n#endif\n#include \"nvshmem.h\"\n")
+    r = run(src)
+    said = {f.line: (f.code, f.message) for f in r.findings}
+    assert said[1][0] == "CP215" and "false there: lines 2-3 are not compiled" in said[1][1]
+    assert said[7][0] == "CP106" and 2 not in said and 3 not in said

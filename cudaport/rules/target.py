@@ -113,6 +113,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "library_companions": companions, "library_brings": anything,
         "dim3_needs_fields": lambda a, b, c: S.string_list(a, b, c),
         "predefined_macros": macro_list, "cuda_version_macros": macro_list,
+        "cuda_arch_macros": macro_list, "cuda_arch_macro_pattern": patterns_one,
         "retired_macros": retired, "header_macros": macro_list,
         "cuda_version_values": macro_values, "gate_macro": S.identifier,
     }
@@ -135,7 +136,8 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "api_namespaces", "main_header_companions", "struct_tags",
                                  "library_companions", "library_brings",
                                  "dim3_needs_fields", "predefined_macros", "header_macros",
-                                 "cuda_version_macros", "retired_macros",
+                                 "cuda_version_macros", "cuda_arch_macros",
+                                 "cuda_arch_macro_pattern", "retired_macros",
                                  "cuda_version_values", "gate_macro")
                if k in d},
         newest_described=d.get("newest_described"),
