@@ -162,6 +162,42 @@ def test_form(stmt, expected, severity):
     assert translate_bytes(out.encode(), Options(target_version="7.2"), "k.hip").output.decode() == out
 
 
+# FP8/FP4 pair conversions call the portable header's functions, whose sections the
+# translation copies in (the first source goes to the upper byte or nibble)
+PAIR_FORMS = [
+    ('asm("cvt.rn.satfinite.e4m3x2.f32 %0, %2, %1;" : "=h"(s[0]) : "f"(x), "f"(y));',
+     "s[0] = __builtin_bit_cast(__typeof__(s[0]), static_cast<unsigned short>("
+     "cudaport_cvt_rn_satfinite_e4m3x2_f32(y, x)));", "CUDAPORT_PORTABLE_FP8"),
+    ('asm("cvt.rn.e5m2x2.f32.satfinite %0, %1, %2;" : "=h"(s[0]) : "f"(x), "f"(y));',
+     "cudaport_cvt_rn_satfinite_e5m2x2_f32(x, y)", "CUDAPORT_PORTABLE_FP8"),
+    ('asm("cvt.satfinite.rn.e4m3x2.f16x2 %0, %1;" : "=h"(s[0]) : "r"(a));',
+     "cudaport_cvt_rn_satfinite_e4m3x2_f16x2(__builtin_bit_cast(unsigned int, a))",
+     "CUDAPORT_PORTABLE_FP8"),
+    ('asm("cvt.rn.f16x2.e5m2x2 %0, %1;" : "=r"(c) : "h"(s[1]));',
+     "cudaport_cvt_rn_f16x2_e5m2x2(__builtin_bit_cast(unsigned short, s[1]))",
+     "CUDAPORT_PORTABLE_FP8"),
+    ('asm("{\\n.reg .b8 b0, b1;\\ncvt.rn.satfinite.e2m1x2.f32 b0, %2, %1;\\n'
+     'cvt.rn.satfinite.e2m1x2.f32 b1, %1, %2;\\nmov.b32 %0, {b0, b1, b0, b1};\\n}" '
+     ': "=r"(c) : "f"(x), "f"(y));',
+     "__ptx_v_b0 = static_cast<unsigned char>(cudaport_cvt_rn_satfinite_e2m1x2_f32(__ptx_r2, __ptx_r1))",
+     "CUDAPORT_PORTABLE_FP4_PTX"),
+    ('asm("{\\n.reg .b8 b0;\\nmov.b32 {b0, _, _, _}, %1;\\ncvt.rn.f16x2.e2m1x2 %0, b0;\\n}" '
+     ': "=r"(c) : "r"(a));',
+     "__ptx_r0 = static_cast<unsigned int>(cudaport_cvt_rn_f16x2_e2m1x2(__ptx_v_b0))",
+     "CUDAPORT_PORTABLE_FP4_PTX"),
+]
+
+
+@pytest.mark.parametrize("stmt, expected, section", PAIR_FORMS)
+def test_fp8_and_fp4_pairs_call_the_portable_header(stmt, expected, section):
+    out, findings = run(stmt)
+    body = out.split("__device__ void f(", 1)[1].splitlines()[1]
+    assert "asm" not in body and expected in body, body
+    assert f"#ifndef {section}" in out.split("__device__ void f(", 1)[0]
+    assert codes(findings) == [("CP230", "info")]
+    assert translate_bytes(out.encode(), Options(target_version="7.2"), "k.hip").output.decode() == out
+
+
 def test_several_instructions_go_through_locals():
     out, findings = run('asm volatile("{\\n\\t.reg .b32 t1;\\n\\tmul.hi.u32 t1, %1, %2;\\n\\t'
                         'mov.b32 %0, t1;\\n\\t}" : "=r"(a) : "r"(a), "r"(b));')

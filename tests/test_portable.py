@@ -102,6 +102,8 @@ def test_every_provided_function_is_some_rule_target():
     targets = {r.replacement for version in ("6.4", "7.2")
                for r in get_compiled(Options(target_version=version)).identifiers.values()
                if r.replacement}
+    # (and the inline-PTX forms that call the header: ports/asm/ptx.yaml)
+    targets |= set(re.findall(rb"\bcudaport_\w+", (HEADER.parent / "asm" / "ptx.yaml").read_bytes()))
     missing = [n.decode() for n in header.provides if n not in targets]
     assert not missing
 
@@ -760,6 +762,159 @@ def test_e8m0_and_fp4_match_cudas_definitions(driver):
     got = driver(calls)
     bad = [(c, hex(g), hex(r)) for c, g, r in zip(calls, got, refs) if g != r]
     assert not bad, bad[:10]
+
+
+# FP8 E4M3 and E5M2 (cuda_fp8.h) and the PTX pair conversions (PTX ISA, cvt)
+_FP8 = {0: (3, 7, 0x7E, 0x7F), 1: (2, 15, 0x7B, 0x7C)}  # mantissa bits, bias, largest, NOSAT overflow
+
+
+def _fp8_value(code: int, interpretation: int) -> Fraction:
+    """The value of a non-negative code, by the format's formula (also for the code just
+    above the largest finite one: 480 in E4M3, 65536 in E5M2)."""
+    m, bias, _, _ = _FP8[interpretation]
+    e, f = code >> m, code & ((1 << m) - 1)
+    if e == 0:
+        return Fraction(f) * Fraction(2) ** (1 - bias - m)
+    return Fraction((1 << m) + f) * Fraction(2) ** (e - bias - m)
+
+
+_FP8_VALUES = {i: [float(_fp8_value(c, i)) for c in range(_FP8[i][2] + 2)] for i in (0, 1)}
+
+
+def _fp8_reference(x: float, saturate: bool, interpretation: int, nan: int = 0x7F) -> int:
+    """CUDA's __nv_cvt_*_to_fp8: nearest value, ties to the even code (its last mantissa
+    bit), unbounded above; over the largest finite value saturated or NaN/infinity; the
+    sign kept; NaN -> ``nan``. (Every value and midpoint is exact in a double.)"""
+    import bisect
+    import math
+    if math.isnan(x):
+        return nan
+    _, _, largest, overflow = _FP8[interpretation]
+    values = _FP8_VALUES[interpretation]
+    sign = 0x80 if math.copysign(1.0, x) < 0 else 0
+    a = abs(x)
+    if a >= values[-1]:
+        code = largest + 1
+    else:
+        i = bisect.bisect_right(values, a) - 1
+        mid = (values[i] + values[i + 1]) / 2
+        code = i + 1 if a > mid or (a == mid and i % 2) else i
+    if code > largest:
+        code = largest if saturate else overflow
+    return sign | code
+
+
+def _fp8_to_half_reference(code: int, interpretation: int) -> int:
+    if (code & 0x7F) > (0x7E if interpretation == 0 else 0x7C):
+        return 0x7FFF
+    if interpretation == 1 and code & 0x7F == 0x7C:
+        return 0xFC00 if code & 0x80 else 0x7C00
+    v = _fp8_value(code & 0x7F, interpretation)
+    bits = _half_bits(float(v))
+    return bits | (0x8000 if code & 0x80 else 0)
+
+
+def _fp8_floats(rng: random.Random) -> list[float]:
+    """Each format's values, the midpoints between neighbours (ties) and one float ulp
+    either side, the saturation thresholds, subnormals, infinities, NaNs, -0, random."""
+    out = [0.0, -0.0, float("inf"), float("-inf"), float("nan"), -float("nan"),
+           _f32(0x7F800001), _f32(0xFFC00000), _f32(0x00000001), _f32(0x80000001),
+           1e-30, 1e30, -1e38, 3.4028234663852886e38]
+    for interpretation in (0, 1):
+        values = [_fp8_value(c, interpretation) for c in range(_FP8[interpretation][2] + 2)]
+        for v, w in zip(values, values[1:]):
+            for q in (v, (v + w) / 2):
+                b = _bits(float(q))
+                out += [_f32(b), _f32(b + 1), _f32(b - 1) if b else 0.0]
+    out += [_f32(_bits(rng.uniform(-600, 600))) for _ in range(400)]
+    out += [_f32(_bits(rng.uniform(-70000, 70000))) for _ in range(200)]
+    out += [_f32(_bits(rng.choice((-1, 1)) * 2.0 ** rng.uniform(-20, 20))) for _ in range(400)]
+    out += [-v for v in out]
+    return out
+
+
+def test_fp8_conversions_match_cudas_definitions(driver):
+    rng = random.Random(8)
+    floats = _fp8_floats(rng)
+    calls, refs = [], []
+    for v in floats:
+        for mode in range(4):  # saturate | interpretation << 1
+            sat, interp = mode & 1, mode >> 1
+            calls.append(("cudaport_cvt_float_to_fp8", _bits(v), 0, mode))
+            refs.append(_fp8_reference(v, bool(sat), interp))
+            calls.append(("cudaport_cvt_double_to_fp8", _bits64(v), mode, 0))
+            d = _bits64(v)  # (a double NaN keeps its sign; E5M2 its upper payload bits)
+            refs.append(_fp8_reference(v, bool(sat), interp, nan=(d >> 63) << 7 | (
+                0x7F if interp == 0 else 0x7E | (d >> 50) & 3)))
+    for w, v in zip(floats, floats[1:]):
+        for mode in range(4):
+            sat, interp = mode & 1, mode >> 1
+            calls.append(("cudaport_cvt_float2_to_fp8x2", _bits(w), _bits(v), mode))
+            refs.append(_fp8_reference(w, bool(sat), interp)
+                        | _fp8_reference(v, bool(sat), interp) << 8)
+        # PTX: d = {cvt(a) in the upper byte, cvt(b) in the lower}, .satfinite
+        calls.append(("cudaport_cvt_rn_satfinite_e4m3x2_f32", _bits(w), _bits(v), 0))
+        refs.append(_fp8_reference(w, True, 0) << 8 | _fp8_reference(v, True, 0))
+        calls.append(("cudaport_cvt_rn_satfinite_e5m2x2_f32", _bits(w), _bits(v), 0))
+        refs.append(_fp8_reference(w, True, 1) << 8 | _fp8_reference(v, True, 1))
+        calls.append(("cudaport_cvt_rn_satfinite_e2m1x2_f32", _bits(w), _bits(v), 0))
+        refs.append(_fp4_reference(w, False) << 4 | _fp4_reference(v, False))
+    # double NaNs keep their sign, E5M2 the two upper mantissa bits (quiet)
+    for bits, e4m3, e5m2 in ((0x7FF8000000000000, 0x7F, 0x7E), (0xFFF4000000000000, 0xFF, 0xFF),
+                             (0x7FF0000000000001, 0x7F, 0x7E), (0xFFFC000000000000, 0xFF, 0xFF)):
+        calls += [("cudaport_cvt_double_to_fp8", bits, 1, 0), ("cudaport_cvt_double_to_fp8", bits, 3, 0)]
+        refs += [e4m3, e5m2]
+    # double ties that a float cannot hold: the midpoint of 1 and 1.125 (E4M3) +- 2^-40
+    for d, interp, want in ((1.0625 + 2.0 ** -40, 0, 0x39), (1.0625 - 2.0 ** -40, 0, 0x38),
+                            (1.0625, 0, 0x38), (464.0 + 2.0 ** -30, 0, 0x7F)):
+        calls.append(("cudaport_cvt_double_to_fp8", _bits64(d), interp << 1, 0))
+        refs.append(want)
+    calls.append(("cudaport_cvt_double2_to_fp8x2", _bits64(1.5), 1, 0))  # (1.5, -1.5)
+    refs.append(0xBC3C)
+    halves = list(range(0x10000))
+    for h in halves:  # every binary16, paired with its neighbour code
+        x = struct.unpack("<e", struct.pack("<H", h))[0]
+        y_bits = h ^ 0x0001
+        y = struct.unpack("<e", struct.pack("<H", y_bits))[0]
+        for interp in (0, 1):
+            calls.append(("cudaport_cvt_halfraw2_to_fp8x2", h | y_bits << 16, 0, 1 | interp << 1))
+            refs.append(_fp8_reference(x, True, interp) | _fp8_reference(y, True, interp) << 8)
+        if h % 7 == 0:
+            calls.append(("cudaport_cvt_halfraw_to_fp8", h, 0, 0))
+            refs.append(_fp8_reference(x, False, 0))
+            calls.append(("cudaport_cvt_rn_satfinite_e5m2x2_f16x2", h << 16 | y_bits, 0, 0))
+            refs.append(_fp8_reference(x, True, 1) << 8 | _fp8_reference(y, True, 1))
+            calls.append(("cudaport_cvt_rn_satfinite_e4m3x2_f16x2", h << 16 | y_bits, 0, 0))
+            refs.append(_fp8_reference(x, True, 0) << 8 | _fp8_reference(y, True, 0))
+        if h % 5 == 0:  # a bfloat16 is the upper half of a float
+            b = _f32(h << 16)
+            c = _f32((h ^ 0x8001) << 16)
+            calls.append(("cudaport_cvt_bfloat16raw2_to_fp8x2", h | (h ^ 0x8001) << 16, 0, 2))
+            refs.append(_fp8_reference(b, False, 1) | _fp8_reference(c, False, 1) << 8)
+            calls.append(("cudaport_cvt_bfloat16raw_to_fp8", h, 0, 1))
+            refs.append(_fp8_reference(b, True, 0))
+    for c in range(0x10000):  # every pair of codes to two halves (the low byte in .x)
+        for interp in (0, 1):
+            want = _fp8_to_half_reference(c & 0xFF, interp) | _fp8_to_half_reference(c >> 8, interp) << 16
+            if c % 3 == 0:
+                calls.append(("cudaport_cvt_fp8x2_to_halfraw2", c, interp, 0))
+                refs.append(want)
+            if c < 0x100:
+                calls.append(("cudaport_cvt_fp8_to_halfraw", c, interp, 0))
+                refs.append(want & 0xFFFF)
+            if c % 11 == 0:
+                calls.append(("cudaport_cvt_rn_f16x2_e4m3x2" if interp == 0 else
+                              "cudaport_cvt_rn_f16x2_e5m2x2", c, 0, 0))
+                refs.append(want)
+    for c in range(256):  # FP4 pairs: the low nibble in the low half
+        lo, hi = [(-1 if n & 8 else 1) * _FP4_GRID[n & 7] for n in (c & 15, c >> 4)]
+        calls.append(("cudaport_cvt_rn_f16x2_e2m1x2", c, 0, 0))
+        refs.append(_half_bits(lo) | _half_bits(hi) << 16)
+        calls.append(("cudaport_cvt_rn_bf16x2_e2m1x2", c, 0, 0))
+        refs.append(_bits(lo) >> 16 | (_bits(hi) >> 16) << 16)
+    got = driver(calls)
+    bad = [(c, hex(g), hex(r)) for c, g, r in zip(calls, got, refs) if g != r]
+    assert not bad, (len(bad), bad[:10])
 
 
 # ---- compile: one translated file with every ported construct ------------------------------

@@ -33,6 +33,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
 WORD = re.compile(r"[A-Za-z_]\w*")
 
@@ -148,6 +150,14 @@ def nccl_pack(rccl: Path, rocm72: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _ported_names() -> set[str]:
+    """Names the hand-written packs of rules/hip/ports/ define (their port wins)."""
+    names: set[str] = set()
+    for path in sorted((ROOT / "rules" / "hip" / "ports").glob("*.yaml")):
+        names.update((yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("identifiers") or {})
+    return names
+
+
 def lowp_pack(clr: Path) -> str:
     commit = git_head(clr)
     bf16 = set(WORD.findall(git_show(clr, BF16_SINCE, BF16_HEADER)))
@@ -171,7 +181,10 @@ def lowp_pack(clr: Path) -> str:
         '  cuda_fp8.h: {to: "hip/hip_fp8.h", to_since: "6.2.0"}',
         "identifiers:",
     ]
+    ported = _ported_names()
     for name, kind in cuda_names("device").items():
+        if name in ported:
+            continue  # (the hand-written ports pack maps it to the portable header)
         # cuda_bf16.h: `typedef __nv_bfloat16 nv_bfloat16;` (and nv_bfloat162).
         alias = "__" + name if name in ("nv_bfloat16", "nv_bfloat162") else name
         hip = re.sub(r"\A__nv_", "__hip_", re.sub(r"\A__NV_", "__HIP_", alias))

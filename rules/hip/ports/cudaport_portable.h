@@ -687,7 +687,17 @@ CUDAPORT_HD inline cudaport_bfloat16_raw_t cudaport_cvt_e8m0_to_bf16raw(unsigned
 #endif
 //@ end
 
-//@ fp4 needs=lowp_raw provides=cudaport_fp4_storage_t,cudaport_fp4x2_storage_t,cudaport_fp4x4_storage_t,cudaport_fp4_interpretation_t,cudaport_e2m1,cudaport_round_mode,cudaport_round_nearest,cudaport_round_zero,cudaport_round_pos_inf,cudaport_round_min_inf,cudaport_cvt_float_to_fp4,cudaport_cvt_double_to_fp4,cudaport_cvt_float2_to_fp4x2,cudaport_cvt_fp4_to_halfraw,cudaport_cvt_fp4x2_to_halfraw2,cudaport_fp4_e2m1,cudaport_fp4x2_e2m1,cudaport_fp4x4_e2m1
+//@ round_mode needs=prelude provides=cudaport_round_mode,cudaport_round_nearest,cudaport_round_zero,cudaport_round_pos_inf,cudaport_round_min_inf
+#ifndef CUDAPORT_PORTABLE_ROUND_MODE
+#define CUDAPORT_PORTABLE_ROUND_MODE
+// CUDA's enum cudaRoundMode (the rounding argument of the FP4 and E8M0 conversions), with
+// CUDA's values in CUDA's order.
+enum cudaport_round_mode { cudaport_round_nearest = 0, cudaport_round_zero = 1,
+                           cudaport_round_pos_inf = 2, cudaport_round_min_inf = 3 };
+#endif
+//@ end
+
+//@ fp4 needs=lowp_raw,round_mode provides=cudaport_fp4_storage_t,cudaport_fp4x2_storage_t,cudaport_fp4x4_storage_t,cudaport_fp4_interpretation_t,cudaport_e2m1,cudaport_cvt_float_to_fp4,cudaport_cvt_double_to_fp4,cudaport_cvt_float2_to_fp4x2,cudaport_cvt_fp4_to_halfraw,cudaport_cvt_fp4x2_to_halfraw2,cudaport_fp4_e2m1,cudaport_fp4x2_e2m1,cudaport_fp4x4_e2m1
 #ifndef CUDAPORT_PORTABLE_FP4
 #define CUDAPORT_PORTABLE_FP4
 // FP4 E2M1 (cuda_fp4.h, CUDA 12.8): a 4-bit float, sign in bit 3, two exponent bits (bias
@@ -708,9 +718,6 @@ typedef unsigned char cudaport_fp4_storage_t;
 typedef unsigned char cudaport_fp4x2_storage_t;
 typedef unsigned short cudaport_fp4x4_storage_t;
 enum cudaport_fp4_interpretation_t { cudaport_e2m1 = 0 };
-// (CUDA's cudaRoundMode values, in its order)
-enum cudaport_round_mode { cudaport_round_nearest = 0, cudaport_round_zero = 1,
-                           cudaport_round_pos_inf = 2, cudaport_round_min_inf = 3 };
 CUDAPORT_HD inline cudaport_fp4_storage_t cudaport_cvt_double_to_fp4(double x, int interpretation = 0,
                                                                      int rounding = 0) {
   (void)interpretation;  // (E2M1 is the only one)
@@ -773,6 +780,186 @@ struct cudaport_fp4x4_e2m1 {
       : __x((cudaport_fp4x4_storage_t)(cudaport_cvt_float_to_fp4(f.x) | cudaport_cvt_float_to_fp4(f.y) << 4
                                        | cudaport_cvt_float_to_fp4(f.z) << 8 | cudaport_cvt_float_to_fp4(f.w) << 12)) {}
 };
+#endif
+//@ end
+
+//@ fp4_ptx needs=fp4 provides=cudaport_cvt_rn_satfinite_e2m1x2_f32,cudaport_cvt_rn_f16x2_e2m1x2,cudaport_cvt_rn_bf16x2_e2m1x2
+#ifndef CUDAPORT_PORTABLE_FP4_PTX
+#define CUDAPORT_PORTABLE_FP4_PTX
+// Inline PTX on FP4 pairs (PTX ISA, cvt), for the statements cudaport rewrites:
+// cvt.rn.satfinite.e2m1x2.f32 d, a, b: a and b rounded to E2M1 as __nv_cvt_float_to_fp4
+//   with cudaRoundNearest (ties to even, saturated to +-6), a in the upper nibble of the
+//   byte d, b in the lower one.
+// cvt.rn.f16x2.e2m1x2 d, a / cvt.rn.bf16x2.e2m1x2 d, a: the two codes of the byte a as the
+//   exact binary16 / bfloat16 values, the lower nibble in the lower half of d.
+CUDAPORT_HD inline unsigned char cudaport_cvt_rn_satfinite_e2m1x2_f32(float a, float b) {
+  return (unsigned char)(cudaport_cvt_float_to_fp4(a) << 4 | cudaport_cvt_float_to_fp4(b));
+}
+CUDAPORT_HD inline unsigned cudaport_cvt_rn_f16x2_e2m1x2(unsigned char a) {
+  return cudaport_detail::bit_cast<unsigned>(cudaport_cvt_fp4x2_to_halfraw2(a));
+}
+CUDAPORT_HD inline unsigned cudaport_cvt_rn_bf16x2_e2m1x2(unsigned char a) {
+  // (bfloat16 of 0, 0.5, 1, 1.5, 2, 3, 4, 6; bit 15 the sign)
+  const unsigned short value[8] = {0x0000, 0x3F00, 0x3F80, 0x3FC0, 0x4000, 0x4040, 0x4080, 0x40C0};
+  const unsigned lo = value[a & 0x7] | ((a & 0x8) ? 0x8000u : 0u);
+  const unsigned hi = value[(a >> 4) & 0x7] | ((a & 0x80) ? 0x8000u : 0u);
+  return lo | hi << 16;
+}
+#endif
+//@ end
+
+//@ fp8 needs=lowp_raw provides=cudaport_cvt_double_to_fp8,cudaport_cvt_float_to_fp8,cudaport_cvt_double2_to_fp8x2,cudaport_cvt_float2_to_fp8x2,cudaport_cvt_halfraw_to_fp8,cudaport_cvt_halfraw2_to_fp8x2,cudaport_cvt_bfloat16raw_to_fp8,cudaport_cvt_bfloat16raw2_to_fp8x2,cudaport_cvt_fp8_to_halfraw,cudaport_cvt_fp8x2_to_halfraw2,cudaport_cvt_rn_satfinite_e4m3x2_f32,cudaport_cvt_rn_satfinite_e5m2x2_f32,cudaport_cvt_rn_satfinite_e4m3x2_f16x2,cudaport_cvt_rn_satfinite_e5m2x2_f16x2,cudaport_cvt_rn_f16x2_e4m3x2,cudaport_cvt_rn_f16x2_e5m2x2
+#ifndef CUDAPORT_PORTABLE_FP8
+#define CUDAPORT_PORTABLE_FP8
+// FP8 (cuda_fp8.h): one byte, the sign in bit 7. E4M3: 4 exponent bits (bias 7), 3
+// mantissa bits, no infinity; S.1111.111 is NaN, the largest finite value is 448 (0x7E).
+// E5M2: 5 exponent bits (bias 15), 2 mantissa bits, infinities (0x7C) and NaNs as in IEEE
+// 754; the largest finite value is 57344 (0x7B). An E5M2 byte is the upper byte of the
+// binary16 of the same value.
+// __nv_cvt_{double,float,halfraw,bfloat16raw}_to_fp8(x, saturate, interpretation): x
+//   rounded to the nearest FP8 value, ties to the even mantissa, as if the exponent were
+//   unbounded above. A result above the largest finite value (an infinity too) becomes,
+//   with __NV_SATFINITE, the largest finite value of x's sign; with __NV_NOSAT, NaN (E4M3)
+//   or infinity (E5M2) of x's sign. A zero result keeps x's sign. NaN stays NaN: from
+//   float, half or bfloat16 the byte 0x7F; from double x's sign with 0x7F (E4M3) or 0x7E
+//   and the two upper bits of x's mantissa (E5M2).
+// __nv_cvt_{double2,float2,halfraw2,bfloat16raw2}_to_fp8x2: .x into the low byte, .y into
+//   the high one.
+// __nv_cvt_fp8_to_halfraw(c, interpretation), __nv_cvt_fp8x2_to_halfraw2: the exact value as
+//   binary16 (the low byte into .x); NaN becomes 0x7FFF.
+// Inline PTX (PTX ISA, cvt): cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, a, b converts a into
+//   the upper byte of d and b into the lower one, as __NV_SATFINITE from float;
+//   cvt.rn.satfinite.{e4m3x2,e5m2x2}.f16x2 d, a and cvt.rn.f16x2.{e4m3x2,e5m2x2} d, a
+//   convert each half of a, the lower into the lower.
+// The saturate and interpretation arguments take CUDA's values, which HIP's enumerators
+// share: __NV_NOSAT/__HIP_NOSAT 0, __NV_SATFINITE/__HIP_SATFINITE 1, E4M3 0, E5M2 1.
+// (HIP's __hip_cvt_float_to_fp8 & co. are not used: ROCm 7.2's turn an infinity into NaN
+// (E4M3) or infinity (E5M2) under __HIP_SATFINITE, keep a NaN's sign, make values just
+// over the largest finite NaN or infinity under __HIP_NOSAT, and assert on gfx942, whose
+// FP8 is the FNUZ kind, when asked for E4M3 or E5M2.)
+namespace cudaport_detail {
+CUDAPORT_HD inline double pow2(int k) {  // 2^k for -1022 <= k <= 1023
+  return bit_cast<double>((unsigned long long)(k + 1023) << 52);
+}
+CUDAPORT_HD inline unsigned char fp8_from_double(double x, int saturate, int interpretation) {
+  const unsigned long long bits = bit_cast<unsigned long long>(x);
+  const unsigned sign = (unsigned)(bits >> 63) << 7;
+  const bool e5m2 = interpretation == 1;
+  const int m = e5m2 ? 2 : 3, emin = e5m2 ? -14 : -6, emax = e5m2 ? 15 : 8;
+  const unsigned largest = e5m2 ? 0x7Bu : 0x7Eu;
+  if (x != x) return (unsigned char)(sign | (e5m2 ? 0x7Eu | (unsigned)((bits >> 50) & 0x3u) : 0x7Fu));
+  const double a = sign ? -x : x;
+  unsigned code = largest + 1u;  // (a >= 2^(emax+1): over the largest finite value)
+  if (a < pow2(emax + 1)) {
+    int e = (int)((bits >> 52) & 0x7FF) - 1023;  // (a's exponent; the least is emin)
+    if (e < emin) e = emin;
+    const double r = a * pow2(m - e);  // (exact: 0 <= r < 2^(m+1), in units of the last place)
+    unsigned n = (unsigned)r;
+    const double rest = r - (double)n;
+    if (rest > 0.5 || (rest == 0.5 && (n & 1u))) ++n;
+    code = ((unsigned)(e - emin) << m) + n;  // (a carry into the exponent field is right)
+  }
+  if (code > largest) code = saturate == 1 ? largest : e5m2 ? 0x7Cu : 0x7Fu;
+  return (unsigned char)(sign | code);
+}
+CUDAPORT_HD inline unsigned char fp8_from_float(float x, int saturate, int interpretation) {
+  return x != x ? (unsigned char)0x7F : fp8_from_double((double)x, saturate, interpretation);
+}
+CUDAPORT_HD inline unsigned char fp8_from_half_bits(unsigned short h, int saturate, int interpretation) {
+  const int e = (h >> 10) & 0x1F;
+  const unsigned f = h & 0x3FFu;
+  if (e == 0x1F && f != 0) return 0x7F;
+  const double v = e == 0x1F ? bit_cast<double>(0x7FF0000000000000ull)
+                 : e == 0 ? (double)f * pow2(-24) : (double)(f + 1024u) * pow2(e - 25);
+  return fp8_from_double((h & 0x8000u) ? -v : v, saturate, interpretation);
+}
+CUDAPORT_HD inline unsigned char fp8_from_bf16_bits(unsigned short b, int saturate, int interpretation) {
+  return fp8_from_float(bit_cast<float>((unsigned)b << 16), saturate, interpretation);
+}
+// A binary16 (bf16 false) or bfloat16 (bf16 true), and a pair of them (the low half to the
+// low byte).
+CUDAPORT_HD inline unsigned char fp8_from_16(unsigned short v, bool bf16, int saturate, int interpretation) {
+  return bf16 ? fp8_from_bf16_bits(v, saturate, interpretation) : fp8_from_half_bits(v, saturate, interpretation);
+}
+CUDAPORT_HD inline unsigned short fp8x2_from_16x2(unsigned v, bool bf16, int saturate, int interpretation) {
+  return (unsigned short)(fp8_from_16((unsigned short)(v >> 16), bf16, saturate, interpretation) << 8
+                          | fp8_from_16((unsigned short)v, bf16, saturate, interpretation));
+}
+CUDAPORT_HD inline unsigned short fp8_to_half_bits(unsigned char c, int interpretation) {
+  if (interpretation == 1) return (c & 0x7Fu) > 0x7Cu ? (unsigned short)0x7FFF : (unsigned short)(c << 8);
+  if ((c & 0x7Fu) == 0x7Fu) return 0x7FFF;
+  const unsigned sign = (unsigned)(c & 0x80u) << 8;
+  int e = (c >> 3) & 0xF;
+  unsigned f = c & 0x7u;
+  if (e == 0) {  // f * 2^-9: normalised, e may go below 1 (binary16 holds it as a normal)
+    if (f == 0) return (unsigned short)sign;
+    e = 1;
+    while (!(f & 0x8u)) { f <<= 1; --e; }
+    f &= 0x7u;
+  }
+  return (unsigned short)(sign | (unsigned)(e + 8) << 10 | f << 7);
+}
+}  // namespace cudaport_detail
+CUDAPORT_HD inline unsigned char cudaport_cvt_double_to_fp8(double x, int saturate, int interpretation) {
+  return cudaport_detail::fp8_from_double(x, saturate, interpretation);
+}
+CUDAPORT_HD inline unsigned char cudaport_cvt_float_to_fp8(float x, int saturate, int interpretation) {
+  return cudaport_detail::fp8_from_float(x, saturate, interpretation);
+}
+template <class Double2>
+CUDAPORT_HD inline unsigned short cudaport_cvt_double2_to_fp8x2(const Double2& x, int saturate, int interpretation) {
+  return (unsigned short)(cudaport_detail::fp8_from_double(x.y, saturate, interpretation) << 8
+                          | cudaport_detail::fp8_from_double(x.x, saturate, interpretation));
+}
+template <class Float2>
+CUDAPORT_HD inline unsigned short cudaport_cvt_float2_to_fp8x2(const Float2& x, int saturate, int interpretation) {
+  return (unsigned short)(cudaport_detail::fp8_from_float(x.y, saturate, interpretation) << 8
+                          | cudaport_detail::fp8_from_float(x.x, saturate, interpretation));
+}
+// (x: a __half_raw or __nv_bfloat16_raw, or anything of its 16 bits; x2: a pair of them, .x
+// in the low half)
+template <class HalfRaw>
+CUDAPORT_HD inline unsigned char cudaport_cvt_halfraw_to_fp8(const HalfRaw& x, int saturate, int interpretation) {
+  return cudaport_detail::fp8_from_16(cudaport_detail::bit_cast<unsigned short>(x), false, saturate, interpretation);
+}
+template <class Half2Raw>
+CUDAPORT_HD inline unsigned short cudaport_cvt_halfraw2_to_fp8x2(const Half2Raw& x, int saturate, int interpretation) {
+  return cudaport_detail::fp8x2_from_16x2(cudaport_detail::bit_cast<unsigned>(x), false, saturate, interpretation);
+}
+template <class Bfloat16Raw>
+CUDAPORT_HD inline unsigned char cudaport_cvt_bfloat16raw_to_fp8(const Bfloat16Raw& x, int saturate, int interpretation) {
+  return cudaport_detail::fp8_from_16(cudaport_detail::bit_cast<unsigned short>(x), true, saturate, interpretation);
+}
+template <class Bfloat162Raw>
+CUDAPORT_HD inline unsigned short cudaport_cvt_bfloat16raw2_to_fp8x2(const Bfloat162Raw& x, int saturate, int interpretation) {
+  return cudaport_detail::fp8x2_from_16x2(cudaport_detail::bit_cast<unsigned>(x), true, saturate, interpretation);
+}
+CUDAPORT_HD inline cudaport_half_raw_t cudaport_cvt_fp8_to_halfraw(unsigned char x, int interpretation) {
+  return cudaport_detail::bit_cast<cudaport_half_raw_t>(cudaport_detail::fp8_to_half_bits(x, interpretation));
+}
+CUDAPORT_HD inline cudaport_half2_raw_t cudaport_cvt_fp8x2_to_halfraw2(unsigned short x, int interpretation) {
+  const unsigned lo = cudaport_detail::fp8_to_half_bits((unsigned char)x, interpretation);
+  const unsigned hi = cudaport_detail::fp8_to_half_bits((unsigned char)(x >> 8), interpretation);
+  return cudaport_detail::bit_cast<cudaport_half2_raw_t>(lo | hi << 16);
+}
+CUDAPORT_HD inline unsigned short cudaport_cvt_rn_satfinite_e4m3x2_f32(float a, float b) {
+  return (unsigned short)(cudaport_detail::fp8_from_float(a, 1, 0) << 8 | cudaport_detail::fp8_from_float(b, 1, 0));
+}
+CUDAPORT_HD inline unsigned short cudaport_cvt_rn_satfinite_e5m2x2_f32(float a, float b) {
+  return (unsigned short)(cudaport_detail::fp8_from_float(a, 1, 1) << 8 | cudaport_detail::fp8_from_float(b, 1, 1));
+}
+CUDAPORT_HD inline unsigned short cudaport_cvt_rn_satfinite_e4m3x2_f16x2(unsigned a) {
+  return cudaport_cvt_halfraw2_to_fp8x2(a, 1, 0);
+}
+CUDAPORT_HD inline unsigned short cudaport_cvt_rn_satfinite_e5m2x2_f16x2(unsigned a) {
+  return cudaport_cvt_halfraw2_to_fp8x2(a, 1, 1);
+}
+CUDAPORT_HD inline unsigned cudaport_cvt_rn_f16x2_e4m3x2(unsigned short a) {
+  return cudaport_detail::bit_cast<unsigned>(cudaport_cvt_fp8x2_to_halfraw2(a, 0));
+}
+CUDAPORT_HD inline unsigned cudaport_cvt_rn_f16x2_e5m2x2(unsigned short a) {
+  return cudaport_detail::bit_cast<unsigned>(cudaport_cvt_fp8x2_to_halfraw2(a, 1));
+}
 #endif
 //@ end
 

@@ -46,6 +46,18 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
   asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x101f, -1;" : "=r"(r) : "r"(r), "r"(0));
   asm volatile("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(f), "f"(g));
   asm volatile("cvt.rn.bf16x2.f32 %0, %1, %2;\n\t" : "=r"(r) : "r"(a), "r"(b));
+  asm volatile("{cvt.rn.satfinite.e4m3x2.f32 %0, %2, %1;}\n" : "=h"(hs[8]) : "f"(f), "f"(g));
+  asm volatile("cvt.rn.e5m2x2.f32.satfinite %0, %2, %1;" : "=h"(hs[9]) : "f"(f), "f"(g));
+  asm volatile("cvt.satfinite.rn.e4m3x2.f16x2 %0, %1;" : "=h"(hs[10]) : "r"(a));
+  asm volatile("cvt.rn.satfinite.e5m2x2.f16x2 %0, %1;" : "=h"(hs[11]) : "r"(b));
+  asm volatile("{\n.reg .b32 d0;\n.reg .b16 s0, s1;\nmov.b32 {s0, s1}, %1;\ncvt.rn.f16x2.e4m3x2 %0, s0;\n"
+               "cvt.rn.f16x2.e5m2x2 d0, s1;\nxor.b32 %0, %0, d0;\n}" : "=r"(r) : "r"(a));
+  asm volatile("{\n.reg .b8 byte0, byte1, byte2, byte3;\ncvt.rn.satfinite.e2m1x2.f32 byte0, %2, %1;\n"
+               "cvt.rn.satfinite.e2m1x2.f32 byte1, %4, %3;\ncvt.rn.satfinite.e2m1x2.f32 byte2, %2, %3;\n"
+               "cvt.rn.satfinite.e2m1x2.f32 byte3, %1, %4;\nmov.b32 %0, {byte0, byte1, byte2, byte3};\n}"
+               : "=r"(u[40]) : "f"(f), "f"(g), "f"(p[8]), "f"(p[9]));
+  asm volatile("{\n.reg .b8 byte0, byte2;\nmov.b32 {byte0, _, byte2, _}, %2;\ncvt.rn.f16x2.e2m1x2 %0, byte0;\n"
+               "cvt.rn.bf16x2.e2m1x2 %1, byte2;\n}" : "=r"(u[41]), "=r"(u[42]) : "r"(a));
   asm volatile("ex2.approx.f32 %0, %1;" : "=f"(e2) : "f"(f));
   asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(e2) : "f"(e2));
   asm volatile("lg2.approx.f32 %0, %1;" : "=f"(l2) : "f"(f));

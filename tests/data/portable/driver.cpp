@@ -24,6 +24,7 @@ static u64 as_bits64(double d) { u64 u; std::memcpy(&u, &d, 8); return u; }
 #define F1(N) if (name == #N) return as_bits(N(as_float(a)));
 #define F2(N) if (name == #N) return as_bits(N(as_float(a), as_float(b)));
 #define F3(N) if (name == #N) return as_bits(N(as_float(a), as_float(b), as_float(c)));
+#define FF(N) if (name == #N) return (unsigned)N(as_float(a), as_float(b));
 #define D1(N) if (name == #N) return as_bits64(N(as_double(a)));
 #define D2(N) if (name == #N) return as_bits64(N(as_double(a), as_double(b)));
 #define PAIR(N) \
@@ -85,6 +86,26 @@ static unsigned call(const std::string& name, unsigned a, unsigned b, unsigned c
     v.__x = (cudaport_fp4_storage_t)a;
     return as_bits((float)v);
   }
+  // FP8 and the PTX pair conversions: a, b the arguments' bits; c (or b) saturate | interpretation << 1
+  if (name == "cudaport_cvt_float_to_fp8") return cudaport_cvt_float_to_fp8(as_float(a), (int)(c & 1), (int)(c >> 1));
+  if (name == "cudaport_cvt_float2_to_fp8x2") {
+    struct { float x, y; } f = {as_float(a), as_float(b)};
+    return cudaport_cvt_float2_to_fp8x2(f, (int)(c & 1), (int)(c >> 1));
+  }
+  if (name == "cudaport_cvt_halfraw_to_fp8") return cudaport_cvt_halfraw_to_fp8((unsigned short)a, (int)(c & 1), (int)(c >> 1));
+  if (name == "cudaport_cvt_halfraw2_to_fp8x2") return cudaport_cvt_halfraw2_to_fp8x2(a, (int)(c & 1), (int)(c >> 1));
+  if (name == "cudaport_cvt_bfloat16raw_to_fp8") return cudaport_cvt_bfloat16raw_to_fp8((unsigned short)a, (int)(c & 1), (int)(c >> 1));
+  if (name == "cudaport_cvt_bfloat16raw2_to_fp8x2") return cudaport_cvt_bfloat16raw2_to_fp8x2(a, (int)(c & 1), (int)(c >> 1));
+  if (name == "cudaport_cvt_fp8_to_halfraw") return cudaport_detail::bit_cast<unsigned short>(cudaport_cvt_fp8_to_halfraw((unsigned char)a, (int)b));
+  if (name == "cudaport_cvt_fp8x2_to_halfraw2") return cudaport_detail::bit_cast<unsigned>(cudaport_cvt_fp8x2_to_halfraw2((unsigned short)a, (int)b));
+  FF(cudaport_cvt_rn_satfinite_e4m3x2_f32) FF(cudaport_cvt_rn_satfinite_e5m2x2_f32)
+  FF(cudaport_cvt_rn_satfinite_e2m1x2_f32)
+  if (name == "cudaport_cvt_rn_satfinite_e4m3x2_f16x2") return cudaport_cvt_rn_satfinite_e4m3x2_f16x2(a);
+  if (name == "cudaport_cvt_rn_satfinite_e5m2x2_f16x2") return cudaport_cvt_rn_satfinite_e5m2x2_f16x2(a);
+  if (name == "cudaport_cvt_rn_f16x2_e4m3x2") return cudaport_cvt_rn_f16x2_e4m3x2((unsigned short)a);
+  if (name == "cudaport_cvt_rn_f16x2_e5m2x2") return cudaport_cvt_rn_f16x2_e5m2x2((unsigned short)a);
+  if (name == "cudaport_cvt_rn_f16x2_e2m1x2") return cudaport_cvt_rn_f16x2_e2m1x2((unsigned char)a);
+  if (name == "cudaport_cvt_rn_bf16x2_e2m1x2") return cudaport_cvt_rn_bf16x2_e2m1x2((unsigned char)a);
   if (name == "cudaport_vimax3_s32") return (unsigned)cudaport_vimax3_s32((int)a, (int)b, (int)c);
   if (name == "cudaport_vimin3_s32") return (unsigned)cudaport_vimin3_s32((int)a, (int)b, (int)c);
   if (name == "cudaport_viaddmax_s32") return (unsigned)cudaport_viaddmax_s32((int)a, (int)b, (int)c);
@@ -133,6 +154,11 @@ static u64 call_double(const std::string& name, u64 a, u64 b, bool& ok) {
   D2(cudaport_ddiv_rd) D2(cudaport_ddiv_ru) D2(cudaport_ddiv_rz)
   D1(cudaport_drcp_rd) D1(cudaport_drcp_ru) D1(cudaport_drcp_rz)
   D1(cudaport_dsqrt_rd) D1(cudaport_dsqrt_ru) D1(cudaport_dsqrt_rz)
+  if (name == "cudaport_cvt_double_to_fp8") return cudaport_cvt_double_to_fp8(as_double(a), (int)(b & 1), (int)(b >> 1));
+  if (name == "cudaport_cvt_double2_to_fp8x2") {
+    struct { double x, y; } d = {as_double(a), -as_double(a)};
+    return cudaport_cvt_double2_to_fp8x2(d, (int)(b & 1), (int)(b >> 1));
+  }
   if (name == "cudaport_ldcv_u64") return cudaport_ldcv(&a);
   if (name == "cudaport_ldcv_16") {  // a 16-byte type read in 8-byte pieces: bytes 4..11
     struct q { unsigned w[4]; } v = {{(unsigned)a, (unsigned)(a >> 32), (unsigned)b, (unsigned)(b >> 32)}};
