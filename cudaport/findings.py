@@ -760,9 +760,11 @@ Bad: `__global__ void parent() { child<<<1, 32>>>(); }` Good: launch `child` fro
 register("CP213", "cooperative-groups-gap", "error", "cooperative-groups feature HIP lacks", """
 What: a cooperative-groups type or function that HIP's cooperative groups do not provide at
 the target version (clusters, `cg::inclusive_scan`/`exclusive_scan`, `memcpy_async`,
-`labeled_partition`...; HIP 5.2 also lacks `meta_group_rank` and `binary_partition`, which
-ROCm 6.4 has). `cg::reduce` is not among them: where `<cooperative_groups/reduce.h>` was
-included, cudaport puts its own definition of it.
+`labeled_partition` before ROCm 7.2...; HIP 5.2 also lacks `meta_group_rank` and
+`binary_partition`, which ROCm 6.4 has). `cg::reduce` is not among them: where
+`<cooperative_groups/reduce.h>` was included, cudaport puts its own definition of it; nor,
+from ROCm 7.2, `labeled_partition`: it becomes the portable header's
+`cudaport_labeled_partition`.
 Why: the translated code will not compile against that version's `hip_cooperative_groups.h`.
 Fix: write the operation with shuffles and `__syncthreads`, or use rocPRIM/hipCUB.
 Bad: `cg::inclusive_scan(tile, v)` Good: a shuffle scan over the tile's lanes (`shfl_up`).

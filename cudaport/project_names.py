@@ -39,6 +39,24 @@ def api_namespaces(compiled) -> frozenset[bytes]:
     return names
 
 
+_ALIAS = re.compile(rb"(?<![\w$])namespace\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?([A-Za-z_]\w*)\s*;")
+
+
+def _aliases_of(code: bytes, api: frozenset[bytes]) -> frozenset[bytes]:
+    """The file's own names for API namespaces (``namespace sh_cg = cooperative_groups;``,
+    gsplat's SphericalHarmonics.cuh), aliases of those aliases included."""
+    pairs = [(m.group(1), m.group(2)) for m in _ALIAS.finditer(code)]
+    found: set[bytes] = set()
+    grew = True
+    while grew:
+        grew = False
+        for alias, target in pairs:
+            if alias not in found and alias not in api and (target in api or target in found):
+                found.add(alias)
+                grew = True
+    return frozenset(found)
+
+
 def qualifier(code: bytes, start: int) -> bytes | None:
     """The word before ``::name`` (b"" for the global ``::name``); None if unqualified."""
     i = start
@@ -121,6 +139,8 @@ def before_passes(ctx: FileContext) -> None:
     src = ctx.src
     compiled = ctx.compiled
     api = api_namespaces(compiled)
+    if b"namespace" in src:
+        api = api | _aliases_of(ctx.code, api)
     kept: dict[int, str] = {}
     code = None
     namespaces = b"namespace" in src

@@ -44,7 +44,7 @@ def test_listed_names_and_their_headers_become_standard():
 
 @pytest.mark.parametrize("line, kept", [
     ("  int a = 1, b = 2; cuda::std::swap(a, b);", "cuda::std::swap"),  # (not constexpr in C++17)
-    ("  cuda::std::optional<int> o;", "cuda::std::optional"),  # (value() throws)
+    ("  cuda::std::variant<int, float> v;", "cuda::std::variant"),
     ("  cuda::std::atomic<int> n;", "cuda::std::atomic"),
     ("  cuda::std::tie(x[0], x[1]);", "cuda::std::tie"),  # (tuple's operator= is not constexpr)
 ])
@@ -141,7 +141,11 @@ def test_atomic_ref_becomes_scoped_builtins():
                  "float* const g = &(f[0]);",
                  "__hip_atomic_fetch_add(g, 1.5f, __ATOMIC_SEQ_CST, __HIP_MEMORY_SCOPE_WORKGROUP);",
                  "__hip_atomic_fetch_max(s, 5ull, __ATOMIC_SEQ_CST, __HIP_MEMORY_SCOPE_SYSTEM);",
-                 "(int)__hip_atomic_exchange(s, 3ull, __ATOMIC_SEQ_CST, __HIP_MEMORY_SCOPE_SYSTEM);"):
+                 "(int)__hip_atomic_exchange(s, 3ull, __ATOMIC_SEQ_CST, __HIP_MEMORY_SCOPE_SYSTEM);",
+                 # (a reference made for one operation: gsplat's RasterizeToPixelsFromWorld3DGS*)
+                 "x[2] = (int)__hip_atomic_load(&(*reinterpret_cast<unsigned int*>(&x[3])), "
+                 "__ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);",
+                 "__hip_atomic_fetch_or(&(x[4]), 2, __ATOMIC_SEQ_CST, __HIP_MEMORY_SCOPE_WORKGROUP);"):
         assert line in out, line
     assert [f.code for f in result.findings] == ["CP116"]
     assert translate_bytes(result.output, Options(target_version="7.2"), "k.hip").output == \
@@ -153,6 +157,7 @@ def test_atomic_ref_becomes_scoped_builtins():
     (b"  g.fetch_add(1.5f);", b"  use(g);"),               # the reference passed on
     (b"cuda::memory_order_seq_cst", b"order"),              # an order the text cannot read
     (b"cuda::thread_scope_block", b"Scope"),                # a scope the text cannot read
+    (b".fetch_or(2);", b";"),                               # a temporary with no operation
 ])
 def test_other_atomic_refs_are_left_reported(change):
     result = _translate(ATOMIC_REF.read_bytes().replace(*change))
@@ -166,3 +171,19 @@ def test_the_atomic_ref_translation_compiles(tmp_path, arch):
     path = tmp_path / "atomic_ref.hip"
     path.write_bytes(_translate(ATOMIC_REF.read_bytes()).output)
     compile_object(path, arch)
+
+
+def test_an_include_whose_names_all_ported_is_dropped():
+    """gsplat's RasterizeToPixelsFromWorld3DGSParallelBatchFwd.cu: <cuda/atomic> for one
+    atomic_ref made builtin, cuda::std::optional made std::optional: nothing of libcu++ is
+    left, so <cuda/atomic> goes (CP116) and <cuda/std/optional> becomes <optional>."""
+    src = (b"#include <cuda/atomic>\n#include <cuda/std/optional>\n"
+           b"__global__ void k(unsigned* s, cuda::std::optional<int> o, int* out) {\n"
+           b"  out[0] = cuda::atomic_ref<unsigned, cuda::thread_scope_device>{s[0]}"
+           b".load(cuda::memory_order_relaxed) + o.value_or(0);\n}\n")
+    result = _translate(src)
+    out = result.output.decode()
+    assert "cuda" not in out.replace("hip_runtime", "")
+    assert "#include <optional>" in out
+    assert "__hip_atomic_load(&(s[0]), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)" in out
+    assert [f.code for f in result.findings] == ["CP116"]

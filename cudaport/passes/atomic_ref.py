@@ -73,7 +73,7 @@ def _declaration(ctx: FileContext, code: bytes, decl: re.Match) -> list | None:
     where = _SCOPES[scope.group(1)]
     m = re.compile(rb"\s*>\s*([A-Za-z_]\w*)\s*([({])").match(code, sb)
     if m is None:
-        return None
+        return _temporary(ctx, code, decl.start(), sb, where)
     name = m.group(1)
     parsed = lexer.split_arguments(ctx.src, m.end() - 1, b")" if m.group(2) == b"(" else b"}",
                                    brackets=ctx.brackets)
@@ -94,7 +94,7 @@ def _declaration(ctx: FileContext, code: bytes, decl: re.Match) -> list | None:
         c = call.match(code, at)
         if c is None or not ctx.in_code(at, c.end()):
             return None
-        rewrite = _method(ctx, name, c, where)
+        rewrite = _method(ctx, (name + b", ",), c.start(), c, where)
         if rewrite is None:
             return None
         edits.append(rewrite)
@@ -106,14 +106,39 @@ def _order(ctx: FileContext, span: tuple[int, int]) -> str | None:
     return _ORDERS[m.group(1)] if m is not None else None
 
 
-def _method(ctx: FileContext, name: bytes, call: re.Match, where: str) -> tuple | None:
+_TEMPORARY = re.compile(rb"\s*>\s*([({])")
+_CALL = re.compile(rb"\s*\.\s*(\w+)\s*\(")
+
+
+def _temporary(ctx: FileContext, code: bytes, start: int, args_end: int,
+               where: str) -> list | None:
+    """``cuda::atomic_ref<T, S>{obj}.op(...)`` (or ``(obj)``): one operation on a reference
+    made for it, ``__hip_atomic_op(&(obj), ...)``."""
+    m = _TEMPORARY.match(code, args_end)
+    if m is None:
+        return None
+    parsed = lexer.split_arguments(ctx.src, m.end() - 1, b")" if m.group(1) == b"(" else b"}",
+                                   brackets=ctx.brackets)
+    if parsed is None or len(parsed[0]) != 1:
+        return None
+    ((oa, ob),), close = parsed
+    c = _CALL.match(code, close)
+    if c is None or not ctx.in_code(start, c.end()):
+        return None
+    rewrite = _method(ctx, (b"&(", (oa, ob), b"), "), start, c, where)
+    return [rewrite] if rewrite is not None else None
+
+
+def _method(ctx: FileContext, head: tuple, start: int, call: re.Match,
+            where: str) -> tuple | None:
+    """The builtin call for ``call`` (``.op(``), from ``start`` to its ``)``; ``head``: the
+    parts naming the object's address and a comma."""
     parsed = lexer.split_arguments(ctx.src, call.end() - 1, brackets=ctx.brackets)
     if parsed is None:
         return None
     args, close = parsed
     args = [a for a in args if a[1] > a[0]]
     method = call.group(1)
-    head = name + b", "
     if method in _VALUE_OPS:
         builtin, values = _VALUE_OPS[method]
         if len(args) not in (values, values + 1):
@@ -121,9 +146,9 @@ def _method(ctx: FileContext, name: bytes, call: re.Match, where: str) -> tuple 
         order = _order(ctx, args[values]) if len(args) > values else "__ATOMIC_SEQ_CST"
         if order is None:
             return None
-        parts = (builtin.encode() + b"(" + head, *[p for a in args[:values] for p in (a, b", ")],
+        parts = (builtin.encode() + b"(", *head, *[p for a in args[:values] for p in (a, b", ")],
                  f"{order}, {where})".encode())
-        return call.start(), close, parts
+        return start, close, parts
     if method in _EXCHANGES:
         if len(args) not in (2, 3, 4):
             return None
@@ -131,7 +156,7 @@ def _method(ctx: FileContext, name: bytes, call: re.Match, where: str) -> tuple 
         failure = _order(ctx, args[3]) if len(args) > 3 else _FAILURE.get(success, success)
         if success is None or failure is None:
             return None
-        parts = (_EXCHANGES[method].encode() + b"(" + head + b"&(", args[0], b"), ", args[1],
+        parts = (_EXCHANGES[method].encode() + b"(", *head, b"&(", args[0], b"), ", args[1],
                  f", {success}, {failure}, {where})".encode())
-        return call.start(), close, parts
+        return start, close, parts
     return None

@@ -76,11 +76,17 @@ def libcudacxx(ctx: FileContext) -> None:
 
 def uses_libcudacxx(ctx: FileContext) -> bool:
     """Whether the file names anything libcu++ declares (``cuda::NAME``, ported or not),
-    besides block-wide barriers (which become __syncthreads())."""
+    besides block-wide barriers (which become __syncthreads()), atomic_refs made builtins
+    and ``cuda::std`` names that become ``std::``."""
     names = target_words(ctx, "libcudacxx-names.txt")
+    to_std = target_words(ctx, "libcudacxx-std.txt")
     barriers = None
     for at in ctx.marked(b"cuda"):
         m = _USE.match(ctx.src, at)
+        if m is not None and m.group(1) == b"std" and to_std:
+            std = _STD.match(ctx.src, m.start())
+            if std is not None and std.group(1) in to_std:
+                continue
         if m is not None and m.group(1) in names and ctx.in_code(m.start(), m.end()):
             if barriers is None:
                 barriers = [found[0].span() for found in provable(ctx)] + [

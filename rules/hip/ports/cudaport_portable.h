@@ -1121,6 +1121,52 @@ static inline hipError_t cudaport_launch_kernel_ex(const hipLaunchConfig_t* conf
 #endif
 //@ end
 
+//@ labeled_partition provides=cudaport_labeled_partition
+#ifndef CUDAPORT_PORTABLE_LABELED_PARTITION
+#if defined(HIP_INCLUDE_HIP_AMD_DETAIL_HIP_COOPERATIVE_GROUPS_H) && \
+    !defined(HIP_DISABLE_WARP_SYNC_BUILTINS)
+#define CUDAPORT_PORTABLE_LABELED_PARTITION
+// cooperative_groups::labeled_partition(parent, label) (CUDA C++ Programming Guide,
+// Cooperative Groups, "labeled_partition"): parent is a coalesced_group or a
+// thread_block_tile; label an integral or pointer value. Each thread of the parent gets the
+// coalesced_group of the parent's threads whose label equals its own; meta_group_size() is
+// how many different labels the parent holds and meta_group_rank() this group's place among
+// them, ordered by their lowest lane. HIP's cooperative groups have no such function; it is
+// made here with __match_any_sync (lanes with equal labels) and HIP's coalesced_group, whose
+// mask constructor and meta-group fields a derived class reaches.
+namespace cooperative_groups {
+namespace cudaport_detail {
+struct labeled_group : coalesced_group {
+  __device__ explicit labeled_group(const coalesced_group& group) : coalesced_group(group) {}
+  __device__ labeled_group(unsigned long long lanes, unsigned int rank, unsigned int count)
+      : coalesced_group(lanes) {
+    coalesced_info.tiled_info.meta_group_rank = rank;
+    coalesced_info.tiled_info.meta_group_size = count;
+  }
+  __device__ unsigned long long lanes() const { return coalesced_info.member_mask; }
+};
+}  // namespace cudaport_detail
+template <class Label>
+__device__ inline coalesced_group cudaport_labeled_partition(const coalesced_group& parent,
+                                                             Label label) {
+  const unsigned long long all = cudaport_detail::labeled_group(parent).lanes();
+  const unsigned long long mine = __match_any_sync(all, (unsigned long long)label);
+  const unsigned long long lowest = mine & (~mine + 1);  // the group's lowest lane
+  const bool first = ((1ull << __lane_id()) & lowest) != 0;
+  const unsigned long long firsts = __ballot_sync(all, first);
+  return cudaport_detail::labeled_group(mine, __popcll(firsts & (lowest - 1)),
+                                        __popcll(firsts));
+}
+template <class Label, unsigned int Size, class Parent>
+__device__ inline coalesced_group cudaport_labeled_partition(
+    const thread_block_tile<Size, Parent>& parent, Label label) {
+  return cudaport_labeled_partition(binary_partition(parent, true), label);
+}
+}  // namespace cooperative_groups
+#endif
+#endif
+//@ end
+
 //@ dpx needs=prelude provides=cudaport_vimax3_s32,cudaport_vimin3_s32,cudaport_viaddmax_s32,cudaport_viaddmin_s32,cudaport_vimax3_u32,cudaport_vimin3_u32,cudaport_viaddmax_u32,cudaport_viaddmin_u32,cudaport_vimax3_s16x2,cudaport_vimin3_s16x2,cudaport_viaddmax_s16x2,cudaport_viaddmin_s16x2,cudaport_vimax3_u16x2,cudaport_vimin3_u16x2,cudaport_viaddmax_u16x2,cudaport_viaddmin_u16x2,cudaport_vimax_s32_relu,cudaport_vimin_s32_relu,cudaport_vimax3_s32_relu,cudaport_vimin3_s32_relu,cudaport_viaddmax_s32_relu,cudaport_viaddmin_s32_relu,cudaport_vimax_s16x2_relu,cudaport_vimin_s16x2_relu,cudaport_vimax3_s16x2_relu,cudaport_vimin3_s16x2_relu,cudaport_viaddmax_s16x2_relu,cudaport_viaddmin_s16x2_relu,cudaport_vibmax_s32,cudaport_vibmax_u32,cudaport_vibmax_s16x2,cudaport_vibmax_u16x2,cudaport_vibmin_s32,cudaport_vibmin_u32,cudaport_vibmin_s16x2,cudaport_vibmin_u16x2
 #ifndef CUDAPORT_PORTABLE_DPX
 #define CUDAPORT_PORTABLE_DPX

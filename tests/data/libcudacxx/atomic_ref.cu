@@ -11,4 +11,8 @@ __global__ void k(int* x, float* f, unsigned long long* w, int i) {
   cuda::atomic_ref<unsigned long long, cuda::thread_scope_system> s(*w);
   s.fetch_max(5ull, cuda::memory_order_seq_cst);
   x[1] = old + seen + ok + (int)s.exchange(3ull);
+  x[2] = (int)cuda::atomic_ref<unsigned int, cuda::thread_scope_device>{
+             *reinterpret_cast<unsigned int*>(&x[3])}
+             .load(cuda::memory_order_relaxed);
+  cuda::atomic_ref<int, cuda::thread_scope_block>(x[4]).fetch_or(2);
 }

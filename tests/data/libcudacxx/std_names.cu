@@ -7,6 +7,7 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/functional>
 #include <cuda/std/limits>
+#include <cuda/std/optional>
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
@@ -120,4 +121,14 @@ __global__ void k(float* f, int* i, double* d) {
        + cuda::std::isfinite(g) + cuda::std::signbit(g) + cuda::std::ldexp(g, 2) + cuda::std::frexp(g, &e)
        + cuda::std::numeric_limits<float>::infinity() + FLT_MAX + INT_MAX;
   d[0] = cuda::std::sqrt(d[1]) + cuda::std::numeric_limits<double>::epsilon();
+}
+// (gsplat's RasterizeToPixelsFromWorld3DGS*: optional parameters read with has_value, * and ->)
+struct Params { float scale[2]; int n; };
+__global__ void opt(const cuda::std::optional<Params> p, cuda::std::optional<int> q, float* f) {
+  cuda::std::optional<int> r = cuda::std::nullopt;
+  cuda::std::nullopt_t none = cuda::std::nullopt;
+  if (p.has_value()) f[0] = p->scale[1] + (*p).n;
+  r = cuda::std::make_optional(3);
+  cuda::std::optional<int> s = none;
+  f[1] = r.value_or(0) + (q ? *q : 0) + s.value_or(1);
 }
