@@ -18,6 +18,9 @@ those that differ only in a NaN's payload (CUDA's arithmetic gives the canonical
 host's SSE keeps an operand's payload or gives 0xffc00000), the host results that differ
 from the device's other than in a NaN's payload, and the first differing input.
 
+A self-check row compares two functions that differ (__vadd4 against cudaport_vsub4); if
+it finds no difference the comparison itself is broken and the program exits 3.
+
 Inputs: every combination of a family's edge values (signed zeros, infinities, NaNs,
 subnormals, rounding ties, saturation bounds, byte and halfword extremes) where there
 are at most 65,536 of them, then random ones from a fixed seed: half are random bit
@@ -120,14 +123,42 @@ _family(r"^__nv_cvt_(float|double)_to_fp4$",
 _family(r"^__nv_cvt_float2_to_fp4x2$",
         ("(nearest)", "bits({c}(f2(A), __NV_E2M1, cudaRoundNearest))", "bits({p}(f2(A), 0, 0))"),
         ("(zero)", "bits({c}(f2(A), __NV_E2M1, cudaRoundZero))", "bits({p}(f2(A), 0, 1))"))
+_SAT_KIND = [("SATFINITE", "E4M3", 1, 0), ("SATFINITE", "E5M2", 1, 1), ("NOSAT", "E4M3", 0, 0),
+             ("NOSAT", "E5M2", 0, 1)]
+
+
+def _fp8_to(arg_cuda: str, arg_port: str) -> list[tuple[str, str, str]]:
+    """The four (saturation, interpretation) variants of a conversion to FP8."""
+    return [(f"({sat.lower()},{kind.lower()})", f"bits({{c}}({arg_cuda}, __NV_{sat}, __NV_{kind}))",
+             f"bits({{p}}({arg_port}, {s}, {k}))") for sat, kind, s, k in _SAT_KIND]
+
+
+_family(r"^__nv_cvt_(float|double)_to_fp8$", *_fp8_to("F(A)", "F(A)"))
+_family(r"^__nv_cvt_float2_to_fp8x2$", *_fp8_to("f2(A)", "f2(A)"))
+_family(r"^__nv_cvt_double2_to_fp8x2$", *_fp8_to("d2(A, B)", "d2(A, B)"))
+_family(r"^__nv_cvt_halfraw_to_fp8$", *_fp8_to("hr(A)", "phr(A)"))
+_family(r"^__nv_cvt_halfraw2_to_fp8x2$", *_fp8_to("h2r(A)", "ph2r(A)"))
+_family(r"^__nv_cvt_bfloat16raw_to_fp8$", *_fp8_to("br(A)", "pbr(A)"))
+_family(r"^__nv_cvt_bfloat16raw2_to_fp8x2$", *_fp8_to("b2r(A)", "pb2r(A)"))
+_family(r"^__nv_cvt_fp8_to_halfraw$",
+        ("(e4m3)", "bits({c}(u8(A), __NV_E4M3))", "bits({p}(u8(A), 0))"),
+        ("(e5m2)", "bits({c}(u8(A), __NV_E5M2))", "bits({p}(u8(A), 1))"))
+_family(r"^__nv_cvt_fp8x2_to_halfraw2$",
+        ("(e4m3)", "bits({c}(u16(A), __NV_E4M3))", "bits({p}(u16(A), 0))"),
+        ("(e5m2)", "bits({c}(u16(A), __NV_E5M2))", "bits({p}(u16(A), 1))"))
 _family(r"^__nv_cvt_fp4(x2)?_to_halfraw2?$", ("", "bits({c}(u8(A), __NV_E2M1))", "bits({p}(u8(A), 0))"))
 
 
 def _arity_and_kinds(expr: str) -> list[str]:
     """The argument kinds an expression reads, in A, B, C order."""
     kinds: dict[str, str] = {}
-    for kind, word in re.findall(r"\b(u32|s32|f32|f64|u8|h2|ph2|b2|pb2|f2|F)\(([ABC])\)", expr):
-        kinds.setdefault(word, kind)
+    if "d2(A, B)" in expr:
+        return ["f64", "f64"]
+    alias = {"hr": "h2", "phr": "h2", "h2r": "h2", "ph2r": "h2", "br": "b2", "pbr": "b2",
+             "b2r": "b2", "pb2r": "b2", "u16": "u32"}
+    for kind, word in re.findall(r"\b(u32|s32|f32|f64|u8|u16|h2|ph2|b2|pb2|f2|hr|phr|h2r|ph2r|br|pbr|b2r|pb2r|F)"
+                                 r"\(([ABC])\)", expr):
+        kinds.setdefault(word, alias.get(kind, kind))
     return [kinds[w] for w in "ABC" if w in kinds]
 
 
@@ -260,6 +291,17 @@ HD unsigned char u8(W64 w) { return (unsigned char)w; }
 HD float f32(W64 w) { unsigned u = (unsigned)w; float f; memcpy(&f, &u, 4); return f; }
 HD double f64(W64 w) { double d; memcpy(&d, &w, 8); return d; }
 HD float2 f2(W64 w) { return make_float2(f32(w), f32(w >> 32)); }
+HD double2 d2(W64 a, W64 b) { return make_double2(f64(a), f64(b)); }
+HD unsigned short u16(W64 w) { return (unsigned short)w; }
+template <class T> HD T from_bits(W64 w) { T t; memcpy(&t, &w, sizeof(T)); return t; }
+HD __half_raw hr(W64 w) { return from_bits<__half_raw>(w & 0xffff); }
+HD __half2_raw h2r(W64 w) { return from_bits<__half2_raw>(w & 0xffffffffu); }
+HD __nv_bfloat16_raw br(W64 w) { return from_bits<__nv_bfloat16_raw>(w & 0xffff); }
+HD __nv_bfloat162_raw b2r(W64 w) { return from_bits<__nv_bfloat162_raw>(w & 0xffffffffu); }
+HD cudaport_half_raw_t phr(W64 w) { return from_bits<cudaport_half_raw_t>(w & 0xffff); }
+HD cudaport_half2_raw_t ph2r(W64 w) { return from_bits<cudaport_half2_raw_t>(w & 0xffffffffu); }
+HD cudaport_bfloat16_raw_t pbr(W64 w) { return from_bits<cudaport_bfloat16_raw_t>(w & 0xffff); }
+HD unsigned pb2r(W64 w) { return (unsigned)w; }  // (the header has no bfloat162 raw type: 32 bits do)
 __device__ inline __half2 h2(W64 w) { unsigned u = (unsigned)w; __half2 h; memcpy(&h, &u, 4); return h; }
 __device__ inline __nv_bfloat162 b2(W64 w) { unsigned u = (unsigned)w; __nv_bfloat162 h; memcpy(&h, &u, 4); return h; }
 HD cudaport_half2_t ph2(W64 w) { unsigned u = (unsigned)w; cudaport_half2_t h; memcpy(&h, &u, 4); return h; }
@@ -360,15 +402,17 @@ int main(int argc, char** argv) {
 RUNS
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) { fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(e)); return 2; }
-  long bad = 0;
+  long bad = 0, canary = -1;
   printf("%-40s %9s %7s %7s %7s  first difference (inputs: cuda / port)\n", "function", "inputs", "differ", "nan-pl", "host");
   for (const Result& r : results) {
     printf("%-40s %9ld %7ld %7ld %7ld", r.name, r.tried, r.differ, r.nan_payload, r.host_differ);
     if (r.differ) printf("  %llx %llx %llx: %llx / %llx", r.first_a, r.first_b, r.first_c, r.first_cuda, r.first_port);
     printf("\n");
+    if (!strncmp(r.name, "self-check", 10)) { canary = r.differ; continue; }
     bad += r.differ + r.host_differ;
   }
-  printf("functions: %zu, with a difference: %ld\n", results.size(), bad);
+  if (canary <= 0) { printf("the self-check found no difference: the comparison is broken\n"); return 3; }
+  printf("comparisons: %zu (and the self-check), results that differ: %ld\n", results.size() - 1, bad);
   return bad ? 1 : 0;
 }
 """
@@ -409,6 +453,11 @@ def program(random: int, skip: set[str] = frozenset()) -> tuple[str, list[str], 
 
     for i, case in enumerate(todo, 1):
         add(i, case, case["cuda"], case["port"], case["port"], _nan_bytes(case))
+    # (a self-check: two functions that differ must be seen to differ, or the comparison
+    # itself is broken; main() exits 3 then)
+    canary = {"name": "self-check: __vadd4 against cudaport_vsub4", "kinds": ["u32", "u32"]}
+    add(999, canary, "bits(__vadd4(u32(A), u32(B)))", "bits(cudaport_vsub4(u32(A), u32(B)))",
+        "bits(cudaport_vsub4(u32(A), u32(B)))", 0)
     lines: dict[str, tuple[int, int]] = {}
     for case in ptx:
         used = CLANG_ONLY.search(case["port_fn"])
@@ -433,6 +482,7 @@ def build(out: Path, nvcc: str, arch: str, random: int) -> tuple[Path, list[str]
     dropped (named in what is returned) and the build tried again."""
     skip: set[str] = set()
     exe = out / "device_compare"
+    (out / "cudaport_portable.h").write_bytes(HEADER.read_bytes())
     for _ in range(8):
         source, left, lines = program(random, skip)
         (out / "device_compare.cu").write_text(source)
