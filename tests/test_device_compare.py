@@ -15,8 +15,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import device_compare  # noqa: E402
 
-# Not values: a sleep, and address-space conversions whose results are addresses
-NOT_VALUES = {"__nanosleep", "__cvta_generic_to_shared", "__cvta_shared_to_generic",
+# Not values: a sleep, a cooperative group, and address-space conversions whose results
+# are addresses
+NOT_VALUES = {"__nanosleep", "labeled_partition", "__cvta_generic_to_shared", "__cvta_shared_to_generic",
               "__cvta_generic_to_global", "__cvta_global_to_generic", "__cvta_generic_to_local",
               "__cvta_local_to_generic"}
 
