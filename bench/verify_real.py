@@ -172,7 +172,7 @@ def checked_options(units: list[Path], options: Options) -> Options:
     tree = Path(os.path.commonpath([str(u.resolve().parent) for u in units]))
     sources = [j.source for j in driver.plan([tree], None).jobs if j.kind == "source"]
     return project_names.project_options(
-        options, lambda: portability_layers.read_all(sources), get_compiled(options))
+        options, lambda: portability_layers.read_all(sources), get_compiled(options), sources)
 
 
 def units_of(repo: Path, name: str) -> list[Path]:

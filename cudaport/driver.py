@@ -304,7 +304,7 @@ def _project_options(jobs: list[Job], request: Request, compiled, workers: int,
     if workers > 1 and _worth_a_pool(sources):
         _prescan_in_pool(sources, compiled, workers)
     options = project_names.project_options(
-        request.options, lambda: portability_layers.read_all(sources), compiled)
+        request.options, lambda: portability_layers.read_all(sources), compiled, sources)
     if memo_path is not None:
         _save_cache(memo_path, {"sources": stats, "extra": options.extra})
     return options

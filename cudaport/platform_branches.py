@@ -414,16 +414,74 @@ def _without(facts: conditions.Known, names: frozenset[bytes]) -> conditions.Kno
 ARCH_DEFINED = "arch_macros_defined"
 
 
-def project_arch_macros(compiled, sources) -> tuple[bytes, ...]:
+def project_arch_macros(compiled, sources, paths=None,
+                        defines: tuple[str, ...] = ()) -> tuple[bytes, ...]:
     """CUDA's architecture macros (the target's ``cuda_arch_macros``) that ``sources``
-    #define or #undef themselves, anywhere: their value is the project's, not known."""
+    #define or #undef themselves: their value is the project's, not known. With ``paths``
+    (one per source), a file whose every ``#include`` in the others stands in a branch the
+    build never compiles does not count: ggml's vendors/hip.h, included under `#if
+    defined(GGML_USE_HIP)`, defines __CUDA_ARCH__ only in a build given -D GGML_USE_HIP."""
     arch = _arch_macros(compiled)
     if arch is None:
         return ()
     names, family = arch
-    found = {m.group(1) for src in sources if b"__CUDA_ARCH" in src
-             for m in _DEFINES.finditer(src)}
-    return tuple(sorted(n for n in found if n in names or family is not None and family(n)))
+    sources = list(sources)
+    defining = {}
+    for i, src in enumerate(sources):
+        if b"__CUDA_ARCH" in src:
+            found = {m.group(1) for m in _DEFINES.finditer(src)}
+            found = {n for n in found if n in names or family is not None and family(n)}
+            if found:
+                defining[i] = found
+    if not defining:
+        return ()
+    if paths is not None and len(paths) == len(sources):
+        unused = _never_included(compiled, sources, [str(p).replace("\\", "/") for p in paths],
+                                 defining, defines)
+        defining = {i: found for i, found in defining.items() if i not in unused}
+    return tuple(sorted(set().union(*defining.values())))
+
+
+_INCLUDE = re.compile(rb"(?m)^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]")
+
+
+def _never_included(compiled, sources, paths, wanted, defines) -> set[int]:
+    """The indexes in ``wanted`` of files that other files of the run include, and only in
+    branches a build as invoked never compiles: the conditions read with the target's facts
+    and -D alone, a project switch by its name (``platform_macro_pattern``) that -D does not
+    give and no file of the run defines being undefined (its branch is the one a build
+    without it skips)."""
+    extra = compiled.target.extra
+    pattern = extra.get("platform_macro_pattern")
+    switch = re.compile(pattern.encode()).fullmatch if pattern else None
+    facts = _known(compiled, compiled.version, defines)
+    run_defines = {m.group(1) for src in sources if b"define" in src
+                   for m in _DEFINES.finditer(src)}
+    live: set[int] = set()
+    included: set[int] = set()
+    for j, src in enumerate(sources):
+        if b"include" not in src:
+            continue
+        spans = None
+        for m in _INCLUDE.finditer(src):
+            name = m.group(1).decode(errors="replace").strip()
+            hits = [i for i in wanted if i != j and (paths[i] == name or paths[i].endswith(
+                "/" + name.lstrip("./")))]
+            if not hits:
+                continue
+            if spans is None:
+                directives = [(d.start(), d.group(1), _COMMENT.sub(b" ", d.group(2))
+                               if b"/" in d.group(2) else d.group(2), d.end())
+                              for d in _directives(src, pattern=_LOGICAL)]
+                off = {n for d in directives for n in _NAME.findall(d[2])
+                       if switch is not None and switch(n) and facts.is_defined(n) is None
+                       and n not in run_defines}
+                now = dataclasses.replace(facts, undefined=facts.undefined | off) if off else facts
+                spans = _Inside(_spans(directives, _never, now, lambda test: test is False))
+            included.update(hits)
+            if not spans(m.start()):
+                live.update(hits)
+    return included - live
 
 
 @functools.lru_cache(maxsize=16)

@@ -395,8 +395,8 @@ def with_layer_names(options, sources: Callable[[], Iterable[bytes]], compiled):
 
 
 def read_all(items: Iterable) -> Iterable[bytes]:
-    """The bytes of each item: bytes as they are, paths read (an unreadable one is
-    reported when its file is run)."""
+    """The bytes of each item, one per item: bytes as they are, paths read (an unreadable
+    one is empty here, and reported when its file is run)."""
     for item in items:
         if isinstance(item, bytes):
             yield item
@@ -404,4 +404,4 @@ def read_all(items: Iterable) -> Iterable[bytes]:
         try:
             yield item.read_bytes()
         except OSError:
-            continue
+            yield b""

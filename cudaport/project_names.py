@@ -21,7 +21,7 @@ import bisect
 import dataclasses
 import functools
 import re
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from . import lexer, portability_layers, scopes
 from .context import FileContext
@@ -198,11 +198,13 @@ def before_passes(ctx: FileContext) -> None:
                      f"unchanged ({uses} use(s) in this file)", n.decode())
 
 
-def project_options(options, sources: Callable[[], Iterable[bytes]], compiled):
+def project_options(options, sources: Callable[[], Iterable[bytes]], compiled,
+                    paths: Sequence | None = None):
     """``options`` for a run over a whole project, whose files are read once here before
     any is translated: every (namespace, name) the files declare (so a file that only uses
     such a name inside that namespace keeps it too) and, with --respect-layers, the names
-    the project's compatibility layers define."""
+    the project's compatibility layers define. ``paths``: the files' paths, one per source,
+    where known (which file another includes)."""
     found: set[tuple[bytes, bytes]] = set()
     read = list(sources())
     for src in read:
@@ -215,7 +217,8 @@ def project_options(options, sources: Callable[[], Iterable[bytes]], compiled):
         from .platform_branches import (ARCH_DEFINED, DEAD_SWITCHES, project_arch_macros,
                                         project_dead_switches)
 
-        arch = tuple(n.decode() for n in project_arch_macros(compiled, read))
+        arch = tuple(n.decode() for n in project_arch_macros(compiled, read, paths,
+                                                             tuple(options.defines)))
         if arch:  # (before the scan: it reads conditions as every file of the run will)
             extra = tuple(kv for kv in options.extra if kv[0] != ARCH_DEFINED)
             options = dataclasses.replace(options, extra=extra + ((ARCH_DEFINED, arch),))

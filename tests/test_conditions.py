@@ -347,7 +347,16 @@ def test_a_switch_another_file_defines_only_in_dead_branches_is_undefined_there(
     assert errors() == []
     (tmp_path / "hip.h").write_text("#pragma once\n#define __CUDA_ARCH__ 1300\n")
     assert errors() == [("mma.cuh", 5, "CP210")]
+    # ... unless it is included only where a build as invoked never goes (ggml's common.cuh
+    # includes vendors/hip.h under `#if defined(GGML_USE_HIP)`)
+    (tmp_path / "switch.h").write_text(SWITCH_H.replace(
+        "#pragma once\n", '#pragma once\n#if defined(GGML_USE_HIP)\n#include "hip.h"\n#endif\n'))
+    (tmp_path / "arch.cuh").write_text(MMA_H.replace("#ifdef MMA_AVAILABLE", "#if __CUDA_ARCH__ >= 800"))
+    assert errors() == []
+    assert errors("GGML_USE_HIP") == [("arch.cuh", 5, "CP210")]
     (tmp_path / "hip.h").unlink()
+    (tmp_path / "arch.cuh").unlink()
+    (tmp_path / "switch.h").write_text(SWITCH_H)
     (tmp_path / "live.h").write_text("#define MMA_AVAILABLE\n")
     assert errors("GGML_USE_HIP") == [("mma.cuh", 5, "CP210")]
 
