@@ -72,3 +72,12 @@ def compile_object(path: Path, arch: str, version: str = "7.2") -> None:
                            "-c", str(path), "-o", str(path.with_suffix(".o"))],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def hip_headers_for_gxx(folder: Path, version: str = "7.2") -> Path:
+    """A folder holding only ``hip/`` of the ROCm root's headers, for ``g++ -I``: host code
+    against HIP's runtime API declarations, without the root's own C library headers."""
+    include = folder / "include"
+    include.mkdir()
+    (include / "hip").symlink_to(rocm_wrapper(version).parent / "usr" / "include" / "hip")
+    return include

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import compile_object, rocm_wrapper
+from conftest import compile_object, hip_headers_for_gxx
 from cudaport import Options, translate_bytes
 from cudaport.portable import HEADER_NAME, block, closure, parse
 
@@ -200,9 +200,7 @@ def test_the_launch_passes_hip_the_config_without_those_attributes(tmp_path):
     """With ROCm 7.2's own hip_runtime_api.h (g++, a stand-in hipLaunchKernelExC that
     records what it is given): the grid, block, shared memory and arguments arrive as
     given; numAttrs 0 when only dropped attributes were set."""
-    include = tmp_path / "include"  # (HIP's headers alone: the root's C library is not g++'s)
-    include.mkdir()
-    (include / "hip").symlink_to(rocm_wrapper("7.2").parent / "usr" / "include" / "hip")
+    include = hip_headers_for_gxx(tmp_path)
     header = parse(HEADER.read_bytes())
     program = tmp_path / "launch.cpp"
     program.write_bytes(b"#include <hip/hip_runtime_api.h>\n"

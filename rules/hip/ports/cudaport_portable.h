@@ -1121,6 +1121,43 @@ static inline hipError_t cudaport_launch_kernel_ex(const hipLaunchConfig_t* conf
 #endif
 //@ end
 
+//@ prefetch_batch provides=cudaport_mem_prefetch_batch_async
+#ifndef CUDAPORT_PORTABLE_PREFETCH_BATCH
+#if defined(HIP_INCLUDE_HIP_HIP_RUNTIME_API_H) && defined(__cplusplus)
+#define CUDAPORT_PORTABLE_PREFETCH_BATCH
+// cudaMemPrefetchBatchAsync(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs,
+// numPrefetchLocs, flags, stream) (CUDA Runtime API, CUDA 13): the prefetches
+// cudaMemPrefetchAsync(dptrs[i], sizes[i], prefetchLocs[k], 0, stream) for i from 0 to
+// count - 1, location k applying from prefetchLocIdxs[k] up to prefetchLocIdxs[k + 1] - 1
+// (the last up to count - 1), in stream order as a whole, in no order within the batch.
+// prefetchLocIdxs[0] must be 0, the indices increasing and below count, numPrefetchLocs at
+// most count, flags 0: otherwise an invalid-value error. Here, one hipMemPrefetchAsync_v2
+// per range, in array order; the first error ends the batch and is returned.
+static inline hipError_t cudaport_mem_prefetch_batch_async(
+    void** dptrs, size_t* sizes, size_t count, hipMemLocation* prefetchLocs,
+    size_t* prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags,
+    hipStream_t stream) {
+  if (flags != 0 || count == 0 || numPrefetchLocs == 0 || numPrefetchLocs > count ||
+      dptrs == nullptr || sizes == nullptr || prefetchLocs == nullptr ||
+      prefetchLocIdxs == nullptr || prefetchLocIdxs[0] != 0)
+    return hipErrorInvalidValue;
+  for (size_t k = 1; k < numPrefetchLocs; ++k)
+    if (prefetchLocIdxs[k] <= prefetchLocIdxs[k - 1] || prefetchLocIdxs[k] >= count)
+      return hipErrorInvalidValue;
+  for (size_t k = 0; k < numPrefetchLocs; ++k) {
+    const size_t end = k + 1 < numPrefetchLocs ? prefetchLocIdxs[k + 1] : count;
+    for (size_t i = prefetchLocIdxs[k]; i < end; ++i) {
+      const hipError_t status =
+          hipMemPrefetchAsync_v2(dptrs[i], sizes[i], prefetchLocs[k], 0, stream);
+      if (status != hipSuccess) return status;
+    }
+  }
+  return hipSuccess;
+}
+#endif
+#endif
+//@ end
+
 //@ labeled_partition provides=cudaport_labeled_partition
 #ifndef CUDAPORT_PORTABLE_LABELED_PARTITION
 #if defined(HIP_INCLUDE_HIP_AMD_DETAIL_HIP_COOPERATIVE_GROUPS_H) && \

@@ -420,6 +420,8 @@ void call_cudaMemPoolSetAttribute(cudaMemPool_t a1, cudaMemPoolAttr a2, void* a3
 void call_cudaMemPoolTrimTo(cudaMemPool_t a1, size_t a2) { (void)cudaMemPoolTrimTo(a1, a2); }
 // call cudaMemPrefetchAsync
 void call_cudaMemPrefetchAsync(const void* a1, size_t a2, cudaMemLocation a3, unsigned int a4, cudaStream_t a5) { (void)cudaMemPrefetchAsync(a1, a2, a3, a4, a5); }
+// call cudaMemPrefetchBatchAsync
+void call_cudaMemPrefetchBatchAsync(void** a1, size_t* a2, size_t a3, cudaMemLocation* a4, size_t* a5, size_t a6, unsigned long long a7, cudaStream_t a8) { (void)cudaMemPrefetchBatchAsync(a1, a2, a3, a4, a5, a6, a7, a8); }
 // call cudaMemRangeGetAttribute
 void call_cudaMemRangeGetAttribute(void* a1, size_t a2, cudaMemRangeAttribute a3, const void* a4, size_t a5) { (void)cudaMemRangeGetAttribute(a1, a2, a3, a4, a5); }
 // call cudaMemRangeGetAttributes
