@@ -35,6 +35,8 @@ Modern CUDA C++ (issue 16; nvcc-only flags in NVCC_FLAGS):
 Issue 30's rotation (no PyTorch headers):
     bitsandbytes/            bitsandbytes-foundation/...   csrc/*.cu, -I csrc
     TeaLeaf/                 UoB-HPC/TeaLeaf               src/cuda/*.cpp (nvcc -x cu), -I driver
+    RSBench/                 ANL-CESAR/RSBench             cuda/*.cu
+    PRK/                     ParRes/Kernels                Cxx11/*.cu (its Cxx11 and common folders)
 Include folders are guessed: the unit's folder, its ancestors up to the repository root with
 their include/inc/common/Common/util(s) sub-folders, and cuda-samples' Common/ (helper_cuda.h).
 .cu files another file #includes are not units of their own.
@@ -103,6 +105,8 @@ LAYOUT = {
     # Issue 30's rotation: repositories new to the project, none needing PyTorch's headers.
     "bitsandbytes": lambda r: sorted(r.glob("csrc/*.cu")),  # bitsandbytes-foundation/...
     "TeaLeaf": lambda r: sorted(r.glob("src/cuda/*.cpp")),  # UoB-HPC/TeaLeaf: CUDA in .cpp
+    "RSBench": lambda r: sorted(r.glob("cuda/*.cu")),  # ANL-CESAR/RSBench (session 30)
+    "PRK": lambda r: sorted(r.glob("Cxx11/*.cu")),  # ParRes/Kernels (session 30)
 }
 # Flags for nvcc only, per repository (HIP's clang needs none of them).
 NVCC_FLAGS = {

@@ -247,6 +247,17 @@ heuristics choose GEMM algorithms).
 Bad: `cublasGemmEx(..., CUBLAS_GEMM_ALGO4_TENSOR_OP)` Good (written by the translation):
 `hipblasGemmEx(..., HIPBLAS_GEMM_DEFAULT)`.
 """)
+register("CP173", "error-directive-reached", "error", "the target's build reaches an #error", """
+What: an `#error` directive stands where every `#if` around it is decided for the target:
+the branch the target takes by what its compiler defines and what the file defines
+itself. Typically the `#else` of a test on a CUDA macro the target's compiler does not
+define (`#if defined(CUBLAS_VERSION) && CUBLAS_VERSION >= ...` / `#else` /
+`#error ...`: ParRes Kernels' prk_cuda.h).
+Why: the translated file does not compile.
+Fix: test the target's own macro in that condition too (`|| defined(__HIP_PLATFORM_AMD__)`),
+or give the target its own branch.
+Bad: `#if defined(CUBLAS_VERSION)` ... `#else` `#error` Good: `#if defined(CUBLAS_VERSION) || defined(__HIP_PLATFORM_AMD__)`.
+""")
 register("CP172", "launch-attribute-refused", "warning", "launch attribute the target refuses", """
 What: an extensible launch (`cudaLaunchKernelEx`, `cudaLaunchKernelExC`) in a file that sets
 a launch attribute the target's launch refuses: HIP (ROCm 7.2) launches with a cooperative

@@ -74,9 +74,24 @@ def other_platform_spans(directives, is_platform,
 def _spans(directives, is_platform, known, select, guards: frozenset[int] = frozenset(),
            end_of_file: int | None = None) -> list[tuple[int, int]]:
     """Spans of the branches whose test (True: the target compiles it, False: never, None:
-    not known) ``select`` picks; ``guards``: offsets of `#if`s to read as true (include
-    guards); ``end_of_file``: where a group left open ends (None: it is not picked)."""
-    spans: list[tuple[int, int]] = []
+    not known) ``select`` picks, nested ones folded into the outer; ``guards``: offsets of
+    `#if`s to read as true (include guards); ``end_of_file``: where a group left open ends
+    (None: it is not picked)."""
+    spans = [(start, end) for start, end, test in
+             _branches(directives, is_platform, known, guards, end_of_file) if select(test)]
+    merged: list[tuple[int, int]] = []  # (nested spans inside an outer one fold into it)
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _branches(directives, is_platform, known, guards: frozenset[int] = frozenset(),
+              end_of_file: int | None = None):
+    """(start, end, test) of each branch of the file's conditional groups, as
+    :func:`_spans` reads them."""
     # per open group: [test of the current branch, its start, a branch was taken, a branch
     # before may have been]
     stack: list[list] = []
@@ -88,8 +103,7 @@ def _spans(directives, is_platform, known, select, guards: frozenset[int] = froz
             continue  # an unbalanced #elif/#else/#endif: nothing to say
         elif kind in (b"elif", b"else"):
             current, start, taken, maybe = stack[-1]
-            if select(current):
-                spans.append((start, offset))
+            yield start, offset, current
             # after a branch the target takes, every later one is dead for it; after
             # branches it never takes, the next is decided by its own test (#else: taken).
             # A test true on the target ends the group even after undecided branches
@@ -107,17 +121,10 @@ def _spans(directives, is_platform, known, select, guards: frozenset[int] = froz
                          maybe or test is None]
         else:  # endif
             current, start, _taken, _maybe = stack.pop()
-            if select(current):
-                spans.append((start, offset))
+            yield start, offset, current
     if end_of_file is not None:
-        spans += [(start, end_of_file) for current, start, _t, _m in stack if select(current)]
-    merged: list[tuple[int, int]] = []  # (nested spans inside an outer one fold into it)
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
+        for current, start, _t, _m in stack:
+            yield start, end_of_file, current
 
 
 KEPT_IN_DEAD_BRANCHES = frozenset({"CP905"})
@@ -193,6 +200,17 @@ def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
     """A test of offsets: inside a branch only another platform compiles (None: there is
     no such branch in ``ctx``). ``plain``: only branches a plain test of a platform macro
     decides, without the known facts and -D switches."""
+    read = _read_branches(ctx, plain)
+    if read is None:
+        return None
+    spans = read[0]
+    return _Inside(spans) if spans else None
+
+
+def _read_branches(ctx, plain: bool = False):
+    """(dead spans, directives, what the build is known to define there, the file's
+    :func:`_defines`) of ``ctx``, or None where the target gives no platform macros or the
+    file has no conditional directive."""
     extra = ctx.compiled.target.extra
     macros = extra.get("platform_macros")
     if not macros or not ctx.scan.directives:
@@ -213,10 +231,9 @@ def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
             directives.append((offset, m.group(1), cond, m.end()))
     facts = None if plain else known(ctx)
     if facts is None:
-        spans = other_platform_spans(directives, is_platform, None)
-        return _Inside(spans) if spans else None
+        return other_platform_spans(directives, is_platform, None), directives, None, []
     defines = _defines(src) if b"define" in src or b"undef" in src else []
-    spans = _file_spans(directives, defines, is_platform, facts)
+    spans, valued = _file_spans(directives, defines, is_platform, facts)
     project = frozenset(n.encode() for n in dict(ctx.options.extra).get(DEAD_SWITCHES, ()))
     if spans and defines or project:
         # A switch the file defines only inside branches the target never compiles
@@ -227,8 +244,57 @@ def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
         dead = _dead_switches([(directives, defines)], is_platform, facts, project)
         if dead - facts.undefined:
             facts = dataclasses.replace(facts, undefined=facts.undefined | dead)
-            spans = _file_spans(directives, defines, is_platform, facts)
-    return _Inside(spans) if spans else None
+            spans, valued = _file_spans(directives, defines, is_platform, facts)
+    return spans, directives, valued, defines
+
+
+_ERROR = re.compile(rb"#[ \t]*error\b")
+
+
+def reached_errors(ctx) -> None:
+    """CP173 at each ``#error`` that stands, in no branch the target never compiles, in a
+    branch the target takes for certain by what it is known to define: wherever the
+    lines around it are compiled for the target, the build stops there (ParRes Kernels'
+    prk_cuda.h: `#if defined(CUBLAS_VERSION) && ...` ... `#else` `#error ...`, and hipcc
+    defines no CUBLAS_VERSION). A branch only a platform switch's name decides does not
+    count as taken; an #error outside any branch is not reported (a header's own guard
+    against being compiled at all)."""
+    if b"error" not in ctx.src:
+        return
+    found = [m.start() for m in _directives(ctx.code, pattern=_ERROR)]
+    if not found:
+        return
+    read = _read_branches(ctx)
+    if read is None:
+        return
+    dead, directives, facts, defines = read
+    dead = _Inside(dead)
+    # (a retired platform macro is read as the name the translation gives it: CP170)
+    now = {old.encode(): new.encode() for old, new in
+           retired_macros(ctx.compiled, ctx.compiled.version).items()}
+    if now:
+        defined = dict(facts.defined)
+        renamed = tuple((old, defined[new]) for old, new in now.items() if new in defined)
+        facts = dataclasses.replace(facts, defined=facts.defined + renamed,
+                                    undefined=facts.undefined - now.keys())
+    # each #error's innermost branch: taken for certain, by the facts alone
+    branches = sorted(_branches(directives, _never, facts, _guard(directives, defines),
+                                len(ctx.src) + 1), key=lambda b: (b[0], -b[1]))
+    title = ctx.compiled.target.title
+    for offset in found:
+        inner = None
+        for start, end, test in branches:
+            if start > offset:
+                break
+            if offset < end:
+                inner = test
+        if inner is not True or dead(offset):
+            continue
+        end = ctx.src.find(b"\n", offset)
+        text = ctx.src[offset:len(ctx.src) if end < 0 else end].decode(errors="replace").strip()
+        ctx.find("CP173", offset, f"wherever this line is compiled for {title}, it stops at "
+                 f"`{text}`: the branch it stands in is the one {title} takes (a CUDA macro "
+                 f"{title}'s compiler does not define reads as 0 there)", "#error")
 
 
 _DEFINES = re.compile(rb"(?m)^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_]\w*)")
@@ -256,19 +322,19 @@ def _never(_name: bytes) -> bool:
 def _file_spans(directives, defines, is_platform, facts: conditions.Known):
     """The spans of the file's branches a build for the target never compiles, with the
     values of its own literal #defines known where it certainly makes them (``_values``),
-    to a fixed point: `#define GGML_CUDA_CC_TURING 750` decides `__CUDA_ARCH__ >=
+    to a fixed point (and the facts with those values): `#define GGML_CUDA_CC_TURING 750` decides `__CUDA_ARCH__ >=
     GGML_CUDA_CC_TURING`, and `#define USE_NVML 1` in the branch `__has_include(<nvml.h>)`
     takes decides `#if USE_NVML`."""
     spans = other_platform_spans(directives, is_platform, facts)
     if not any(v is not None for _, _, v in defines):
-        return spans
+        return spans, facts
     for _ in range(len(defines)):
         new = _values(directives, defines, facts, _Inside(spans))
         if not new:
             break
         facts = dataclasses.replace(facts, defined=facts.defined + tuple(sorted(new.items())))
         spans = other_platform_spans(directives, is_platform, facts)
-    return spans
+    return spans, facts
 
 
 def _values(directives, defines, facts: conditions.Known, dead) -> dict[bytes, int]:
@@ -377,7 +443,7 @@ def _dead_switches(files, is_platform, facts: conditions.Known,
         now = dataclasses.replace(facts, undefined=facts.undefined | dead) if dead else facts
         defined: dict[bytes, bool] = dict.fromkeys(dead, True)
         for directives, found in files:
-            inside = _Inside(_file_spans(directives, found, is_platform, now))
+            inside = _Inside(_file_spans(directives, found, is_platform, now)[0])
             for offset, name, _value in found:
                 defined[name] = defined.get(name, True) and inside(offset)
         new = frozenset(n for n, only in defined.items() if only and n not in given)

@@ -121,6 +121,7 @@ def _translate_bytes(src: bytes, options: Options, path: str,
         output = output.translate(restore)
         kept = [e._replace(replacement=e.replacement.translate(restore)) for e in kept]
         src = original
+    platform_branches.reached_errors(ctx)
     platform_branches.drop_other_platform(ctx)
     ctx.findings.sort(key=lambda f: (f.offset, f.code))
     return Result(output, kept, ctx.findings, path, ctx.lines or LineIndex(src),

@@ -486,3 +486,36 @@ def test_a_cuda_library_header_hip_lacks_is_absent_there():
     said = {f.line: (f.code, f.message) for f in r.findings}
     assert said[1][0] == "CP215" and "false there: lines 2-3 are not compiled" in said[1][1]
     assert said[7][0] == "CP106" and 2 not in said and 3 not in said
+
+
+# ParRes Kernels' prk_cuda.h: the #else of a test on a CUDA macro hipcc does not define
+PRK = """\
+#ifdef PRK_USE_CUBLAS
+void check(int rc) {
+#if defined(CUBLAS_VERSION) && (CUBLAS_VERSION >= 110402)
+  report(rc);
+#else
+#error CUBLAS error names missing
+#endif
+}
+#endif
+#ifdef USE_ROCM
+int hip_side;
+#else
+#error "a build switch decides this one"
+#endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+#error "Volta or later"
+#endif
+#error "outside any branch: a header's guard against being compiled at all"
+"""
+
+
+def test_an_error_directive_the_target_reaches_is_an_error():
+    r = run(PRK)
+    assert findings(r, "CP173") == [(6, "#error")]
+    assert "CUBLAS error names missing" in next(f.message for f in r.findings if f.code == "CP173")
+    # the retired platform macro is read as the translation renames it (CP170)
+    minibude = ("#ifdef __NVCC__\nint a;\n#elif defined(__HIP_PLATFORM_HCC__)\nint b;\n"
+                "#else\n#error Unsupported compiler\n#endif\n")
+    assert not findings(run(minibude), "CP173")
