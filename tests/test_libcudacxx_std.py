@@ -165,13 +165,6 @@ def test_other_atomic_refs_are_left_reported(change):
     assert "CP110" in [f.code for f in result.findings]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("arch", ["gfx942", "gfx90a"])
-def test_the_atomic_ref_translation_compiles(tmp_path, arch):
-    path = tmp_path / "atomic_ref.hip"
-    path.write_bytes(_translate(ATOMIC_REF.read_bytes()).output)
-    compile_object(path, arch)
-
 
 def test_an_include_whose_names_all_ported_is_dropped():
     """gsplat's RasterizeToPixelsFromWorld3DGSParallelBatchFwd.cu: <cuda/atomic> for one
@@ -187,3 +180,51 @@ def test_an_include_whose_names_all_ported_is_dropped():
     assert "#include <optional>" in out
     assert "__hip_atomic_load(&(s[0]), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)" in out
     assert [f.code for f in result.findings] == ["CP116"]
+
+
+# --- a thread's cuda::pipeline as synchronous copies (cudaport/passes/thread_pipeline.py) --
+
+THREAD_PIPELINE = Path(__file__).parent / "data" / "libcudacxx" / "thread_pipeline.cu"
+
+
+def test_a_thread_pipeline_becomes_synchronous_copies():
+    result = _translate(THREAD_PIPELINE.read_bytes())
+    out = result.output.decode()
+    kernel = out[out.index("template <int N>"):]
+    assert "cuda" not in kernel.replace("cudaport_", "") and "pipe." not in kernel
+    assert "cuda/pipeline" not in out
+    for line in ("    cudaport_pipeline_memcpy_async(tile[t] + off, x + t * 128 * N + off, "
+                 "(N * sizeof(float)));\n",
+                 "      cudaport_pipeline_memcpy_async(tile[t % 2] + off, x + (t + 2) * 128 * N "
+                 "+ off, N * sizeof(float));\n",
+                 "  __shared__ float tile[2][128 * N];\n  const int off",
+                 "    (void)0;\n    for (int i = 0; i < N; ++i)"):
+        assert line in out, line
+    assert out.count("#ifndef CUDAPORT_PORTABLE_PIPELINE") == 1
+    assert [(f.code, f.severity, f.line) for f in result.findings] == [
+        ("CP116", "info", 1), ("CP231", "warning", 10), ("CP231", "warning", 21)]
+    assert "no longer overlaps" in result.findings[1].message
+    assert translate_bytes(result.output, Options(target_version="7.2"), "k.hip").output == \
+        result.output
+
+
+@pytest.mark.parametrize("change, kept", [
+    ((b"auto pipe = cuda::make_pipeline();", b"auto pipe = cuda::make_pipeline(group, &state);"),
+     b"pipe.producer_commit();"),                                      # a block's pipeline
+    ((b"    pipe.consumer_release();\n", b"    use(pipe);\n"), b"pipe.producer_commit();"),
+    ((b" N * sizeof(float), pipe);", b" N * sizeof(float), bar);"),  # another copy's sync
+     b"cuda::memcpy_async(tile[t % 2] + off"),
+])
+def test_other_pipelines_are_left_reported(change, kept):
+    result = _translate(THREAD_PIPELINE.read_bytes().replace(*change))
+    assert kept in result.output
+    assert "CP110" in [f.code for f in result.findings]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fixture", [ATOMIC_REF, THREAD_PIPELINE], ids=lambda p: p.stem)
+@pytest.mark.parametrize("arch", ["gfx942", "gfx90a"])
+def test_the_atomic_ref_and_pipeline_translations_compile(tmp_path, fixture, arch):
+    path = tmp_path / (fixture.stem + ".hip")
+    path.write_bytes(_translate(fixture.read_bytes()).output)
+    compile_object(path, arch)

@@ -18,7 +18,7 @@ import re
 
 from ..context import FileContext
 from ..edits import Edit
-from . import atomic_ref
+from . import atomic_ref, thread_pipeline
 from .block_barrier import block_barriers, provable
 from .data import target_words
 from .registry import register
@@ -53,6 +53,7 @@ def libcudacxx(ctx: FileContext) -> None:
     # cuda::std names whose std:: form the target's device code accepts (libcudacxx-std.txt)
     to_std = target_words(ctx, "libcudacxx-std.txt")
     ported = block_barriers(ctx) if ctx.options.hazards else []
+    ported += thread_pipeline.thread_pipelines(ctx)
     rule = f"{ctx.compiled.target.name}/atomic-ref"
     for start, end, parts in atomic_ref.plan(ctx):
         ctx.edits.append(Edit(start, end, parts, rule))
@@ -76,7 +77,8 @@ def libcudacxx(ctx: FileContext) -> None:
 
 def uses_libcudacxx(ctx: FileContext) -> bool:
     """Whether the file names anything libcu++ declares (``cuda::NAME``, ported or not),
-    besides block-wide barriers (which become __syncthreads()), atomic_refs made builtins
+    besides block-wide barriers (which become __syncthreads()), thread pipelines made
+    synchronous copies, atomic_refs made builtins
     and ``cuda::std`` names that become ``std::``."""
     names = target_words(ctx, "libcudacxx-names.txt")
     to_std = target_words(ctx, "libcudacxx-std.txt")
@@ -90,7 +92,8 @@ def uses_libcudacxx(ctx: FileContext) -> bool:
         if m is not None and m.group(1) in names and ctx.in_code(m.start(), m.end()):
             if barriers is None:
                 barriers = [found[0].span() for found in provable(ctx)] + [
-                    (start, end) for start, end, _ in atomic_ref.plan(ctx)]
+                    (start, end) for start, end, _ in atomic_ref.plan(ctx)] + [
+                    (start, end) for start, end, _, _ in thread_pipeline.plan(ctx)]
             if not any(a <= m.start() < b for a, b in barriers):
                 return True
     return False
