@@ -185,6 +185,11 @@ PAIR_FORMS = [
      ': "=r"(c) : "r"(a));',
      "__ptx_r0 = static_cast<unsigned int>(cudaport_cvt_rn_f16x2_e2m1x2(__ptx_v_b0))",
      "CUDAPORT_PORTABLE_FP4_PTX"),
+    ('asm("{\\ncvt.rp.satfinite.ue8m0x2.f32 %0, 0.0, %1;\\n}" : "=h"(s[0]) : "f"(x));',
+     "cudaport_cvt_ue8m0x2_f32(static_cast<float>(0.0), x, 1, 2)", "CUDAPORT_PORTABLE_E8M0"),
+    ('asm("cvt.rn.bf16x2.ue8m0x2 %0, %1;" : "=r"(c) : "h"(s[1]));',
+     "cudaport_cvt_rn_bf16x2_ue8m0x2(__builtin_bit_cast(unsigned short, s[1]))",
+     "CUDAPORT_PORTABLE_E8M0"),
 ]
 
 

@@ -917,6 +917,95 @@ def test_fp8_conversions_match_cudas_definitions(driver):
     assert not bad, (len(bad), bad[:10])
 
 
+def _e8m0_reference(x: float, saturate: bool, up: bool, from_double: bool = False) -> int:
+    """CUDA's __nv_cvt_*_to_e8m0: |x| rounded down or up to a power of two 2^k; k < -127
+    gives 0x00, k > 127 0xFE (saturated) or 0xFF, NaN 0xFF; else k + 127. A finite double
+    of 2^128 or more rounded down gives 0xFE (CUDA reads it through float, rounded to odd:
+    the largest float)."""
+    import math
+    if math.isnan(x):
+        return 0xFF
+    a = abs(Fraction(x)) if not math.isinf(x) else None
+    if a is None:
+        k = 1000
+    elif a == 0:
+        return 0x00
+    else:
+        k = a.numerator.bit_length() - a.denominator.bit_length()  # 2^k <= a < 2^(k+1), near
+        if Fraction(2) ** k > a:
+            k -= 1
+        if up and Fraction(2) ** k != a:
+            k += 1
+        if from_double and not up and a >= 2 ** 128:
+            return 0xFE
+    if k < -127:
+        return 0x00
+    if k > 127:
+        return 0xFE if saturate else 0xFF
+    return k + 127
+
+
+def test_e8m0_conversions_match_cudas_definitions(driver):
+    rng = random.Random(80)
+    floats = [0.0, -0.0, float("inf"), float("-inf"), float("nan"), -float("nan"), 1.0, -1.0,
+              2.0 ** 127, 2.0 ** -127, 2.0 ** -126, 3.4028234663852886e38, 1.5 * 2.0 ** 127]
+    for k in range(-150, 129):  # each power of two and its float neighbours
+        if k < 128:
+            b = _bits(2.0 ** k) if k >= -149 else 0
+            floats += [_f32(b), _f32(b + 1), _f32(b - 1) if b else 0.0]
+    floats += [_f32(rng.getrandbits(32)) for _ in range(3000)]
+    floats = [v for v in floats] + [-v for v in floats]
+    calls, refs = [], []
+    for v in floats:
+        for mode in (2, 3, 4, 5):  # saturate | rounding << 1: cudaRoundZero 1, cudaRoundPosInf 2
+            sat, up = bool(mode & 1), mode >> 1 == 2
+            calls.append(("cudaport_cvt_float_to_e8m0", _bits(v), 0, mode))
+            refs.append(_e8m0_reference(v, sat, up))
+    for w, v in zip(floats, floats[1:]):
+        for mode in (2, 5):
+            sat, up = bool(mode & 1), mode >> 1 == 2
+            calls.append(("cudaport_cvt_float2_to_e8m0x2", _bits(w), _bits(v), mode))
+            refs.append(_e8m0_reference(w, sat, up) | _e8m0_reference(v, sat, up) << 8)
+            # PTX cvt.{rz,rp}.ue8m0x2.f32 d, a, b: a into the upper byte
+            calls.append(("cudaport_cvt_ue8m0x2_f32", _bits(w), _bits(v), mode))
+            refs.append(_e8m0_reference(w, sat, up) << 8 | _e8m0_reference(v, sat, up))
+    for h in range(0x10000):  # every bfloat16
+        x = _f32(h << 16)
+        for mode in (2, 3, 4, 5):
+            sat, up = bool(mode & 1), mode >> 1 == 2
+            calls.append(("cudaport_cvt_bfloat16raw_to_e8m0", h, 0, mode))
+            refs.append(_e8m0_reference(x, sat, up))
+        if h % 3 == 0:
+            y = _f32((h ^ 0x8011) << 16)
+            calls.append(("cudaport_cvt_bfloat162raw_to_e8m0x2", h | (h ^ 0x8011) << 16, 0, 4))
+            refs.append(_e8m0_reference(x, False, True) | _e8m0_reference(y, False, True) << 8)
+    doubles = [2.0 ** 128, 1e300, -1e300, float("inf"), 2.0 ** -127 * (1 + 2.0 ** -40),
+               1 + 2.0 ** -40, 1 - 2.0 ** -40, 2.0 ** -1074, 2.0 ** -200, 2.0 ** 127 * (2 - 2.0 ** -40),
+               2.0 ** 127 * (2 - 2.0 ** -20), 1.7976931348623157e308, 2.0 ** -127, 0.0, -0.0]
+    doubles += [_f64(rng.getrandbits(64)) for _ in range(2000)]
+    for d in doubles:
+        for mode in (2, 3, 4, 5):
+            sat, up = bool(mode & 1), mode >> 1 == 2
+            calls.append(("cudaport_cvt_double_to_e8m0", _bits64(d), mode, 0))
+            refs.append(_e8m0_reference(d, sat, up, from_double=True))
+        calls.append(("cudaport_cvt_double2_to_e8m0x2", _bits64(d), 4, 0))  # (d, 2d)
+        refs.append(_e8m0_reference(d, False, True, True) | _e8m0_reference(2 * d, False, True, True) << 8)
+    for c in range(0x10000):  # pairs of scales to bfloat16 (the low byte in .x)
+        if c % 5 == 0 or c < 0x100:
+            lo, hi = [0x7FFF if b == 0xFF else 0x0040 if b == 0 else b << 7 for b in (c & 0xFF, c >> 8)]
+            calls.append(("cudaport_cvt_e8m0x2_to_bf162raw", c, 0, 0))
+            refs.append(lo | hi << 16)
+    for v in floats[:400]:  # __nv_fp8_e8m0(float): cudaRoundPosInf, __NV_SATFINITE
+        calls.append(("cudaport_fp8_e8m0_float", _bits(v), 0, 0))
+        refs.append(_e8m0_reference(v, True, True))
+    for c in range(256):
+        calls.append(("cudaport_fp8_e8m0_to_float", c, 0, 0))
+        refs.append(0x7FFF0000 if c == 255 else _bits(2.0 ** (c - 127)))
+    got = driver(calls)
+    bad = [(c, hex(g), hex(r)) for c, g, r in zip(calls, got, refs) if g != r]
+    assert not bad, (len(bad), bad[:10])
+
+
 # ---- compile: one translated file with every ported construct ------------------------------
 
 EVERYTHING = DATA / "every_port.cu"

@@ -46,6 +46,7 @@ _SPACES = frozenset(("global", "shared", "shared::cta"))
 _CACHE_HINTS = re.compile(r"(?:ca|cg|cs|lu|wb|wt|nc|L1::no_allocate|L1::evict_\w+|"
                           r"L2::evict_\w+|L2::(?:64|128|256)B)\Z")
 _INT = re.compile(r"-?(?:0[xX][0-9a-fA-F]+|\d+)[uU]?\Z")
+_DECIMAL = re.compile(r"-?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|-?\d+[eE][+-]?\d+")
 _IMPURE = re.compile(rb"\+\+|--|(?<![=!<>])=(?!=)|[+\-*/%&|^]=|<<=|>>=")
 _OPERAND = re.compile(r"\$(\d+)")
 _SIMPLE = re.compile(rb"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*|\[\w+\])*")
@@ -261,6 +262,8 @@ class _Gen:
             if ptx_type.startswith(("f",)):
                 raise _NoForm(f"the integer {text} as .{ptx_type}")
             return f"static_cast<{ctype}>({value if value >= 0 else text})"
+        if _DECIMAL.fullmatch(text) and ptx_type in ("f32", "f64"):
+            return f"static_cast<{ctype}>({text})"  # (a double literal, rounded to f32)
         m = re.fullmatch(r"0[fF]([0-9a-fA-F]{8})", text)
         if m and ptx_type == "f32":
             return f"__builtin_bit_cast(float, 0x{m.group(1)}u)"

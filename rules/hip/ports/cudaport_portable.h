@@ -663,15 +663,27 @@ CUDAPORT_HD inline T cudaport_ldcv(const T* p) {
 typedef __half_raw cudaport_half_raw_t;
 typedef __half2_raw cudaport_half2_raw_t;
 typedef __hip_bfloat16_raw cudaport_bfloat16_raw_t;
+typedef __hip_bfloat162_raw cudaport_bfloat162_raw_t;
 #else
 struct cudaport_half_raw_t { unsigned short x; };
 struct cudaport_half2_raw_t { unsigned short x, y; };
 struct cudaport_bfloat16_raw_t { unsigned short x; };
+struct cudaport_bfloat162_raw_t { unsigned short x, y; };
 #endif
 #endif
 //@ end
 
-//@ e8m0 needs=lowp_raw provides=cudaport_cvt_e8m0_to_bf16raw
+//@ round_mode needs=prelude provides=cudaport_round_mode,cudaport_round_nearest,cudaport_round_zero,cudaport_round_pos_inf,cudaport_round_min_inf
+#ifndef CUDAPORT_PORTABLE_ROUND_MODE
+#define CUDAPORT_PORTABLE_ROUND_MODE
+// CUDA's enum cudaRoundMode (the rounding argument of the FP4 and E8M0 conversions), with
+// CUDA's values in CUDA's order.
+enum cudaport_round_mode { cudaport_round_nearest = 0, cudaport_round_zero = 1,
+                           cudaport_round_pos_inf = 2, cudaport_round_min_inf = 3 };
+#endif
+//@ end
+
+//@ e8m0 needs=lowp_raw,round_mode provides=cudaport_cvt_e8m0_to_bf16raw,cudaport_cvt_float_to_e8m0,cudaport_cvt_double_to_e8m0,cudaport_cvt_bfloat16raw_to_e8m0,cudaport_cvt_float2_to_e8m0x2,cudaport_cvt_double2_to_e8m0x2,cudaport_cvt_bfloat162raw_to_e8m0x2,cudaport_cvt_e8m0x2_to_bf162raw,cudaport_cvt_rn_bf16x2_ue8m0x2,cudaport_cvt_ue8m0x2_f32,cudaport_cvt_ue8m0x2_bf16x2,cudaport_fp8_e8m0
 #ifndef CUDAPORT_PORTABLE_E8M0
 #define CUDAPORT_PORTABLE_E8M0
 // __nv_cvt_e8m0_to_bf16raw(x) (cuda_fp8.h, CUDA 12.8): "converts input scaling factor
@@ -684,16 +696,92 @@ CUDAPORT_HD inline cudaport_bfloat16_raw_t cudaport_cvt_e8m0_to_bf16raw(unsigned
                             : x == 0u ? (unsigned short)0x0040u : (unsigned short)(x << 7);
   return cudaport_detail::bit_cast<cudaport_bfloat16_raw_t>(bits);
 }
-#endif
-//@ end
-
-//@ round_mode needs=prelude provides=cudaport_round_mode,cudaport_round_nearest,cudaport_round_zero,cudaport_round_pos_inf,cudaport_round_min_inf
-#ifndef CUDAPORT_PORTABLE_ROUND_MODE
-#define CUDAPORT_PORTABLE_ROUND_MODE
-// CUDA's enum cudaRoundMode (the rounding argument of the FP4 and E8M0 conversions), with
-// CUDA's values in CUDA's order.
-enum cudaport_round_mode { cudaport_round_nearest = 0, cudaport_round_zero = 1,
-                           cudaport_round_pos_inf = 2, cudaport_round_min_inf = 3 };
+// __nv_cvt_{float,double,bfloat16raw}_to_e8m0(x, saturate, rounding) (cuda_fp8.h, CUDA
+// 12.8): |x| rounded to a power of two, down (cudaRoundZero) or up (cudaRoundPosInf; CUDA
+// accepts no other mode, and here every other mode rounds down); a result below 2^-127
+// (zero too) becomes 2^-127 (0x00); above 2^127 it becomes 2^127 (0xFE) with
+// __NV_SATFINITE and NaN (0xFF) with __NV_NOSAT; NaN becomes 0xFF. The result byte is the
+// power's exponent plus 127. A double is read as CUDA reads it, through float rounded to
+// odd: a finite double of 2^128 or more is the largest float, so rounding down gives 0xFE
+// even with __NV_NOSAT.
+// __nv_cvt_{float2,double2,bfloat162raw}_to_e8m0x2: .x into the low byte, .y into the high
+// one; __nv_cvt_e8m0x2_to_bf162raw: the low byte into .x.
+// __nv_fp8_e8m0: the byte in __x; built from float or double with cudaRoundPosInf and
+// __NV_SATFINITE; converts to float and double exactly (NaN for 0xFF).
+// Inline PTX (PTX ISA, cvt): cvt.{rz,rp}{,.satfinite}.ue8m0x2.f32 d, a, b converts a into
+// the upper byte of d and b into the lower one; .ue8m0x2.bf16x2 d, a converts each half
+// (the lower into the lower); cvt.rn.bf16x2.ue8m0x2 d, a is __nv_cvt_e8m0x2_to_bf162raw.
+namespace cudaport_detail {
+CUDAPORT_HD inline unsigned char e8m0_from_double(double x, int saturate, int rounding) {
+  const unsigned long long bits = bit_cast<unsigned long long>(x) & 0x7FFFFFFFFFFFFFFFull;
+  if (bits > 0x7FF0000000000000ull) return 0xFF;  // NaN
+  if (bits == 0) return 0x00;
+  int k = (int)(bits >> 52) - 1023;  // floor(log2 |x|) for a normal double; 1024 for infinity
+  if (rounding == cudaport_round_pos_inf && (bits & 0xFFFFFFFFFFFFFull) != 0) ++k;
+  if (k < -127) return 0x00;
+  if (k > 127) return saturate == 1 ? 0xFE : 0xFF;
+  return (unsigned char)(k + 127);
+}
+CUDAPORT_HD inline unsigned short e8m0x2(unsigned char hi, unsigned char lo) {
+  return (unsigned short)(hi << 8 | lo);
+}
+}  // namespace cudaport_detail
+CUDAPORT_HD inline unsigned char cudaport_cvt_float_to_e8m0(float x, int saturate, int rounding) {
+  return cudaport_detail::e8m0_from_double((double)x, saturate, rounding);
+}
+CUDAPORT_HD inline unsigned char cudaport_cvt_double_to_e8m0(double x, int saturate, int rounding) {
+  const unsigned long long bits = cudaport_detail::bit_cast<unsigned long long>(x) & 0x7FFFFFFFFFFFFFFFull;
+  if (rounding != cudaport_round_pos_inf && bits >= 0x47F0000000000000ull && bits < 0x7FF0000000000000ull)
+    return 0xFE;  // (2^128 <= |x| < infinity: the largest float, see above)
+  return cudaport_detail::e8m0_from_double(x, saturate, rounding);
+}
+template <class Bfloat16Raw>
+CUDAPORT_HD inline unsigned char cudaport_cvt_bfloat16raw_to_e8m0(const Bfloat16Raw& x, int saturate, int rounding) {
+  const unsigned v = (unsigned)cudaport_detail::bit_cast<unsigned short>(x) << 16;
+  return cudaport_cvt_float_to_e8m0(cudaport_detail::bit_cast<float>(v), saturate, rounding);
+}
+template <class Float2>
+CUDAPORT_HD inline unsigned short cudaport_cvt_float2_to_e8m0x2(const Float2& x, int saturate, int rounding) {
+  return cudaport_detail::e8m0x2(cudaport_cvt_float_to_e8m0(x.y, saturate, rounding),
+                                 cudaport_cvt_float_to_e8m0(x.x, saturate, rounding));
+}
+template <class Double2>
+CUDAPORT_HD inline unsigned short cudaport_cvt_double2_to_e8m0x2(const Double2& x, int saturate, int rounding) {
+  return cudaport_detail::e8m0x2(cudaport_cvt_double_to_e8m0(x.y, saturate, rounding),
+                                 cudaport_cvt_double_to_e8m0(x.x, saturate, rounding));
+}
+template <class Bfloat162Raw>
+CUDAPORT_HD inline unsigned short cudaport_cvt_bfloat162raw_to_e8m0x2(const Bfloat162Raw& x, int saturate, int rounding) {
+  const unsigned v = cudaport_detail::bit_cast<unsigned>(x);
+  return cudaport_detail::e8m0x2(cudaport_cvt_bfloat16raw_to_e8m0((unsigned short)(v >> 16), saturate, rounding),
+                                 cudaport_cvt_bfloat16raw_to_e8m0((unsigned short)v, saturate, rounding));
+}
+CUDAPORT_HD inline unsigned cudaport_cvt_rn_bf16x2_ue8m0x2(unsigned short x) {
+  return (unsigned)cudaport_detail::bit_cast<unsigned short>(cudaport_cvt_e8m0_to_bf16raw((unsigned char)x))
+         | (unsigned)cudaport_detail::bit_cast<unsigned short>(cudaport_cvt_e8m0_to_bf16raw((unsigned char)(x >> 8))) << 16;
+}
+CUDAPORT_HD inline cudaport_bfloat162_raw_t cudaport_cvt_e8m0x2_to_bf162raw(unsigned short x) {
+  return cudaport_detail::bit_cast<cudaport_bfloat162_raw_t>(cudaport_cvt_rn_bf16x2_ue8m0x2(x));
+}
+// (the PTX pair forms: a into the upper byte; mode 1 rounds down, 2 up, as cudaRoundMode)
+CUDAPORT_HD inline unsigned short cudaport_cvt_ue8m0x2_f32(float a, float b, int saturate, int rounding) {
+  return cudaport_detail::e8m0x2(cudaport_cvt_float_to_e8m0(a, saturate, rounding),
+                                 cudaport_cvt_float_to_e8m0(b, saturate, rounding));
+}
+CUDAPORT_HD inline unsigned short cudaport_cvt_ue8m0x2_bf16x2(unsigned a, int saturate, int rounding) {
+  return cudaport_cvt_bfloat162raw_to_e8m0x2(a, saturate, rounding);
+}
+struct cudaport_fp8_e8m0 {
+  unsigned char __x;
+  cudaport_fp8_e8m0() = default;
+  CUDAPORT_HD explicit cudaport_fp8_e8m0(float f) : __x(cudaport_cvt_float_to_e8m0(f, 1, cudaport_round_pos_inf)) {}
+  CUDAPORT_HD explicit cudaport_fp8_e8m0(double f) : __x(cudaport_cvt_double_to_e8m0(f, 1, cudaport_round_pos_inf)) {}
+  CUDAPORT_HD explicit operator float() const {
+    const unsigned short b = cudaport_detail::bit_cast<unsigned short>(cudaport_cvt_e8m0_to_bf16raw(__x));
+    return cudaport_detail::bit_cast<float>((unsigned)b << 16);
+  }
+  CUDAPORT_HD explicit operator double() const { return (double)(float)*this; }
+};
 #endif
 //@ end
 

@@ -106,6 +106,18 @@ static unsigned call(const std::string& name, unsigned a, unsigned b, unsigned c
   if (name == "cudaport_cvt_rn_f16x2_e5m2x2") return cudaport_cvt_rn_f16x2_e5m2x2((unsigned short)a);
   if (name == "cudaport_cvt_rn_f16x2_e2m1x2") return cudaport_cvt_rn_f16x2_e2m1x2((unsigned char)a);
   if (name == "cudaport_cvt_rn_bf16x2_e2m1x2") return cudaport_cvt_rn_bf16x2_e2m1x2((unsigned char)a);
+  // E8M0: c = saturate | rounding << 1
+  if (name == "cudaport_cvt_float_to_e8m0") return cudaport_cvt_float_to_e8m0(as_float(a), (int)(c & 1), (int)(c >> 1));
+  if (name == "cudaport_cvt_bfloat16raw_to_e8m0") return cudaport_cvt_bfloat16raw_to_e8m0((unsigned short)a, (int)(c & 1), (int)(c >> 1));
+  if (name == "cudaport_cvt_bfloat162raw_to_e8m0x2") return cudaport_cvt_bfloat162raw_to_e8m0x2(a, (int)(c & 1), (int)(c >> 1));
+  if (name == "cudaport_cvt_float2_to_e8m0x2") {
+    struct { float x, y; } f = {as_float(a), as_float(b)};
+    return cudaport_cvt_float2_to_e8m0x2(f, (int)(c & 1), (int)(c >> 1));
+  }
+  if (name == "cudaport_cvt_ue8m0x2_f32") return cudaport_cvt_ue8m0x2_f32(as_float(a), as_float(b), (int)(c & 1), (int)(c >> 1));
+  if (name == "cudaport_cvt_e8m0x2_to_bf162raw") return cudaport_detail::bit_cast<unsigned>(cudaport_cvt_e8m0x2_to_bf162raw((unsigned short)a));
+  if (name == "cudaport_fp8_e8m0_float") return cudaport_fp8_e8m0(as_float(a)).__x;
+  if (name == "cudaport_fp8_e8m0_to_float") { cudaport_fp8_e8m0 v; v.__x = (unsigned char)a; return as_bits((float)v); }
   if (name == "cudaport_vimax3_s32") return (unsigned)cudaport_vimax3_s32((int)a, (int)b, (int)c);
   if (name == "cudaport_vimin3_s32") return (unsigned)cudaport_vimin3_s32((int)a, (int)b, (int)c);
   if (name == "cudaport_viaddmax_s32") return (unsigned)cudaport_viaddmax_s32((int)a, (int)b, (int)c);
@@ -158,6 +170,11 @@ static u64 call_double(const std::string& name, u64 a, u64 b, bool& ok) {
   if (name == "cudaport_cvt_double2_to_fp8x2") {
     struct { double x, y; } d = {as_double(a), -as_double(a)};
     return cudaport_cvt_double2_to_fp8x2(d, (int)(b & 1), (int)(b >> 1));
+  }
+  if (name == "cudaport_cvt_double_to_e8m0") return cudaport_cvt_double_to_e8m0(as_double(a), (int)(b & 1), (int)(b >> 1));
+  if (name == "cudaport_cvt_double2_to_e8m0x2") {
+    struct { double x, y; } d = {as_double(a), 2 * as_double(a)};
+    return cudaport_cvt_double2_to_e8m0x2(d, (int)(b & 1), (int)(b >> 1));
   }
   if (name == "cudaport_ldcv_u64") return cudaport_ldcv(&a);
   if (name == "cudaport_ldcv_16") {  // a 16-byte type read in 8-byte pieces: bytes 4..11

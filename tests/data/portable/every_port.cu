@@ -182,7 +182,7 @@ __global__ void doubles(double* d, double2* d2, const char2* c2, char2* oc2, con
   oh[0] = __ldcv(h);
 }
 
-__global__ void lowp(const float* f, unsigned char* e, unsigned short* q, __half2* h, nv_bfloat16* b) {
+__global__ void lowp(const float* f, unsigned char* e, unsigned short* q, __half2* h, nv_bfloat16* b, float* o) {
   b[0] = __nv_cvt_e8m0_to_bf16raw(e[0]);
   const __nv_fp4x4_e2m1 four(make_float4(f[0], f[1], f[2], f[3]));
   const __nv_fp4x4_storage_t storage = four.__x;
@@ -211,6 +211,16 @@ __global__ void lowp(const float* f, unsigned char* e, unsigned short* q, __half
   const __half_raw one8 = __nv_cvt_fp8_to_halfraw(s8, __NV_E5M2);
   h[1] = back;
   q[1] = p8 ^ s8 ^ d8 ^ dd8 ^ h8 ^ r8 ^ b8 ^ bb8 ^ one8.x;
+  const __nv_fp8_storage_t e1 = __nv_cvt_float_to_e8m0(f[16], __NV_SATFINITE, cudaRoundPosInf);
+  const __nv_fp8_storage_t e2 = __nv_cvt_double_to_e8m0((double)f[17], __NV_NOSAT, cudaRoundZero);
+  const __nv_fp8_storage_t e3 = __nv_cvt_bfloat16raw_to_e8m0(b[3], __NV_SATFINITE, cudaRoundZero);
+  const __nv_fp8x2_storage_t e4 = __nv_cvt_float2_to_e8m0x2(make_float2(f[18], f[19]), __NV_NOSAT, cudaRoundPosInf);
+  const __nv_fp8x2_storage_t e5 = __nv_cvt_double2_to_e8m0x2(make_double2(f[20], f[21]), __NV_SATFINITE, cudaRoundPosInf);
+  const __nv_fp8x2_storage_t e6 = __nv_cvt_bfloat162raw_to_e8m0x2(pair, __NV_SATFINITE, cudaRoundPosInf);
+  const __nv_bfloat162_raw scales = __nv_cvt_e8m0x2_to_bf162raw(e4);
+  __nv_fp8_e8m0 scale(f[22]);
+  scale.__x ^= e1 ^ e2 ^ e3 ^ e5 ^ e6 ^ scales.y;
+  o[0] = static_cast<float>(scale) + static_cast<float>(__nv_fp8_e8m0(static_cast<double>(f[23])));
 }
 
 __global__ void dpx(int* o, unsigned* u, bool* p) {
