@@ -123,29 +123,40 @@ _family(r"^__nv_cvt_(float|double)_to_fp4$",
 _family(r"^__nv_cvt_float2_to_fp4x2$",
         ("(nearest)", "bits({c}(f2(A), __NV_E2M1, cudaRoundNearest))", "bits({p}(f2(A), 0, 0))"),
         ("(zero)", "bits({c}(f2(A), __NV_E2M1, cudaRoundZero))", "bits({p}(f2(A), 0, 1))"))
-_SAT_KIND = [("SATFINITE", "E4M3", 1, 0), ("SATFINITE", "E5M2", 1, 1), ("NOSAT", "E4M3", 0, 0),
-             ("NOSAT", "E5M2", 0, 1)]
+# (label, CUDA's trailing arguments, the port's): the four saturation/kind variants of a
+# conversion to FP8 and the four saturation/rounding variants of one to E8M0
+_SAT_KIND = [(f"({sat.lower()},{kind.lower()})", f"__NV_{sat}, __NV_{kind}", f"{s}, {k}")
+             for sat, kind, s, k in (("SATFINITE", "E4M3", 1, 0), ("SATFINITE", "E5M2", 1, 1),
+                                     ("NOSAT", "E4M3", 0, 0), ("NOSAT", "E5M2", 0, 1))]
+_SAT_ROUND = [(f"({sat.lower()},{mode.lower()})", f"__NV_{sat}, cudaRound{mode}", f"{s}, {r}")
+              for sat, mode, s, r in (("SATFINITE", "Zero", 1, 1), ("NOSAT", "Zero", 0, 1),
+                                      ("SATFINITE", "PosInf", 1, 2), ("NOSAT", "PosInf", 0, 2))]
 
 
-def _fp8_to(arg_cuda: str, arg_port: str) -> list[tuple[str, str, str]]:
-    """The four (saturation, interpretation) variants of a conversion to FP8."""
-    return [(f"({sat.lower()},{kind.lower()})", f"bits({{c}}({arg_cuda}, __NV_{sat}, __NV_{kind}))",
-             f"bits({{p}}({arg_port}, {s}, {k}))") for sat, kind, s, k in _SAT_KIND]
+def _modes(table: list[tuple[str, str, str]], arg_cuda: str, arg_port: str) -> list[tuple[str, str, str]]:
+    """One variant per row of ``table``: the arguments followed by the row's."""
+    return [(label, f"bits({{c}}({arg_cuda}, {cuda_args}))", f"bits({{p}}({arg_port}, {port_args}))")
+            for label, cuda_args, port_args in table]
 
 
-_family(r"^__nv_cvt_(float|double)_to_fp8$", *_fp8_to("F(A)", "F(A)"))
-_family(r"^__nv_cvt_float2_to_fp8x2$", *_fp8_to("f2(A)", "f2(A)"))
-_family(r"^__nv_cvt_double2_to_fp8x2$", *_fp8_to("d2(A, B)", "d2(A, B)"))
-_family(r"^__nv_cvt_halfraw_to_fp8$", *_fp8_to("hr(A)", "phr(A)"))
-_family(r"^__nv_cvt_halfraw2_to_fp8x2$", *_fp8_to("h2r(A)", "ph2r(A)"))
-_family(r"^__nv_cvt_bfloat16raw_to_fp8$", *_fp8_to("br(A)", "pbr(A)"))
-_family(r"^__nv_cvt_bfloat16raw2_to_fp8x2$", *_fp8_to("b2r(A)", "pb2r(A)"))
+# The conversions to FP8 and to E8M0: (CUDA name's tail, CUDA's first argument, the port's)
+_TO_FP8 = [("(float|double)_to_fp8", "F(A)", "F(A)"), ("float2_to_fp8x2", "f2(A)", "f2(A)"),
+           ("double2_to_fp8x2", "d2(A, B)", "d2(A, B)"), ("halfraw_to_fp8", "hr(A)", "phr(A)"),
+           ("halfraw2_to_fp8x2", "h2r(A)", "ph2r(A)"), ("bfloat16raw_to_fp8", "br(A)", "pbr(A)"),
+           ("bfloat16raw2_to_fp8x2", "b2r(A)", "pb2r(A)")]
+_TO_E8M0 = [("(float|double)_to_e8m0", "F(A)", "F(A)"), ("float2_to_e8m0x2", "f2(A)", "f2(A)"),
+            ("double2_to_e8m0x2", "d2(A, B)", "d2(A, B)"), ("bfloat16raw_to_e8m0", "br(A)", "pbr(A)"),
+            ("bfloat162raw_to_e8m0x2", "b2r(A)", "pb2r(A)")]
+for _conversions, _table in ((_TO_FP8, _SAT_KIND), (_TO_E8M0, _SAT_ROUND)):
+    for _tail, _arg_cuda, _arg_port in _conversions:
+        _family(rf"^__nv_cvt_{_tail}$", *_modes(_table, _arg_cuda, _arg_port))
 _family(r"^__nv_cvt_fp8_to_halfraw$",
         ("(e4m3)", "bits({c}(u8(A), __NV_E4M3))", "bits({p}(u8(A), 0))"),
         ("(e5m2)", "bits({c}(u8(A), __NV_E5M2))", "bits({p}(u8(A), 1))"))
 _family(r"^__nv_cvt_fp8x2_to_halfraw2$",
         ("(e4m3)", "bits({c}(u16(A), __NV_E4M3))", "bits({p}(u16(A), 0))"),
         ("(e5m2)", "bits({c}(u16(A), __NV_E5M2))", "bits({p}(u16(A), 1))"))
+_family(r"^__nv_cvt_e8m0x2_to_bf162raw$", ("", "bits({c}(u16(A)))", "bits({p}(u16(A)))"))
 _family(r"^__nv_cvt_fp4(x2)?_to_halfraw2?$", ("", "bits({c}(u8(A), __NV_E2M1))", "bits({p}(u8(A), 0))"))
 
 
