@@ -6,13 +6,15 @@ that file reaches the project's definition, so none is an unmapped API (CP101). 
 counts when the file defines it as a function with a body outside any class and any named
 namespace (``T name(params) {`` at global scope); uses in other files are still reported,
 as they may not see it. A definition in ``namespace mine`` is ``mine::name``: an unqualified
-call outside that namespace still reaches CUDA's function (project_names.py reads those).
+call outside that namespace still reaches CUDA's function, so such a definition counts only
+when every use of the name in the file is the definition, ``mine::name`` or inside
+``namespace mine`` (flashinfer's scale_convert.cuh: ``detail::float_as_uint(v)``).
 """
 
 from __future__ import annotations
 
 from . import lexer
-from .project_names import _in_class_body
+from .project_names import _in_class_body, qualifier
 from .scopes import is_declaration, namespace_at, namespaces
 
 _AFTER_PARAMETERS = frozenset((b"const", b"noexcept", b"override", b"final", b"volatile"))
@@ -23,11 +25,14 @@ def defined_functions(ctx, candidates: set[bytes]) -> dict[bytes, int]:
     code = ctx.code
     found: dict[bytes, int] = {}
     blocks = namespaces(code) if b"namespace" in code else []
+    inside: dict[bytes, tuple[int, bytes]] = {}  # name -> (definition, its namespace)
     for start, name, context in ctx.scan.idents:
         if context != "code" or name not in candidates or name in found:
             continue
-        if not is_declaration(code, start, len(name)) or _in_class_body(code, start) \
-                or (blocks and namespace_at(blocks, start)):
+        if not is_declaration(code, start, len(name)) or _in_class_body(code, start):
+            continue
+        space = namespace_at(blocks, start) if blocks else b""
+        if space and name in inside:
             continue
         paren = lexer.next_token(code, start + len(name))
         close = ctx.brackets.close_end(paren.start) if paren is not None else None
@@ -37,5 +42,14 @@ def defined_functions(ctx, candidates: set[bytes]) -> dict[bytes, int]:
         while after is not None and after.text in _AFTER_PARAMETERS:
             after = lexer.next_token(code, after.end)
         if after is not None and after.text == b"{":
+            if space:
+                inside[name] = (start, space)
+            else:
+                found[name] = start
+    for name, (start, space) in inside.items():
+        if name not in found and all(
+                at == start or qualifier(code, at) == space.rsplit(b"::", 1)[-1]
+                or namespace_at(blocks, at) == space
+                for at, n, context in ctx.scan.idents if n == name and context == "code"):
             found[name] = start
     return found

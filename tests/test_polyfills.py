@@ -56,6 +56,29 @@ def test_a_call_without_a_definition_in_the_file_is_cudas():
         assert _taken_as_cuda(first + calls, "make_bfloat162")
 
 
+NAMESPACED = """\
+#include <cstring>
+namespace detail {
+__host__ __device__ inline unsigned float_as_uint(float v) {
+  unsigned r; memcpy(&r, &v, 4); return r;
+}
+__host__ __device__ inline unsigned twice(float v) { return float_as_uint(v) * 2u; }
+}  // namespace detail
+__host__ __device__ inline unsigned char ue8m0(float v) {
+  return (unsigned char)((detail::float_as_uint(v) >> 23) & 0xFF);
+}
+"""
+
+
+def test_a_namespaced_definition_is_its_own_where_every_use_reaches_it():
+    """flashinfer's scale_convert.cuh: detail::float_as_uint, the CUDA name HIP lacks, is
+    the project's own when each use is the definition, detail::-qualified or inside
+    namespace detail; an unqualified call outside it reaches CUDA's (still CP101)."""
+    assert _found(NAMESPACED) == [("CP164", 3, "float_as_uint")]
+    outside = NAMESPACED + "unsigned g(float v) { return float_as_uint(v); }\n"
+    assert ("CP101", 11, "float_as_uint") in _found(outside)
+
+
 def test_make_half2_is_hips_own():
     src = "#include <cuda_fp16.h>\n__global__ void k(half2 *o, half h) { o[0] = make_half2(h, h); }\n"
     for version in ("5.2", "6.4", "7.2"):
