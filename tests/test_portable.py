@@ -655,6 +655,70 @@ def test_double_directed_rounding_matches_ieee(driver):
     assert not bad, bad[:10]
 
 
+def _fma64_reference(mode: str, x: float, y: float, z: float) -> float | None:
+    """CUDA's __fma_r<mode>(x, y, z): x*y + z exactly, rounded once; None for NaN."""
+    import math
+    if any(math.isnan(v) for v in (x, y, z)):
+        return None
+    if math.isinf(x) or math.isinf(y):
+        if x == 0 or y == 0:
+            return None
+        prod = math.inf if (x > 0) == (y > 0) else -math.inf
+        return None if math.isinf(z) and z != prod else prod
+    if math.isinf(z):
+        return z
+    if x == 0 or y == 0:  # an exact signed zero product, added to z
+        zero = 0.0 if math.copysign(1, x) == math.copysign(1, y) else -0.0
+        return _rounded64_reference("add", mode, zero, z)
+    q = Fraction(x) * Fraction(y) + Fraction(z)
+    if q == 0:
+        return -0.0 if mode == "rd" else 0.0
+    return _round64(q, mode)
+
+
+def test_double_fma_directed_rounding_matches_exact_rounding(driver):
+    rng = random.Random(29)
+
+    def rand(lo: int = 0, hi: int = 2047) -> float:
+        return _f64(rng.getrandbits(1) << 63 | rng.randrange(lo, hi) << 52 | rng.getrandbits(52))
+
+    triples = []
+    edges = [_f64(b) for b in _DOUBLE_EDGES]
+    for x in edges:
+        for y in edges[::3]:
+            for z in edges[::5]:
+                triples.append((x, y, z))
+    for _ in range(3000):
+        kind = rng.random()
+        x, y = rand(700, 1350), rand(700, 1350)
+        if kind < 0.3:  # z near -x*y: cancellation
+            z = -float(Fraction(x) * Fraction(y)) * (1 + rng.choice((0, 2.0 ** -52, -2.0 ** -53, 2.0 ** -30)))
+        elif kind < 0.45:  # z far below or far above x*y
+            z = float(Fraction(x) * Fraction(y)) * 2.0 ** rng.choice((-120, -111, -60, 60, 111, 120, 200))
+        elif kind < 0.6:  # the subnormal end
+            x, y, z = rand(400, 560), rand(400, 560), rand(0, 3)
+        elif kind < 0.7:  # the overflow end
+            x, y, z = rand(1530, 1600), rand(1500, 1560), rand(2000, 2046)
+        elif kind < 0.8:  # ties: x*y + z halfway between two doubles
+            x = 1 + rng.getrandbits(26) * 2.0 ** -26
+            y = 1 + rng.getrandbits(26) * 2.0 ** -26
+            z = rng.choice((-1.0, 1.0, -0.5, 2.0 ** -60))
+        else:
+            z = rand(0, 2047)
+        if all(v == v for v in (z,)):
+            triples.append((x, y, z))
+    calls, refs = [], []
+    for x, y, z in triples:
+        for mode in ("rd", "ru", "rz"):
+            calls.append((f"cudaport_fma_{mode}", _bits64(x), _bits64(y), _bits64(z)))
+            refs.append(_fma64_reference(mode, x, y, z))
+    got = driver(calls)
+    bad = [(c, hex(g), r) for c, g, r in zip(calls, got, refs)
+           if (r is None and (g >> 52) & 0x7FF != 0x7FF) or (r is not None and g != _bits64(r))
+           or (r is None and g & 0xFFFFFFFFFFFFF == 0)]
+    assert not bad, (len(bad), bad[:10])
+
+
 def test_ldcv_returns_the_pointee(driver):
     rng = random.Random(5)
     values = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(50)]

@@ -530,7 +530,7 @@ CUDAPORT_HD inline float cudaport_fmaf_rz(float x, float y, float z) { return cu
 #endif
 //@ end
 
-//@ rounded_double needs=rounded provides=cudaport_dadd_rd,cudaport_dsub_rd,cudaport_dmul_rd,cudaport_ddiv_rd,cudaport_drcp_rd,cudaport_dsqrt_rd,cudaport_dadd_ru,cudaport_dsub_ru,cudaport_dmul_ru,cudaport_ddiv_ru,cudaport_drcp_ru,cudaport_dsqrt_ru,cudaport_dadd_rz,cudaport_dsub_rz,cudaport_dmul_rz,cudaport_ddiv_rz,cudaport_drcp_rz,cudaport_dsqrt_rz
+//@ rounded_double needs=rounded provides=cudaport_fma_rd,cudaport_fma_ru,cudaport_fma_rz,cudaport_dadd_rd,cudaport_dsub_rd,cudaport_dmul_rd,cudaport_ddiv_rd,cudaport_drcp_rd,cudaport_dsqrt_rd,cudaport_dadd_ru,cudaport_dsub_ru,cudaport_dmul_ru,cudaport_ddiv_ru,cudaport_drcp_ru,cudaport_dsqrt_ru,cudaport_dadd_rz,cudaport_dsub_rz,cudaport_dmul_rz,cudaport_ddiv_rz,cudaport_drcp_rz,cudaport_dsqrt_rz
 #ifndef CUDAPORT_PORTABLE_ROUNDED_DOUBLE
 #define CUDAPORT_PORTABLE_ROUNDED_DOUBLE
 // CUDA Math API, "Double Precision Intrinsics": __dadd_rX(x, y) = x + y, __dsub_rX = x - y,
@@ -546,6 +546,12 @@ CUDAPORT_HD inline float cudaport_fmaf_rz(float x, float y, float z) { return cu
 // with no underflow, so with its exact sign. A finite operation that gives an infinity has
 // |exact| > DBL_MAX: rd/rz/ru then take DBL_MAX where they go towards zero. An exactly zero
 // sum is -0 under rd unless both addends are +0 (IEEE 754, 6.3).
+// __fma_rX(x, y, z) = x * y + z as a single operation, rounded once in the mode named: r is
+// fma's own result; x and y are scaled to near 1 (frexp) and z and r by the same power of
+// two, which is exact while z is not far below or above x*y; then x*y splits exactly into
+// P + p (one fma), and the sign of P + p + z - r is read from the expansion that Shewchuk's
+// growing (two-sum steps, exact) makes of the four: the sign of its largest nonzero part.
+// Where z's last place lies far above x*y, the sign is that of z - r, or of x*y when r is z.
 namespace cudaport_detail {
 CUDAPORT_HD inline bool finite_d(double x) {
   return (bit_cast<unsigned long long>(x) & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
@@ -596,7 +602,47 @@ CUDAPORT_HD inline double dsqrt_r(double x, int mode) {
   const double rs = __builtin_ldexp(r, -e / 2);
   return round_to(r, __builtin_fma(-rs, rs, m), mode);
 }
+// s + e = a + b exactly (Knuth's two-sum: any magnitudes, no overflow)
+CUDAPORT_HD inline double two_sum(double a, double b, double& e) {
+  const double s = a + b, bb = s - a;
+  e = (a - (s - bb)) + (b - bb);
+  return s;
+}
+CUDAPORT_HD inline double dfma_r(double x, double y, double z, int mode) {
+  const double r = __builtin_fma(x, y, z);
+  if (!finite_d(x) || !finite_d(y) || !finite_d(z)) return r;  // exact, or NaN
+  if (x == 0.0 || y == 0.0) return dadd_r(x * y, z, mode);  // (x*y an exact signed zero)
+  if (z == 0.0) return dmul_r(x, y, mode);
+  if (!finite_d(r)) return overflowed(r, mode);
+  int ex, ey, ez;
+  const double mx = __builtin_frexp(x, &ex), my = __builtin_frexp(y, &ey);
+  (void)__builtin_frexp(z, &ez);
+  const int e = ex + ey;  // x*y = mx*my 2^e, 1/4 <= |mx*my| < 1
+  double side;
+  if (ez > e + 110) {  // |x*y| is far below half of z's last place: r is z or next to it
+    side = r != z ? z - r : ((x > 0.0) == (y > 0.0) ? 1.0 : -1.0);
+  } else {
+    // (|z| <= 2^110 after scaling; far below x*y it may round, even to 0, but then it
+    // decides the sign only where the rest is exactly 0, and its sign is kept)
+    double zs = __builtin_ldexp(z, -e);
+    if (zs == 0.0) zs = z > 0.0 ? 4.9406564584124654e-324 : -4.9406564584124654e-324;
+    const double rs = __builtin_ldexp(r, -e);  // (exact: r is 0 or within 2^-170 of x*y + z)
+    const double P = mx * my, p = __builtin_fma(mx, my, -P);  // mx*my = P + p exactly
+    double h0, h1, g0, g1, g2;
+    double q = two_sum(zs, p, h0);  // grow (p, P) by zs, then by -rs
+    const double h2 = two_sum(q, P, h1);
+    q = two_sum(-rs, h0, g0);
+    q = two_sum(q, h1, g1);
+    const double g3 = two_sum(q, h2, g2);
+    side = g3 != 0.0 ? g3 : g2 != 0.0 ? g2 : g1 != 0.0 ? g1 : g0;
+  }
+  if (side == 0.0 && r == 0.0) return mode == round_down ? -0.0 : 0.0;  // exact zero sum
+  return round_to(r, side, mode);
+}
 }  // namespace cudaport_detail
+CUDAPORT_HD inline double cudaport_fma_rd(double x, double y, double z) { return cudaport_detail::dfma_r(x, y, z, cudaport_detail::round_down); }
+CUDAPORT_HD inline double cudaport_fma_ru(double x, double y, double z) { return cudaport_detail::dfma_r(x, y, z, cudaport_detail::round_up); }
+CUDAPORT_HD inline double cudaport_fma_rz(double x, double y, double z) { return cudaport_detail::dfma_r(x, y, z, cudaport_detail::round_zero); }
 CUDAPORT_HD inline double cudaport_dadd_rd(double x, double y) { return cudaport_detail::dadd_r(x, y, cudaport_detail::round_down); }
 CUDAPORT_HD inline double cudaport_dsub_rd(double x, double y) { return cudaport_detail::dadd_r(x, -y, cudaport_detail::round_down); }
 CUDAPORT_HD inline double cudaport_dmul_rd(double x, double y) { return cudaport_detail::dmul_r(x, y, cudaport_detail::round_down); }

@@ -26,6 +26,7 @@ static u64 as_bits64(double d) { u64 u; std::memcpy(&u, &d, 8); return u; }
 #define F3(N) if (name == #N) return as_bits(N(as_float(a), as_float(b), as_float(c)));
 #define FF(N) if (name == #N) return (unsigned)N(as_float(a), as_float(b));
 #define D1(N) if (name == #N) return as_bits64(N(as_double(a)));
+#define D3(N) if (name == #N) return as_bits64(N(as_double(a), as_double(b), as_double(c)));
 #define D2(N) if (name == #N) return as_bits64(N(as_double(a), as_double(b)));
 #define PAIR(N) \
   if (name == #N "_h") return cudaport_detail::bit_cast<unsigned>(N(cudaport_detail::bit_cast<cudaport_half2_t>(a), cudaport_detail::bit_cast<cudaport_half2_t>(b))); \
@@ -158,7 +159,7 @@ static unsigned call(const std::string& name, unsigned a, unsigned b, unsigned c
   return 0;
 }
 
-static u64 call_double(const std::string& name, u64 a, u64 b, bool& ok) {
+static u64 call_double(const std::string& name, u64 a, u64 b, u64 c, bool& ok) {
   ok = true;
   D2(cudaport_dadd_rd) D2(cudaport_dadd_ru) D2(cudaport_dadd_rz)
   D2(cudaport_dsub_rd) D2(cudaport_dsub_ru) D2(cudaport_dsub_rz)
@@ -166,6 +167,7 @@ static u64 call_double(const std::string& name, u64 a, u64 b, bool& ok) {
   D2(cudaport_ddiv_rd) D2(cudaport_ddiv_ru) D2(cudaport_ddiv_rz)
   D1(cudaport_drcp_rd) D1(cudaport_drcp_ru) D1(cudaport_drcp_rz)
   D1(cudaport_dsqrt_rd) D1(cudaport_dsqrt_ru) D1(cudaport_dsqrt_rz)
+  D3(cudaport_fma_rd) D3(cudaport_fma_ru) D3(cudaport_fma_rz)
   if (name == "cudaport_cvt_double_to_fp8") return cudaport_cvt_double_to_fp8(as_double(a), (int)(b & 1), (int)(b >> 1));
   if (name == "cudaport_cvt_double2_to_fp8x2") {
     struct { double x, y; } d = {as_double(a), -as_double(a)};
@@ -197,7 +199,7 @@ int main() {
   u64 a, b, c;
   while (std::scanf("%63s %llx %llx %llx", name, &a, &b, &c) == 4) {
     bool ok;
-    u64 d = call_double(name, a, b, ok);
+    u64 d = call_double(name, a, b, c, ok);
     if (ok) { std::printf("%016llx\n", d); continue; }
     unsigned r = call(name, (unsigned)a, (unsigned)b, (unsigned)c, ok);
     if (!ok) { std::printf("unknown %s\n", name); return 2; }

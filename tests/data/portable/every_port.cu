@@ -177,6 +177,9 @@ __global__ void doubles(double* d, double2* d2, const char2* c2, char2* oc2, con
   d[16] = __dsqrt_ru(d[40]);
   d[17] = __dsqrt_rz(d[40]);
   d[18] = __ldcv(d + 42);
+  d[19] = __fma_rd(d[40], d[41], d[43]);
+  d[20] = __fma_ru(d[40], d[41], d[43]);
+  d[21] = __fma_rz(d[40], d[41], d[43]);
   d2[0] = __ldcv(d2 + 1);
   oc2[0] = __ldcv(c2);
   oh[0] = __ldcv(h);
