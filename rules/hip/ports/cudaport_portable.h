@@ -1304,7 +1304,8 @@ static inline hipError_t cudaport_mem_prefetch_batch_async(
 // how many different labels the parent holds and meta_group_rank() this group's place among
 // them, ordered by their lowest lane. HIP's cooperative groups have no such function; it is
 // made here with __match_any_sync (lanes with equal labels) and HIP's coalesced_group, whose
-// mask constructor and meta-group fields a derived class reaches.
+// mask constructor and meta-group fields a derived class reaches. The rule agrees with
+// CUDA's own labeled_partition on an NVIDIA GPU (bench/labeled_partition_cuda.cu).
 namespace cooperative_groups {
 namespace cudaport_detail {
 struct labeled_group : coalesced_group {
