@@ -394,6 +394,33 @@ def test_float_to_int_conversions_round_clamp_and_give_nan_as_zero(tmp_path, rou
         assert int(r) == want & 0xFFFFFFFF, (rounding, hex(b), v, r, want)
 
 
+def test_float_to_byte_rounds_clamps_and_sign_extends_into_the_register(tmp_path):
+    import math
+    import struct
+
+    out, findings = run('asm("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(s[0]) : "f"(x));')
+    assert codes(findings) == [("CP230", "info")], findings
+    # (the byte goes into the 32-bit register sign-extended: PTX ISA, "Operand Size
+    # Exceeding Instruction-Type Size")
+    assert "static_cast<unsigned int>(static_cast<signed char>(" in line_of(out)
+    lam = re.search(r"(\[\]\(float x\) \{.*?; \})\(", line_of(out)).group(1)
+    wrapped = f"[](float v) {{ return static_cast<unsigned int>(static_cast<signed char>({lam}(v))); }}"
+    rng = random.Random(8)
+    bits = [0x7FC00000, 0xFFC00000, 0x7F800000, 0xFF800000, 0x00000001, 0x80000000]
+    bits += [struct.unpack("<I", struct.pack("<f", k + d))[0] for k in range(-140, 140)
+             for d in (0.0, 0.5, 0.25, -0.5)]
+    bits += [rng.getrandbits(32) for _ in range(2000)]
+    got = _host_lambda(tmp_path, wrapped, "unsigned v0", [str(b) for b in bits], "%u",
+                       "[](unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }(@)")
+    assert len(got) == len(bits)
+    for b, r in zip(bits, got):
+        v = struct.unpack("<f", struct.pack("<I", b))[0]
+        want = 0 if math.isnan(v) else max(-128, min(127, round(v) if not math.isinf(v) else int(math.copysign(999, v))))
+        assert int(r) == want & 0xFFFFFFFF, (hex(b), v, r, want)
+    out, findings = run('asm("cvt.rni.sat.s8.f16 %0, %1;" : "=h"(s[0]) : "h"(s[1]));')
+    assert codes(findings) == [("CP230", "info")] and "__builtin_bit_cast(_Float16," in line_of(out)
+
+
 @pytest.mark.parametrize("opcode", ["cvt.pack.sat.u8.s32.b32", "cvt.pack.sat.s8.s32.b32",
                                     "cvt.pack.sat.u16.s32", "cvt.pack.sat.s16.s32"])
 def test_cvt_pack_matches_the_ptx_isa(tmp_path, opcode):

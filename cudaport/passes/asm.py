@@ -40,6 +40,7 @@ _BITS = {"u8": 8, "s8": 8, "b8": 8, "u16": 16, "s16": 16, "b16": 16, "f16": 16, 
 # The C type a register of each constraint class holds (its bits).
 _REGISTER = {"r": "unsigned int", "l": "unsigned long long", "h": "unsigned short",
              "f": "float", "d": "double"}
+_REGISTER_BITS = {"r": 32, "l": 64, "h": 16, "f": 32, "d": 64}
 _ORDERS = {"relaxed": "__ATOMIC_RELAXED", "acquire": "__ATOMIC_ACQUIRE",
            "release": "__ATOMIC_RELEASE", "acq_rel": "__ATOMIC_ACQ_REL"}
 _SPACES = frozenset(("global", "shared", "shared::cta"))
@@ -309,8 +310,9 @@ class _Gen:
             op = self.stmt.operands[i]
             if not op.written:
                 raise _NoForm(f"it writes the input operand %{i}")
+            reg = _REGISTER[op.kind]
+            ptx_type, ctype, value = _extended(ptx_type, ctype, value, _REGISTER_BITS[op.kind], reg)
             if not self.direct:
-                reg = _REGISTER[op.kind]
                 self.body.append(f"__ptx_r{i} = " + (f"static_cast<{ctype}>({value})"
                                  if reg == ctype else
                                  f"__builtin_bit_cast({reg}, static_cast<{ctype}>({value}))"))
@@ -324,6 +326,7 @@ class _Gen:
             return
         if text in self.locals:
             t = _C_TYPES[self.locals[text]]
+            ptx_type, ctype, value = _extended(ptx_type, ctype, value, _BITS[self.locals[text]], t)
             self.body.append(f"__ptx_v_{text} = " + (f"static_cast<{t}>({value})" if t == ctype else
                              f"__builtin_bit_cast({t}, static_cast<{ctype}>({value}))"))
             return
@@ -397,6 +400,15 @@ class _Gen:
         if op.kind in "fd":
             return f"__ptx_r{i}"
         return f"__builtin_bit_cast(__typeof__({e}), __ptx_r{i})"
+
+
+def _extended(ptx_type: str, ctype: str, value: str, bits: int, into: str) -> tuple[str, str, str]:
+    """An integer result narrower than the register it goes to is sign-extended (signed
+    types) or zero-extended (PTX ISA, "Operand Size Exceeding Instruction-Type Size"):
+    (type, C type, value) as the register's."""
+    if ptx_type[0] in "sub" and _BITS[ptx_type] < bits:
+        return ptx_type, into, f"static_cast<{into}>(static_cast<{ctype}>({value}))"
+    return ptx_type, ctype, value
 
 
 def _parts(opcode: str) -> tuple[str, list[str], list[str]]:

@@ -57,6 +57,9 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
                "cvt.rn.satfinite.e2m1x2.f32 byte3, %1, %4;\nmov.b32 %0, {byte0, byte1, byte2, byte3};\n}"
                : "=r"(u[40]) : "f"(f), "f"(g), "f"(p[8]), "f"(p[9]));
   asm volatile("{\ncvt.rp.satfinite.ue8m0x2.f32 %0, 0.0, %1;\n}" : "=h"(hs[12]) : "f"(f));
+  asm volatile("cvt.rni.sat.s8.f32 %0, %1;" : "=h"(hs[15]) : "f"(f));
+  asm volatile("cvt.rni.sat.s8.f16 %0, %1;" : "=r"(u[44]) : "h"(hs[0]));
+  asm volatile("{.reg .b32 t8;\ncvt.rni.sat.s8.f32 t8, %1;\nmov.b32 %0, t8;}" : "=r"(u[45]) : "f"(g));
   asm volatile("cvt.rz.ue8m0x2.bf16x2 %0, %1;" : "=h"(hs[13]) : "r"(a));
   asm volatile("cvt.rn.bf16x2.ue8m0x2 %0, %1;" : "=r"(u[43]) : "h"(hs[14]));
   asm volatile("{\n.reg .b8 byte0, byte2;\nmov.b32 {byte0, _, byte2, _}, %2;\ncvt.rn.f16x2.e2m1x2 %0, byte0;\n"
