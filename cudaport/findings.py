@@ -258,6 +258,15 @@ Fix: test the target's own macro in that condition too (`|| defined(__HIP_PLATFO
 or give the target its own branch.
 Bad: `#if defined(CUBLAS_VERSION)` ... `#else` `#error` Good: `#if defined(CUBLAS_VERSION) || defined(__HIP_PLATFORM_AMD__)`.
 """)
+register("CP174", "error-directive-maybe-reached", "warning", "the target's build may reach an #error", """
+What: as CP173, an `#error` in the branch the target takes of a condition on a CUDA macro
+its compiler does not define, but inside an outer branch whose condition is not known
+(a project's switch: `#ifdef PRK_USE_CUBLAS`, given by its Makefile to some programs only).
+Why: every translation unit that compiles that outer branch for the target stops there;
+the others are not affected.
+Fix: as CP173; or pass the switch with -D so cudaport knows whether the branch is compiled.
+Bad: `#ifdef USE_X` `#if defined(CUBLAS_VERSION)` ... `#else` `#error` Good: `#if defined(CUBLAS_VERSION) || defined(__HIP_PLATFORM_AMD__)`.
+""")
 register("CP172", "launch-attribute-refused", "warning", "launch attribute the target refuses", """
 What: an extensible launch (`cudaLaunchKernelEx`, `cudaLaunchKernelExC`) in a file that sets
 a launch attribute the target's launch refuses: HIP (ROCm 7.2) launches with a cooperative

@@ -253,10 +253,11 @@ _ERROR = re.compile(rb"#[ \t]*error\b")
 
 def reached_errors(ctx) -> None:
     """CP173 at each ``#error`` that stands, in no branch the target never compiles, in a
-    branch the target takes for certain by what it is known to define: wherever the
-    lines around it are compiled for the target, the build stops there (ParRes Kernels'
-    prk_cuda.h: `#if defined(CUBLAS_VERSION) && ...` ... `#else` `#error ...`, and hipcc
-    defines no CUBLAS_VERSION). A branch only a platform switch's name decides does not
+    branch the target takes for certain by what it is known to define, as every branch
+    around it (ParRes Kernels' prk_cuda.h: `#if defined(CUBLAS_VERSION) && ...` ...
+    `#else` `#error ...`, and hipcc defines no CUBLAS_VERSION); CP174, a warning, where an
+    outer branch is not known (there `#ifdef PRK_USE_CUBLAS`, which its Makefile gives
+    only the cuBLAS programs). A branch only a platform switch's name decides does not
     count as taken; an #error outside any branch is not reported (a header's own guard
     against being compiled at all)."""
     if b"error" not in ctx.src:
@@ -282,19 +283,19 @@ def reached_errors(ctx) -> None:
                                 len(ctx.src) + 1), key=lambda b: (b[0], -b[1]))
     title = ctx.compiled.target.title
     for offset in found:
-        inner = None
-        for start, end, test in branches:
-            if start > offset:
-                break
-            if offset < end:
-                inner = test
-        if inner is not True or dead(offset):
+        around = [test for start, end, test in branches if start <= offset < end]
+        if not around or around[-1] is not True or dead(offset):
             continue
         end = ctx.src.find(b"\n", offset)
         text = ctx.src[offset:len(ctx.src) if end < 0 else end].decode(errors="replace").strip()
-        ctx.find("CP173", offset, f"wherever this line is compiled for {title}, it stops at "
-                 f"`{text}`: the branch it stands in is the one {title} takes (a CUDA macro "
-                 f"{title}'s compiler does not define reads as 0 there)", "#error")
+        why = (f"the branch it stands in is the one {title} takes (a CUDA macro {title}'s "
+               "compiler does not define reads as 0 there)")
+        if all(test is True for test in around):
+            ctx.find("CP173", offset, f"{title}'s build stops at `{text}`: {why}", "#error")
+        else:  # (an outer condition not known: ggml-style switches a build may set)
+            ctx.find("CP174", offset, f"wherever this line is compiled for {title}, the build "
+                     f"stops at `{text}`: {why}; whether the branches around it are compiled "
+                     "depends on macros not known here (give them with -D)", "#error")
 
 
 _DEFINES = re.compile(rb"(?m)^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_]\w*)")

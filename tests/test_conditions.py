@@ -512,9 +512,15 @@ int hip_side;
 
 
 def test_an_error_directive_the_target_reaches_is_an_error():
+    # (its Makefile gives -DPRK_USE_CUBLAS to the cuBLAS programs only: without it, a
+    # warning for the files that compile the branch)
     r = run(PRK)
-    assert findings(r, "CP173") == [(6, "#error")]
-    assert "CUBLAS error names missing" in next(f.message for f in r.findings if f.code == "CP173")
+    assert findings(r, "CP174") == [(6, "#error")] and not findings(r, "CP173")
+    given = run(PRK, "PRK_USE_CUBLAS")
+    assert findings(given, "CP173") == [(6, "#error")] and not findings(given, "CP174")
+    assert "CUBLAS error names missing" in next(f.message for f in given.findings
+                                                if f.code == "CP173")
+    assert [f.line for f in given.findings if f.severity == "error"] == [6]
     # the retired platform macro is read as the translation renames it (CP170)
     minibude = ("#ifdef __NVCC__\nint a;\n#elif defined(__HIP_PLATFORM_HCC__)\nint b;\n"
                 "#else\n#error Unsupported compiler\n#endif\n")
