@@ -145,6 +145,7 @@ FORMS = [
     ('asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(w[0]) : "l"(u));',
      "static_cast<unsigned long long>((unsigned long long)(const void __attribute__((address_space(3))) *)"
      "(const void *)(__builtin_bit_cast(unsigned long long, u)))", "info"),
+    ('asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(x) : "f"(y));', "x = rsqrtf(y);", "warning"),
     ('asm volatile("cp.async.commit_group;\\n" ::);', "(void)0;", "warning"),
     ('asm volatile("cp.async.wait_group %0;\\n" :: "n"(1));', "(void)0;", "warning"),
     ('asm volatile("cp.async.wait_all;");', "(void)0;", "warning"),
@@ -190,6 +191,13 @@ PAIR_FORMS = [
     ('asm("cvt.rn.bf16x2.ue8m0x2 %0, %1;" : "=r"(c) : "h"(s[1]));',
      "cudaport_cvt_rn_bf16x2_ue8m0x2(__builtin_bit_cast(unsigned short, s[1]))",
      "CUDAPORT_PORTABLE_E8M0"),
+    ('asm("fma.rn.f32x2 %0, %1, %2, %3;" : "=l"(w[0]) : "l"(w[1]), "l"(w[2]), "l"(w[3]));',
+     "w[0] = __builtin_bit_cast(__typeof__(w[0]), static_cast<unsigned long long>(cudaport_fma_rn_f32x2(",
+     "CUDAPORT_PORTABLE_F32X2"),
+    ('asm("{\\n.reg .b64 la, lc;\\nmov.b64 la, {%0, %1};\\nmov.b64 lc, {%2, %2};\\n'
+     'mul.rn.ftz.f32x2 la, la, lc;\\nmov.b64 {%0, %1}, la;\\n}" : "+f"(x), "+f"(y) : "f"(p[0]));',
+     "__ptx_v_la = static_cast<unsigned long long>(cudaport_mul_rn_ftz_f32x2(__ptx_v_la, __ptx_v_lc))",
+     "CUDAPORT_PORTABLE_F32X2"),
 ]
 
 

@@ -719,6 +719,81 @@ def test_double_fma_directed_rounding_matches_exact_rounding(driver):
     assert not bad, (len(bad), bad[:10])
 
 
+def _f32_nearest(q: Fraction) -> float:
+    """q (finite) rounded to the nearest binary32, ties to the even one, overflow to inf."""
+    if q < 0:
+        return -_f32_nearest(-q)
+    if q == 0:
+        return 0.0
+    if abs(q) >= _F32_MAX + Fraction(2) ** 103:  # (half a last place above the largest)
+        return float("inf") if q > 0 else float("-inf")
+    down = _f32_round_down(q)
+    if Fraction(down) == q:
+        return down
+    up = _step(down, 1)
+    if up == float("inf"):
+        return down
+    d, u = q - Fraction(down), Fraction(up) - q
+    return down if d < u or (d == u and _bits(down) % 2 == 0) else up
+
+
+def _f32x2_reference(op: str, ftz: bool, x: float, y: float, z: float) -> int:
+    """PTX's <op>.rn[.ftz].f32 on one part: IEEE single operations rounded to nearest,
+    subnormals flushed to signed zero under .ftz, NaN as 0x7FFFFFFF."""
+    import math
+
+    import numpy as np
+
+    def flush(v: float) -> float:
+        return math.copysign(0.0, v) if v != 0 and abs(v) < 2.0 ** -126 else v
+    if ftz:
+        x, y, z = flush(x), flush(y), flush(z)
+    with np.errstate(all="ignore"):
+        a, b, c = np.float32(x), np.float32(y), np.float32(z)
+        if op == "add":
+            r = float(a + b)
+        elif op == "sub":
+            r = float(a - b)
+        elif op == "mul":
+            r = float(a * b)
+        elif any(math.isnan(v) or math.isinf(v) for v in (x, y, z)):  # (exact in double)
+            r = float(np.float64(x) * np.float64(y) + np.float64(z))
+        else:
+            q = Fraction(x) * Fraction(y) + Fraction(z)
+            if q == 0:
+                prod_neg = (math.copysign(1, x) < 0) != (math.copysign(1, y) < 0)
+                r = -0.0 if (x == 0 or y == 0) and z == 0 and prod_neg and math.copysign(1, z) < 0 else 0.0
+            else:
+                r = _f32_nearest(q)
+    if ftz:
+        r = flush(r)
+    return 0x7FFFFFFF if math.isnan(r) else _bits(r)
+
+
+def test_f32x2_pairs_match_the_ptx_isa(driver):
+    rng = random.Random(32)
+    edges = [_f32(b) for b in _FLOAT_EDGES] + [1.0, -1.0, 1.0 + 2.0 ** -23, 2.0 ** -126, -2.0 ** -149,
+                                             3.0, 2.0 ** -24, 2.0 ** 127, 1e-45]
+    values = edges + [_f32(rng.getrandbits(32)) for _ in range(600)]
+    values += [_f32(rng.getrandbits(1) << 31 | rng.randrange(0, 3) << 23 | rng.getrandbits(23)) for _ in range(200)]
+    values = [_f32(_bits(v)) for v in values]  # (each a binary32 value)
+    calls, refs = [], []
+    for i in range(1500):
+        x, y, z = rng.choice(values), rng.choice(values), rng.choice(values)
+        if i % 4 == 0 and abs(x * y) < 3e38:  # z cancels the product's leading bits
+            z = -_f32(_bits(x * y))
+        x2, y2, z2 = rng.choice(values), rng.choice(values), rng.choice(values)
+        pack = [(_bits(lo) | _bits(hi) << 32) for lo, hi in ((x, x2), (y, y2), (z, z2))]
+        for op in ("fma", "add", "sub", "mul"):
+            for ftz in (False, True):
+                name = f"cudaport_{op}_rn{'_ftz' if ftz else ''}_f32x2"
+                calls.append((name, *pack))
+                refs.append(_f32x2_reference(op, ftz, x, y, z) | _f32x2_reference(op, ftz, x2, y2, z2) << 32)
+    got = driver(calls)
+    bad = [(c[0], hex(c[1]), hex(c[2]), hex(c[3]), hex(g), hex(r)) for c, g, r in zip(calls, got, refs) if g != r]
+    assert not bad, (len(bad), bad[:10])
+
+
 def test_ldcv_returns_the_pointee(driver):
     rng = random.Random(5)
     values = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(50)]

@@ -1097,6 +1097,50 @@ CUDAPORT_HD inline unsigned cudaport_cvt_rn_f16x2_e5m2x2(unsigned short a) {
 #endif
 //@ end
 
+//@ f32x2 needs=prelude provides=cudaport_fma_rn_f32x2,cudaport_fma_rn_ftz_f32x2,cudaport_add_rn_f32x2,cudaport_add_rn_ftz_f32x2,cudaport_sub_rn_f32x2,cudaport_sub_rn_ftz_f32x2,cudaport_mul_rn_f32x2,cudaport_mul_rn_ftz_f32x2
+#ifndef CUDAPORT_PORTABLE_F32X2
+#define CUDAPORT_PORTABLE_F32X2
+// Inline PTX on pairs of floats (PTX ISA, sm_100: add, sub, mul, fma with .f32x2): a 64-bit
+// register holds two binary32 values, the first in the low 32 bits; each is computed on its
+// own and rounded to nearest even (.rn; fma: a*b + c rounded once). .ftz reads a subnormal
+// input as a zero of the same sign and flushes a subnormal result the same way. A NaN
+// result is the canonical NaN 0x7FFFFFFF, as NVIDIA GPUs give it.
+namespace cudaport_detail {
+enum f32x2_op { f32x2_fma, f32x2_add, f32x2_sub, f32x2_mul };
+CUDAPORT_HD inline float flush_subnormal(float x) {
+  const unsigned u = bit_cast<unsigned>(x);
+  return (u & 0x7F800000u) == 0 ? bit_cast<float>(u & 0x80000000u) : x;
+}
+CUDAPORT_HD inline unsigned long long f32x2(int op, bool ftz, unsigned long long a, unsigned long long b,
+                                            unsigned long long c) {
+  unsigned long long d = 0;
+  for (int k = 0; k < 64; k += 32) {
+    float x = bit_cast<float>((unsigned)(a >> k)), y = bit_cast<float>((unsigned)(b >> k));
+    float z = bit_cast<float>((unsigned)(c >> k));
+    if (ftz) {
+      x = flush_subnormal(x);
+      y = flush_subnormal(y);
+      z = flush_subnormal(z);
+    }
+    float r = op == f32x2_fma ? __builtin_fmaf(x, y, z) : op == f32x2_add ? x + y : op == f32x2_sub ? x - y : x * y;
+    if (ftz) r = flush_subnormal(r);
+    const unsigned bits = r != r ? 0x7FFFFFFFu : bit_cast<unsigned>(r);
+    d |= (unsigned long long)bits << k;
+  }
+  return d;
+}
+}  // namespace cudaport_detail
+CUDAPORT_HD inline unsigned long long cudaport_fma_rn_f32x2(unsigned long long a, unsigned long long b, unsigned long long c) { return cudaport_detail::f32x2(cudaport_detail::f32x2_fma, false, a, b, c); }
+CUDAPORT_HD inline unsigned long long cudaport_fma_rn_ftz_f32x2(unsigned long long a, unsigned long long b, unsigned long long c) { return cudaport_detail::f32x2(cudaport_detail::f32x2_fma, true, a, b, c); }
+CUDAPORT_HD inline unsigned long long cudaport_add_rn_f32x2(unsigned long long a, unsigned long long b) { return cudaport_detail::f32x2(cudaport_detail::f32x2_add, false, a, b, 0); }
+CUDAPORT_HD inline unsigned long long cudaport_add_rn_ftz_f32x2(unsigned long long a, unsigned long long b) { return cudaport_detail::f32x2(cudaport_detail::f32x2_add, true, a, b, 0); }
+CUDAPORT_HD inline unsigned long long cudaport_sub_rn_f32x2(unsigned long long a, unsigned long long b) { return cudaport_detail::f32x2(cudaport_detail::f32x2_sub, false, a, b, 0); }
+CUDAPORT_HD inline unsigned long long cudaport_sub_rn_ftz_f32x2(unsigned long long a, unsigned long long b) { return cudaport_detail::f32x2(cudaport_detail::f32x2_sub, true, a, b, 0); }
+CUDAPORT_HD inline unsigned long long cudaport_mul_rn_f32x2(unsigned long long a, unsigned long long b) { return cudaport_detail::f32x2(cudaport_detail::f32x2_mul, false, a, b, 0); }
+CUDAPORT_HD inline unsigned long long cudaport_mul_rn_ftz_f32x2(unsigned long long a, unsigned long long b) { return cudaport_detail::f32x2(cudaport_detail::f32x2_mul, true, a, b, 0); }
+#endif
+//@ end
+
 //@ reduce_sync needs=prelude provides=cudaport_reduce_add_sync,cudaport_reduce_min_sync,cudaport_reduce_max_sync,cudaport_reduce_and_sync,cudaport_reduce_or_sync,cudaport_reduce_xor_sync
 #ifndef CUDAPORT_PORTABLE_REDUCE_SYNC
 #define CUDAPORT_PORTABLE_REDUCE_SYNC

@@ -58,6 +58,10 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
                : "=r"(u[40]) : "f"(f), "f"(g), "f"(p[8]), "f"(p[9]));
   asm volatile("{\ncvt.rp.satfinite.ue8m0x2.f32 %0, 0.0, %1;\n}" : "=h"(hs[12]) : "f"(f));
   asm volatile("cvt.rni.sat.s8.f32 %0, %1;" : "=h"(hs[15]) : "f"(f));
+  asm volatile("fma.rn.f32x2 %0, %1, %2, %3;" : "=l"(w[4]) : "l"(w[5]), "l"(w[6]), "l"(w[7]));
+  asm volatile("mul.f32x2 %0, %1, %2;" : "=l"(w[8]) : "l"(w[9]), "l"(w[10]));
+  asm volatile("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(q[5]) : "f"(g));
+  asm volatile("{\n.reg .b64 la, lc;\nmov.b64 la, {%0, %1};\nmov.b64 lc, {%2, %2};\nadd.rn.ftz.f32x2 la, la, lc;\nsub.rn.f32x2 la, la, lc;\nmul.rn.f32x2 la, la, lc;\nfma.rn.ftz.f32x2 la, la, lc, la;\nmov.b64 {%0, %1}, la;\n}" : "+f"(f), "+f"(g) : "f"(p[3]));
   asm volatile("cvt.rni.sat.s8.f16 %0, %1;" : "=r"(u[44]) : "h"(hs[0]));
   asm volatile("{.reg .b32 t8;\ncvt.rni.sat.s8.f32 t8, %1;\nmov.b32 %0, t8;}" : "=r"(u[45]) : "f"(g));
   asm volatile("cvt.rz.ue8m0x2.bf16x2 %0, %1;" : "=h"(hs[13]) : "r"(a));

@@ -168,6 +168,14 @@ static u64 call_double(const std::string& name, u64 a, u64 b, u64 c, bool& ok) {
   D1(cudaport_drcp_rd) D1(cudaport_drcp_ru) D1(cudaport_drcp_rz)
   D1(cudaport_dsqrt_rd) D1(cudaport_dsqrt_ru) D1(cudaport_dsqrt_rz)
   D3(cudaport_fma_rd) D3(cudaport_fma_ru) D3(cudaport_fma_rz)
+  if (name == "cudaport_fma_rn_f32x2") return cudaport_fma_rn_f32x2(a, b, c);
+  if (name == "cudaport_fma_rn_ftz_f32x2") return cudaport_fma_rn_ftz_f32x2(a, b, c);
+  if (name == "cudaport_add_rn_f32x2") return cudaport_add_rn_f32x2(a, b);
+  if (name == "cudaport_add_rn_ftz_f32x2") return cudaport_add_rn_ftz_f32x2(a, b);
+  if (name == "cudaport_sub_rn_f32x2") return cudaport_sub_rn_f32x2(a, b);
+  if (name == "cudaport_sub_rn_ftz_f32x2") return cudaport_sub_rn_ftz_f32x2(a, b);
+  if (name == "cudaport_mul_rn_f32x2") return cudaport_mul_rn_f32x2(a, b);
+  if (name == "cudaport_mul_rn_ftz_f32x2") return cudaport_mul_rn_ftz_f32x2(a, b);
   if (name == "cudaport_cvt_double_to_fp8") return cudaport_cvt_double_to_fp8(as_double(a), (int)(b & 1), (int)(b >> 1));
   if (name == "cudaport_cvt_double2_to_fp8x2") {
     struct { double x, y; } d = {as_double(a), -as_double(a)};
