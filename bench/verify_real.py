@@ -37,6 +37,7 @@ Issue 30's rotation (no PyTorch headers):
     TeaLeaf/                 UoB-HPC/TeaLeaf               src/cuda/*.cpp (nvcc -x cu), -I driver
     RSBench/                 ANL-CESAR/RSBench             cuda/*.cu
     PRK/                     ParRes/Kernels                Cxx11/*.cu (its Cxx11 and common folders)
+    mixbench/                ekondis/mixbench              mixbench-cuda/*.{cu,cpp}, -I include
 Include folders are guessed: the unit's folder, its ancestors up to the repository root with
 their include/inc/common/Common/util(s) sub-folders, and cuda-samples' Common/ (helper_cuda.h).
 .cu files another file #includes are not units of their own.
@@ -107,6 +108,8 @@ LAYOUT = {
     "TeaLeaf": lambda r: sorted(r.glob("src/cuda/*.cpp")),  # UoB-HPC/TeaLeaf: CUDA in .cpp
     "RSBench": lambda r: sorted(r.glob("cuda/*.cu")),  # ANL-CESAR/RSBench (session 30)
     "PRK": lambda r: sorted(r.glob("Cxx11/*.cu")),  # ParRes/Kernels (session 30)
+    "mixbench": lambda r: sorted(r.glob("mixbench-cuda/*.cu"))  # ekondis/mixbench
+    + sorted(r.glob("mixbench-cuda/*.cpp")),
 }
 # Flags for nvcc only, per repository (HIP's clang needs none of them).
 NVCC_FLAGS = {
@@ -129,6 +132,7 @@ REPO_FLAGS: dict[str, list[str]] = {
     "warp": ["-DNDEBUG", "-DWP_ENABLE_CUDA=1", "-DWP_ENABLE_MATHDX=0"],  # as its build_dll.py
     "bitsandbytes": ["-I{repo}/csrc"],
     "TeaLeaf": ["-I{repo}/driver"],
+    "mixbench": ["-I{repo}/include"],
 }
 
 
