@@ -11,6 +11,7 @@ itself counts as unknown unless a fact or ``-D`` says otherwise.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -37,14 +38,18 @@ class Known:
     def has_header(self, name: bytes) -> bool | None:
         return None if self.header is None else self.header(name)
 
+    @functools.cached_property
+    def _values(self) -> dict[bytes, int]:
+        return dict(reversed(self.defined))  # (the first of a name wins, as before)
+
     def value(self, name: bytes) -> int | None:
-        for n, v in self.defined:
-            if n == name:
-                return v
+        v = self._values.get(name)
+        if v is not None:
+            return v
         return 0 if self._undefined(name) else None
 
     def is_defined(self, name: bytes) -> bool | None:
-        if any(n == name for n, _ in self.defined):
+        if name in self._values:
             return True
         return False if self._undefined(name) else None
 

@@ -329,7 +329,7 @@ def _file_spans(directives, defines, is_platform, facts: conditions.Known):
     spans = other_platform_spans(directives, is_platform, facts)
     if not any(v is not None for _, _, v in defines):
         return spans, facts
-    for _ in range(len(defines)):
+    for _ in range(min(len(defines), PASSES)):
         new = _values(directives, defines, facts, _Inside(spans))
         if not new:
             break
@@ -354,12 +354,14 @@ def _values(directives, defines, facts: conditions.Known, dead) -> dict[bytes, i
         return {}
     unsure = _Inside(_spans(directives, _never, facts, lambda test: test is not True,
                             _guard(directives, defines), end_of_file=1 << 62))
+    tested: dict[bytes, int] = {}  # name -> offset of the first condition naming it
+    for offset, _k, cond, _e in directives:
+        for name in _NAME.findall(cond):
+            tested.setdefault(name, offset)
     out = {}
     for name, found in candidates.items():
         first = min(o for o, _ in found)
-        if any(unsure(o) for o, _ in found) or any(
-                offset < first and name in _NAME.findall(cond)
-                for offset, _k, cond, _e in directives):
+        if tested.get(name, first) < first or any(unsure(o) for o, _ in found):
             continue
         out[name] = found[0][1]
     return out
@@ -427,6 +429,11 @@ def project_dead_switches(sources: list[bytes], compiled, options) -> tuple[str,
     return tuple(sorted(n.decode() for n in _dead_switches(files, is_platform, facts)))
 
 
+# Passes of the fixed points over a file's literals and a run's dead switches: each pass
+# reads every file's conditions once, so the bound keeps a run linear in its size.
+PASSES = 8
+
+
 def _dead_switches(files, is_platform, facts: conditions.Known,
                    dead: frozenset[bytes] = frozenset()) -> frozenset[bytes]:
     """The names ``files`` (each its conditional directives and its :func:`_defines`) define
@@ -437,10 +444,11 @@ def _dead_switches(files, is_platform, facts: conditions.Known,
     CUB_TOP_K_AVAILABLE, under `#ifdef GGML_CUDA_USE_CUB`, itself defined only where HIP
     never goes) is dead too, found in the next pass. Each pass decides more branches and
     never fewer (the evaluation is monotone in what is known), so the passes stop when one
-    finds nothing new, at most once per name."""
+    finds nothing new, at most once per name and ``PASSES`` times (a chain of switches
+    deeper than that is left unknown: never a wrong answer, only a missed one)."""
     given = {n for n, _ in facts.defined}
     names = {n for _, found in files for _, n, _v in found}
-    for _ in range(len(names) + 1):
+    for _ in range(min(len(names) + 1, PASSES)):
         now = dataclasses.replace(facts, undefined=facts.undefined | dead) if dead else facts
         defined: dict[bytes, bool] = dict.fromkeys(dead, True)
         for directives, found in files:
