@@ -392,12 +392,28 @@ def _conditions(path: str, line: int) -> set[int]:
     return found
 
 
+_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
+
+
+def _one_statement(path: str, start: int, line: int) -> bool:
+    """Whether ``path``:``line`` is in the statement that begins on line ``start`` (no ';'
+    outside string literals ends it before that line)."""
+    try:
+        text = Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        return False
+    if line > len(text) or line - start > 40:
+        return False
+    return ";" not in _STRING.sub("", "\n".join(text[start - 1:line - 1]))
+
+
 def names_cause(first: Finding, reported: list[Finding]) -> Finding | None:
     """The error finding of cudaport's report on the unit that names the cause of the
     compiler's first error ``first``, or None. A finding names it when
 
     - **place**: it is on the error's line of the same file (an error inside a library
-      header is placed on the unit's ``#include`` line that brings it in), or on a
+      header is placed on the unit's ``#include`` line that brings it in), a CP210 at the
+      start of the asm statement the error is in (an operand constraint lines below), or on a
       condition of an ``#if`` group around the error (the ``#if CUDA_VERSION < 8000`` that
       made an ``#error`` fire, or chose CUDA 8's ``h.x = 0`` branch: an error finding on the
       condition means the target takes a branch the author did not mean for it), or
@@ -412,6 +428,10 @@ def names_cause(first: Finding, reported: list[Finding]) -> Finding | None:
     lines = {first.line} | _conditions(first.path, first.line)
     for f in reported:
         if f.path == first.path and f.line in lines and first.line > 0:
+            return f
+    for f in reported:  # (an asm statement over several lines: its operand constraints)
+        if f.code == "CP210" and f.path == first.path and 0 < f.line < first.line \
+                and _one_statement(f.path, f.line, first.line):
             return f
     for f in reported:
         if _matches(f.identifier, names):

@@ -62,3 +62,21 @@ def test_no_cache_always_asks_nvcc_and_a_broken_entry_is_ignored(tmp_path):
     assert verify_real.cached_nvcc_check(on, str(nvcc), unit, [], "sm_80") == (True, "")
     assert _calls(log) == 4
     assert not list(folder.glob("*.tmp")), os.listdir(folder)
+
+
+def test_a_cp210_names_an_error_in_its_asm_statements_operands(tmp_path):
+    # bitsandbytes' gemm_4bit_sm75.cu: CP210 on the asm line, hipcc's "invalid output
+    # constraint '+f'" three lines below it, in the same statement
+    from cudaport.findings import Finding
+
+    unit = tmp_path / "k.cu"
+    unit.write_text('__device__ void f(float* x) {\n  asm volatile(\n    "mma.sync.aligned.m16n8k8'
+                    '.row.col.f32.f16.f16.f32 {%0}, {%1};\\n"\n    : "+f"(x[0])\n    : "r"(1));\n'
+                    '  x[1] = 0;\n}\n')
+
+    def at(line, code="CP501", message="invalid output constraint '+f' in asm"):
+        return Finding(code, message, str(unit), line, 3, "error", "asm", "", "lexical", -1, None)
+
+    cp210 = at(2, "CP210", "inline assembly (PTX) does not assemble for HIP")
+    assert verify_real.names_cause(at(4), [cp210]) is cp210
+    assert verify_real.names_cause(at(6, message="use of undeclared identifier 'y'"), [cp210]) is None
