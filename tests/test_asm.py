@@ -146,6 +146,14 @@ FORMS = [
      "static_cast<unsigned long long>((unsigned long long)(const void __attribute__((address_space(3))) *)"
      "(const void *)(__builtin_bit_cast(unsigned long long, u)))", "info"),
     ('asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(x) : "f"(y));', "x = rsqrtf(y);", "warning"),
+    ('asm volatile("redux.sync.max.u32 %0, %1, 0xffffffff;" : "=r"(c) : "r"(a));',
+     "[](unsigned int v) { for (int k = 16; k > 0; k >>= 1) { const unsigned int o = __shfl_xor(v, k, 32); "
+     "v = o > v ? o : v; } return v; }(__builtin_bit_cast(unsigned int, a))", "info"),
+    ('asm volatile("redux.sync.add.s32 %0, %1, -1;" : "=r"(c) : "r"(a));',
+     "const unsigned int o = __shfl_xor(v, k, 32); v = v + o;", "info"),
+    ('asm volatile("redux.sync.min.s32 %0, %1, 0xffffffff;" : "=r"(c) : "r"(a));',
+     "[](int v) { for (int k = 16; k > 0; k >>= 1) { const int o = __shfl_xor(v, k, 32); v = o < v ? o : v; }",
+     "info"),
     ('asm volatile("cp.async.commit_group;\\n" ::);', "(void)0;", "warning"),
     ('asm volatile("cp.async.wait_group %0;\\n" :: "n"(1));', "(void)0;", "warning"),
     ('asm volatile("cp.async.wait_all;");', "(void)0;", "warning"),
@@ -253,6 +261,12 @@ def test_left_as_it_is_with_the_instruction_named(stmt, named):
     blocked = [f for f in findings if f.code == "CP210"]
     assert len(blocked) == 1 and blocked[0].severity == "error"
     assert named in blocked[0].message, blocked[0].message
+
+
+def test_redux_with_a_partial_mask_is_left_as_it_is():
+    out, findings = run('asm volatile("redux.sync.or.b32 %0, %1, 0xffff;" : "=r"(c) : "r"(a));')
+    assert "asm" in out
+    assert [f.message for f in findings if f.code == "CP210"][0].count("mask other than the full warp") == 1
 
 
 def test_one_instruction_without_a_form_keeps_the_whole_statement():

@@ -822,6 +822,29 @@ def _shfl(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) ->
     gen.write(d, "b32", f"{function}({gen.read(a, 'b32')}, {gen.read(b, 'u32')}, {width})")
 
 
+# redux.sync's operations on the running value v and another lane's o
+_REDUX = {"add": "v + o", "min": "o < v ? o : v", "max": "o > v ? o : v", "and": "v & o",
+          "or": "v | o", "xor": "v ^ o"}
+
+
+def _redux(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
+    """``redux.sync.OP.TYPE d, a, mask`` with the full mask: every lane gets OP over the 32
+    lanes of its warp, by a butterfly of ``__shfl_xor`` of width 32 (a 64-lane wavefront
+    holds two warps, each reduced on its own); add wraps, so it is summed unsigned."""
+    if len(mods) != 2 or mods[0] != "sync" or mods[1] not in _REDUX or len(types) != 1 \
+            or len(ins.operands) != 3 or types[0] != ("b32" if mods[1] in ("and", "or", "xor") else
+                                                      types[0] if types[0] in ("u32", "s32") else ""):
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    d, a, mask = ins.operands
+    if not _INT.match(mask) or int(mask.rstrip("uU"), 0) & 0xFFFFFFFF != 0xFFFFFFFF:
+        raise _NoForm(f"'{ins.opcode}' with a mask other than the full warp has no "
+                      f"{_TARGET} form")
+    t = "u32" if mods[1] == "add" else types[0]
+    ctype = _C_TYPES[t]
+    gen.write(d, t, f"[]({ctype} v) {{ for (int k = 16; k > 0; k >>= 1) {{ const {ctype} o = "
+                    f"__shfl_xor(v, k, 32); v = {_REDUX[mods[1]]}; }} return v; }}({gen.read(a, t)})")
+
+
 def _bar(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
     if mods not in (["sync"], ["sync", "aligned"]) or ins.operands != ("0",):
         raise _NoForm(f"'{ins.text}' (a named barrier or a thread count) has no {_TARGET} form")
@@ -1029,5 +1052,5 @@ def _carry(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -
 _FAMILIES = {"add": _carry, "addc": _carry, "sub": _carry, "subc": _carry, "trap": _trap,
              "cvta": _cvta, "setp": _setp, "selp": _selp, "max": _minmax, "min": _minmax,
              "ld": _ld, "st": _st, "atom": _atomic, "red": _atomic, "fence": _fence,
-             "membar": _fence, "prmt": _prmt, "lop3": _lop3, "shfl": _shfl, "bar": _bar,
+             "membar": _fence, "prmt": _prmt, "lop3": _lop3, "shfl": _shfl, "redux": _redux, "bar": _bar,
              "barrier": _bar, "cp": _cp}

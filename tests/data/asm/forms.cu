@@ -60,6 +60,9 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
   asm volatile("cvt.rni.sat.s8.f32 %0, %1;" : "=h"(hs[15]) : "f"(f));
   asm volatile("fma.rn.f32x2 %0, %1, %2, %3;" : "=l"(w[4]) : "l"(w[5]), "l"(w[6]), "l"(w[7]));
   asm volatile("mul.f32x2 %0, %1, %2;" : "=l"(w[8]) : "l"(w[9]), "l"(w[10]));
+  asm volatile("redux.sync.max.u32 %0, %1, 0xffffffff;\n" : "=r"(u[46]) : "r"(a));
+  asm volatile("redux.sync.add.s32 %0, %1, -1;" : "=r"(u[47]) : "r"(b));
+  asm volatile("redux.sync.xor.b32 %0, %1, 0xffffffff;" : "=r"(u[48]) : "r"(u[49]));
   asm volatile("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(q[5]) : "f"(g));
   asm volatile("{\n.reg .b64 la, lc;\nmov.b64 la, {%0, %1};\nmov.b64 lc, {%2, %2};\nadd.rn.ftz.f32x2 la, la, lc;\nsub.rn.f32x2 la, la, lc;\nmul.rn.f32x2 la, la, lc;\nfma.rn.ftz.f32x2 la, la, lc, la;\nmov.b64 {%0, %1}, la;\n}" : "+f"(f), "+f"(g) : "f"(p[3]));
   asm volatile("cvt.rni.sat.s8.f16 %0, %1;" : "=r"(u[44]) : "h"(hs[0]));
