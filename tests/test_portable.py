@@ -99,9 +99,13 @@ def test_command_writes_the_header(tmp_path):
 
 def test_every_provided_function_is_some_rule_target():
     header = load(HEADER)
-    targets = {r.replacement for version in ("6.4", "7.2")
-               for r in get_compiled(Options(target_version=version)).identifiers.values()
-               if r.replacement}
+    resolved = [r for version in ("6.4", "7.2")
+                for r in get_compiled(Options(target_version=version)).identifiers.values()]
+    targets = {r.replacement for r in resolved if r.replacement}
+    # (and the call templates that call the header: calls.yaml's by_args)
+    for r in resolved:
+        for template in [r.template, *(t for _, t in r.by_args)]:
+            targets |= set(re.findall(rb"\bcudaport_\w+", template or b""))
     # (and the inline-PTX forms that call the header: ports/asm/ptx.yaml)
     targets |= set(re.findall(rb"\bcudaport_\w+", (HEADER.parent / "asm" / "ptx.yaml").read_bytes()))
     missing = [n.decode() for n in header.provides if n not in targets]

@@ -1336,6 +1336,38 @@ static inline hipError_t cudaport_mem_prefetch_batch_async(
 #endif
 //@ end
 
+//@ graph_exec_update provides=cudaport_graph_exec_update_result_info,cudaport_graph_exec_update
+#ifndef CUDAPORT_PORTABLE_GRAPH_EXEC_UPDATE
+#if defined(HIP_INCLUDE_HIP_HIP_RUNTIME_API_H) && defined(__cplusplus)
+#define CUDAPORT_PORTABLE_GRAPH_EXEC_UPDATE
+// cudaGraphExecUpdate(hGraphExec, hGraph, resultInfo) (CUDA Runtime API, CUDA 12 and later;
+// cuGraphExecUpdate in the driver API): updates the executable graph with hGraph's
+// parameters where their topologies agree; resultInfo->result says whether the update was
+// made or why not, errorNode names the node at fault (the "to" node of an edge at fault;
+// NULL for a generic error), errorFromNode the "from" node of such an edge (else NULL).
+// HIP's hipGraphExecUpdate has CUDA 11's form, the node at fault and the result as two
+// outputs; no from node of an edge, so errorFromNode is NULL here (the rule's caveat).
+struct cudaport_graph_exec_update_result_info {
+  hipGraphExecUpdateResult result;
+  hipGraphNode_t errorNode;
+  hipGraphNode_t errorFromNode;
+};
+static inline hipError_t cudaport_graph_exec_update(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
+                                                    cudaport_graph_exec_update_result_info* resultInfo) {
+  hipGraphNode_t node = nullptr;
+  hipGraphExecUpdateResult result = hipGraphExecUpdateSuccess;
+  const hipError_t status = hipGraphExecUpdate(hGraphExec, hGraph, &node, &result);
+  if (resultInfo != nullptr) {
+    resultInfo->result = result;
+    resultInfo->errorNode = node;
+    resultInfo->errorFromNode = nullptr;
+  }
+  return status;
+}
+#endif
+#endif
+//@ end
+
 //@ labeled_partition provides=cudaport_labeled_partition
 #ifndef CUDAPORT_PORTABLE_LABELED_PARTITION
 #if defined(HIP_INCLUDE_HIP_AMD_DETAIL_HIP_COOPERATIVE_GROUPS_H) && \
