@@ -74,6 +74,24 @@ def compile_object(path: Path, arch: str, version: str = "7.2") -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
 
 
+def run_portable_host_program(folder: Path, functions: set[bytes], program: bytes) -> list[str]:
+    """Build with g++ against ROCm 7.2's hip_runtime_api.h, and run, ``program`` after the
+    portable header's sections that ``functions`` need (host functions checked with
+    stand-ins for the HIP calls they make); its output lines."""
+    import subprocess
+
+    from cudaport.portable import HEADER_NAME, block, closure, parse
+
+    header = parse((Path(__file__).parent.parent / "rules" / "hip" / "ports" / HEADER_NAME).read_bytes())
+    source = folder / "program.cpp"
+    source.write_bytes(b"#include <hip/hip_runtime_api.h>\n" + block(header, closure(header, functions))
+                       + program)
+    subprocess.run(["g++", "-std=c++17", "-D__HIP_PLATFORM_AMD__", "-I", str(hip_headers_for_gxx(folder)),
+                    str(source), "-o", str(folder / "program")], check=True)
+    return subprocess.run([str(folder / "program")], capture_output=True, text=True,
+                          check=True).stdout.splitlines()
+
+
 def hip_headers_for_gxx(folder: Path, version: str = "7.2") -> Path:
     """A folder holding only ``hip/`` of the ROCm root's headers, for ``g++ -I``: host code
     against HIP's runtime API declarations, without the root's own C library headers."""

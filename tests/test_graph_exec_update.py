@@ -7,16 +7,12 @@ section graph_exec_update of rules/hip/ports/cudaport_portable.h."""
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from conftest import compile_object, hip_headers_for_gxx
+from conftest import compile_object, run_portable_host_program
 from cudaport import Options, translate_bytes
-from cudaport.portable import HEADER_NAME, block, closure, parse
 
-HEADER = Path(__file__).parent.parent / "rules" / "hip" / "ports" / HEADER_NAME
 
 # tiny-cuda-nn's cuda_graph.h (its CUDA 12 branch and its CUDA 11 one), cut down, and the
 # driver API form.
@@ -90,16 +86,7 @@ int main() {
 def test_the_members_get_hips_outputs(tmp_path):
     """With ROCm 7.2's hip_runtime_api.h (g++, a stand-in hipGraphExecUpdate): the status
     is HIP's, result and errorNode its two outputs, errorFromNode NULL."""
-    header = parse(HEADER.read_bytes())
-    program = tmp_path / "update.cpp"
-    program.write_bytes(b"#include <hip/hip_runtime_api.h>\n"
-                        + block(header, closure(header, {b"cudaport_graph_exec_update"}))
-                        + PROGRAM)
-    subprocess.run(["g++", "-std=c++17", "-D__HIP_PLATFORM_AMD__", "-I",
-                    str(hip_headers_for_gxx(tmp_path)), str(program), "-o",
-                    str(tmp_path / "update")], check=True)
-    lines = subprocess.run([str(tmp_path / "update")], capture_output=True, text=True,
-                           check=True).stdout.splitlines()
+    lines = run_portable_host_program(tmp_path, {b"cudaport_graph_exec_update"}, PROGRAM)
     # (hip_runtime_api.h: hipErrorGraphExecUpdateFailure = 910, ...ErrorTopologyChanged = 0x2)
     assert lines == ["0 0 7 0", "910 2 7 0"]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import compile_object, hip_headers_for_gxx
+from conftest import compile_object, run_portable_host_program
 from cudaport import Options, translate_bytes
 from cudaport.portable import HEADER_NAME, block, closure, parse
 
@@ -200,16 +200,7 @@ def test_the_launch_passes_hip_the_config_without_those_attributes(tmp_path):
     """With ROCm 7.2's own hip_runtime_api.h (g++, a stand-in hipLaunchKernelExC that
     records what it is given): the grid, block, shared memory and arguments arrive as
     given; numAttrs 0 when only dropped attributes were set."""
-    include = hip_headers_for_gxx(tmp_path)
-    header = parse(HEADER.read_bytes())
-    program = tmp_path / "launch.cpp"
-    program.write_bytes(b"#include <hip/hip_runtime_api.h>\n"
-                        + block(header, closure(header, {b"cudaport_launch_kernel_ex"}))
-                        + LAUNCH)
-    subprocess.run(["g++", "-std=c++17", "-D__HIP_PLATFORM_AMD__", "-I", str(include),
-                    str(program), "-o", str(tmp_path / "launch")], check=True)
-    lines = subprocess.run([str(tmp_path / "launch")], capture_output=True, text=True,
-                           check=True).stdout.splitlines()
+    lines = run_portable_host_program(tmp_path, {b"cudaport_launch_kernel_ex"}, LAUNCH)
     assert lines == ["0 3 64 128 (nil) 7 2.5", "1 8 2 0"]
 
 

@@ -5,16 +5,12 @@ rules/hip/ports/cudaport_portable.h."""
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from conftest import compile_object, hip_headers_for_gxx
+from conftest import compile_object, run_portable_host_program
 from cudaport import Options, translate_bytes
-from cudaport.portable import HEADER_NAME, block, closure, parse
 
-HEADER = Path(__file__).parent.parent / "rules" / "hip" / "ports" / HEADER_NAME
 
 # gsplat's SphericalHarmonicsCUDA.cu, cut down.
 SRC = b"""\
@@ -72,16 +68,7 @@ def test_each_range_is_prefetched_to_its_location(tmp_path):
     last to count - 1); a first index other than 0, indices not increasing or not below
     count, more locations than operations, or flags: invalid value; an error ends the batch.
     With ROCm 7.2's hip_runtime_api.h (g++, a stand-in hipMemPrefetchAsync_v2)."""
-    header = parse(HEADER.read_bytes())
-    program = tmp_path / "prefetch.cpp"
-    program.write_bytes(b"#include <hip/hip_runtime_api.h>\n"
-                        + block(header, closure(header, {b"cudaport_mem_prefetch_batch_async"}))
-                        + PROGRAM)
-    subprocess.run(["g++", "-std=c++17", "-D__HIP_PLATFORM_AMD__", "-I",
-                    str(hip_headers_for_gxx(tmp_path)), str(program), "-o",
-                    str(tmp_path / "prefetch")], check=True)
-    lines = subprocess.run([str(tmp_path / "prefetch")], capture_output=True, text=True,
-                           check=True).stdout.splitlines()
+    lines = run_portable_host_program(tmp_path, {b"cudaport_mem_prefetch_batch_async"}, PROGRAM)
     device, host = "1:1", "2:0"  # (hipMemLocationTypeDevice = 1, hipMemLocationTypeHost = 2)
     invalid = "= 1"  # hipErrorInvalidValue
     assert lines == [
