@@ -701,16 +701,17 @@ Good: `int w = threadIdx.x / warpSize;` where the warp's number in the block is 
 """)
 register("CP230", "inline-ptx-ported", "warning", "inline PTX rewritten with HIP code", """
 What: an `asm(...)` statement whose every PTX instruction has a HIP meaning was rewritten:
-special registers (`%laneid`, `%smid`, `%globaltimer`, `%tid.x`), cache-hinted, acquire,
-release and volatile loads and stores, `atom`/`red`, `fence`/`membar`, `prmt`, `lop3`,
-`mul.hi`/`mul.wide`, full-warp `shfl.sync`, `bar.sync 0`, `cvt` packs to `f16x2`/`bf16x2`,
-`.approx` math, `griddepcontrol` and the Ampere `cp.async` copy. Operands are read and
-written bit for bit, inputs before outputs, as the asm statement does.
+special registers (`%laneid`, `%smid`, `%globaltimer` and its `_lo`/`_hi` halves, `%tid.x`),
+cache-hinted, acquire, release and volatile loads and stores, `atom`/`red`, `fence`/`membar`,
+`prmt`, `lop3`, `mul.hi`/`mul.wide`, full-warp `shfl.sync` and `redux.sync`, `bar.sync 0`,
+`cvt` packs to `f16x2`/`bf16x2`, sm_100's `f32x2` pair arithmetic, `.approx` math,
+`griddepcontrol`, `brkpt` and the Ampere `cp.async` copy. Operands are read and written bit
+for bit, inputs before outputs, as the asm statement does.
 Why: HIP cannot assemble PTX, but these instructions are expressions or builtins there.
 Information when the rewrite computes the same; a warning when it comes with a caveat the
 message states: an approximation replaced by a more exact function, a clock of another
 rate, a lane number of a 64-wide wavefront, an asynchronous copy made synchronous (same
-result, no overlap).
+result, no overlap), a breakpoint that ends the kernel when a debugger resumes it.
 Fix: nothing where the rewrite is exact; where the message states a caveat, check that the
 code does not depend on it (bit-exact approximations, timer units, lane numbers above 31).
 Bad: `asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(hi) : "r"(a), "r"(b));`

@@ -157,6 +157,16 @@ FORMS = [
     ('asm volatile("cp.async.commit_group;\\n" ::);', "(void)0;", "warning"),
     ('asm volatile("cp.async.wait_group %0;\\n" :: "n"(1));', "(void)0;", "warning"),
     ('asm volatile("cp.async.wait_all;");', "(void)0;", "warning"),
+    # (flashinfer's profiler.cuh writes %globaltimer_lo with one %, which nvcc passes on)
+    ('asm volatile("mov.u32 %0, %globaltimer_lo;" : "=r"(a));',
+     "a = __builtin_bit_cast(__typeof__(a), static_cast<unsigned int>(static_cast<unsigned int>("
+     "wall_clock64())));", "warning"),
+    ('asm volatile("mov.u32 %0, %%globaltimer_hi;" : "=r"(a));',
+     "static_cast<unsigned int>(wall_clock64() >> 32)", "warning"),
+    ('asm("rsqrt.approx.f64 %0, %1;" : "=d"(*(double*)w) : "d"(*(double*)p));',
+     "*(double*)w = rsqrt((*(double*)p));", "warning"),
+    ('asm volatile("brkpt;\\n" ::);', "do { __builtin_debugtrap(); __builtin_trap(); } while (0);",
+     "warning"),
 ]
 
 
@@ -254,6 +264,7 @@ def test_operand_names_and_the_spelling_of_operands_keep_their_translation():
     ('asm volatile("ld.global.nc" SUFFIX " %0, [%1];" : "=r"(a) : "l"(u));',
      "its text is built with SUFFIX"),
     ('asm volatile("fence.proxy.async;");', "'fence.proxy.async' has no HIP form"),
+    ('asm volatile("brkpt %0;" :: "r"(a));', "'brkpt $0' has no HIP form"),
 ])
 def test_left_as_it_is_with_the_instruction_named(stmt, named):
     out, findings = run(stmt)
@@ -659,3 +670,72 @@ def test_min_max_match_the_ptx_isa(tmp_path, opcode):
             want |= _ptx_minmax(x >> (width * lane) & m, y >> (width * lane) & m, fmt,
                                 parts[0] == "max", "NaN" in parts, "xorsign" in parts) << (width * lane)
         assert int(result) == want, (opcode, hex(x), hex(y), hex(int(result)), hex(want))
+
+
+# --- redux.sync against the PTX ISA, on the host --------------------------------------
+# 64 threads stand for the lanes of a wavefront; __shfl_xor publishes each lane's value,
+# waits for all, and reads its partner's within the width-lane segment.
+_HOST_WAVEFRONT = r"""
+#include <barrier>
+#include <cstdio>
+#include <thread>
+#include <vector>
+static std::barrier<> lanes_meet(64);
+static unsigned published[64];
+thread_local int lane;
+template <class T> T __shfl_xor(T v, int k, int width) {
+  published[lane] = static_cast<unsigned>(v);
+  lanes_meet.arrive_and_wait();
+  T r = static_cast<T>(published[(lane & ~(width - 1)) | ((lane ^ k) & (width - 1))]);
+  lanes_meet.arrive_and_wait();
+  return r;
+}
+"""
+
+
+def test_redux_sync_reduces_each_32_lane_warp_of_a_wavefront(tmp_path):
+    import functools
+    import operator
+
+    opcodes = ["redux.sync.add.u32", "redux.sync.add.s32", "redux.sync.min.u32", "redux.sync.min.s32",
+               "redux.sync.max.u32", "redux.sync.max.s32", "redux.sync.and.b32", "redux.sync.or.b32",
+               "redux.sync.xor.b32"]
+    calls = []
+    for k, opcode in enumerate(opcodes):
+        out, findings = run(f'asm("{opcode} %0, %1, 0xffffffff;" : "=r"(a) : "r"(b));')
+        assert codes(findings) == [("CP230", "info")], findings
+        lam = re.search(r"(\[\]\(((?:unsigned )?int) v\) \{.*?return v; \})\(", line_of(out))
+        calls.append(f"      out[{k}][l] = static_cast<unsigned>({lam.group(1)}"
+                     f"(static_cast<{lam.group(2)}>(in[l])));\n")
+    program = tmp_path / "redux.cpp"
+    program.write_text(
+        _HOST_WAVEFRONT + f"int main() {{\n  unsigned in[64], out[{len(opcodes)}][64];\n  for (;;) {{\n"
+        "    for (int l = 0; l < 64; ++l) if (std::scanf(\"%u\", &in[l]) != 1) return 0;\n"
+        "    std::vector<std::thread> threads;\n"
+        "    for (int l = 0; l < 64; ++l) threads.emplace_back([&in, &out, l] {\n      lane = l;\n"
+        + "".join(calls) + "    });\n    for (auto& t : threads) t.join();\n"
+        "    for (auto& row : out) for (int l = 0; l < 64; ++l) std::printf(\"%u\\n\", row[l]);\n  }\n}\n")
+    subprocess.run(["g++", "-std=c++20", "-O1", "-pthread", str(program), "-o", str(tmp_path / "redux")],
+                   check=True)
+    rng = random.Random(29)
+    edges = [0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x80000001, 0xFFFFFFFE]
+    rounds = [[rng.choice(edges) if rng.random() < 0.3 else rng.getrandbits(32) for _ in range(64)]
+              for _ in range(40)] + [[0xFFFFFFFF] * 32 + [0x80000000] * 32]
+    got = subprocess.run([str(tmp_path / "redux")], input="".join(f"{v}\n" for r in rounds for v in r),
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert len(got) == len(rounds) * len(opcodes) * 64
+    signed = lambda v: v - (1 << 32) if v & 0x80000000 else v  # noqa: E731
+    reduce = {"add": lambda vs, _: sum(vs), "min": lambda vs, key: min(vs, key=key),
+              "max": lambda vs, key: max(vs, key=key),
+              "and": lambda vs, _: functools.reduce(operator.and_, vs),
+              "or": lambda vs, _: functools.reduce(operator.or_, vs),
+              "xor": lambda vs, _: functools.reduce(operator.xor, vs)}
+    results = iter(got)
+    for values in rounds:
+        for opcode in opcodes:
+            op, t = opcode.split(".")[2:]
+            key = signed if t == "s32" else None
+            for warp in (values[:32], values[32:]):  # (each 32-lane warp of the wavefront alone)
+                want = reduce[op](warp, key) & 0xFFFFFFFF
+                for _ in range(32):
+                    assert int(next(results)) == want, (opcode, warp)

@@ -450,9 +450,14 @@ def _instruction(gen: _Gen, ins: ptx.Instruction) -> None:
         if ins.opcode in (ports.get("packs") or {}):
             _cvt_pack(gen, ins, ports["packs"][ins.opcode])
             return
-        if ins.opcode in (ports.get("nothing") or {}):
+        statements = ports.get("statements") or {}
+        if ins.opcode in (ports.get("nothing") or {}) or ins.opcode in statements:
             if ins.operands:
                 raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+            entry = statements.get(ins.opcode) or {}
+            gen.body.extend(entry.get("to", ()))
+            if entry.get("caveat"):
+                gen.caveats.append(entry["caveat"])
             return
         family = _FAMILIES.get(op)
         if family is None:

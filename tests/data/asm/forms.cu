@@ -127,6 +127,11 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
   asm volatile("ex2.approx.f16x2 %0, %1;" : "=r"(c1) : "r"(c2));
   asm volatile("tanh.approx.f16 %0, %1;" : "=h"(hs[2]) : "h"(hs[3]));
   asm volatile("prmt.b32 %0, %1, %2, %3;\n" : "=r"(c2) : "r"(c0), "r"(c1), "r"(c3));
+  // (flashinfer: %globaltimer_lo written with one %, brkpt on an error path)
+  asm volatile("mov.u32 %0, %globaltimer_lo;" : "=r"(u[50]));
+  asm volatile("mov.u32 %0, %%globaltimer_hi;" : "=r"(u[51]));
+  asm volatile("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(*(double*)&w[2]) : "d"(*(double*)&w[3]));
+  if (u[52] == 54321u) asm volatile("brkpt;\n" ::);
   u[0] = lane + hi + r + x + smid + t32 + c0 + c1 + c2 + c3 + old + shi + (unsigned)(gt + c64 + wide) + smem[threadIdx.x % 64];
   q[0] = v + e2 + l2 + rc + th;
 }
