@@ -167,6 +167,18 @@ FORMS = [
      "*(double*)w = rsqrt((*(double*)p));", "warning"),
     ('asm volatile("brkpt;\\n" ::);', "do { __builtin_debugtrap(); __builtin_trap(); } while (0);",
      "warning"),
+    # (fmha_v2's epilogue scales accumulators held in "r" registers)
+    ('asm volatile("mul.f32 %0, %0, %1;\\n" : "+r"(a) : "f"(x));',
+     "__ptx_r0 = __builtin_bit_cast(unsigned int, static_cast<float>(__builtin_bit_cast(float, __ptx_r0) "
+     "* __ptx_r1));", "info"),
+    ('asm("mul.rn.f32 %0, %1, %2;" : "=f"(x) : "f"(y), "f"(x));', "x = __ocml_mul_rte_f32(y, x);", "info"),
+    ('asm("add.rm.f32 %0, %1, %2;" : "=f"(x) : "f"(y), "f"(x));', "x = __ocml_add_rtn_f32(y, x);", "info"),
+    ('asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(x) : "f"(y), "f"(x), "f"(p[0]));',
+     "x = __builtin_fmaf(y, x, p[0]);", "info"),
+    ('asm("neg.f32 %0, %1;" : "=f"(x) : "f"(y));', "x = -y;", "info"),
+    ('asm("shl.b32 %0, %1, 16;" : "=r"(a) : "r"(b));',
+     "[](unsigned int a, unsigned int n) { return n > 31u ? 0u : a << n; }(__builtin_bit_cast(unsigned "
+     "int, b), static_cast<unsigned int>(16))", "info"),
 ]
 
 
@@ -739,3 +751,25 @@ def test_redux_sync_reduces_each_32_lane_warp_of_a_wavefront(tmp_path):
                 want = reduce[op](warp, key) & 0xFFFFFFFF
                 for _ in range(32):
                     assert int(next(results)) == want, (opcode, warp)
+
+
+@pytest.mark.parametrize("opcode", ["shl.b32", "shr.b32", "shr.u32", "shr.s32"])
+def test_shifts_clamp_the_amount_to_the_width(tmp_path, opcode):
+    out, findings = run(f'asm("{opcode} %0, %1, %2;" : "=r"(c) : "r"(a), "r"(b));')
+    assert codes(findings) == [("CP230", "info")], findings
+    lam = re.search(r"(\[\]\((?:unsigned )?int a, unsigned int n\) \{.*?; \})\(", line_of(out)).group(1)
+    rng = random.Random(opcode)
+    cases = [(rng.choice([0, 1, 0x80000000, 0xFFFFFFFF, 0x7FFFFFFF]) if rng.random() < 0.3
+              else rng.getrandbits(32), n) for n in [*range(0, 40), 63, 64, 255, 0x80000000, 0xFFFFFFFF]
+             for _ in range(20)]
+    got = _host_lambda(tmp_path, lam, "unsigned v0, v1", [f"{a} {n}" for a, n in cases], "%u %u")
+    assert len(got) == len(cases)
+    for (a, n), r in zip(cases, got):
+        k = min(n, 32)  # (PTX ISA: an amount above the width is the width)
+        if opcode == "shl.b32":
+            want = a << k
+        elif opcode == "shr.s32":
+            want = (a - (1 << 32) if a & 0x80000000 else a) >> k
+        else:
+            want = a >> k
+        assert int(r) == want & 0xFFFFFFFF, (opcode, hex(a), n, r)

@@ -132,6 +132,13 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
   asm volatile("mov.u32 %0, %%globaltimer_hi;" : "=r"(u[51]));
   asm volatile("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(*(double*)&w[2]) : "d"(*(double*)&w[3]));
   if (u[52] == 54321u) asm volatile("brkpt;\n" ::);
+  asm volatile("mul.f32 %0, %0, %1;\n" : "+r"(u[53]) : "f"(f));
+  asm("{\n\tshl.b32 %0, %2, 16;\n\tand.b32 %1, %2, 0xffff0000;\n\t}\n" : "=f"(q[1]), "=f"(q[2]) : "r"(u[54]));
+  asm("shr.s32 %0, %1, %2;" : "=r"(u[55]) : "r"(u[56]), "r"(a));
+  asm("shr.u32 %0, %1, 4;" : "=r"(u[57]) : "r"(u[58]));
+  asm("neg.f32 %0, %1;" : "=f"(q[3]) : "f"(g));
+  asm("{\n.reg .f32 t;\nmul.rn.f32 t, %1, %2;\nadd.rz.f32 t, t, %2;\nfma.rn.f32 %0, t, %1, %2;\nfma.rm.f32 %0, %0, t, %1;\n}"
+      : "=f"(q[4]) : "f"(f), "f"(g));
   u[0] = lane + hi + r + x + smid + t32 + c0 + c1 + c2 + c3 + old + shi + (unsigned)(gt + c64 + wide) + smem[threadIdx.x % 64];
   q[0] = v + e2 + l2 + rc + th;
 }
