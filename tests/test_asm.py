@@ -112,6 +112,10 @@ FORMS = [
      "auto __ptx_t1 = ((unsigned long long __attribute__((address_space(3))) *)static_cast<size_t>"
      "(static_cast<unsigned int>(a))); auto __ptx_t2 = ((const unsigned long long *)u); "
      "__ptx_t1[0] = __ptx_t2[0]; __ptx_t1[1] = __ptx_t2[1];", "warning"),
+    ('asm volatile("cp.async.cg.shared::cta.global [%0], [%1], 16;" :: "r"(a), "l"(u));',
+     "auto __ptx_t1 = ((unsigned long long __attribute__((address_space(3))) *)static_cast<size_t>"
+     "(static_cast<unsigned int>(a))); auto __ptx_t2 = ((const unsigned long long *)u); "
+     "__ptx_t1[0] = __ptx_t2[0]; __ptx_t1[1] = __ptx_t2[1];", "warning"),
     ('asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" :: "r"(a), "l"(u), "r"(b));',
      "< __ptx_t4 ? __ptx_t2[__ptx_t3] : 0", "warning"),
     ('asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" :: "r"(a), "l"(u), "n"(8));',

@@ -866,7 +866,9 @@ def _cp(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> N
             rest == ["wait_group"] and len(ins.operands) == 1:
         gen.caveats.append(entry["caveat"])
         return
-    if not rest or rest[0] not in ("ca", "cg") or rest[1:3] != ["shared", "global"] or any(
+    # (.shared::cta is the window of the thread's own block, which .shared means)
+    if not rest or rest[0] not in ("ca", "cg") or len(rest) < 3 or \
+            rest[1] not in ("shared", "shared::cta") or rest[2] != "global" or any(
             not re.fullmatch(r"L2::(?:64|128|256)B", m) for m in rest[3:]):
         raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
     if len(ins.operands) not in (3, 4):
