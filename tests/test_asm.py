@@ -777,3 +777,21 @@ def test_shifts_clamp_the_amount_to_the_width(tmp_path, opcode):
         else:
             want = a >> k
         assert int(r) == want & 0xFFFFFFFF, (opcode, hex(a), n, r)
+
+
+def test_lop3_with_a_lut_the_compiler_knows_matches_ptx_semantics(tmp_path):
+    # (CUTLASS's `"n"(immLut)`: the value is a template constant the pass cannot read)
+    out, findings = run('asm volatile("{\\n  lop3.b32 %0, %0, %1, %2, %3;\\n}\\n" : "+r"(a) : '
+                        '"n"(0x01800180U), "r"(b), "n"(0xF8));')
+    assert codes(findings) == [("CP230", "info")], findings
+    lam = re.search(r"(\[\]\(unsigned int a, unsigned int b, unsigned int c, unsigned int l\) \{.*?; \})\(",
+                    line_of(out)).group(1)
+    rng = random.Random(3)
+    cases = [(rng.getrandbits(32), rng.getrandbits(32), rng.getrandbits(32), lut) for lut in range(256)
+             for _ in range(4)]
+    got = _host_lambda(tmp_path, lam, "unsigned v0, v1, v2, v3", [" ".join(map(str, c)) for c in cases],
+                       "%u %u %u %u")
+    assert len(got) == len(cases)
+    for (a, b, c, lut), r in zip(cases, got):
+        want = sum((lut >> (4 * (a >> i & 1) + 2 * (b >> i & 1) + (c >> i & 1)) & 1) << i for i in range(32))
+        assert int(r) == want, (hex(a), hex(b), hex(c), hex(lut))

@@ -748,7 +748,16 @@ def _once(gen: _Gen, ins: ptx.Instruction, sources: list[str], expr: str,
 
 
 def _lop3(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:
-    if mods or types != ["b32"] or len(ins.operands) != 5 or not _INT.match(ins.operands[4]):
+    if mods or types != ["b32"] or len(ins.operands) != 5:
+        raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
+    k = gen.operand_index(ins.operands[4].strip())
+    if k is not None and gen.stmt.operands[k].kind in "ni":
+        # (a constant the compiler knows, not this pass (CUTLASS's `"n"(immLut)`): bit i of
+        # the result is bit 4*a_i + 2*b_i + c_i of it, each term folding away)
+        gen.write(ins.operands[0], "b32", _LOP3_CONSTANT + "(" + ", ".join(
+            gen.read(x, "b32") for x in ins.operands[1:]) + ")")
+        return
+    if not _INT.match(ins.operands[4]):
         raise _NoForm(f"'{ins.text}' has no {_TARGET} form")
     lut = int(ins.operands[4].rstrip("uU"), 0)
     if not 0 <= lut <= 0xFF:
@@ -758,6 +767,12 @@ def _lop3(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) ->
     for var, name in zip("abc", names):
         expr = expr.replace(f"\x02{var}\x02", name)
     _once(gen, ins, names, expr)
+
+
+# lop3 with a LUT the compiler knows but this pass does not: each minterm the LUT names
+_LOP3_CONSTANT = "[](unsigned int a, unsigned int b, unsigned int c, unsigned int l) { return " + " | ".join(
+    f"(l & 0x{1 << k:02X}u ? " + " & ".join(v if k >> (2 - j) & 1 else f"~{v}" for j, v in enumerate("abc"))
+    + " : 0u)" for k in range(7, -1, -1)) + "; }"
 
 
 @functools.cache

@@ -140,6 +140,7 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
   asm("{\n.reg .f32 t;\nmul.rn.f32 t, %1, %2;\nadd.rz.f32 t, t, %2;\nfma.rn.f32 %0, t, %1, %2;\nfma.rm.f32 %0, %0, t, %1;\n}"
       : "=f"(q[4]) : "f"(f), "f"(g));
   asm volatile("cp.async.cg.shared::cta.global [%0], [%1], 16, %2;" :: "r"(c1), "l"(v4), "r"(a & 16));
+  asm volatile("{\n  lop3.b32 %0, %0, %1, %2, %3;\n}\n" : "+r"(u[59]) : "n"(0x01800180U), "r"(u[60]), "n"((0xf0 & 0xcc) | 0xaa));
   u[0] = lane + hi + r + x + smid + t32 + c0 + c1 + c2 + c3 + old + shi + (unsigned)(gt + c64 + wide) + smem[threadIdx.x % 64];
   q[0] = v + e2 + l2 + rc + th;
 }
