@@ -180,6 +180,14 @@ FORMS = [
     ('asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(x) : "f"(y), "f"(x), "f"(p[0]));',
      "x = __builtin_fmaf(y, x, p[0]);", "info"),
     ('asm("neg.f32 %0, %1;" : "=f"(x) : "f"(y));', "x = -y;", "info"),
+    # (mixed precision: the bfloat16 or half source widened exactly, then the f32 operation)
+    ('asm("add.rn.f32.bf16 %0, %1, %2;" : "=f"(x) : "h"(s[0]), "f"(y));',
+     "x = __ocml_add_rte_f32(__builtin_bit_cast(float, static_cast<unsigned int>(__builtin_bit_cast("
+     "unsigned short, s[0])) << 16), y);", "info"),
+    ('asm("fma.rn.f32.f16 %0, %1, %2, %3;" : "=f"(x) : "h"(s[0]), "h"(s[1]), "f"(y));',
+     "x = __builtin_fmaf(static_cast<float>(__builtin_bit_cast(_Float16, __builtin_bit_cast(unsigned short, "
+     "s[0]))), static_cast<float>(__builtin_bit_cast(_Float16, __builtin_bit_cast(unsigned short, s[1]))), y);",
+     "info"),
     ('asm("shl.b32 %0, %1, 16;" : "=r"(a) : "r"(b));',
      "[](unsigned int a, unsigned int n) { return n > 31u ? 0u : a << n; }(__builtin_bit_cast(unsigned "
      "int, b), static_cast<unsigned int>(16))", "info"),

@@ -476,7 +476,9 @@ def _function(gen: _Gen, ins: ptx.Instruction, entry: dict, types: list[str]) ->
     count = max(int(n) for n in re.findall(r"\$(\d+)", template))
     if len(ins.operands) != count + 1:
         raise _NoForm(f"'{ins.text}' has another number of operands")
-    value = re.sub(r"\$(\d+)", lambda m: gen.read(ins.operands[int(m.group(1))], src), template)
+    # (`src` may name each source's type: a list, $1's first)
+    value = re.sub(r"\$(\d+)", lambda m: gen.read(ins.operands[int(m.group(1))], src[int(
+        m.group(1)) - 1] if isinstance(src, list) else src), template)
     if entry.get("caveat"):
         gen.caveats.append(entry["caveat"])
     gen.write(ins.operands[0], dst, value)

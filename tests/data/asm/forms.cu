@@ -141,6 +141,10 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
       : "=f"(q[4]) : "f"(f), "f"(g));
   asm volatile("cp.async.cg.shared::cta.global [%0], [%1], 16, %2;" :: "r"(c1), "l"(v4), "r"(a & 16));
   asm volatile("{\n  lop3.b32 %0, %0, %1, %2, %3;\n}\n" : "+r"(u[59]) : "n"(0x01800180U), "r"(u[60]), "n"((0xf0 & 0xcc) | 0xaa));
+  asm volatile("{\n\t.reg .b16 a_lo, a_hi, b_lo, b_hi;\n\tmov.b32 {a_lo, a_hi}, %1;\n\tmov.b32 {b_lo, b_hi}, %2;\n\t"
+               "fma.rn.f32.bf16 %0, a_lo, b_lo, %3;\n\tfma.rn.f32.bf16 %0, a_hi, b_hi, %0;\n\t}\n" : "=f"(q[5]) : "r"(a), "r"(b), "f"(f));
+  asm volatile("{\n\t.reg .b16 lo, hi;\n\tmov.b32 {lo, hi}, %2;\n\tadd.rn.f32.bf16 %0, lo, %3;\n\tsub.rn.f32.f16 %1, hi, %3;\n\t}\n"
+               : "=f"(q[6]), "=f"(q[7]) : "r"(a), "f"(g));
   u[0] = lane + hi + r + x + smid + t32 + c0 + c1 + c2 + c3 + old + shi + (unsigned)(gt + c64 + wide) + smem[threadIdx.x % 64];
   q[0] = v + e2 + l2 + rc + th;
 }
