@@ -95,7 +95,7 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=8)
     ap.add_argument("--json", default=None, help="write every cause per repository here")
     args = ap.parse_args()
-    options = Options() if args.hip_version is None else Options(hip_version=args.hip_version)
+    options = Options() if args.hip_version is None else Options(target_version=args.hip_version)
     rows = [analyse(os.path.normpath(r), options) for r in args.repos]
     total = Counter()
     print(f"{'repository':28} {'files':>6} {'blocked':>8} {'other':>6} {'other %':>8}")

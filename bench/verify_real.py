@@ -110,6 +110,12 @@ LAYOUT = {
     "PRK": lambda r: sorted(r.glob("Cxx11/*.cu")),  # ParRes/Kernels (session 30)
     "mixbench": lambda r: sorted(r.glob("mixbench-cuda/*.cu"))  # ekondis/mixbench
     + sorted(r.glob("mixbench-cuda/*.cpp")),
+    # Issue 29/30's rotation of AI repositories (session 31); the PyTorch extensions among
+    # them (torchsparse, pytorch3d, fast-hadamard-transform) need PyTorch's headers.
+    "candle": lambda r: sorted(r.glob("candle-kernels/src/**/*.cu")),  # huggingface/candle
+    # graphdeco-inria/...: its glm submodule at third_party/glm (g-truc/glm)
+    "diff-gaussian-rasterization": lambda r: sorted(r.glob("cuda_rasterizer/*.cu")),
+    "nccl-tests": lambda r: sorted(r.glob("src/*.cu")) + sorted(r.glob("verifiable/*.cu")),
 }
 # Flags for nvcc only, per repository (HIP's clang needs none of them).
 NVCC_FLAGS = {
@@ -133,6 +139,7 @@ REPO_FLAGS: dict[str, list[str]] = {
     "bitsandbytes": ["-I{repo}/csrc"],
     "TeaLeaf": ["-I{repo}/driver"],
     "mixbench": ["-I{repo}/include"],
+    "diff-gaussian-rasterization": ["-I{repo}/third_party/glm"],
 }
 
 

@@ -145,6 +145,30 @@ def test_rccl_window_translation_compiles_with_rocm_7_2(tmp_path):
     compile_object(path, "gfx942")
 
 
+ALLTOALL = (b"#include <nccl.h>\n"
+            b"ncclResult_t a2a(const float* s, float* r, size_t n, ncclComm_t c, cudaStream_t st) {\n"
+            b"  return ncclAlltoAll(s, r, n, ncclFloat, c, st);\n}\n")
+
+
+def test_nccl_alltoall_is_rccls_alltoall():
+    """NCCL 2.28's ncclAlltoAll is RCCL's ncclAllToAll (same parameters, same blocks per
+    rank; nccl-tests' alltoall.cu): renamed, with RCCL's distinct-buffers rule as a note."""
+    from cudaport import Options, translate_bytes
+    out = translate_bytes(ALLTOALL, Options(target_version="7.2"), "a.cpp")
+    assert b"return ncclAllToAll(s, r, n, ncclFloat, c, st);" in out.output
+    assert [f.code for f in out.findings if f.identifier == "ncclAlltoAll"] == ["CP108"]
+    assert not [f for f in out.findings if f.severity == "error"], out.findings
+
+
+@pytest.mark.slow
+def test_nccl_alltoall_translation_compiles_with_rocm_7_2(tmp_path):
+    from conftest import compile_object
+    from cudaport import Options, translate_bytes
+    path = tmp_path / "a.hip"
+    path.write_bytes(translate_bytes(ALLTOALL, Options(target_version="7.2"), "a.cpp").output)
+    compile_object(path, "gfx942")
+
+
 def test_gen_hip_versions_is_reproducible(tmp_path):
     gen = _tool("gen_hip_versions")
     if not (gen.ROCM_INCLUDE / "hip" / "hip_version.h").is_file():
