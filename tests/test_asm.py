@@ -75,6 +75,13 @@ FORMS = [
      "__HIP_MEMORY_SCOPE_AGENT); __ptx_t1; })", "info"),
     ('asm volatile("atom.global.exch.b64 %0, [%1], %2;" : "=l"(w[1]) : "l"(w), "l"(w[2]));',
      "__hip_atomic_exchange(", "info"),
+    # (xqa's semaphore: PTX's wrapping increment, clang's AMDGPU builtin of the same meaning)
+    ('asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;\\n" : "=r"(c) : "l"(u), "r"(a));',
+     "c = __builtin_bit_cast(__typeof__(c), static_cast<unsigned int>(__builtin_amdgcn_atomic_inc32("
+     "((unsigned int *)u), __builtin_bit_cast(unsigned int, a), __ATOMIC_ACQ_REL, \"agent\")));", "info"),
+    ('asm volatile("red.sys.global.dec.u32 [%0], %1;" :: "l"(u), "r"(a));',
+     "(void)__builtin_amdgcn_atomic_dec32(((unsigned int *)u), __builtin_bit_cast(unsigned int, a), "
+     "__ATOMIC_RELAXED, \"\");", "info"),
     ('asm volatile("atom.global.min.u32 %0, [%1], %2;" : "=r"(c) : "l"(u), "r"(a));',
      "__hip_atomic_fetch_min(((unsigned int *)u)", "info"),
     ('asm volatile("fence.acq_rel.gpu;" ::: "memory");', "__threadfence();", "info"),
@@ -289,6 +296,8 @@ def test_operand_names_and_the_spelling_of_operands_keep_their_translation():
      "its text is built with SUFFIX"),
     ('asm volatile("fence.proxy.async;");', "'fence.proxy.async' has no HIP form"),
     ('asm volatile("brkpt %0;" :: "r"(a));', "'brkpt $0' has no HIP form"),
+    ('asm volatile("atom.shared.inc.u32 %0, [%1], %2;" : "=r"(a) : "r"(c), "r"(b));',
+     "'atom.shared.inc.u32' (the .shared space) has no HIP form"),
 ])
 def test_left_as_it_is_with_the_instruction_named(stmt, named):
     out, findings = run(stmt)

@@ -648,7 +648,7 @@ def _atomic(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) 
             sem = m
         elif m in ("cta", "gpu", "sys"):
             scope = m
-        elif m in _ATOMIC_OPS or m == "cas":
+        elif m in _ATOMIC_OPS or m in ("cas", "inc", "dec"):
             if operation:
                 raise _NoForm(f"the modifier .{m}")
             operation = m
@@ -660,8 +660,9 @@ def _atomic(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) 
     if t.startswith("f") and operation not in ("add", "exch") or t not in _C_TYPES \
             or _BITS[t] < 32:
         raise _NoForm(f"the type .{t}")
-    if t.startswith("b") and operation in ("add", "min", "max"):
-        raise _NoForm(f"the type .{t}")
+    if t.startswith("b") and operation in ("add", "min", "max") or \
+            operation in ("inc", "dec") and (t != "u32" or space.startswith("shared")):
+        raise _NoForm(f"the type .{t}" if t != "u32" else f"the .{space} space")
     order = _ORDERS[sem or "relaxed"]
     where = _scope(gen, scope or "gpu")
     ctype = _C_TYPES[t]
@@ -679,6 +680,12 @@ def _atomic(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) 
         expected, desired = gen.read(operands[1], t), gen.read(operands[2], t)
         value = (f"({{ {ctype} {tmp} = {expected}; __hip_atomic_compare_exchange_strong("
                  f"{p}, &{tmp}, {desired}, {order}, {failure}, {where}); {tmp}; }})")
+    elif operation in ("inc", "dec"):
+        # (clang's wrapping increment and decrement, as PTX's: inc gives 0 at or above b,
+        # dec gives b at 0 or above it; HIP's atomicInc is the agent-scope relaxed one)
+        name = (gen.ports.get("scopes") or {})[scope or "gpu"]["name"]
+        value = (f"__builtin_amdgcn_atomic_{operation}32({p}, {gen.read(operands[1], t)}, {order}, "
+                 f"\"{name}\")")
     else:
         value = f"{_ATOMIC_OPS[operation]}({p}, {gen.read(operands[1], t)}, {order}, {where})"
     if returns:

@@ -145,6 +145,10 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
                "fma.rn.f32.bf16 %0, a_lo, b_lo, %3;\n\tfma.rn.f32.bf16 %0, a_hi, b_hi, %0;\n\t}\n" : "=f"(q[5]) : "r"(a), "r"(b), "f"(f));
   asm volatile("{\n\t.reg .b16 lo, hi;\n\tmov.b32 {lo, hi}, %2;\n\tadd.rn.f32.bf16 %0, lo, %3;\n\tsub.rn.f32.f16 %1, hi, %3;\n\t}\n"
                : "=f"(q[6]), "=f"(q[7]) : "r"(a), "f"(g));
+  asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;\n" : "=r"(u[61]) : "l"(u + 62), "r"(a));
+  asm volatile("atom.global.dec.u32 %0, [%1], %2;" : "=r"(u[63]) : "l"(u + 64), "r"(b));
+  asm volatile("red.sys.global.inc.u32 [%0], %1;" :: "l"(u + 65), "r"(b));
+  asm volatile("red.cta.global.dec.u32 [%0], %1;" :: "l"(u + 66), "r"(b));
   u[0] = lane + hi + r + x + smid + t32 + c0 + c1 + c2 + c3 + old + shi + (unsigned)(gt + c64 + wide) + smem[threadIdx.x % 64];
   q[0] = v + e2 + l2 + rc + th;
 }
