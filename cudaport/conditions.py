@@ -34,6 +34,9 @@ class Known:
     # names of a family the target never defines (``__CUDA_ARCH_FEAT_SM90_ALL``), beside
     # ``undefined``; ``defined`` wins over it
     undefined_family: Callable[[bytes], bool] | None = None
+    # function-like macros of the target's headers: (name, parameters, body), the body as
+    # those headers write it (RCCL's ``NCCL_VERSION(X,Y,Z)``)
+    functions: tuple[tuple[bytes, tuple[bytes, ...], bytes], ...] = ()
 
     def has_header(self, name: bytes) -> bool | None:
         return None if self.header is None else self.header(name)
@@ -65,8 +68,19 @@ class _Unparsed(Exception):
 def evaluate(cond: bytes, known: Known) -> bool | None:
     """True or False where ``#if cond`` has that outcome in every build the facts describe,
     None where it depends on something unknown or the condition is not understood."""
+    tokens = _tokens(_SPLICE.sub(b" ", cond).strip())
+    if tokens is None:
+        return None  # (a character literal, a string: not understood)
+    try:
+        value = _value(tokens, known, 0)
+    except (_Unparsed, IndexError, ZeroDivisionError):
+        return None
+    return None if value is None else value != 0
+
+
+def _tokens(text: bytes) -> list[tuple[int, bytes]] | None:
+    """(kind, text) of each token: 0 number, 1 name, 2 operator, 3 ``__has_include``."""
     tokens = []
-    text = _SPLICE.sub(b" ", cond).strip()
     pos = 0
     while pos < len(text):
         while text[pos:pos + 1].isspace():
@@ -78,18 +92,34 @@ def evaluate(cond: bytes, known: Known) -> bool | None:
             continue
         m = _TOKEN.match(text, pos)
         if m is None:
-            return None  # (a character literal, a string: not understood)
+            return None
         kind = 0 if m.group(1) else 1 if m.group(2) else 2
         tokens.append((kind, m.group(kind + 1)))
         pos = m.end()
-    try:
-        parser = _Parser(tokens, known)
-        value = parser.ternary()
-        if parser.i != len(tokens):
-            return None
-    except (_Unparsed, IndexError, ZeroDivisionError):
-        return None
-    return None if value is None else value != 0
+    return tokens
+
+
+def _value(tokens, known: Known, depth: int) -> int | None:
+    parser = _Parser(tokens, known, depth)
+    value = parser.ternary()
+    if parser.i != len(tokens):
+        raise _Unparsed
+    return value
+
+
+def _expand(body: bytes, params: tuple[bytes, ...], args: list[list[tuple[int, bytes]]]):
+    """The tokens of ``body`` with each parameter replaced by its argument, parenthesized."""
+    tokens = _tokens(body)
+    if tokens is None or len(args) != len(params):
+        raise _Unparsed
+    given = dict(zip(params, args))
+    out = []
+    for kind, text in tokens:
+        if kind == 1 and text in given:
+            out += [(2, b"(")] + given[text] + [(2, b")")]
+        else:
+            out.append((kind, text))
+    return out
 
 
 # binary operators by precedence, loosest first
@@ -98,8 +128,8 @@ _LEVELS = ((b"||",), (b"&&",), (b"|",), (b"^",), (b"&",), (b"==", b"!="),
 
 
 class _Parser:
-    def __init__(self, tokens, known: Known) -> None:
-        self.tokens, self.known, self.i = tokens, known, 0
+    def __init__(self, tokens, known: Known, depth: int = 0) -> None:
+        self.tokens, self.known, self.i, self.depth = tokens, known, 0, depth
 
     def peek(self) -> bytes | None:
         return self.tokens[self.i][1] if self.i < len(self.tokens) and \
@@ -168,15 +198,22 @@ class _Parser:
                 self.take(b")")
             d = self.known.is_defined(name)
             return None if d is None else int(d)
-        if self.peek() == b"(":  # a function-like macro: its value is unknown
-            depth = 0
+        if self.peek() == b"(":  # a function-like macro: unknown unless the target's
+            depth, args = 0, [[]]  # headers define it (then its body, with the arguments)
             while True:
-                t = self.tokens[self.i][1]
+                t = self.tokens[self.i]
                 self.i += 1
-                depth += (t == b"(") - (t == b")")
+                depth += (t[1] == b"(") - (t[1] == b")")
                 if depth == 0:
                     break
-            return None
+                if depth == 1 and t[1] == b"," and t[0] == 2:
+                    args.append([])
+                elif depth > 1 or t[1] != b"(":
+                    args[-1].append(t)
+            macro = next((f for f in self.known.functions if f[0] == text), None)
+            if macro is None or self.depth > 8:
+                return None
+            return _value(_expand(macro[2], macro[1], args), self.known, self.depth + 1)
         return self.known.value(text)
 
 

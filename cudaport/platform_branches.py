@@ -572,6 +572,13 @@ def _arch_macros(compiled):
 def _known(compiled, version, defines: tuple[str, ...]) -> conditions.Known:
     extra = compiled.target.extra
     defined = {m.encode(): 1 for m in extra.get("predefined_macros") or ()}
+    # the version macros of the target's libraries at this version (RCCL's NCCL_VERSION_CODE)
+    line = (version + (0,))[:2] if version else None
+    for name, values in (extra.get("library_version_macros") or {}).items():
+        value = next((v for k, v in values.items()
+                      if line is not None and (version_tuple(k) + (0,))[:2] == line), None)
+        if value is not None:
+            defined[name.encode()] = value
     for d in defines:
         name, _, value = d.partition("=")
         try:
@@ -587,8 +594,10 @@ def _known(compiled, version, defines: tuple[str, ...]) -> conditions.Known:
         if arch[1] is not None:
             given = frozenset(defined)
             family = lambda n, match=arch[1]: n not in given and match(n) is not None  # noqa: E731
+    functions = tuple((name.encode(), tuple(p.encode() for p in params), body.encode())
+                      for name, (params, body) in (extra.get("function_macros") or {}).items())
     return conditions.Known(tuple(defined.items()), frozenset(undefined - set(defined)),
-                            functools.partial(header_on_target, compiled), family)
+                            functools.partial(header_on_target, compiled), family, functions)
 
 
 def header_on_target(compiled, name: bytes) -> bool | None:

@@ -66,6 +66,36 @@ def test_the_projects_own_hip_switch_is_honoured_with_d():
     assert not findings(given, "CP215")  # decided by the switch: nothing to say
 
 
+NCCL_GATES = """\
+#include <nccl.h>
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2,28,0)
+#include "nccl_device.h"
+__device__ void sync(Barrier bar) { bar.sync(ncclCoopCta(), cuda::memory_order_acquire); }
+#endif
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2,7,0)
+__device__ void order() { (void)cuda::memory_order_release; }
+#endif
+"""
+
+
+def test_rccls_version_macros_decide_nccl_gates():
+    # nccl-tests: `#if NCCL_VERSION_CODE >= NCCL_VERSION(2,28,0)` guards NCCL's device API,
+    # which ROCm 7.2's RCCL (NCCL 2.27.7, rccl/rccl.h) lacks: never compiled for HIP 7.2, so
+    # its libcu++ orders block nothing there; the 2.7 gate is true and still reports
+    facts = Known(defined=((b"NCCL_VERSION_CODE", 22707),), functions=((
+        b"NCCL_VERSION", (b"X", b"Y", b"Z"),
+        b"(((X) <= 2 && (Y) <= 8) ? (X) * 1000 + (Y) * 100 + (Z) : (X) * 10000 + (Y) * 100 + (Z))"),))
+    assert evaluate(b"NCCL_VERSION_CODE >= NCCL_VERSION(2,28,0)", facts) is False
+    assert evaluate(b"NCCL_VERSION_CODE >= NCCL_VERSION(2, (7), 0)", facts) is True
+    assert evaluate(b"NCCL_VERSION(2,3) > 0", facts) is None  # (not its parameters)
+    assert evaluate(b"NCCL_VERSION_CODE >= NCCL_VERSION(2,28,0)", KNOWN) is None
+    on72 = run(NCCL_GATES)
+    assert [line for line, _ in findings(on72, "CP110")] == [7]
+    assert on72.output.count(b"NCCL_VERSION_CODE >= NCCL_VERSION(") == 2  # (left as written)
+    # another ROCm line: RCCL's version there is not known, both gates stand
+    assert [line for line, _ in findings(run(NCCL_GATES, version="6.4"), "CP110")] == [4, 7]
+
+
 VERSIONS = """\
 #include <cuda_runtime.h>
 #if CUDART_VERSION >= 12000

@@ -92,6 +92,26 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
             out[name] = integer(pth, node, f"{what}.{name}")
         return out
 
+    def library_versions(pth: str, n: yaml.Node, what: str) -> dict[str, dict[str, int]]:
+        out = {}
+        for name, node, _at in S.mapping(pth, n, what):
+            values = {}
+            for version, value, at in S.mapping(pth, node, f"{what}.{name}"):
+                if not S.VERSION.match(version):
+                    raise at.error(f"{what}.{name}: {version!r} is not a version like 7.2.0")
+                values[version] = integer(pth, value, f"{what}.{name}.{version}")
+            out[name] = values
+        return out
+
+    def function_macros(pth: str, n: yaml.Node, what: str) -> dict[str, tuple]:
+        out = {}
+        for name, node, _at in S.mapping(pth, n, what):
+            d = S.fields(pth, node, f"{what}.{name}", {
+                "params": lambda a, b, c: S.string_list(a, b, c, S.identifier),
+                "body": S.text}, required=("params", "body"))
+            out[name] = (tuple(d["params"]), d["body"])
+        return out
+
     def anything(pth: str, n: yaml.Node, what: str) -> object:
         return yaml.load(yaml.serialize(n), Loader=S._Loader)
 
@@ -116,6 +136,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "cuda_arch_macros": macro_list, "cuda_arch_macro_pattern": patterns_one,
         "retired_macros": retired, "header_macros": macro_list,
         "cuda_version_values": macro_values, "gate_macro": S.identifier,
+        "library_version_macros": library_versions, "function_macros": function_macros,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -138,7 +159,8 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "dim3_needs_fields", "predefined_macros", "header_macros",
                                  "cuda_version_macros", "cuda_arch_macros",
                                  "cuda_arch_macro_pattern", "retired_macros",
-                                 "cuda_version_values", "gate_macro")
+                                 "cuda_version_values", "gate_macro",
+                                 "library_version_macros", "function_macros")
                if k in d},
         newest_described=d.get("newest_described"),
     )
