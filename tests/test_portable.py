@@ -1036,6 +1036,10 @@ def test_fp8_conversions_match_cudas_definitions(driver):
             refs.append(_fp8_reference(b, False, 1) | _fp8_reference(c, False, 1) << 8)
             calls.append(("cudaport_cvt_bfloat16raw_to_fp8", h, 0, 1))
             refs.append(_fp8_reference(b, True, 0))
+            for interp, name in ((0, "cudaport_cvt_rn_satfinite_e4m3x2_bf16x2"),
+                                 (1, "cudaport_cvt_rn_satfinite_e5m2x2_bf16x2")):  # (PTX: .satfinite)
+                calls.append((name, h | (h ^ 0x8001) << 16, 0, 0))
+                refs.append(_fp8_reference(b, True, interp) | _fp8_reference(c, True, interp) << 8)
     for c in range(0x10000):  # every pair of codes to two halves (the low byte in .x)
         for interp in (0, 1):
             want = _fp8_to_half_reference(c & 0xFF, interp) | _fp8_to_half_reference(c >> 8, interp) << 16

@@ -942,7 +942,7 @@ CUDAPORT_HD inline unsigned cudaport_cvt_rn_bf16x2_e2m1x2(unsigned char a) {
 #endif
 //@ end
 
-//@ fp8 needs=lowp_raw provides=cudaport_cvt_double_to_fp8,cudaport_cvt_float_to_fp8,cudaport_cvt_double2_to_fp8x2,cudaport_cvt_float2_to_fp8x2,cudaport_cvt_halfraw_to_fp8,cudaport_cvt_halfraw2_to_fp8x2,cudaport_cvt_bfloat16raw_to_fp8,cudaport_cvt_bfloat16raw2_to_fp8x2,cudaport_cvt_fp8_to_halfraw,cudaport_cvt_fp8x2_to_halfraw2,cudaport_cvt_rn_satfinite_e4m3x2_f32,cudaport_cvt_rn_satfinite_e5m2x2_f32,cudaport_cvt_rn_satfinite_e4m3x2_f16x2,cudaport_cvt_rn_satfinite_e5m2x2_f16x2,cudaport_cvt_rn_f16x2_e4m3x2,cudaport_cvt_rn_f16x2_e5m2x2
+//@ fp8 needs=lowp_raw provides=cudaport_cvt_double_to_fp8,cudaport_cvt_float_to_fp8,cudaport_cvt_double2_to_fp8x2,cudaport_cvt_float2_to_fp8x2,cudaport_cvt_halfraw_to_fp8,cudaport_cvt_halfraw2_to_fp8x2,cudaport_cvt_bfloat16raw_to_fp8,cudaport_cvt_bfloat16raw2_to_fp8x2,cudaport_cvt_fp8_to_halfraw,cudaport_cvt_fp8x2_to_halfraw2,cudaport_cvt_rn_satfinite_e4m3x2_f32,cudaport_cvt_rn_satfinite_e5m2x2_f32,cudaport_cvt_rn_satfinite_e4m3x2_f16x2,cudaport_cvt_rn_satfinite_e5m2x2_f16x2,cudaport_cvt_rn_satfinite_e4m3x2_bf16x2,cudaport_cvt_rn_satfinite_e5m2x2_bf16x2,cudaport_cvt_rn_f16x2_e4m3x2,cudaport_cvt_rn_f16x2_e5m2x2
 #ifndef CUDAPORT_PORTABLE_FP8
 #define CUDAPORT_PORTABLE_FP8
 // FP8 (cuda_fp8.h): one byte, the sign in bit 7. E4M3: 4 exponent bits (bias 7), 3
@@ -963,7 +963,7 @@ CUDAPORT_HD inline unsigned cudaport_cvt_rn_bf16x2_e2m1x2(unsigned char a) {
 //   binary16 (the low byte into .x); NaN becomes 0x7FFF.
 // Inline PTX (PTX ISA, cvt): cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, a, b converts a into
 //   the upper byte of d and b into the lower one, as __NV_SATFINITE from float;
-//   cvt.rn.satfinite.{e4m3x2,e5m2x2}.f16x2 d, a and cvt.rn.f16x2.{e4m3x2,e5m2x2} d, a
+//   cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f16x2,bf16x2} d, a and cvt.rn.f16x2.{e4m3x2,e5m2x2} d, a
 //   convert each half of a, the lower into the lower.
 // The saturate and interpretation arguments take CUDA's values, which HIP's enumerators
 // share: __NV_NOSAT/__HIP_NOSAT 0, __NV_SATFINITE/__HIP_SATFINITE 1, E4M3 0, E5M2 1.
@@ -1087,6 +1087,12 @@ CUDAPORT_HD inline unsigned short cudaport_cvt_rn_satfinite_e4m3x2_f16x2(unsigne
 }
 CUDAPORT_HD inline unsigned short cudaport_cvt_rn_satfinite_e5m2x2_f16x2(unsigned a) {
   return cudaport_cvt_halfraw2_to_fp8x2(a, 1, 1);
+}
+CUDAPORT_HD inline unsigned short cudaport_cvt_rn_satfinite_e4m3x2_bf16x2(unsigned a) {
+  return cudaport_detail::fp8x2_from_16x2(a, true, 1, 0);
+}
+CUDAPORT_HD inline unsigned short cudaport_cvt_rn_satfinite_e5m2x2_bf16x2(unsigned a) {
+  return cudaport_detail::fp8x2_from_16x2(a, true, 1, 1);
 }
 CUDAPORT_HD inline unsigned cudaport_cvt_rn_f16x2_e4m3x2(unsigned short a) {
   return cudaport_detail::bit_cast<unsigned>(cudaport_cvt_fp8x2_to_halfraw2(a, 0));

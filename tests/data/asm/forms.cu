@@ -50,6 +50,8 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
   asm volatile("cvt.rn.e5m2x2.f32.satfinite %0, %2, %1;" : "=h"(hs[9]) : "f"(f), "f"(g));
   asm volatile("cvt.satfinite.rn.e4m3x2.f16x2 %0, %1;" : "=h"(hs[10]) : "r"(a));
   asm volatile("cvt.rn.satfinite.e5m2x2.f16x2 %0, %1;" : "=h"(hs[11]) : "r"(b));
+  asm volatile("cvt.rn.satfinite.e4m3x2.bf16x2 %0, %1;" : "=h"(hs[16]) : "r"(a));
+  asm volatile("cvt.rn.satfinite.e5m2x2.bf16x2 %0, %1;" : "=h"(hs[17]) : "r"(b));
   asm volatile("{\n.reg .b32 d0;\n.reg .b16 s0, s1;\nmov.b32 {s0, s1}, %1;\ncvt.rn.f16x2.e4m3x2 %0, s0;\n"
                "cvt.rn.f16x2.e5m2x2 d0, s1;\nxor.b32 %0, %0, d0;\n}" : "=r"(r) : "r"(a));
   asm volatile("{\n.reg .b8 byte0, byte1, byte2, byte3;\ncvt.rn.satfinite.e2m1x2.f32 byte0, %2, %1;\n"

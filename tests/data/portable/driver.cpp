@@ -103,6 +103,8 @@ static unsigned call(const std::string& name, unsigned a, unsigned b, unsigned c
   FF(cudaport_cvt_rn_satfinite_e2m1x2_f32)
   if (name == "cudaport_cvt_rn_satfinite_e4m3x2_f16x2") return cudaport_cvt_rn_satfinite_e4m3x2_f16x2(a);
   if (name == "cudaport_cvt_rn_satfinite_e5m2x2_f16x2") return cudaport_cvt_rn_satfinite_e5m2x2_f16x2(a);
+  if (name == "cudaport_cvt_rn_satfinite_e4m3x2_bf16x2") return cudaport_cvt_rn_satfinite_e4m3x2_bf16x2(a);
+  if (name == "cudaport_cvt_rn_satfinite_e5m2x2_bf16x2") return cudaport_cvt_rn_satfinite_e5m2x2_bf16x2(a);
   if (name == "cudaport_cvt_rn_f16x2_e4m3x2") return cudaport_cvt_rn_f16x2_e4m3x2((unsigned short)a);
   if (name == "cudaport_cvt_rn_f16x2_e5m2x2") return cudaport_cvt_rn_f16x2_e5m2x2((unsigned short)a);
   if (name == "cudaport_cvt_rn_f16x2_e2m1x2") return cudaport_cvt_rn_f16x2_e2m1x2((unsigned char)a);
