@@ -242,6 +242,7 @@ PTX_FORMS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("cvt.pack.sat.s16.s32", "unsigned",
      'asm("cvt.pack.sat.s16.s32 %0, %1, %2;" : "=r"(r) : "r"(s), "r"(t));', ("u32", "u32")),
     ("cvt.f32.bf16", "float", 'asm("cvt.f32.bf16 %0, %1;" : "=f"(r) : "h"(h));', ("u32",)),
+    ("cvt.rni.sat.s8.f32", "unsigned", 'asm("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(r) : "f"(x));', ("f32",)),
     ("cvt.rn.satfinite.e4m3x2.f32", "unsigned short",
      'asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(x), "f"(y));', ("f32", "f32")),
     ("cvt.rn.satfinite.e5m2x2.f32", "unsigned short",
