@@ -706,9 +706,10 @@ cache-hinted, acquire, release and volatile loads and stores, `atom`/`red`, `fen
 `prmt`, `lop3`, `mul.hi`/`mul.wide`, full-warp `shfl.sync` and `redux.sync`, `bar.sync 0`,
 `cvt` packs to `f16x2`/`bf16x2`, FP8/FP4/E8M0 pair conversions (`e4m3x2`, `e5m2x2`,
 `e2m1x2`, `ue8m0x2`, through the portable header), `cvt.rni.sat.s8`, shifts,
-`add`/`sub`/`mul`/`fma` on `f32` (in the rounding asked for) and on sm_100's `f32x2` pairs,
-`.approx` math, `griddepcontrol`, `brkpt` and the Ampere `cp.async` copy. Operands are read
-and written bit for bit, inputs before outputs, as the asm statement does.
+`add`/`sub`/`mul`/`fma` on `f32` (in the rounding asked for), on half and bfloat16 values
+and pairs, and on sm_100's `f32x2` pairs, `.approx` math, `griddepcontrol`, `brkpt` and the
+Ampere `cp.async` copy. Operands are read and written bit for bit, inputs before outputs,
+as the asm statement does.
 Why: HIP cannot assemble PTX, but these instructions are expressions or builtins there.
 Information when the rewrite computes the same; a warning when it comes with a caveat the
 message states: an approximation replaced by a more exact function, a clock of another

@@ -187,6 +187,13 @@ FORMS = [
     ('asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(x) : "f"(y), "f"(x), "f"(p[0]));',
      "x = __builtin_fmaf(y, x, p[0]);", "info"),
     ('asm("neg.f32 %0, %1;" : "=f"(x) : "f"(y));', "x = -y;", "info"),
+    ('asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(a) : "r"(b), "r"(c), "r"(a));',
+     "[](unsigned int x, unsigned int y, unsigned int z) { _Pragma(\"clang fp contract(off)\") unsigned int "
+     "d = 0; for (int k = 0; k < 32; k += 16) { _Float16 r = __builtin_fmaf16(", "info"),
+    ('asm("mul.bf16x2 %0, %1, %2;" : "=r"(a) : "r"(b), "r"(c));',
+     "[](unsigned int x, unsigned int y) { unsigned int d = 0; for (int k = 0; k < 32; k += 16) { __bf16 r = "
+     "__builtin_bit_cast(__bf16, static_cast<unsigned short>(x >> k)) * __builtin_bit_cast(__bf16, "
+     "static_cast<unsigned short>(y >> k)); d |= static_cast<unsigned int>(r != r ? 0x7FFFu : ", "info"),
     # (mixed precision: the bfloat16 or half source widened exactly, then the f32 operation)
     ('asm("add.rn.f32.bf16 %0, %1, %2;" : "=f"(x) : "h"(s[0]), "f"(y));',
      "x = __ocml_add_rte_f32(__builtin_bit_cast(float, static_cast<unsigned int>(__builtin_bit_cast("
@@ -296,6 +303,9 @@ def test_operand_names_and_the_spelling_of_operands_keep_their_translation():
      "its text is built with SUFFIX"),
     ('asm volatile("fence.proxy.async;");', "'fence.proxy.async' has no HIP form"),
     ('asm volatile("brkpt %0;" :: "r"(a));', "'brkpt $0' has no HIP form"),
+    ('asm("fma.rn.bf16x2 %0, %1, %2, %3;" : "=r"(a) : "r"(b), "r"(c), "r"(a));',
+     "'fma.rn.bf16x2' has no HIP form"),
+    ('asm("add.rn.ftz.f16x2 %0, %1, %2;" : "=r"(a) : "r"(b), "r"(c));', "'add.rn.ftz.f16x2' has no HIP form"),
     ('asm volatile("atom.shared.inc.u32 %0, [%1], %2;" : "=r"(a) : "r"(c), "r"(b));',
      "'atom.shared.inc.u32' (the .shared space) has no HIP form"),
 ])
@@ -812,3 +822,108 @@ def test_lop3_with_a_lut_the_compiler_knows_matches_ptx_semantics(tmp_path):
     for (a, b, c, lut), r in zip(cases, got):
         want = sum((lut >> (4 * (a >> i & 1) + 2 * (b >> i & 1) + (c >> i & 1)) & 1) << i for i in range(32))
         assert int(r) == want, (hex(a), hex(b), hex(c), hex(lut))
+
+
+HALF_OPCODES = ["add.f16x2", "sub.rn.f16x2", "mul.rn.f16x2", "fma.rn.f16x2", "add.rn.bf16x2",
+                "mul.bf16x2", "sub.rn.bf16", "fma.rn.f16"]
+
+
+@pytest.mark.slow  # (_Float16, __bf16 and __builtin_fmaf16 as clang has them: the ROCm root's clang++)
+def test_half_arithmetic_matches_ptx_semantics(tmp_path):
+    import os
+    from fractions import Fraction
+
+    import numpy as np
+
+    from conftest import rocm_wrapper
+
+    lams = []
+    for opcode in HALF_OPCODES:
+        n = 3 if opcode.startswith("fma") else 2
+        pair = "x2" in opcode
+        reg = '"r"' if pair else '"h"'
+        stmt = f'asm("{opcode} %0, ' + ", ".join(f"%{k}" for k in range(1, n + 1)) + \
+            f';" : {reg.replace(chr(34) + "r", chr(34) + "=r").replace(chr(34) + "h", chr(34) + "=h")}(a) : ' + \
+            ", ".join(f"{reg}(b)" for _ in range(n)) + ");"
+        out, findings = run(stmt)
+        assert codes(findings) == [("CP230", "info")], (opcode, findings)
+        lams.append(re.search(r"(\[\]\(unsigned (?:int|short) x, .*?return static_cast<unsigned (?:int|short)>"
+                              r"\(d\); \})\(", line_of(out)).group(1))
+    program = tmp_path / "halves.cpp"
+    program.write_text("#include <cstdio>\nint main() { unsigned v[3]; int op;\n"
+                       "  while (std::scanf(\"%d %u %u %u\", &op, v, v + 1, v + 2) == 4) {\n    unsigned r = 0;\n"
+                       + "".join(f"    if (op == {k}) r = {lam}(" + ", ".join(f"v[{j}]" for j in range(
+                           3 if HALF_OPCODES[k].startswith("fma") else 2)) + ");\n" for k, lam in enumerate(lams))
+                       + "    std::printf(\"%u\\n\", r);\n  }\n}\n")
+    in_root = {**os.environ, "CUDAPORT_ROOT_COMMAND": "1"}
+    root = rocm_wrapper().parent
+    clang = "/" + str(sorted(root.glob("usr/lib/llvm-*/bin/clang++"))[-1].relative_to(root))
+    subprocess.run([str(rocm_wrapper()), clang, "-std=c++17", "-O1", str(program), "-o",
+                    str(tmp_path / "halves")], check=True, env=in_root)
+    rng = random.Random(16)
+    specials = [0x0000, 0x8000, 0x0001, 0x03FF, 0x0400, 0x3C00, 0x7BFF, 0x7C00, 0xFC00, 0x7E00, 0x7F80,
+                0xFF80, 0x3F80, 0x7F7F, 0x0080, 0x007F, 0xC000]
+    half = lambda: rng.choice(specials) if rng.random() < 0.25 else rng.getrandbits(16)  # noqa: E731
+    cases = [(k, [half() | half() << 16 for _ in range(3)]) for k in range(len(HALF_OPCODES)) for _ in range(800)]
+    # (fma rounds once: 1.5 * (1 + 2^-10) is a half midpoint, and - 2^-24 takes it below;
+    # computed in float, the sum would round back onto the midpoint and then up)
+    cases += [(k, [0x3E003E00, 0x3C013C01, 0x80018001]) for k, o in enumerate(HALF_OPCODES) if o == "fma.rn.f16x2"]
+    cases += [(k, [0x3E00, 0x3C01, 0x8001]) for k, o in enumerate(HALF_OPCODES) if o == "fma.rn.f16"]
+    got = subprocess.run([str(rocm_wrapper()), str(tmp_path / "halves")], env=in_root,
+                         input="".join(f"{k} {' '.join(map(str, v))}\n" for k, v in cases),
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert len(got) == len(cases)
+
+    def value(bits, bf16):
+        return np.array([bits << 16 if bf16 else bits], dtype=np.uint32 if bf16 else np.uint16).view(
+            np.float32 if bf16 else np.float16)[0]
+
+    def rounded(exact, bf16):
+        """A real (Fraction) to the nearest half or bfloat16, ties to even: its bits."""
+        man, emin, emax = (7, -126, 127) if bf16 else (10, -14, 15)
+        if exact == 0:
+            return None
+        sign = 0x8000 if exact < 0 else 0
+        m = abs(exact)
+        e = m.numerator.bit_length() - m.denominator.bit_length()
+        e -= Fraction(2) ** e > m
+        quantum = Fraction(2) ** (max(e, emin) - man)
+        q = m / quantum
+        k = q.numerator // q.denominator
+        k += (q - k > Fraction(1, 2)) or (q - k == Fraction(1, 2) and k % 2)
+        v = k * quantum
+        if v >= Fraction(2) ** (emax + 1):
+            return sign | (0x7F80 if bf16 else 0x7C00)
+        f = np.array([float(v)], dtype=np.float32 if bf16 else np.float16)
+        return sign | int((f.view(np.uint32)[0] >> 16) if bf16 else f.view(np.uint16)[0])
+
+    with np.errstate(all="ignore"):
+        for (k, v), r in zip(cases, got):
+            opcode = HALF_OPCODES[k]
+            op, bf16, lanes = opcode.split(".")[0], "bf16" in opcode, 2 if "x2" in opcode else 1
+            for lane in range(lanes):
+                xs = [value(w >> (16 * lane) & 0xFFFF, bf16) for w in v]
+                exact = [float(x) for x in xs][:3 if op == "fma" else 2]
+                lane_bits = int(r) >> (16 * lane) & 0xFFFF
+                if any(np.isnan(x) for x in exact) or np.isnan(
+                        {"add": lambda: exact[0] + exact[1], "sub": lambda: exact[0] - exact[1],
+                         "mul": lambda: exact[0] * exact[1],
+                         "fma": lambda: exact[0] * exact[1] + exact[2]}[op]()):
+                    assert lane_bits == 0x7FFF, (opcode, [hex(w) for w in v], lane, hex(lane_bits))
+                    continue
+                if not all(np.isfinite(x) for x in exact):
+                    want = {"add": lambda: exact[0] + exact[1], "sub": lambda: exact[0] - exact[1],
+                            "mul": lambda: exact[0] * exact[1],
+                            "fma": lambda: exact[0] * exact[1] + exact[2]}[op]()
+                    want_bits = (0x8000 if want < 0 else 0) | (0x7F80 if bf16 else 0x7C00)
+                else:
+                    fr = [Fraction(x) for x in exact]
+                    real = {"add": lambda: fr[0] + fr[1], "sub": lambda: fr[0] - fr[1],
+                            "mul": lambda: fr[0] * fr[1], "fma": lambda: fr[0] * fr[1] + fr[2]}[op]()
+                    want_bits = rounded(real, bf16)
+                    if want_bits is None:  # (an exact zero: its sign as IEEE 754 gives it)
+                        z = {"add": lambda: exact[0] + exact[1], "sub": lambda: exact[0] - exact[1],
+                             "mul": lambda: exact[0] * exact[1],
+                             "fma": lambda: (exact[0] * exact[1]) + exact[2]}[op]()
+                        want_bits = 0x8000 if np.signbit(z) else 0
+                assert lane_bits == want_bits, (opcode, [hex(w) for w in v], lane, hex(lane_bits), hex(want_bits))

@@ -459,6 +459,10 @@ def _instruction(gen: _Gen, ins: ptx.Instruction) -> None:
             if entry.get("caveat"):
                 gen.caveats.append(entry["caveat"])
             return
+        halves = ports.get("half_arithmetic") or {}
+        if op in halves.get("operations", ()) and len(types) == 1 and types[0] in halves["types"]:
+            _half_arithmetic(gen, ins, mods, types[0])
+            return
         family = _FAMILIES.get(op)
         if family is None:
             raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
@@ -1030,6 +1034,30 @@ def _minmax(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) 
     function = (f"[]({whole} a, {whole} b) {{ {whole} d = 0; for (int i = 0; i < {bits * lanes}; "
                 f"i += {bits}) {{ {body}; }} return d; }}({a}, {b})")
     gen.write(ins.operands[0], "b32" if bits * lanes == 32 else "b16", function)
+
+
+def _half_arithmetic(gen: _Gen, ins: ptx.Instruction, mods: list[str], t: str) -> None:
+    """add, sub, mul, fma on f16/bf16 values and pairs (``half_arithmetic`` in ptx.yaml):
+    each element in its type, a NaN result canonical; .rn turns contraction off."""
+    entry = gen.ports["half_arithmetic"]
+    op = ins.opcode.split(".")[0]
+    form = entry["operations"][op]
+    names = "xyz"[:3 if op == "fma" else 2]
+    if mods not in ([], ["rn"]) or t not in form.get("types", [t]) or \
+            form.get("rounding") == "required" and not mods or len(ins.operands) != len(names) + 1:
+        raise _NoForm(f"'{ins.opcode}' has no {_TARGET} form")
+    half = entry["types"][t]
+    pair = t.endswith("x2")
+    whole = "unsigned int" if pair else "unsigned short"
+    params = ", ".join(f"{whole} {n}" for n in names)
+    operation = re.sub(r"\b([xyz])\b", lambda m: f"__builtin_bit_cast({half}, static_cast<unsigned short>"
+                       f"({m.group(1)} >> k))", form["op"])
+    fence = '_Pragma("clang fp contract(off)") ' if mods else ""
+    value = (f"[]({params}) {{ {fence}unsigned int d = 0; for (int k = 0; k < {32 if pair else 16}; "
+             f"k += 16) {{ {half} r = {operation}; d |= static_cast<unsigned int>(r != r ? {entry['nan']} : "
+             f"__builtin_bit_cast(unsigned short, r)) << k; }} return static_cast<{whole}>(d); }}("
+             + ", ".join(gen.read(x, "b32" if pair else "b16") for x in ins.operands[1:]) + ")")
+    gen.write(ins.operands[0], "b32" if pair else "b16", value)
 
 
 def _trap(gen: _Gen, ins: ptx.Instruction, mods: list[str], types: list[str]) -> None:

@@ -151,6 +151,11 @@ __global__ void k(unsigned a, unsigned b, const float* p, float* q, int* ctr, un
   asm volatile("atom.global.dec.u32 %0, [%1], %2;" : "=r"(u[63]) : "l"(u + 64), "r"(b));
   asm volatile("red.sys.global.inc.u32 [%0], %1;" :: "l"(u + 65), "r"(b));
   asm volatile("red.cta.global.dec.u32 [%0], %1;" :: "l"(u + 66), "r"(b));
+  asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(u[67]) : "r"(a), "r"(b), "r"(u[68]));
+  asm("{\n.reg .f16x2 t;\nmul.rn.f16x2 t, %1, %2;\nadd.f16x2 %0, t, %1;\nsub.rn.f16x2 %0, %0, t;\n}" : "=r"(u[69]) : "r"(a), "r"(b));
+  asm("add.rn.bf16x2 %0, %1, %2;" : "=r"(u[70]) : "r"(a), "r"(b));
+  asm("mul.bf16 %0, %1, %2;" : "=h"(hs[5]) : "h"(hs[6]), "h"(hs[7]));
+  asm("fma.rn.f16 %0, %1, %2, %3;" : "=h"(hs[8]) : "h"(hs[6]), "h"(hs[7]), "h"(hs[9]));
   u[0] = lane + hi + r + x + smid + t32 + c0 + c1 + c2 + c3 + old + shi + (unsigned)(gt + c64 + wide) + smem[threadIdx.x % 64];
   q[0] = v + e2 + l2 + rc + th;
 }
