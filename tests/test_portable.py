@@ -907,6 +907,37 @@ def test_e8m0_and_fp4_match_cudas_definitions(driver):
     assert not bad, bad[:10]
 
 
+def _half_reference(x: float) -> int:
+    """CUDA's __double2half: the nearest binary16, ties to even, rounded once from the
+    double (struct's "e" packs so); past the largest half an infinity; NaN 0x7FFF."""
+    if x != x:
+        return 0x7FFF
+    try:
+        return struct.unpack("<H", struct.pack("<e", x))[0]
+    except OverflowError:
+        return 0xFC00 if x < 0 else 0x7C00
+
+
+def test_double2half_matches_cudas_definition(driver):
+    rng = random.Random(16)
+    values = [0.0, -0.0, float("inf"), float("-inf"), float("nan"), -float("nan"),
+              65504.0, 65519.999999, 65520.0, 65536.0, 1e300, 5e-324, 2.0 ** -24, 2.0 ** -25,
+              2.0 ** -25 * (1 + 2.0 ** -40), 2.0 ** -14, 2.0 ** -14 - 2.0 ** -25]
+    # every half, the ties between neighbours, and doubles just either side of a tie that
+    # a float cannot hold (through float they would round twice)
+    halves = [struct.unpack("<e", struct.pack("<H", h))[0] for h in range(0x7C00)]
+    for v, w in zip(halves, halves[1:]):
+        t = (v + w) / 2
+        values += [v, t, t * (1 + 2.0 ** -40), t * (1 - 2.0 ** -40)]
+    values += [rng.uniform(-70000, 70000) for _ in range(2000)]
+    values += [rng.choice((-1, 1)) * 2.0 ** rng.uniform(-30, 17) for _ in range(2000)]
+    values += [-v for v in values]
+    got = driver([("cudaport_double2half", _bits64(v), 0, 0) for v in values])
+    want = [_half_reference(v) for v in values]
+    bad = [(v, hex(g), hex(w)) for v, g, w in zip(values, got, want) if g != w]
+    assert not bad, bad[:10]
+
+
 # FP8 E4M3 and E5M2 (cuda_fp8.h) and the PTX pair conversions (PTX ISA, cvt)
 _FP8 = {0: (3, 7, 0x7E, 0x7F), 1: (2, 15, 0x7B, 0x7C)}  # mantissa bits, bias, largest, NOSAT overflow
 

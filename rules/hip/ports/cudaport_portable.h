@@ -719,6 +719,50 @@ struct cudaport_bfloat162_raw_t { unsigned short x, y; };
 #endif
 //@ end
 
+//@ double2half needs=lowp_raw provides=cudaport_double2half
+#ifndef CUDAPORT_PORTABLE_DOUBLE2HALF
+#define CUDAPORT_PORTABLE_DOUBLE2HALF
+// __double2half(x) (cuda_fp16.h): x converted to half precision in round-to-nearest-even
+// mode, rounded once from the double (through float, a double just off a half tie would be
+// rounded twice). HIP 6.4 and 7.2 have no double overload. A magnitude at or over 65520
+// (the midpoint of 65504, the largest half, and 2^16) gives an infinity of x's sign, an
+// infinity too; a zero or a value rounding to zero keeps x's sign; NaN gives 0x7FFF, the
+// canonical NaN of PTX's cvt.rn.f16.f64.
+namespace cudaport_detail {
+CUDAPORT_HD inline unsigned short half_bits_from_double(double x) {
+  const unsigned long long bits = bit_cast<unsigned long long>(x);
+  const unsigned sign = (unsigned)(bits >> 63) << 15;
+  if (x != x) return (unsigned short)0x7FFFu;
+  const double a = sign ? -x : x;
+  if (!(a < 65536.0)) return (unsigned short)(sign | 0x7C00u);
+  int e = (int)((bits >> 52) & 0x7FF) - 1023;  // (a's binary exponent; a subnormal half's: -14)
+  if (e < -14) e = -14;
+  // a in units of the half's last place (10 - e >= -5, <= 24: exact, under 2^11)
+  const double r = a * bit_cast<double>((unsigned long long)(10 - e + 1023) << 52);
+  unsigned n = (unsigned)r;
+  const double rest = r - (double)n;
+  if (rest > 0.5 || (rest == 0.5 && (n & 1u))) ++n;
+  // (the leading bit of n, 2^10, adds the 1 of the biased exponent; a carry is right)
+  const unsigned code = ((unsigned)(e + 14) << 10) + n;
+  return (unsigned short)(sign | (code > 0x7BFFu ? 0x7C00u : code));
+}
+}  // namespace cudaport_detail
+#if defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__)
+CUDAPORT_HD inline __half cudaport_double2half(double x) {
+  cudaport_half_raw_t r;
+  r.x = cudaport_detail::half_bits_from_double(x);
+  return __half(r);
+}
+#else
+CUDAPORT_HD inline cudaport_half_raw_t cudaport_double2half(double x) {
+  cudaport_half_raw_t r;
+  r.x = cudaport_detail::half_bits_from_double(x);
+  return r;
+}
+#endif
+#endif
+//@ end
+
 //@ round_mode needs=prelude provides=cudaport_round_mode,cudaport_round_nearest,cudaport_round_zero,cudaport_round_pos_inf,cudaport_round_min_inf
 #ifndef CUDAPORT_PORTABLE_ROUND_MODE
 #define CUDAPORT_PORTABLE_ROUND_MODE

@@ -170,6 +170,7 @@ static u64 call_double(const std::string& name, u64 a, u64 b, u64 c, bool& ok) {
   D1(cudaport_drcp_rd) D1(cudaport_drcp_ru) D1(cudaport_drcp_rz)
   D1(cudaport_dsqrt_rd) D1(cudaport_dsqrt_ru) D1(cudaport_dsqrt_rz)
   D3(cudaport_fma_rd) D3(cudaport_fma_ru) D3(cudaport_fma_rz)
+  if (name == "cudaport_double2half") return cudaport_detail::bit_cast<unsigned short>(cudaport_double2half(as_double(a)));
   if (name == "cudaport_fma_rn_f32x2") return cudaport_fma_rn_f32x2(a, b, c);
   if (name == "cudaport_fma_rn_ftz_f32x2") return cudaport_fma_rn_ftz_f32x2(a, b, c);
   if (name == "cudaport_add_rn_f32x2") return cudaport_add_rn_f32x2(a, b);

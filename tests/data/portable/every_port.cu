@@ -183,6 +183,7 @@ __global__ void doubles(double* d, double2* d2, const char2* c2, char2* oc2, con
   d2[0] = __ldcv(d2 + 1);
   oc2[0] = __ldcv(c2);
   oh[0] = __ldcv(h);
+  oh[1] = __double2half(d[40]);
 }
 
 __global__ void lowp(const float* f, unsigned char* e, unsigned short* q, __half2* h, nv_bfloat16* b, float* o) {
