@@ -200,10 +200,17 @@ def lowp_pack(clr: Path) -> str:
             elif hip in fp8_now and kind != "type":
                 lines.append(f'  {name}: {{kind: {kind}, to: {hip}, to_since: "{FP8_OCP_VERSION}"}}')
             elif hip in fp8_now:
-                note = ("HIP's OCP FP8 type; gfx942 (MI300) computes natively only in the FNUZ "
-                        "variant (" + hip + "_fnuz), whose exponent bias differs")
+                # (ROCm 7.2.4's amd_hip_fp8.h, its float constructor run on the host against
+                # CUDA 13's cuda_fp8.hpp: inf -> 0x7F/0x7C where CUDA gives 0x7E/0x7B, -NaN
+                # -> 0xFF where CUDA gives 0x7F; hipcc for gfx942 rejects its operator float
+                # in device code as host-only)
+                caveat = ("HIP's OCP FP8 type converts a float infinity to NaN (E4M3) or infinity "
+                          "(E5M2) where CUDA's saturates to the largest finite value, and keeps the "
+                          "sign of a NaN CUDA makes positive; on gfx942 (MI300), which computes "
+                          "natively only in the FNUZ variant (" + hip + "_fnuz, another exponent "
+                          "bias), its conversions are host-only")
                 lines.append(f'  {name}: {{kind: {kind}, to: {hip}, '
-                             f'to_since: "{FP8_OCP_VERSION}", note: "{note}"}}')
+                             f'to_since: "{FP8_OCP_VERSION}", caveat: "{caveat}"}}')
     return "\n".join(lines) + "\n"
 
 
