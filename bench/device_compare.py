@@ -243,6 +243,18 @@ PTX_FORMS: list[tuple[str, str, str, tuple[str, ...]]] = [
      'asm("cvt.pack.sat.s16.s32 %0, %1, %2;" : "=r"(r) : "r"(s), "r"(t));', ("u32", "u32")),
     ("cvt.f32.bf16", "float", 'asm("cvt.f32.bf16 %0, %1;" : "=f"(r) : "h"(h));', ("u32",)),
     ("cvt.rni.sat.s8.f32", "unsigned", 'asm("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(r) : "f"(x));', ("f32",)),
+    *[(f"{op} (amount {k})", "unsigned", f'asm("{op} %0, %1, %2;" : "=r"(r) : "r"(a), "r"({k}));', ("u32",))
+      for op in ("shl.b32", "shr.b32", "shr.u32", "shr.s32") for k in (0, 7, 31, 32, 255)],
+    *[(op, "unsigned", f'asm("{op} %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));', ("u32", "u32"))
+      for op in ("shl.b32", "shr.u32", "shr.s32")],
+    ("neg.f32", "float", 'asm("neg.f32 %0, %1;" : "=f"(r) : "f"(x));', ("f32",)),
+    *[(op, "float", f'asm("{op} %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y));', ("f32", "f32"))
+      for op in ("add.f32", "sub.f32", "mul.f32")],
+    ("fma.rn.f32", "float", 'asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(r) : "f"(x), "f"(y), "f"(z));',
+     ("f32", "f32", "f32")),
+    *[(f"lop3.b32 LUT n-operand 0x{lut:02X}", "unsigned",
+       f'asm("lop3.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(a), "r"(b), "r"(c), "n"(0x{lut:02X}));',
+       ("u32", "u32", "u32")) for lut in (0x96, 0xF8, 0x1E)],
     ("cvt.rn.satfinite.e4m3x2.f32", "unsigned short",
      'asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(x), "f"(y));', ("f32", "f32")),
     ("cvt.rn.satfinite.e5m2x2.f32", "unsigned short",
@@ -439,7 +451,8 @@ def _nan_bytes(case: dict) -> int:
     return 0
 
 
-CLANG_ONLY = re.compile(r"\b(_Float16|__bf16|__builtin_addc|__builtin_subc|__builtin_nontemporal_\w+)\b")
+CLANG_ONLY = re.compile(r"\b(_Float16|__bf16|__builtin_addc|__builtin_subc|__builtin_nontemporal_\w+|"
+                        r"__ocml_\w+|__builtin_amdgcn_\w+|__builtin_fmaf16)\b")
 
 
 def program(random: int, skip: set[str] = frozenset()) -> tuple[str, list[str], dict[str, tuple[int, int]]]:
