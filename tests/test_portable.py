@@ -938,6 +938,46 @@ def test_double2half_matches_cudas_definition(driver):
     assert not bad, bad[:10]
 
 
+_INTEGERS = {"int": (32, True), "uint": (32, False), "ll": (64, True), "ull": (64, False),
+             "short": (16, True), "ushort": (16, False)}
+
+
+def _int_bf16_reference(n: int, mode: str) -> int:
+    """CUDA's __int2bfloat16_<mode> & co.: the integer n to 8 significant bits, rounded
+    once (rn: nearest, ties to even; rz: towards zero; rd: -inf; ru: +inf); zero is +0."""
+    m = abs(n)
+    if m.bit_length() > 8:
+        s = m.bit_length() - 8
+        lo, rest = m >> s, m & ((1 << s) - 1)
+        up = {"rn": rest > 1 << (s - 1) or (rest == 1 << (s - 1) and lo & 1), "rz": False,
+              "rd": rest != 0 and n < 0, "ru": rest != 0 and n > 0}[mode]
+        m = (lo + up) << s
+    bits = struct.unpack("<I", struct.pack("<f", float(m)))[0] >> 16
+    return bits | (0x8000 if n < 0 else 0)
+
+
+def test_integer_to_bfloat16_matches_cudas_definition(driver):
+    rng = random.Random(24)
+    calls, refs = [], []
+    for kind, (width, signed) in _INTEGERS.items():
+        lo, hi = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+        values = {lo, hi, 0, 1, 255, 256, 257, 383, 384, 385, 511, 513, 65535, 65536}
+        # every tie 2^s*(k + 1/2) and its neighbours at each scale, and random values
+        for s in range(1, width - 7):
+            for k in (128, 129, 254, 255):
+                t = (k << s) + (1 << (s - 1))
+                values |= {t - 1, t, t + 1, -t + 1, -t, -t - 1}
+        values.add((1 << 24) + (1 << 16) + 1)  # (2^24 + 2^17; through float 2^24)
+        values |= {rng.randint(lo, hi) for _ in range(300)}
+        for v in sorted(v for v in values if lo <= v <= hi):
+            for mode in ("rn", "rz", "rd", "ru"):
+                calls.append((f"cudaport_{kind}2bfloat16_{mode}", v, 0, 0))
+                refs.append(_int_bf16_reference(v, mode))
+    got = driver(calls)
+    bad = [(c[0], c[1], hex(g), hex(w)) for c, g, w in zip(calls, got, refs) if g != w]
+    assert not bad, bad[:10]
+
+
 # FP8 E4M3 and E5M2 (cuda_fp8.h) and the PTX pair conversions (PTX ISA, cvt)
 _FP8 = {0: (3, 7, 0x7E, 0x7F), 1: (2, 15, 0x7B, 0x7C)}  # mantissa bits, bias, largest, NOSAT overflow
 

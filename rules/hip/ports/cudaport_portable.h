@@ -763,6 +763,82 @@ CUDAPORT_HD inline cudaport_half_raw_t cudaport_double2half(double x) {
 #endif
 //@ end
 
+//@ int2bfloat16 needs=lowp_raw provides=cudaport_int2bfloat16_rn,cudaport_int2bfloat16_rz,cudaport_int2bfloat16_rd,cudaport_int2bfloat16_ru,cudaport_uint2bfloat16_rn,cudaport_uint2bfloat16_rz,cudaport_uint2bfloat16_rd,cudaport_uint2bfloat16_ru,cudaport_ll2bfloat16_rn,cudaport_ll2bfloat16_rz,cudaport_ll2bfloat16_rd,cudaport_ll2bfloat16_ru,cudaport_ull2bfloat16_rn,cudaport_ull2bfloat16_rz,cudaport_ull2bfloat16_rd,cudaport_ull2bfloat16_ru,cudaport_short2bfloat16_rn,cudaport_short2bfloat16_rz,cudaport_short2bfloat16_rd,cudaport_short2bfloat16_ru,cudaport_ushort2bfloat16_rn,cudaport_ushort2bfloat16_rz,cudaport_ushort2bfloat16_rd,cudaport_ushort2bfloat16_ru
+#ifndef CUDAPORT_PORTABLE_INT2BFLOAT16
+#define CUDAPORT_PORTABLE_INT2BFLOAT16
+// __{int,uint,ll,ull,short,ushort}2bfloat16_{rn,rz,rd,ru}(x) (cuda_bf16.h): the integer x
+// as a bfloat16 (8 significant bits), rounded once in the mode named: rn to nearest, ties to
+// the even mantissa; rz towards zero; rd towards -inf; ru towards +inf. No integer reaches
+// bfloat16's range limits; zero is +0. HIP 6.4 lacks them; ROCm 7.2's __int2bfloat16_rn
+// converts through float (gfx942: v_cvt_f32_i32, then float to bfloat16), rounding twice,
+// so 2^24 + 2^16 + 1 gives 2^24 there and 2^24 + 2^17 in CUDA; the other forms it lacks.
+namespace cudaport_detail {
+// the bits of the bfloat16 of (neg ? -m : m), m rounded to 8 significant bits in `mode`
+// (0 rn, 1 rz, 2 rd, 3 ru)
+CUDAPORT_HD inline unsigned short bf16_bits_from_integer(unsigned long long m, bool neg, int mode) {
+  int p = 0;  // (the place of m's leading bit)
+  while (p < 63 && (m >> (p + 1)) != 0) ++p;
+  if (p > 7) {
+    const int s = p - 7;
+    const unsigned long long rest = m & ((1ull << s) - 1ull), half = 1ull << (s - 1);
+    m >>= s;
+    const bool up = mode == 0 ? (rest > half || (rest == half && (m & 1ull)))
+                    : mode == 1 ? false : rest != 0 && ((mode == 3) != neg);
+    m += up;
+    // m now has at most 9 significant bits, so m * 2^s is a float exactly
+    const float f = (float)m * bit_cast<float>((unsigned)(s + 127) << 23);
+    return (unsigned short)((bit_cast<unsigned>(f) >> 16) | (neg ? 0x8000u : 0u));
+  }
+  const float f = (float)m;  // (exact)
+  return (unsigned short)((bit_cast<unsigned>(f) >> 16) | (neg && m ? 0x8000u : 0u));
+}
+#if defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__)
+typedef __hip_bfloat16 bf16_t;
+CUDAPORT_HD inline __hip_bfloat16 bf16_from_bits(unsigned short bits) {
+  return __hip_bfloat16(bit_cast<__hip_bfloat16_raw>(bits));
+}
+#else
+typedef cudaport_bfloat16_raw_t bf16_t;
+CUDAPORT_HD inline cudaport_bfloat16_raw_t bf16_from_bits(unsigned short bits) {
+  return bit_cast<cudaport_bfloat16_raw_t>(bits);
+}
+#endif
+CUDAPORT_HD inline bf16_t bf16_of_signed(long long x, int mode) {
+  return bf16_from_bits(bf16_bits_from_integer(
+      x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x, x < 0, mode));
+}
+CUDAPORT_HD inline bf16_t bf16_of_unsigned(unsigned long long x, int mode) {
+  return bf16_from_bits(bf16_bits_from_integer(x, false, mode));
+}
+}  // namespace cudaport_detail
+typedef cudaport_detail::bf16_t cudaport_bf16_t;
+CUDAPORT_HD inline cudaport_bf16_t cudaport_int2bfloat16_rn(int x) { return cudaport_detail::bf16_of_signed(x, 0); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_int2bfloat16_rz(int x) { return cudaport_detail::bf16_of_signed(x, 1); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_int2bfloat16_rd(int x) { return cudaport_detail::bf16_of_signed(x, 2); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_int2bfloat16_ru(int x) { return cudaport_detail::bf16_of_signed(x, 3); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_uint2bfloat16_rn(unsigned int x) { return cudaport_detail::bf16_of_unsigned(x, 0); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_uint2bfloat16_rz(unsigned int x) { return cudaport_detail::bf16_of_unsigned(x, 1); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_uint2bfloat16_rd(unsigned int x) { return cudaport_detail::bf16_of_unsigned(x, 2); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_uint2bfloat16_ru(unsigned int x) { return cudaport_detail::bf16_of_unsigned(x, 3); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_ll2bfloat16_rn(long long x) { return cudaport_detail::bf16_of_signed(x, 0); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_ll2bfloat16_rz(long long x) { return cudaport_detail::bf16_of_signed(x, 1); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_ll2bfloat16_rd(long long x) { return cudaport_detail::bf16_of_signed(x, 2); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_ll2bfloat16_ru(long long x) { return cudaport_detail::bf16_of_signed(x, 3); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_ull2bfloat16_rn(unsigned long long x) { return cudaport_detail::bf16_of_unsigned(x, 0); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_ull2bfloat16_rz(unsigned long long x) { return cudaport_detail::bf16_of_unsigned(x, 1); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_ull2bfloat16_rd(unsigned long long x) { return cudaport_detail::bf16_of_unsigned(x, 2); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_ull2bfloat16_ru(unsigned long long x) { return cudaport_detail::bf16_of_unsigned(x, 3); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_short2bfloat16_rn(short x) { return cudaport_detail::bf16_of_signed(x, 0); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_short2bfloat16_rz(short x) { return cudaport_detail::bf16_of_signed(x, 1); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_short2bfloat16_rd(short x) { return cudaport_detail::bf16_of_signed(x, 2); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_short2bfloat16_ru(short x) { return cudaport_detail::bf16_of_signed(x, 3); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_ushort2bfloat16_rn(unsigned short x) { return cudaport_detail::bf16_of_unsigned(x, 0); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_ushort2bfloat16_rz(unsigned short x) { return cudaport_detail::bf16_of_unsigned(x, 1); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_ushort2bfloat16_rd(unsigned short x) { return cudaport_detail::bf16_of_unsigned(x, 2); }
+CUDAPORT_HD inline cudaport_bf16_t cudaport_ushort2bfloat16_ru(unsigned short x) { return cudaport_detail::bf16_of_unsigned(x, 3); }
+#endif
+//@ end
+
 //@ round_mode needs=prelude provides=cudaport_round_mode,cudaport_round_nearest,cudaport_round_zero,cudaport_round_pos_inf,cudaport_round_min_inf
 #ifndef CUDAPORT_PORTABLE_ROUND_MODE
 #define CUDAPORT_PORTABLE_ROUND_MODE

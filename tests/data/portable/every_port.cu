@@ -188,6 +188,9 @@ __global__ void doubles(double* d, double2* d2, const char2* c2, char2* oc2, con
 
 __global__ void lowp(const float* f, unsigned char* e, unsigned short* q, __half2* h, nv_bfloat16* b, float* o) {
   b[0] = __nv_cvt_e8m0_to_bf16raw(e[0]);
+  b[1] = __int2bfloat16_rn((int)q[0] << 16 | q[1]);
+  b[2] = __ull2bfloat16_rd((unsigned long long)q[2] << 40);
+  b[3] = __short2bfloat16_ru((short)q[3]);
   const __nv_fp4x4_e2m1 four(make_float4(f[0], f[1], f[2], f[3]));
   const __nv_fp4x4_storage_t storage = four.__x;
   const __nv_fp4x2_storage_t lo = static_cast<__nv_fp4x2_storage_t>(storage);
