@@ -5,6 +5,8 @@ is defined by HIP's own amd_hip_fp16.h (rules/hip/device-present.yaml)."""
 
 from __future__ import annotations
 
+import pytest
+
 from cudaport.translate import translate_source
 
 POLYFILL = """\
@@ -85,3 +87,33 @@ def test_make_half2_is_hips_own():
         result = translate_source(src, target_version=version)
         assert [f for f in result.findings if f.severity == "error"] == [], version
         assert b"make_half2(h, h)" in result.output
+
+
+RN = """\
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+__global__ void k(half *h, half2 *h2, __nv_bfloat16 *b, __nv_bfloat162 *b2) {
+  h[0] = __hadd_rn(h[1], h[2]) ; h[3] = __hsub_rn(h[1], h[2]); h[4] = __hmul_rn(h[1], h[2]);
+  h2[0] = __hadd2_rn(h2[1], h2[2]); h2[3] = __hsub2_rn(h2[1], h2[2]); h2[4] = __hmul2_rn(h2[1], h2[2]);
+  b[0] = __hadd_rn(b[1], b[2]); b[3] = __hmul_rn(b[1], b[2]); b2[0] = __hsub2_rn(b2[1], b2[2]);
+}
+"""
+
+
+def test_uncontracted_half_arithmetic_is_hips_own_from_7_2():
+    # __hadd_rn & co. (no fma contraction): ROCm 7.2's amd_hip_fp16.h and amd_hip_bf16.h
+    # define them for __half, __half2 and bfloat16; ROCm 6.4's do not (CP107)
+    new = translate_source(RN, target_version="7.2")
+    assert [f for f in new.findings if f.severity == "error"] == []
+    assert b"h[0] = __hadd_rn(h[1], h[2])" in new.output
+    old = translate_source(RN, target_version="6.4")
+    assert {f.identifier for f in old.findings if f.code == "CP107"} == {
+        "__hadd_rn", "__hsub_rn", "__hmul_rn", "__hadd2_rn", "__hsub2_rn", "__hmul2_rn"}
+
+
+@pytest.mark.slow
+def test_uncontracted_half_arithmetic_compiles_with_rocm_7_2(tmp_path):
+    from conftest import compile_object
+    path = tmp_path / "rn.hip"
+    path.write_bytes(translate_source(RN, target_version="7.2").output)
+    compile_object(path, "gfx942")
