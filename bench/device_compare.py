@@ -106,6 +106,7 @@ _family(r"^__f(rcp|sqrt)_r[duz]$", ("", "bits({c}(f32(A)))", "bits({p}(f32(A)))"
 _family(r"^__fmaf_r[duz]$", ("", "bits({c}(f32(A), f32(B), f32(C)))", "bits({p}(f32(A), f32(B), f32(C)))"))
 _family(r"^__f(add|sub|mul|div)_r[duz]$", ("", "bits({c}(f32(A), f32(B)))", "bits({p}(f32(A), f32(B)))"))
 _family(r"^__d(rcp|sqrt)_r[duz]$", ("", "bits({c}(f64(A)))", "bits({p}(f64(A)))"))
+_family(r"^__double2half$", ("", "bits({c}(f64(A)))", "bits({p}(f64(A)))"))
 _family(r"^__fma_r[duz]$", ("", "bits({c}(f64(A), f64(B), f64(C)))", "bits({p}(f64(A), f64(B), f64(C)))"))
 _family(r"^__d(add|sub|mul|div)_r[duz]$", ("", "bits({c}(f64(A), f64(B)))", "bits({p}(f64(A), f64(B)))"))
 _family(r"^__vi(max3|min3|addmax|addmin)_[su]32(_relu)?$|^__vi(max|min)_s32_relu$",
