@@ -107,6 +107,15 @@ _family(r"^__fmaf_r[duz]$", ("", "bits({c}(f32(A), f32(B), f32(C)))", "bits({p}(
 _family(r"^__f(add|sub|mul|div)_r[duz]$", ("", "bits({c}(f32(A), f32(B)))", "bits({p}(f32(A), f32(B)))"))
 _family(r"^__d(rcp|sqrt)_r[duz]$", ("", "bits({c}(f64(A)))", "bits({p}(f64(A)))"))
 _family(r"^__double2half$", ("", "bits({c}(f64(A)))", "bits({p}(f64(A)))"))
+# (integers to bfloat16 in each rounding: a 64-bit value from two words, its edges in each)
+_family(r"^__int2bfloat16_r[nzdu]$", ("", "bits({c}(s32(A)))", "bits({p}(s32(A)))"))
+_family(r"^__uint2bfloat16_r[nzdu]$", ("", "bits({c}(u32(A)))", "bits({p}(u32(A)))"))
+_family(r"^__short2bfloat16_r[nzdu]$", ("", "bits({c}((short)u16(A)))", "bits({p}((short)u16(A)))"))
+_family(r"^__ushort2bfloat16_r[nzdu]$", ("", "bits({c}(u16(A)))", "bits({p}(u16(A)))"))
+_family(r"^__ll2bfloat16_r[nzdu]$", ("", "bits({c}((long long)((W64)u32(A) << 32 | u32(B))))",
+                                     "bits({p}((long long)((W64)u32(A) << 32 | u32(B))))"))
+_family(r"^__ull2bfloat16_r[nzdu]$", ("", "bits({c}((W64)u32(A) << 32 | u32(B)))",
+                                      "bits({p}((W64)u32(A) << 32 | u32(B)))"))
 _family(r"^__fma_r[duz]$", ("", "bits({c}(f64(A), f64(B), f64(C)))", "bits({p}(f64(A), f64(B), f64(C)))"))
 _family(r"^__d(add|sub|mul|div)_r[duz]$", ("", "bits({c}(f64(A), f64(B)))", "bits({p}(f64(A), f64(B)))"))
 _family(r"^__vi(max3|min3|addmax|addmin)_[su]32(_relu)?$|^__vi(max|min)_s32_relu$",
