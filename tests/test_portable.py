@@ -180,6 +180,17 @@ def test_reduce_sync_is_renamed_from_7_2_and_portable_before():
     assert [f.severity for f in old.findings if f.code == "CP108"] == ["info"]
 
 
+def test_bitwise_reduce_sync_is_portable_in_every_version():
+    # ROCm 7.2.4's own __reduce_and/or/xor_sync combine lanes with logical operators off
+    # the whole-wave path (0x6 and 0x3 -> 1, where CUDA gives 0x2)
+    for name in ("and", "or", "xor"):
+        src = f"__global__ void k(unsigned* p) {{ p[0] = __reduce_{name}_sync(0xffffffffu, p[1]); }}\n"
+        for version in ("7.2", "6.4"):
+            out = _translate(src.encode(), version).output
+            assert f"cudaport_reduce_{name}_sync(0xffffffffu, p[1])".encode() in out, version
+            assert b"#ifndef CUDAPORT_PORTABLE_REDUCE_SYNC" in out
+
+
 # ---- semantics: the generic form against CUDA's definitions -------------------------------
 
 @pytest.fixture(scope="module")

@@ -1274,9 +1274,10 @@ CUDAPORT_HD inline unsigned long long cudaport_mul_rn_ftz_f32x2(unsigned long lo
 // __reduce_and_sync, __reduce_or_sync, __reduce_xor_sync (unsigned) (CUDA C++ Programming
 // Guide, "Warp Reduce Functions"): every thread named in mask takes part and receives the
 // reduction (a wrapping sum, minimum, maximum, or bitwise and/or/xor) of `value` over
-// those threads. For HIP before 7.2, which lacks them: a read of each named lane's value
-// with __shfl, in lane order (the operations are associative and commutative, so the
-// order does not change the result). A 32-bit mask of all ones (a whole CUDA warp) names
+// those threads. For HIP before 7.2, which lacks them, and for the bitwise three in 7.2 too
+// (whose own combine lanes with logical operators off the whole-wave path): a read of each
+// named lane's value with __shfl, in lane order (the operations are associative and
+// commutative, so the order does not change the result). A 32-bit mask of all ones (a whole CUDA warp) names
 // every active lane, as cudaport's rename does for HIP 7.2 (`__activemask()`), so a
 // wavefront of 64 reduces as one. Device code only: there is no warp on the host.
 #if defined(__HIPCC__)
