@@ -316,6 +316,46 @@ def _defines(src: bytes) -> list[tuple[int, bytes, int | None]]:
     return out
 
 
+def _with_defines(sources: list[bytes]):
+    """(source, its :func:`_defines`) of each source with a #define or #undef line."""
+    for src in sources:
+        found = _defines(src) if b"define" in src or b"undef" in src else None
+        if found:
+            yield src, found
+
+
+PROJECT_CONSTANTS = "project_constants"
+_OPENS = (b"if", b"ifdef", b"ifndef")
+
+
+def project_constants(sources: list[bytes]) -> tuple[tuple[str, int], ...]:
+    """(name, value) of the macros the files of one run #define as one integer literal,
+    every time the same, never #undef'd, and each time outside every conditional branch
+    (a header's include guard aside): their value is known in every file of the run.
+    candle's mmq_common.cuh: `#define GGML_CUDA_CC_VOLTA 700` at the top level, tested in
+    mmq_mma.cuh as `#if __CUDA_ARCH__ == GGML_CUDA_CC_VOLTA` (false for HIP)."""
+    values: dict[bytes, int | None] = {}
+    for src, found in _with_defines(sources):
+        marks = [(m.start(), m.group(1), m.group(2).strip()) for m in _directives(src)]
+        # (an include guard: the first directive `#ifndef X`, then `#define X`, and the
+        # last one its #endif: its branch does not count)
+        guard = len(marks) > 1 and marks[0][1] == b"ifndef" and marks[-1][1] == b"endif" \
+            and any(name == marks[0][2] and o > marks[0][0] for o, name, _ in found[:1])
+        depth, depths = 0, []
+        for offset, word, _ in marks:
+            depth += (word in _OPENS) - (word == b"endif")
+            depths.append((offset, depth))
+        starts = [o for o, _ in depths]
+        for offset, name, value in found:
+            i = bisect.bisect_right(starts, offset) - 1
+            level = depths[i][1] - guard if i >= 0 else 0
+            if value is None or level != 0 or values.get(name, value) != value:
+                values[name] = None
+            else:
+                values[name] = value
+    return tuple(sorted((n.decode(), v) for n, v in values.items() if v is not None))
+
+
 def _never(_name: bytes) -> bool:
     return False
 
@@ -416,12 +456,7 @@ def project_dead_switches(sources: list[bytes], compiled, options) -> tuple[str,
     if arch:
         facts = _without(facts, arch)
     files = []
-    for src in sources:
-        if b"define" not in src and b"undef" not in src:
-            continue
-        found = _defines(src)
-        if not found:
-            continue
+    for src, found in _with_defines(sources):
         directives = [(m.start(), m.group(1), _COMMENT.sub(b" ", m.group(2))
                        if b"/" in m.group(2) else m.group(2), m.end())
                       for m in _directives(src, pattern=_LOGICAL)]
@@ -474,6 +509,11 @@ def known(ctx) -> conditions.Known:
         n.encode() for n in dict(ctx.options.extra).get(ARCH_DEFINED, ()))
     if redefined:
         base = _without(base, redefined)
+    constants = dict(ctx.options.extra).get(PROJECT_CONSTANTS, ())
+    if constants:  # (after the target's facts and -D, which win)
+        have = {n for n, _ in base.defined} | base.undefined | redefined
+        base = dataclasses.replace(base, defined=base.defined + tuple(
+            (n.encode(), v) for n, v in constants if n.encode() not in have))
     if not ctx.undefined_in_conditions:
         return base
     return dataclasses.replace(base, undefined=base.undefined | ctx.undefined_in_conditions)

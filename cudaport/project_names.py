@@ -214,7 +214,8 @@ def project_options(options, sources: Callable[[], Iterable[bytes]], compiled,
         extra = tuple(kv for kv in options.extra if kv[0] != OPTION)
         options = dataclasses.replace(options, extra=extra + ((OPTION, items),))
     if len(read) > 1:  # (one file: its own switches are read as it is translated)
-        from .platform_branches import (ARCH_DEFINED, DEAD_SWITCHES, project_arch_macros,
+        from .platform_branches import (ARCH_DEFINED, DEAD_SWITCHES, PROJECT_CONSTANTS,
+                                        project_arch_macros, project_constants,
                                         project_dead_switches)
 
         arch = tuple(n.decode() for n in project_arch_macros(compiled, read, paths,
@@ -222,6 +223,10 @@ def project_options(options, sources: Callable[[], Iterable[bytes]], compiled,
         if arch:  # (before the scan: it reads conditions as every file of the run will)
             extra = tuple(kv for kv in options.extra if kv[0] != ARCH_DEFINED)
             options = dataclasses.replace(options, extra=extra + ((ARCH_DEFINED, arch),))
+        constants = project_constants(read)
+        if constants:
+            extra = tuple(kv for kv in options.extra if kv[0] != PROJECT_CONSTANTS)
+            options = dataclasses.replace(options, extra=extra + ((PROJECT_CONSTANTS, constants),))
         dead = project_dead_switches(read, compiled, options)
         if dead:
             extra = tuple(kv for kv in options.extra if kv[0] != DEAD_SWITCHES)

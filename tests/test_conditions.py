@@ -392,6 +392,51 @@ def test_a_switch_another_file_defines_only_in_dead_branches_is_undefined_there(
     assert errors("GGML_USE_HIP") == [("mma.cuh", 5, "CP210")]
 
 
+VOLTA_H = """\
+#pragma once
+#define CC_VOLTA 700
+"""
+
+VOLTA_MMA = """\
+#include "cc.h"
+__device__ void mma(int* d, const int* a, const int* b) {
+#if __CUDA_ARCH__ == CC_VOLTA
+  asm("mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3};"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]));
+#endif
+}
+"""
+
+
+def test_a_constant_another_file_defines_is_known_in_the_run(tmp_path):
+    # candle's mmq_common.cuh: `#define GGML_CUDA_CC_VOLTA 700` at the top level; mmq_mma.cuh
+    # keeps Volta's mma.sync under `#if __CUDA_ARCH__ == GGML_CUDA_CC_VOLTA`, false for HIP
+    # (no __CUDA_ARCH__): 13 files were called blocked that compile
+    from cudaport.check import check_paths
+
+    (tmp_path / "cc.h").write_text(VOLTA_H)
+    (tmp_path / "mma.cuh").write_text(VOLTA_MMA)
+
+    def errors():
+        report = check_paths([str(tmp_path)], Options())
+        return sorted((Path(f.path).name, f.line, f.code) for f in report.findings
+                      if f.severity == "error")
+
+    assert errors() == []
+    # not known: defined under a condition, with two values, or #undef'd somewhere
+    for header in ("#pragma once\n#ifdef BIG\n#define CC_VOLTA 700\n#endif\n",
+                   VOLTA_H + "#undef CC_VOLTA\n"):
+        (tmp_path / "cc.h").write_text(header)
+        assert errors() == [("mma.cuh", 4, "CP210")], header
+    (tmp_path / "cc.h").write_text(VOLTA_H)
+    (tmp_path / "other.h").write_text("#define CC_VOLTA 0\n")
+    assert errors() == [("mma.cuh", 4, "CP210")]
+    # an include guard is no condition
+    (tmp_path / "other.h").unlink()
+    (tmp_path / "cc.h").write_text("#ifndef CC_H\n#define CC_H\n#define CC_VOLTA 700\n#endif\n")
+    assert errors() == []
+
+
 # ggml's top-k.cu: CUB_TOP_K_AVAILABLE is defined under `#ifdef GGML_CUDA_USE_CUB`, itself
 # defined only where HIP never goes (common.cuh: `... && CUDART_VERSION >= 11070`)
 USE_CUB_H = """\
