@@ -920,9 +920,11 @@ def test_e8m0_and_fp4_match_cudas_definitions(driver):
 
 def _half_reference(x: float) -> int:
     """CUDA's __double2half: the nearest binary16, ties to even, rounded once from the
-    double (struct's "e" packs so); past the largest half an infinity; NaN 0x7FFF."""
+    double (struct's "e" packs so); past the largest half an infinity; a NaN as sm_90's
+    cvt.rn.f16.f64 gives it (an H200: quiet, x's sign, the payload's top 10 bits)."""
     if x != x:
-        return 0x7FFF
+        bits = _bits64(x)
+        return (bits >> 63) << 15 | 0x7E00 | (bits >> 42) & 0x3FF
     try:
         return struct.unpack("<H", struct.pack("<e", x))[0]
     except OverflowError:
@@ -934,6 +936,11 @@ def test_double2half_matches_cudas_definition(driver):
     values = [0.0, -0.0, float("inf"), float("-inf"), float("nan"), -float("nan"),
               65504.0, 65519.999999, 65520.0, 65536.0, 1e300, 5e-324, 2.0 ** -24, 2.0 ** -25,
               2.0 ** -25 * (1 + 2.0 ** -40), 2.0 ** -14, 2.0 ** -14 - 2.0 ** -25]
+    # NaNs of either sign, quiet and signalling, with payloads in the kept and dropped bits
+    values += [struct.unpack("<d", struct.pack("<Q", b))[0] for b in (
+        0x7FF8000000000000, 0xFFF8000000000000, 0x7FF0000000000001, 0xFFF0000000000001,
+        0x7FFC000000000000, 0x7FF4000000000000, 0x7FFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF,
+        0x7FF0040000000000, 0x7FF003FFFFFFFFFF)]
     # every half, the ties between neighbours, and doubles just either side of a tie that
     # a float cannot hold (through float they would round twice)
     halves = [struct.unpack("<e", struct.pack("<H", h))[0] for h in range(0x7C00)]

@@ -726,13 +726,15 @@ struct cudaport_bfloat162_raw_t { unsigned short x, y; };
 // mode, rounded once from the double (through float, a double just off a half tie would be
 // rounded twice). HIP 6.4 and 7.2 have no double overload. A magnitude at or over 65520
 // (the midpoint of 65504, the largest half, and 2^16) gives an infinity of x's sign, an
-// infinity too; a zero or a value rounding to zero keeps x's sign; NaN gives 0x7FFF, the
-// canonical NaN of PTX's cvt.rn.f16.f64.
+// infinity too; a zero or a value rounding to zero keeps x's sign. A NaN gives what PTX's
+// cvt.rn.f16.f64 gives on the device (measured on an H200, sm_90: 0x7FF8000000000000 ->
+// 0x7E00, 0xFFF0000000000001 -> 0xFE00, 0x7FF4000000000000 -> 0x7F00): a quiet NaN of x's
+// sign holding the top 10 bits of x's payload (CUDA's host code gives 0x7FFF instead).
 namespace cudaport_detail {
 CUDAPORT_HD inline unsigned short half_bits_from_double(double x) {
   const unsigned long long bits = bit_cast<unsigned long long>(x);
   const unsigned sign = (unsigned)(bits >> 63) << 15;
-  if (x != x) return (unsigned short)0x7FFFu;
+  if (x != x) return (unsigned short)(sign | 0x7E00u | (unsigned)((bits >> 42) & 0x3FFu));
   const double a = sign ? -x : x;
   if (!(a < 65536.0)) return (unsigned short)(sign | 0x7C00u);
   int e = (int)((bits >> 52) & 0x7FF) - 1023;  // (a's binary exponent; a subnormal half's: -14)
