@@ -46,6 +46,7 @@ def _import_pass_modules() -> None:
     from . import rule_checks  # noqa: F401
     from . import framework_includes, libcudacxx, redefinitions, thrust_backend  # noqa: F401
     from . import literal_suffix, register_keyword, unterminated  # noqa: F401
+    from . import device_printf  # noqa: F401
     from . import wavefront_blocks  # noqa: F401
     from . import wmma  # noqa: F401
     from . import warp_sync  # noqa: F401

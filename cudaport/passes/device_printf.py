@@ -1,0 +1,69 @@
+"""``std::printf`` becomes ``::printf`` in device code.
+
+CUDA declares ``printf`` for the device in the global namespace, and ``std::printf`` (the
+``using ::printf`` of ``<cstdio>``) names that same function, so a kernel may call either.
+HIP declares its device ``printf`` in the global namespace only (hip/amd_detail/
+amd_device_functions.h, ROCm 6.4 and 7.2); ``std::printf`` there is the C library's host
+function, and a kernel calling it does not compile ("reference to __host__ function
+'printf' in __global__ function": nccl-tests' verifiable.cu). ``::printf`` names HIP's
+device printf on the device and the C library's on the host (a ``__host__ __device__``
+body is compiled for both), so the rewrite keeps what each side prints; no finding. Only
+the bodies of ``__device__`` and ``__global__`` functions and lambdas are rewritten.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..context import FileContext
+from ..edits import Edit
+from .registry import register
+
+_STD_PRINTF = re.compile(rb"(?<![\w:])(?:::[ \t]*)?std[ \t]*::[ \t]*printf\b")
+_DEVICE_CODE = (b"__device__", b"__global__")
+
+
+_MARK = re.compile(rb"\b(?:__device__|__global__)\b")
+
+
+def _device_bodies(ctx: FileContext) -> list[tuple[int, int]]:
+    """(start, end) of the body after each ``__device__``/``__global__`` mark: the first
+    ``{`` before any ``;``, to its matching ``}`` (braces in comments and literals aside).
+    A declaration ends at its ``;`` and has none."""
+    src, bodies, at = ctx.src, [], 0
+    for m in _MARK.finditer(src):
+        if m.start() < at or not ctx.in_code(m.start(), m.end()):
+            continue
+        i, depth, open_at = m.end(), 0, -1
+        while i < len(src):
+            c = src[i:i + 1]
+            if c in b"{};" and ctx.in_code(i, i + 1):
+                if c == b";" and open_at < 0:
+                    break
+                if c == b"{":
+                    open_at = i if open_at < 0 else open_at
+                    depth += 1
+                elif c == b"}" and open_at >= 0:
+                    depth -= 1
+                    if depth == 0:
+                        bodies.append((open_at, i + 1))
+                        at = i + 1
+                        break
+            i += 1
+    return bodies
+
+
+@register(127, "device-printf")
+def global_printf(ctx: FileContext) -> None:
+    src = ctx.src
+    if b"printf" not in src or ctx.compiled.target.name != "hip" \
+            or not any(word in src for word in _DEVICE_CODE):
+        return
+    calls = [m for m in _STD_PRINTF.finditer(src) if ctx.in_code(m.start(), m.end())]
+    if not calls:
+        return
+    bodies = _device_bodies(ctx)
+    rule = f"{ctx.compiled.target.name}/device-printf"
+    for m in calls:
+        if any(a <= m.start() < b for a, b in bodies):
+            ctx.edits.append(Edit(m.start(), m.end(), b"::printf", rule))
