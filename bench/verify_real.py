@@ -140,6 +140,8 @@ REPO_FLAGS: dict[str, list[str]] = {
     "TeaLeaf": ["-I{repo}/driver"],
     "mixbench": ["-I{repo}/include"],
     "diff-gaussian-rasterization": ["-I{repo}/third_party/glm"],
+    # (its CMakeLists.txt: os/ and src/ for every target, and Linux's two defines)
+    "nccl-tests": ["-I{repo}/src", "-I{repo}/os", "-DNCCL_OS_LINUX", "-DNCCL_GIN_PROXY_ENABLE=1"],
 }
 
 
