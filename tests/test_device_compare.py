@@ -16,8 +16,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import device_compare  # noqa: E402
 
 # Not values: a sleep, a cooperative group, and address-space conversions whose results
-# are addresses
-NOT_VALUES = {"__nanosleep", "labeled_partition", "__cvta_generic_to_shared", "__cvta_shared_to_generic",
+# are addresses; and warp reductions, whose portable form is HIP's (__shfl, no mask)
+NOT_VALUES = {"__nanosleep", "labeled_partition", "__reduce_and_sync", "__reduce_or_sync",
+              "__reduce_xor_sync", "__cvta_generic_to_shared", "__cvta_shared_to_generic",
               "__cvta_generic_to_global", "__cvta_global_to_generic", "__cvta_generic_to_local",
               "__cvta_local_to_generic"}
 

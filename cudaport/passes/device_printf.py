@@ -56,7 +56,7 @@ def _device_bodies(ctx: FileContext) -> list[tuple[int, int]]:
 @register(127, "device-printf")
 def global_printf(ctx: FileContext) -> None:
     src = ctx.src
-    if b"printf" not in src or ctx.compiled.target.name != "hip" \
+    if b"printf" not in src or not ctx.compiled.target.extra.get("device_printf_global") \
             or not any(word in src for word in _DEVICE_CODE):
         return
     calls = [m for m in _STD_PRINTF.finditer(src) if ctx.in_code(m.start(), m.end())]

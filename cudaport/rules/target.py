@@ -137,6 +137,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "retired_macros": retired, "header_macros": macro_list,
         "cuda_version_values": macro_values, "gate_macro": S.identifier,
         "library_version_macros": library_versions, "function_macros": function_macros,
+        "device_printf_global": S.boolean,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -160,7 +161,8 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "cuda_version_macros", "cuda_arch_macros",
                                  "cuda_arch_macro_pattern", "retired_macros",
                                  "cuda_version_values", "gate_macro",
-                                 "library_version_macros", "function_macros")
+                                 "library_version_macros", "function_macros",
+                                 "device_printf_global")
                if k in d},
         newest_described=d.get("newest_described"),
     )
