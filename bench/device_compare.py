@@ -4,8 +4,7 @@ GPU: the check issue 29 asks for where a GPU is at hand (the tests never need on
     python bench/device_compare.py --emit DIR      # write DIR/device_compare.cu only
     python bench/device_compare.py --build DIR     # ... and compile it with nvcc
     python bench/device_compare.py --run DIR       # ... and run it (needs the GPU)
-    options: --arch sm_90 (the GPU's), --random N (inputs per function, default 200000),
-             --json OUT (the table as JSON)
+    options: --arch sm_90 (the GPU's), --random N (inputs per function, default 200000)
 
 The CUDA names and the portable functions they are renamed to come from the HIP rules
 (``rules/hip/ports/device.yaml``), so a function added there is compared without an edit
@@ -30,7 +29,7 @@ patterns, half are values near the edges (an edge with a random low-order pertur
 from __future__ import annotations
 
 import argparse
-import json
+import functools
 import os
 import re
 import subprocess
@@ -44,18 +43,8 @@ RULES = ROOT / "rules" / "hip" / "ports" / "device.yaml"
 HEADER = ROOT / "rules" / "hip" / "ports" / "cudaport_portable.h"
 sys.path.insert(0, str(ROOT))
 
-# Argument kinds: how a 64-bit input word becomes an argument, and which edge values the
-# kind has (C++ expressions of the word). Result kinds: how a result becomes a word.
-ARG = {
-    "u32": "(unsigned)(W)",
-    "s32": "(int)(unsigned)(W)",
-    "f32": "as_f32(W)",
-    "f64": "as_f64(W)",
-    "u8": "(unsigned char)(W)",
-    "h2": "as_h2(W)", "ph2": "as_ph2(W)",     # __half2 / the header's stand-in
-    "b2": "as_b2(W)", "pb2": "as_pb2(W)",     # __nv_bfloat162 / stand-in
-    "f2": "as_f2(W)",                         # float2 from two floats' bits
-}
+# Argument kinds: the edge values of each (C++ words) and the name of its random-word
+# generator in the program; the program's u32(), f32(), h2() ... read a word as the kind.
 EDGE = {  # (edge words, random-word generator name in the C++ program)
     "u32": ("0u,1u,0x7fu,0x80u,0xffu,0x7fffu,0x8000u,0xffffu,0x7f7f7f7fu,0x80808080u,"
             "0x7fff8000u,0x80007fffu,0xffffffffu,0x01ff80feu,0x00ff00ffu,0xff00ff00u", "rnd_u32"),
@@ -83,8 +72,8 @@ EDGE["ph2"] = EDGE["h2"]
 EDGE["pb2"] = EDGE["b2"]
 EDGE["f2"] = EDGE["f32"]  # (each word holds two floats: low and high 32 bits)
 
-# Families: CUDA-name pattern -> list of (label, cuda args, portable args, result kind,
-# call suffix for CUDA, call suffix for the port). {c} is the CUDA name, {p} the port's.
+# Families: CUDA-name pattern -> its variants (label suffix, CUDA expression, port
+# expression), {c} standing for the CUDA name and {p} for the port's.
 FAMILIES: list[tuple[re.Pattern[str], list[tuple[str, str, str]]]] = []
 
 
@@ -92,8 +81,9 @@ def _family(pattern: str, *variants: tuple[str, str, str]) -> None:
     FAMILIES.append((re.compile(pattern), list(variants)))
 
 
-# (label suffix, CUDA expression, port expression); A, B, C are argument expressions
-# filled per kind by `_expr`; results are turned into 64-bit words by `bits(...)`.
+# A, B, C are the input words, read as arguments by the kind functions (u32(A) ...), whose
+# names also tell `_arity_and_kinds` which inputs to draw; results become 64-bit words by
+# `bits(...)`.
 _family(r"^__v(abs|neg)(ss)?[24]$", ("", "bits({c}(u32(A)))", "bits({p}(u32(A)))"))
 _family(r"^__v(?!i)[a-z]+[24]$", ("", "bits({c}(u32(A), u32(B)))", "bits({p}(u32(A), u32(B)))"))
 _family(r"^__dp(4a|2a_lo|2a_hi)$",
@@ -183,6 +173,7 @@ def _arity_and_kinds(expr: str) -> list[str]:
     return [kinds[w] for w in "ABC" if w in kinds]
 
 
+@functools.cache  # (build() writes the program up to 8 times)
 def cases() -> tuple[list[dict], list[str]]:
     """(the comparisons to run, the CUDA names whose family is unknown)."""
     table = yaml.safe_load(RULES.read_text())["identifiers"]
@@ -283,6 +274,7 @@ _PTX_INPUTS = ("const unsigned a = u32(A), b = u32(B), c = u32(C); const int s =
                "(void)v; (void)h; (void)g;")
 
 
+@functools.cache
 def ptx_cases(target_version: str = "7.2") -> tuple[list[dict], list[str]]:
     """(PTX comparisons, the forms left out and why): the port is cudaport's own
     translation of the statement, taken from a whole function it translates."""
