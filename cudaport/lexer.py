@@ -285,7 +285,10 @@ def scanner(candidate_prefixes: list[bytes]) -> re.Pattern[bytes]:
         CHAR_START + CHAR[1:],
         rb"<<<",
     ] + ([b"(?:" + trie + b")" + _WORD_TAIL + b"*"] if trie else []))
-    return re.compile(b"(?:" + skip + b")*+(?:(" + hit + rb")|\Z)")
+    # An atomic group, not the possessive ``(?:...)*+`` it equals: Debian 12's python3
+    # (3.11.2) mis-matches a possessive repeat of a group holding a negative lookahead
+    # (python/cpython#100061, fixed in a later 3.11), and every #include was missed.
+    return re.compile(b"(?>(?:" + skip + b")*)(?:(" + hit + rb")|\Z)")
 
 
 _CLOSED_STRING = re.compile(STRING[:-1])  # (STRING without its optional closing quote)

@@ -7,7 +7,9 @@ PACKAGES=(clang-15 libamdhip64-dev libhiprand-dev libhipsparse-dev librocprim-de
           librocrand-dev librocsparse-dev cmake git
           # CMake's HIP language support needs these (tests/test_cmake.py configures a
           # translated project): hip-lang-config finds AMDDeviceLibs, hip-config hipcc.
-          rocm-device-libs hipcc)
+          rocm-device-libs hipcc
+          # `python3 -m venv` (the README's install and .ci/run use a virtual environment)
+          python3-venv)
 missing=()
 PACKAGES+=(chromium)  # headless Chromium: the tests render the HTML report in it
 for pkg in "${PACKAGES[@]}"; do
