@@ -40,13 +40,7 @@ NOT_YET_FILE = DATA / "not-yet.tsv"
 
 
 def _not_yet() -> dict[tuple[str, str, str], dict[str, str]]:
-    out: dict[tuple[str, str, str], dict[str, str]] = {}
-    for line in NOT_YET_FILE.read_text().splitlines():
-        if not line or line.startswith("#"):
-            continue
-        stem, choice, version, name, why = line.split("\t")
-        out.setdefault((stem, choice, version), {})[name] = why
-    return out
+    return L.read_not_yet(NOT_YET_FILE)
 
 
 def test_every_mapped_function_has_a_generated_call():

@@ -1,10 +1,12 @@
-"""Translate the generated library calls (tests/data/libcalls/*.cu) and compile them.
+"""Translate the generated library calls (tests/data/libcalls/*.cu) and names
+(tests/data/libnames/*.cu) and compile them.
 
-Shared by tests/test_lib_calls.py and bench/lib_calls.py. For one file, one library
-variant and one HIP version: keep the calls whose CUDA name the rules map for that choice,
-translate them with cudaport, set aside the calls the translation reports with an error
-finding (a call cudaport knows it cannot port), compile the rest to an object file with
-that ROCm's hipcc (``-ferror-limit=0``) and attribute each error to the call it is in.
+Shared by tests/test_lib_calls.py, tests/test_lib_names.py and bench/lib_calls.py. For one
+file, one library variant and one HIP version: keep the blocks (a call, or a use of a type,
+enumerator, macro or field) whose CUDA name the rules map for that choice, translate them
+with cudaport, set aside the blocks the translation reports with an error finding (a name
+cudaport knows it cannot port), compile the rest to an object file with that ROCm's hipcc
+(``-ferror-limit=0``) and attribute each error to the block it is in.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CALLS = ROOT / "tests" / "data" / "libcalls"
+NAMES = ROOT / "tests" / "data" / "libnames"
+# suite -> (folder of its generated files, the line that starts each block)
+SUITES = {"calls": (CALLS, b"// call "), "names": (NAMES, b"// name ")}
 MARKER = b"// call "
 ARCH = "gfx942"
 # HIP version -> the ROCm folder tools/setup-rocm.sh installs for it.
@@ -25,16 +30,33 @@ ROCM = {"7.2": Path("/var/cache/cudaport/rocm-7.2"), "6.4": Path("/var/cache/cud
 VERSIONS = tuple(ROCM)
 # Variant choices no ROCm toolchain here provides the headers of: translated, not compiled.
 UNAVAILABLE = {"hipdnn": "hipDNN.h (ROCm's archived hipDNN) is in neither ROCm 6.4 nor 7.2"}
+# (file stem, HIP version) whose target library the ROCm folder lacks (tools/setup-rocm.sh:
+# RCCL, roctx and ROCm SMI only in 7.2's, as the identifier cross-check says).
+UNAVAILABLE_AT = {("nccl", "6.4"): "RCCL is not in the ROCm 6.4 folder",
+                  ("nvtx", "6.4"): "roctx is not in the ROCm 6.4 folder",
+                  ("nvml", "6.4"): "ROCm SMI is not in the ROCm 6.4 folder"}
 
 # file stem -> variant group (None: the library has no variants)
 GROUPS = {"runtime": None, "driver": None, "cublas": "blas", "cublaslt": "blas",
           "cusparse": "sparse", "cusolver": "solver", "cufft": None, "curand": "rand",
           "cudnn": "dnn"}
+# the names files: the same, and the libraries no call file has
+NAME_GROUPS = {**GROUPS, "device": None, "complex": None, "nvrtc": None, "nccl": None,
+               "nvml": None, "nvtx": None, "cub": None}
+
+
+def stems(suite: str = "calls") -> dict[str, str | None]:
+    return NAME_GROUPS if suite == "names" else GROUPS
+
+
+def unavailable(stem: str, choice: str, version: str) -> str | None:
+    """Why this file, choice and version is translated but not compiled (None: it is)."""
+    return UNAVAILABLE.get(choice) or UNAVAILABLE_AT.get((stem, version))
 
 
 def choices(stem: str) -> tuple[str, ...]:
     """The variant choices of a file's library ("default" when it has none)."""
-    group = GROUPS[stem]
+    group = NAME_GROUPS[stem]
     if group is None:
         return ("default",)
     from cudaport.rules.loader import load_table
@@ -55,7 +77,7 @@ class Outcome:
     stem: str
     choice: str
     version: str
-    mapped: list[str] = field(default_factory=list)  # CUDA names this choice maps
+    mapped: list[str] = field(default_factory=list)  # CUDA names this choice maps (and fields)
     findings: dict[str, str] = field(default_factory=dict)  # name -> error finding (left as is)
     errors: dict[str, str] = field(default_factory=dict)  # name -> first compile error
     file_errors: list[str] = field(default_factory=list)  # errors no call owns
@@ -67,32 +89,34 @@ class Outcome:
         return [n for n in self.mapped if n not in self.findings and n not in self.errors]
 
 
-def blocks(data: bytes) -> tuple[bytes, list[tuple[str, bytes]]]:
+def blocks(data: bytes, marker: bytes = MARKER) -> tuple[bytes, list[tuple[str, bytes]]]:
     """(preamble, [(CUDA name, block text)]) of a generated or translated file."""
-    parts = re.split(rb"(?m)^(?=// call )", data)
+    parts = re.split(rb"(?m)^(?=" + re.escape(marker) + rb")", data)
     out = []
     for part in parts[1:]:
-        name = part[len(MARKER):part.index(b"\n")].decode()
+        name = part[len(marker):part.index(b"\n")].decode()
         out.append((name, part))
     return parts[0], out
 
 
 def options(stem: str, choice: str, version: str):
     from cudaport import Options
-    group = GROUPS[stem]
+    group = NAME_GROUPS[stem]
     variants = ((group, choice),) if group else ()
     return Options(variants=variants, target_version=version)
 
 
-def mapped(stem: str, choice: str, version: str) -> list[str]:
-    """The names of the file that the rules map for this choice and version."""
+def mapped(stem: str, choice: str, version: str, suite: str = "calls") -> list[str]:
+    """The names of the file that the rules map for this choice and version (a field,
+    ``TYPE::FIELD``, where its type is mapped)."""
     from cudaport.rules.compiled import get_compiled
     compiled = get_compiled(options(stem, choice, version))
-    _, found = blocks((CALLS / f"{stem}.cu").read_bytes())
+    folder, marker = SUITES[suite]
+    _, found = blocks((folder / f"{stem}.cu").read_bytes(), marker)
     names = dict.fromkeys(name for name, _ in found)
     out = []
     for name in names:
-        r = compiled.identifiers.get(name.encode())
+        r = compiled.identifiers.get(name.split("::")[0].encode())
         if r is not None and r.status in ("converted", "fallback", "same"):
             out.append(name)
     return out
@@ -107,13 +131,27 @@ def _owner(lines: list[int], names: list[str], line: int) -> str | None:
     return owner
 
 
-def _marker_lines(data: bytes) -> tuple[list[int], list[str]]:
+def _marker_lines(data: bytes, marker: bytes = MARKER) -> tuple[list[int], list[str]]:
     starts, names = [], []
     for number, text in enumerate(data.split(b"\n"), 1):
-        if text.startswith(MARKER):
+        if text.startswith(marker):
             starts.append(number)
-            names.append(text[len(MARKER):].decode())
+            names.append(text[len(marker):].decode())
     return starts, names
+
+
+def read_not_yet(path: Path) -> dict[tuple[str, str, str], dict[str, str]]:
+    """(file stem, choice, version) -> {CUDA name: why} from a not-yet.tsv: the calls or
+    names that do not compile yet (the tests hold it strict in both directions)."""
+    out: dict[tuple[str, str, str], dict[str, str]] = {}
+    if not path.is_file():
+        return out
+    for line in path.read_text().splitlines():
+        if not line or line.startswith("#"):
+            continue
+        stem, choice, version, name, why = line.split("\t")
+        out.setdefault((stem, choice, version), {})[name] = why
+    return out
 
 
 ERROR = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):\d+: (?:fatal )?error: (?P<msg>.*)$",
@@ -121,18 +159,19 @@ ERROR = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):\d+: (?:fatal )?error: (?P
 
 
 def run(stem: str, choice: str, version: str, hipcc: Path | None = None,
-        keep: Path | None = None) -> Outcome:
+        keep: Path | None = None, suite: str = "calls") -> Outcome:
     """Translate and compile one file for one choice and version (see the module's text).
     ``hipcc`` None: translate only. ``keep``: write the translated file there."""
     from cudaport import translate_bytes
-    out = Outcome(stem, choice, version, mapped(stem, choice, version))
+    folder, marker = SUITES[suite]
+    out = Outcome(stem, choice, version, mapped(stem, choice, version, suite))
     if not out.mapped:  # (cuBLASLt under --blas rocblas: nothing to port, nothing to check)
         return out
-    preamble, found = blocks((CALLS / f"{stem}.cu").read_bytes())
+    preamble, found = blocks((folder / f"{stem}.cu").read_bytes(), marker)
     wanted = set(out.mapped)
     source = preamble + b"".join(text for name, text in found if name in wanted)
     result = translate_bytes(source, options(stem, choice, version), f"{stem}.cu")
-    starts, names = _marker_lines(source)
+    starts, names = _marker_lines(source, marker)
     for f in result.findings:
         if f.severity != "error":
             continue
@@ -141,11 +180,11 @@ def run(stem: str, choice: str, version: str, hipcc: Path | None = None,
             out.findings.setdefault(owner, f"{f.code} {f.message}")
         else:
             out.file_errors.append(f"finding {f.code} line {f.line}: {f.message}")
-    head, translated = blocks(result.output)
+    head, translated = blocks(result.output, marker)
     text = head + b"".join(t for name, t in translated if name not in out.findings)
     if keep is not None:
         keep.write_bytes(text)
-    if hipcc is None or not out.mapped or choice in UNAVAILABLE:
+    if hipcc is None or not out.mapped or unavailable(stem, choice, version):
         return out
     with tempfile.TemporaryDirectory(prefix="libcalls-") as tmp:
         path = Path(tmp) / f"{stem}-{choice}-{version}.hip"
@@ -155,7 +194,7 @@ def run(stem: str, choice: str, version: str, hipcc: Path | None = None,
                                str(Path(tmp) / "out.o")], capture_output=True, text=True)
     out.compiled = True
     out.stderr = proc.stderr
-    starts, names = _marker_lines(text)
+    starts, names = _marker_lines(text, marker)
     for m in ERROR.finditer(proc.stderr):
         owner = None
         if Path(m.group("path")).name == path.name:
