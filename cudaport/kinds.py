@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from .findings import Finding, Reference
 from .makefile import is_makefile
 from .options import Options
-from .verdict import unreferenced_blockers
+from .verdict import unported_keys, unreferenced_blockers
 
 SOURCE_SUFFIXES = frozenset({
     ".cu", ".cuh", ".hip", ".h", ".hh", ".hpp", ".hxx", ".h++", ".c", ".cc", ".cpp", ".cxx",
@@ -62,7 +62,11 @@ class FileOutcome:
     digest: bytes = b""  # of the input, for the cache
     own_names: frozenset[bytes] = frozenset()  # see cudaport.own_names
     includes: tuple[str, ...] = ()  # every #include'd name, for verdicts across files
+    include_lines: tuple[int, ...] = ()  # the line of each, for the chain of a verdict
     blockers: int = 0  # error findings no unported reference stands for (cudaport.verdict)
+    # (line, name) of each unported reference, kept when the file has an error finding:
+    # the policy may drop findings, and blockers are counted again from what it keeps
+    unported: tuple[tuple[int, str], ...] = ()
     checked: object = None  # the policy's record (cudaport.report.model.FileReport)
 
 
@@ -118,8 +122,14 @@ def _source(data: bytes, options: Options, shown: str, outcome: FileOutcome, nam
     outcome.own_names = result.own_names
     outcome.includes = tuple(inc.name.decode("utf-8", "surrogateescape")
                              for inc in result.scan.includes)
+    if outcome.includes:
+        from .context import LineIndex
+
+        at = LineIndex(data)
+        outcome.include_lines = tuple(at.linecol(inc.start)[0] for inc in result.scan.includes)
     if any(f.severity == "error" for f in result.findings):
-        outcome.blockers = unreferenced_blockers(result.findings, result.references)
+        outcome.unported = unported_keys(result.references)
+        outcome.blockers = unreferenced_blockers(result.findings, unported=outcome.unported)
     _tally(result, outcome.tally)
     if keep_references:
         outcome.references, outcome.edits = result.references, result.edits

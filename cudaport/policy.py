@@ -80,7 +80,7 @@ class Policy:
         findings.sort(key=lambda f: (f.line, f.col, f.code))
         result = FileReport(outcome.shown, references=outcome.references or [],
                             suppressed=hidden, own_names=outcome.own_names,
-                            includes=outcome.includes,
+                            includes=outcome.includes, include_lines=outcome.include_lines,
                             lines=src.count(b"\n") + (not src.endswith(b"\n") and bool(src)))
         keep(result, src, findings, self.baseline)
         return result

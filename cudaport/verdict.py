@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -61,11 +61,20 @@ def verdict(findings: Iterable[Finding]) -> Verdict:
     return Verdict(WARNINGS if warned else CLEAN)
 
 
-def unreferenced_blockers(findings: Iterable[Finding], references: Iterable[Reference]) -> int:
-    """Error findings that no unported reference (same line and name) stands for."""
-    unported = Counter((r.line, r.identifier) for r in references
-                       if r.status not in PORTED and r.status != "unknown"
-                       and r.context in ("code", "include"))
+def unported_keys(references: Iterable[Reference]) -> tuple[tuple[int, str], ...]:
+    """(line, name) of each unported reference in code or an include: what an error
+    finding needs to stand for one (kept per file, so the share is the same whether or
+    not a run keeps the references themselves)."""
+    return tuple((r.line, r.identifier) for r in references
+                 if r.status not in PORTED and r.status != "unknown"
+                 and r.context in ("code", "include"))
+
+
+def unreferenced_blockers(findings: Iterable[Finding], references: Iterable[Reference] = (),
+                          unported: Iterable[tuple[int, str]] | None = None) -> int:
+    """Error findings that no unported reference (same line and name) stands for; the
+    references' :func:`unported_keys` may be given instead of them (``unported``)."""
+    unported = Counter(unported_keys(references) if unported is None else unported)
     extra = 0
     for f in findings:
         if f.severity != "error":
@@ -98,41 +107,64 @@ def pct(value: float, digits: int = 1) -> str:
     return text + "%"
 
 
-def of_files(files: Iterable[tuple[str, Iterable[Finding], Iterable[str]]],
-             include_dirs: Iterable[str] = ()) -> dict[str, Verdict]:
+def of_files(files: Iterable[tuple], include_dirs: Iterable[str] = ()) -> dict[str, Verdict]:
     """path -> verdict for a set of files checked together, given as (path, findings,
-    names the file ``#include``s). A file that includes a blocked file of the set, however
-    indirectly, is blocked too: the translation unit cannot compile. An include resolves
-    as :func:`_resolve` says, never to a file of another project of the set."""
+    names the file ``#include``s[, the line of each include]). A file that includes a
+    blocked file of the set, however indirectly, is blocked too: the translation unit
+    cannot compile. Its reason names the whole chain to the root cause, each include on
+    its line and the first error of the file that is blocked by itself
+    (``includes b.cuh, which is blocked: a.cu:3 -> b.cuh:7 -> c.cuh:12:5 CP101 ...``).
+    An include resolves as :func:`_resolve` says, never to a file of another project of
+    the set."""
     verdicts: dict[str, Verdict] = {}
     includes: dict[str, list[str]] = {}
+    lines: dict[str, dict[str, int]] = {}  # path -> include name -> its first line
+    first_error: dict[str, Finding] = {}
     cxx_only: dict[str, str] = {}  # path -> the C++-only target header it includes (CP169)
-    for path, findings, names in files:
+    for path, findings, names, *rest in files:
         findings = list(findings)
         verdicts[path] = verdict(findings)
         includes[path] = list(names)
+        if rest and rest[0]:
+            at = lines[path] = {}
+            for name, line in zip(includes[path], rest[0]):
+                at.setdefault(name, line)
+        errors = [f for f in findings if f.severity == "error"]
+        if errors:
+            first_error[path] = min(errors, key=lambda f: (f.line, f.col, f.code))
         header = next((f.identifier for f in findings if f.code == CXX_ONLY), None)
         if header is not None:
             cxx_only[path] = header
-    included_by: dict[str, set[str]] = {}
-    for path, targets in resolve_includes(includes, include_dirs).items():
-        for target in targets:
-            included_by.setdefault(target, set()).add(path)
+    included_by: dict[str, dict[str, str]] = {}  # target -> includer -> include name
+    for path, targets in resolve_includes(includes, include_dirs, named=True).items():
+        for name, target in targets:
+            included_by.setdefault(target, {}).setdefault(path, name)
     _c_units_reaching_cxx_headers(verdicts, cxx_only, included_by)
-    queue = [p for p, v in verdicts.items() if v.status == BLOCKED and not _via(v)]
+    # Breadth first from the files blocked by themselves, so each chain is a shortest one.
+    chains: dict[str, str] = {}  # blocked path -> "b.cuh:7 -> c.cuh:12:5 CP101 ..."
+    queue = deque()
+    for path, v in verdicts.items():
+        if v.status == BLOCKED and not _via(v) and path in first_error:
+            f = first_error[path]
+            chains[path] = f"{path}:{f.line}:{f.col} {f.code} {f.message}"
+            queue.append(path)
     while queue:
-        blocked = queue.pop()
-        for user in sorted(included_by.get(blocked, ())):
+        blocked = queue.popleft()
+        for user, name in sorted(included_by.get(blocked, {}).items()):
             if verdicts[user].status != BLOCKED:
-                verdicts[user] = Verdict(BLOCKED, (f"includes {blocked}, which is blocked",))
+                line = lines.get(user, {}).get(name)
+                chains[user] = f"{user}:{line}" if line else user
+                chains[user] += " -> " + chains[blocked]
+                verdicts[user] = Verdict(BLOCKED, (
+                    f"includes {blocked}, which is blocked: {chains[user]}",))
                 queue.append(user)
     return verdicts
 
 
-def resolve_includes(includes: dict[str, list[str]],
-                     include_dirs: Iterable[str] = ()) -> dict[str, list[str]]:
+def resolve_includes(includes: dict[str, list[str]], include_dirs: Iterable[str] = (),
+                     named: bool = False) -> dict[str, list]:
     """path -> the files of the set (the keys) that its ``#include`` names read, as
-    :func:`_resolve` finds them (itself left out)."""
+    :func:`_resolve` finds them (itself left out); ``named``: (include name, file) pairs."""
     by_suffix: dict[str, list[str]] = {}
     for path in includes:
         parts = path.split("/")
@@ -142,8 +174,8 @@ def resolve_includes(includes: dict[str, list[str]],
     # (the folders as given and absolute, since the paths may be either)
     dirs = list(dict.fromkeys(form.replace(os.sep, "/").rstrip("/") or "/" for d in include_dirs
                               for form in (d, os.path.abspath(d))))
-    return {path: [t for name in names for t in _resolve(path, name, includes, by_suffix, roots,
-                                                         dirs) if t != path]
+    return {path: [(name, t) if named else t for name in names
+                   for t in _resolve(path, name, includes, by_suffix, roots, dirs) if t != path]
             for path, names in includes.items()}
 
 
@@ -187,7 +219,7 @@ def _shared_length(a: str, b: str) -> int:
 
 
 def _c_units_reaching_cxx_headers(verdicts: dict[str, Verdict], cxx_only: dict[str, str],
-                                  included_by: dict[str, set[str]]) -> None:
+                                  included_by: dict[str, dict[str, str]]) -> None:
     """A C file that includes, however indirectly, a file of the set whose translation
     includes a target header that does not compile as C (CP169: pjreddie/darknet's .c
     files include darknet.h, which includes curand.h, hiprand/hiprand.h on HIP) is

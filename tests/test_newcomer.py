@@ -109,3 +109,55 @@ def test_scanner_finds_includes_without_a_possessive_group_repeat():
     found = scan(src, get_compiled(Options()))
     assert [i.name for i in found.includes] == [b"cstdio", b"cuda_runtime.h"]
     assert not found.unknown
+
+
+# --- one story: check, translate and report give one ported share --------------------
+
+PTX_AND_UNMAPPED = (b"#include <cuda.h>\n"
+                    b"__global__ void k(int* p) { asm volatile(\"bar.arrive 1, 64;\"); }\n"
+                    b"void f(CUfunction fn) { cuFuncSetBlockShape(fn, 1, 1, 1); }\n"
+                    b"void g(float* d) { cudaMalloc(&d, 4); cudaFree(d); }\n")
+
+
+def _share(text: str) -> str:
+    return re.search(r"\((\d+\.\d)%\)", text).group(1)
+
+
+def test_check_translate_and_report_print_one_ported_share(tmp_path, monkeypatch):
+    """gpu-burn read 90.3 % in check and 83.6 % in translate: translate, which keeps no
+    references without --report, counted every error as a blocking construct."""
+    from click.testing import CliRunner
+
+    from cudaport.cli import main
+
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "k.cu").write_bytes(PTX_AND_UNMAPPED)
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    check = runner.invoke(main, ["check", "p"])
+    translate = runner.invoke(main, ["translate", "p", "--out-dir", "out"])
+    report = runner.invoke(main, ["translate", "p", "--out-dir", "out2", "--report", "r.json"])
+    markdown = runner.invoke(main, ["report", "p", "--markdown", "r.md"])
+    assert markdown.exit_code in (0, 1), markdown.output
+    shares = {_share(check.stdout), _share(translate.stderr), _share(report.stderr),
+              _share((tmp_path / "r.md").read_text().replace("**", ""))}
+    data = __import__("json").loads((tmp_path / "r.json").read_text())["summary"]
+    assert len(shares) == 1, (check.stdout, translate.stderr)
+    assert f"{data['percent_ported']:.1f}" in shares
+    assert "1 blocking construct(s)" in check.stdout  # (the PTX; CP101 has its reference)
+    assert "1 blocking construct(s)" in translate.stderr
+
+
+def test_fix_counts_say_how_many_findings_each_flag_fixes():
+    """"3 more with --unsafe-fixes" read as 3 more findings: each flag's count is the
+    findings it fixes (--unsafe-fixes applies the safe fixes too)."""
+    from cudaport.report.text import fixes_sentence
+    from cudaport.report.totals import Totals
+
+    t = Totals("HIP")
+    t.fixable.update(safe=1, unsafe=3)
+    assert fixes_sentence(t) == "; 1 fixable with --fix (4 with --unsafe-fixes)"
+    t.fixable["safe"] = 0
+    assert fixes_sentence(t) == "; 3 fixable with --unsafe-fixes"
+    t.fixable.update(safe=2, unsafe=-3)
+    assert fixes_sentence(t) == "; 2 fixable with --fix"

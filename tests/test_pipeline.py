@@ -229,7 +229,8 @@ def test_collect_fills_verdicts_across_files_and_json_shows_them():
     verdicts = {r.path: (r.verdict, r.blocking) for r in report.files}
     assert verdicts == {
         "lib/core.cuh": ("blocked", ("CP210 inline PTX assembly (1)",)),
-        "main.cu": ("blocked", ("includes lib/core.cuh, which is blocked",)),
+        "main.cu": ("blocked", ("includes lib/core.cuh, which is blocked: main.cu -> "
+                                "lib/core.cuh:1:0 CP210 inline PTX",)),
         "other.cu": ("ports cleanly", ())}
     totals = compute(report)
     assert totals.blockers == 1 and totals.percent == 0.0

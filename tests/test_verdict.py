@@ -128,10 +128,14 @@ def test_a_file_including_a_blocked_file_is_blocked(tmp_path, monkeypatch):
     payload = json.loads(run("check", "p", "--format", "json").stdout)
     by_path = {f["path"]: f for f in payload["summary"]["files_by_verdict"]}
     assert by_path["p/include/lib/core.cuh"]["blocking"][0].startswith("CP110")
+    cause = ("p/include/lib/core.cuh:1:11 CP110 cuda/std/atomic has no HIP equivalent; use "
+             "<atomic> and std:: where the code is constexpr or host-only; HIP has no device "
+             "std::atomic beyond that")
     assert by_path["p/include/lib/api.cuh"]["blocking"] == [
-        "includes p/include/lib/core.cuh, which is blocked"]
+        "includes p/include/lib/core.cuh, which is blocked: p/include/lib/api.cuh:1 -> " + cause]
     assert by_path["p/src/main.cu"]["blocking"] == [
-        "includes p/include/lib/api.cuh, which is blocked"]
+        "includes p/include/lib/api.cuh, which is blocked: p/src/main.cu:1 -> "
+        "p/include/lib/api.cuh:1 -> " + cause]
     assert by_path["p/src/other.cu"]["verdict"] == V.BLOCKED  # (by its name, -I folders)
 
 
@@ -202,3 +206,27 @@ def test_c_files_that_reach_a_target_header_c_cannot_read_are_blocked(tmp_path, 
     assert by_path["p/direct.c"]["blocking"][0].startswith("CP169")
     found = {(f["path"], f["severity"]) for f in payload["findings"] if f["code"] == "CP169"}
     assert found == {("p/lib.h", "info"), ("p/direct.c", "error")}
+
+
+def test_a_blocked_include_chain_names_every_step_to_the_root_cause(tmp_path, monkeypatch):
+    """Three headers away (issue 37): the unit's reason names each include on its line and
+    the first error of the header blocked by itself, with its code, for check's text,
+    its JSON and translate's report alike."""
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "main.cu").write_bytes(b"// unit\n#include \"a.cuh\"\n" + CLEAN)
+    (tmp_path / "p" / "a.cuh").write_bytes(b"#pragma once\n\n#include \"b.cuh\"\n")
+    (tmp_path / "p" / "b.cuh").write_bytes(b"#pragma once\n#include \"c.cuh\"\n")
+    (tmp_path / "p" / "c.cuh").write_bytes(
+        b"#pragma once\ninline void f() {\n  asm volatile(\"bar.arrive 1, 64;\");\n}\n")
+    monkeypatch.chdir(tmp_path)
+    payload = json.loads(run("check", "p", "--format", "json").stdout)
+    by_path = {f["path"]: f for f in payload["summary"]["files_by_verdict"]}
+    (reason,) = by_path["p/main.cu"]["blocking"]
+    assert reason.startswith("includes p/a.cuh, which is blocked: p/main.cu:2 -> p/a.cuh:3 -> "
+                             "p/b.cuh:2 -> p/c.cuh:3:3 CP210 "), reason
+    text = run("check", "p", "--statistics").stdout
+    assert "blocked: p/main.cu: includes p/a.cuh, which is blocked: p/main.cu:2 -> " in text
+    report = tmp_path / "t.json"
+    run("translate", "p", "--out-dir", str(tmp_path / "out"), "--report", str(report))
+    files = {f["path"]: f for f in json.loads(report.read_text())["files"]}
+    assert files["p/main.cu"]["blocking"] == [reason]

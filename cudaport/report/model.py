@@ -53,6 +53,7 @@ class FileReport:
     edits: int = 0
     tally: Counter = field(default_factory=Counter)  # (library, status) -> count
     includes: tuple[str, ...] = ()  # every #include'd name, for verdicts across files
+    include_lines: tuple[int, ...] = ()  # the line of each
     blockers: int = 0  # error findings no unported reference stands for (cudaport.verdict)
     verdict: str = ""  # cudaport.verdict's status, filled by collect() (not for notes)
     blocking: tuple[str, ...] = ()  # a blocked file's reasons: error codes, or the include
@@ -113,11 +114,11 @@ def file_report(outcome) -> FileReport:
         record = FileReport(outcome.shown, list(outcome.findings),
                             references=list(outcome.references or ()),
                             own_names=outcome.own_names, blockers=outcome.blockers)
-    else:
-        record.blockers = V.unreferenced_blockers(record.findings, record.references)
+    else:  # (counted from the references the file had, kept or not: one share for all)
+        record.blockers = V.unreferenced_blockers(record.findings, unported=outcome.unported)
     record.kind, record.status, record.changed = outcome.kind, outcome.status, outcome.changed
     record.edits, record.tally = len(outcome.edits), Counter(outcome.tally)
-    record.includes = outcome.includes
+    record.includes, record.include_lines = outcome.includes, outcome.include_lines
     return record
 
 
@@ -143,7 +144,7 @@ def collect(outcomes: Iterable, options: Options, target_title: str, *,
     if own:  # (the runner dropped them from the outcomes; a policy record came earlier)
         for record in files:
             record.drop_own_names(own)
-    verdicts = V.of_files(((r.path, r.findings, r.includes) for r in files),
+    verdicts = V.of_files(((r.path, r.findings, r.includes, r.include_lines) for r in files),
                           options.include_dirs)
     for record in files:
         v = verdicts[record.path]

@@ -70,13 +70,19 @@ def fix_mark(f) -> str:
 
 
 def fixes_sentence(t: Totals) -> str:
+    """``; 1 fixed, 2 fixable with --fix (5 with --unsafe-fixes)``: how many findings each
+    flag would fix (``--unsafe-fixes`` applies the safe fixes too), never a count that
+    could read as more findings."""
     parts = []
     if t.fixed:
         parts.append(f"{t.fixed} fixed")
-    if t.fixable["safe"]:
-        parts.append(f"{t.fixable['safe']} fixable with --fix")
-    if t.fixable["unsafe"]:
-        parts.append(f"{t.fixable['unsafe']} more with --unsafe-fixes")
+    safe, unsafe = t.fixable["safe"], t.fixable["unsafe"]
+    if safe and unsafe:
+        parts.append(f"{safe} fixable with --fix ({safe + unsafe} with --unsafe-fixes)")
+    elif safe:
+        parts.append(f"{safe} fixable with --fix")
+    elif unsafe:
+        parts.append(f"{unsafe} fixable with --unsafe-fixes")
     return f"; {', '.join(parts)}" if parts else ""
 
 
