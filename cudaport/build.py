@@ -86,7 +86,7 @@ def projects(tree: Path) -> list[tuple[Path, str]]:
 
 
 def translate_tree(src: Path, out: Path, options: Options) -> list[FileOutcome]:
-    """``cudaport translate SRC --out-dir OUT --copy-all``: every file, translated or copied."""
+    """``cudaport translate SRC --out-dir OUT``: every file, translated or copied."""
     from .driver import Request, plan, run
 
     jobs = plan([src], out, copy_all=True, framework=options.framework).jobs

@@ -247,8 +247,10 @@ def _apply_config(kwargs: dict, config) -> None:
                    "--out-dir, if the mirror there is missing or stale).")
 @click.option("--diff", is_flag=True,
               help="Write nothing; print a unified diff of what would change.")
-@click.option("--copy-all", is_flag=True,
-              help="With --out-dir, also copy the files that are not translated.")
+@click.option("--copy-all/--no-copy-all", "copy_all", default=None,
+              help="With --out-dir: copy the files that need no translation too, so the "
+                   "output folder is the whole project and builds as it is (the default "
+                   "for folders); --no-copy-all writes only the files that use CUDA.")
 @click.option("--rename", is_flag=True,
               help="Give translated files the target's extensions (.cu -> .hip) and fix "
                    "local #include paths and CMake source lists.")
@@ -269,7 +271,7 @@ def _apply_config(kwargs: dict, config) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print no summary.")
 @translation_options
 def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None,
-              in_place: bool, check: bool, diff: bool, copy_all: bool, rename: bool,
+              in_place: bool, check: bool, diff: bool, copy_all: bool | None, rename: bool,
               include: tuple[str, ...], exclude: tuple[str, ...], backup: bool,
               backup_dir: Path | None, jobs: int | None, no_cache: bool,
               report_file: Path | None, fail_on: str, quiet: bool, **kwargs: object) -> None:
@@ -291,6 +293,9 @@ def translate(inputs: tuple[str, ...], output: Path | None, out_dir: Path | None
         raise UsageError("--backup and --backup-dir only go with --in-place")
     if copy_all and out_dir is None:
         raise UsageError("--copy-all needs --out-dir")
+    if copy_all is None:  # a folder below --out-dir is the whole project: it must build
+        copy_all = out_dir is not None and any(
+            name != "-" and Path(name).is_dir() for name in inputs)
     if "-" in inputs and (in_place or check or diff or len(inputs) > 1 or rename):
         raise UsageError("standard input can only be translated alone, to stdout, -o or --out-dir")
     folders = [name for name in inputs if name != "-" and Path(name).is_dir()]

@@ -273,12 +273,51 @@ def run(jobs: list[Job], request: Request, workers: int | None = None,
                 entries[_entry_key(jobs[index])] = fingerprint + (outcome,)
         if cache_path is not None and fresh:
             _save_cache(cache_path, entries)
+    _headers_without_extension(jobs, outcomes, request)
     done = [o for o in outcomes if o is not None]
     own = own_names.union(o.own_names for o in done)
     if own:
         for outcome in done:
             own_names.drop_from_outcome(outcome, own)
     return done
+
+
+def _headers_without_extension(jobs: list[Job], outcomes: list, request: Request) -> None:
+    """Files without an extension that a source of the run includes (libcu++-style
+    ``#include <cuda/std/detail/__config>``, ``#include "detail/config"``) are headers:
+    translated (and checked) as sources, in place of their copy; what they include in
+    turn, too. An include names such a file when it is the end of the file's path below
+    its folder (``../`` steps left out), as the verdicts resolve includes."""
+    import posixpath
+
+    from .runner.plan import is_bare
+
+    bare = [i for i, job in enumerate(jobs) if job.kind == "copy" and is_bare(job.rel)]
+    if not bare:
+        return
+    by_suffix: dict[str, list[int]] = {}
+    for i in bare:
+        parts = jobs[i].rel.split("/")
+        for k in range(len(parts)):
+            by_suffix.setdefault("/".join(parts[k:]), []).append(i)
+    read: set[int] = set()
+    pending = [o for o in outcomes if o is not None and o.kind == "source"]
+    while pending:
+        wanted: list[int] = []
+        for outcome in pending:
+            for name in outcome.includes:
+                if "." in name.rsplit("/", 1)[-1]:
+                    continue
+                parts = [p for p in posixpath.normpath(name).split("/") if p not in ("..", ".")]
+                for i in by_suffix.get("/".join(parts), ()):
+                    if i not in read:
+                        read.add(i)
+                        wanted.append(i)
+        pending = []
+        for i in wanted:
+            job = replace(jobs[i], kind="source")
+            outcomes[i] = run_job(job, request)
+            pending.append(outcomes[i])
 
 
 def _project_options(jobs: list[Job], request: Request, compiled, workers: int,

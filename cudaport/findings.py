@@ -508,7 +508,7 @@ sources in the Makefile by hand.
 """)
 register("CP930", "skipped-binary", "info", "binary file with a source extension skipped", """
 What: a file named like C/C++/CUDA source contains NUL bytes or a UTF-16/32 byte-order mark.
-Why: it is not text, so it is not translated (with `--copy-all` it is copied unchanged).
+Why: it is not text, so it is not translated (below a folder's `--out-dir` it is copied unchanged).
 Fix: nothing to do, unless the file is source in another encoding: convert it to UTF-8.
 """)
 register("CP931", "symlink-outside-root", "warning", "symbolic link leaving the tree not followed", """

@@ -94,10 +94,11 @@ def list_tree(root: Path, exclude: PatternList, include: PatternList | None = No
     listing = Listing()
     real_root = root.resolve()
     candidates = _git_files(root)
+    from_git = candidates is not None
     if candidates is None:
         candidates = _walk(root, exclude, prune)
     prune_prefixes = tuple(p.rstrip("/") + "/" for p in prune)
-    for rel in candidates:
+    for rel in candidates:  # (grows: a submodule's files are listed after it)
         if rel.startswith(prune_prefixes) or rel in prune:
             continue
         if exclude.patterns and matches_any(exclude, rel, False):
@@ -114,8 +115,13 @@ def list_tree(root: Path, exclude: PatternList, include: PatternList | None = No
             if note is not None:
                 listing.notes.append(note)
                 continue
-        elif not stat.S_ISREG(st.st_mode):
+        elif stat.S_ISDIR(st.st_mode) and from_git:  # a submodule: git lists it, not its files
+            inner = _git_files(path)
+            candidates.extend(f"{rel}/{name}" for name in (
+                inner if inner is not None else _walk(path, PatternList([]), ())))
             continue
+        elif not stat.S_ISREG(st.st_mode):
+            continue  # (a FIFO, socket or device is never read)
         listing.files.append(rel)
     return listing
 

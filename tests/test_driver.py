@@ -64,7 +64,8 @@ def tree(tmp_path: Path) -> Path:
 
 
 def test_mirror_translates_cuda_files_only(tree: Path, tmp_path: Path):
-    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"), "-j", "1")
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"), "-j", "1",
+                       "--no-copy-all")
     assert code == 0, err
     out = files_below(tmp_path / "out")
     assert set(out) == {"a.cu", "inc/common.cuh", "CMakeLists.txt"}
@@ -78,6 +79,21 @@ def test_copy_all_copies_the_rest_unchanged(tree: Path, tmp_path: Path):
     assert code == 0
     out = files_below(tmp_path / "out")
     assert out["README.md"] == b"# demo\n" and out["util/plain.cpp"] == PLAIN
+
+
+def test_a_folder_below_out_dir_is_the_whole_project_by_default(tree: Path, tmp_path: Path):
+    """issue 37: the output folder builds as it is, every file there, translated where
+    needed; --check then wants the copies too."""
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"))
+    assert code == 0, err
+    out = files_below(tmp_path / "out")
+    assert set(out) == set(files_below(tree))
+    assert out["README.md"] == b"# demo\n" and out["util/plain.cpp"] == PLAIN
+    assert b"hipMalloc" in out["a.cu"]
+    assert cli("translate", str(tree), "--check", "--out-dir", str(tmp_path / "out"))[0] == 0
+    (tmp_path / "out" / "README.md").unlink()
+    code, _, err = cli("translate", str(tree), "--check", "--out-dir", str(tmp_path / "out"))
+    assert code == 1 and "README.md" in err
 
 
 def test_gitignore_include_and_exclude_without_git(tree: Path, tmp_path: Path):
@@ -105,10 +121,15 @@ def test_gitignore_through_git(tree: Path, tmp_path: Path):
 
 def test_binary_source_is_skipped_with_a_note(tree: Path, tmp_path: Path):
     (tree / "blob.cu").write_bytes(b"\x00\x01binary")
-    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"))
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "out"),
+                       "--no-copy-all")
     assert code == 0
     assert "CP930" in err and "blob.cu" in err
     assert not (tmp_path / "out" / "blob.cu").exists()
+    # (the whole project, by default: the file is copied as it is, with the same note)
+    code, _, err = cli("translate", str(tree), "--out-dir", str(tmp_path / "all"))
+    assert code == 0 and "CP930" in err
+    assert (tmp_path / "all" / "blob.cu").read_bytes() == b"\x00\x01binary"
 
 
 def test_symlinks_out_of_the_tree_are_not_followed(tree: Path, tmp_path: Path):

@@ -161,3 +161,140 @@ def test_fix_counts_say_how_many_findings_each_flag_fixes():
     assert fixes_sentence(t) == "; 3 fixable with --unsafe-fixes"
     t.fixable.update(safe=2, unsafe=-3)
     assert fixes_sentence(t) == "; 2 fixable with --fix"
+
+
+# --- translate DIR --out-dir OUT: the whole project, one mirroring rule ----------------
+
+KERNEL = (b"#include <cuda_runtime.h>\n__global__ void k(float* x) { x[0] = 1; }\n"
+          b"void run(float* p) { cudaMalloc(&p, 4); k<<<1, 1>>>(p); cudaFree(p); }\n")
+
+
+def _cli(*args: str):
+    from click.testing import CliRunner
+
+    from cudaport.cli import main
+
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def _tree(root: Path, files: dict[str, bytes]) -> Path:
+    for rel, data in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(data)
+    return root
+
+
+def _below(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+PROJECT = {"src/a.cu": KERNEL, "src/Makefile": b"all:\n\tnvcc -c a.cu\n",
+           "src/data/table.bin": b"\x00\x01\x02", "src/LICENSE": b"MIT\n",
+           "include/x.h": b"int x();\n", "README.md": b"# p\n"}
+
+
+def test_one_folder_lands_as_the_output_folder_itself(tmp_path, monkeypatch):
+    _tree(tmp_path / "p", PROJECT)
+    monkeypatch.chdir(tmp_path)
+    assert _cli("translate", "p/src", "--out-dir", "out", "-q").exit_code == 0
+    assert _below(tmp_path / "out") == {"a.cu", "Makefile", "data/table.bin", "LICENSE"}
+    assert (tmp_path / "out" / "data" / "table.bin").read_bytes() == b"\x00\x01\x02"
+    assert b"hipMalloc" in (tmp_path / "out" / "a.cu").read_bytes()
+    assert b"hipcc" in (tmp_path / "out" / "Makefile").read_bytes()
+
+
+def test_several_inputs_keep_their_places_below_their_common_folder(tmp_path, monkeypatch):
+    """One rule for one or several inputs: OUT stands for the deepest folder holding them
+    all (issue 37: one folder mirrored its contents, several kept the folder names
+    relative to the current folder)."""
+    _tree(tmp_path / "p", PROJECT)
+    monkeypatch.chdir(tmp_path)
+    assert _cli("translate", "p/src", "p/include", "--out-dir", "o1", "-q").exit_code == 0
+    assert _below(tmp_path / "o1") == {"src/a.cu", "src/Makefile", "src/data/table.bin",
+                                       "src/LICENSE", "include/x.h"}
+    # the same from elsewhere, with absolute paths: the current folder plays no part
+    monkeypatch.chdir(tmp_path / "p" / "src" / "data")
+    assert _cli("translate", str(tmp_path / "p" / "src"), str(tmp_path / "p" / "include"),
+                "--out-dir", str(tmp_path / "o2"), "-q").exit_code == 0
+    assert _below(tmp_path / "o2") == _below(tmp_path / "o1")
+    # files named one by one: below their common folder too; one file lands as OUT/NAME
+    monkeypatch.chdir(tmp_path)
+    assert _cli("translate", "p/src/a.cu", "p/include/x.h", "--out-dir", "o3",
+                "-q").exit_code == 0
+    assert _below(tmp_path / "o3") == {"src/a.cu", "include/x.h"}
+    assert _cli("translate", "p/src/a.cu", "--out-dir", "o4", "-q").exit_code == 0
+    assert _below(tmp_path / "o4") == {"a.cu"}
+    # a folder and a file inside it: the file once
+    assert _cli("translate", "p/src", "p/src/a.cu", "--out-dir", "o5", "-q").exit_code == 0
+    assert "a.cu" in _below(tmp_path / "o5")
+
+
+def test_the_readme_states_the_mirroring_rule():
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Translating a repository", 1)[1]
+    assert "deepest folder that holds every input" in section
+    assert "--no-copy-all" in section
+
+
+def test_the_whole_tree_is_copied_safely(tmp_path, monkeypatch):
+    """Every file copied, and nothing else: a FIFO is never read (it would hang), a link
+    out of the tree is not followed, nothing is written outside OUT."""
+    import os
+
+    _tree(tmp_path / "p", PROJECT)
+    os.mkfifo(tmp_path / "p" / "src" / "pipe")
+    (tmp_path / "secret").write_bytes(b"outside\n")
+    os.symlink(tmp_path / "secret", tmp_path / "p" / "src" / "leak")
+    os.symlink("LICENSE", tmp_path / "p" / "src" / "COPYING")
+    monkeypatch.chdir(tmp_path)
+    result = _cli("translate", "p/src", "--out-dir", "out")
+    assert result.exit_code == 0, result.output
+    assert _below(tmp_path / "out") == {"a.cu", "Makefile", "data/table.bin", "LICENSE",
+                                        "COPYING"}
+    assert (tmp_path / "out" / "COPYING").read_bytes() == b"MIT\n"
+    assert "CP931" in result.output  # (the link out of the tree, named)
+
+
+def test_git_submodules_are_part_of_the_tree(tmp_path, monkeypatch):
+    """git lists a submodule as one path, not its files: they are listed from it."""
+    import subprocess
+
+    def git(cwd, *args):
+        subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t",
+                        "-c", "protocol.file.allow=always", *args], cwd=cwd, check=True,
+                       capture_output=True)
+
+    lib = _tree(tmp_path / "lib", {"vec.cuh": KERNEL, "LICENSE": b"BSD\n"})
+    git(lib, "init", "-q")
+    git(lib, "add", ".")
+    git(lib, "commit", "-qm", "lib")
+    app = _tree(tmp_path / "app", {"main.cu": b'#include "third_party/lib/vec.cuh"\n'})
+    git(app, "init", "-q")
+    git(app, "submodule", "add", "-q", str(lib), "third_party/lib")
+    git(app, "commit", "-qm", "app")
+    result = _cli("translate", str(app), "--out-dir", str(tmp_path / "out"), "-q")
+    assert result.exit_code == 0, result.output
+    files = _below(tmp_path / "out")
+    assert {"main.cu", "third_party/lib/vec.cuh", "third_party/lib/LICENSE"} <= files
+    assert b"hipMalloc" in (tmp_path / "out" / "third_party/lib/vec.cuh").read_bytes()
+
+
+def test_headers_without_an_extension_are_read_when_a_source_includes_them(tmp_path,
+                                                                          monkeypatch):
+    """libcu++-style ``detail/__config`` (holding ``<nv/target>``) was never checked or
+    translated; a bare name nobody includes (LICENSE) stays a copy."""
+    _tree(tmp_path / "p", {
+        "include/lib/api.cuh": b'#pragma once\n#include "detail/__config"\n',
+        "include/lib/detail/__config": b"#pragma once\n#include <nv/target>\n"
+                                       b"#include <lib/detail/__prelude>\n",
+        "include/lib/detail/__prelude": b"#define LIB_ALLOC cudaMalloc\n",
+        "main.cu": b"#include <lib/api.cuh>\nint main() {}\n", "LICENSE": b"cudaMalloc\n"})
+    monkeypatch.chdir(tmp_path)
+    check = _cli("check", "p", "--statistics")
+    assert "p/include/lib/detail/__config:2:11: CP111" in check.output
+    assert "blocked: p/main.cu: includes p/include/lib/api.cuh, which is blocked: p/main.cu:1"\
+        " -> p/include/lib/api.cuh:2 -> p/include/lib/detail/__config:2:11 CP111" in check.output
+    assert check.exit_code == 1
+    assert _cli("translate", "p", "--out-dir", "out", "-q").exit_code == 1
+    assert b"hipMalloc" in (tmp_path / "out/include/lib/detail/__prelude").read_bytes()
+    assert (tmp_path / "out/LICENSE").read_bytes() == b"cudaMalloc\n"  # (not a header)

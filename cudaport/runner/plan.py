@@ -53,6 +53,12 @@ class Plan:
     notes: list[Finding] = field(default_factory=list)
 
 
+def is_bare(rel: str) -> bool:
+    """A file name without an extension (libcu++'s ``detail/__config``, ``LICENSE``): a
+    header when a source includes it (see :func:`cudaport.driver.run`), else a copy."""
+    return "." not in rel.rsplit("/", 1)[-1]
+
+
 def renamed_rel(rel: str, rename: dict[str, str]) -> str:
     stem, suffix = os.path.splitext(rel)
     return stem + rename[suffix] if suffix in rename else rel
@@ -74,14 +80,13 @@ def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
     from ..walk import git_ignored, list_tree
 
     rename = rename or {}
-    base = base or Path.cwd()
+    base = base or common_folder(inputs)
     excludes = PatternList(list(exclude) + list(extra_excludes))
     includes = PatternList(list(include)) if include else None
     result = Plan()
-    single = len(inputs) == 1
     for given in inputs:
         if given.is_dir():
-            prefix = "" if single else _relative_to(given, base)
+            prefix = _relative_to(given, base)
             prune: tuple[str, ...] = ()
             if out_dir is not None:
                 prune = _check_out_dir(
@@ -95,8 +100,8 @@ def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
                     continue
                 full = f"{prefix}/{rel}" if prefix else rel
                 kind = kind_of(rel.rsplit("/", 1)[-1], framework)
-                if kind == "copy" and not copy_all:
-                    continue
+                if kind == "copy" and not copy_all and not is_bare(rel):
+                    continue  # (a name without an extension may be a header: kept)
                 result.jobs.append(Job(given / rel, f"{str(given).rstrip('/')}/{rel}", full,
                                        kind, None))
         elif given.exists() or given.is_symlink():
@@ -110,11 +115,27 @@ def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
     return result
 
 
+def common_folder(inputs: list[Path]) -> Path:
+    """The folder an output root stands for: the deepest folder holding every input, an
+    input folder counting as itself and a file as its folder. So one folder's contents
+    land directly below ``--out-dir`` (it is the translated folder); several folders or
+    files keep their places relative to each other (``src/`` and ``include/`` become
+    ``OUT/src/`` and ``OUT/include/``, and ``#include "../include/x.h"`` still reads the
+    translated header); one file lands as ``OUT/NAME``."""
+    folders = [os.path.abspath(p if p.is_dir() else os.path.dirname(os.path.abspath(p)))
+               for p in inputs]
+    return Path(os.path.commonpath(folders)) if folders else Path.cwd()
+
+
 def _relative_to(path: Path, base: Path) -> str:
-    try:
-        return path.resolve().relative_to(base.resolve()).as_posix()
-    except ValueError:
+    """``path`` below ``base`` (both as given, links not resolved: the names the user
+    sees); "" for ``base`` itself."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(base))
+    if rel == ".":
+        return ""
+    if rel.startswith(".."):
         return path.name
+    return Path(rel).as_posix()
 
 
 def _check_out_dir(root: Path, out_dir: Path, excludes: PatternList, ignored) -> tuple[str, ...]:
@@ -162,6 +183,8 @@ def _place(jobs: list[Job], out_dir: Path | None, in_place: bool,
             target = None
             key = real(job.source)
         other = seen.get(key)
+        if other is not None and real(other.source) == real(job.source):
+            continue  # one file given twice (a folder and a file in it): one job
         if other is not None:
             raise PlanError(f"{other.shown} and {job.shown} would both be written to "
                             f"{target or job.source}; rename one or exclude it")
