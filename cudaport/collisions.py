@@ -121,10 +121,11 @@ def check(ctx: FileContext, kept: list[E.Edit]) -> list[E.Edit]:
                      f"name itself ({name})", name)
     # 2. definitions the edits make identical
     groups: dict[tuple, scopes.Definition] = {}
+    dropped = _Spans()  # (the definitions left as they were so far)
+    added = _Spans(sorted((e.start, e.end) for e in add))
     for d in scopes.definitions(src, code):
-        edited = bool(_within(starts, d.start, d.end)) and not any(
-            a <= d.start < b for a, b in drop) and not any(e.start <= d.start < e.end
-                                                            for e in add)
+        edited = bool(_within(starts, d.start, d.end)) and not dropped.holds(d.start) \
+            and not added.holds(d.start)
         key = d.prefix + scopes.key_text(_translated(src, kept, starts, d.start, d.end)) \
             if edited else d.key
         group = (d.kind if d.kind not in ("typedef", "alias") else "typedef", d.scope, key)
@@ -135,6 +136,7 @@ def check(ctx: FileContext, kept: list[E.Edit]) -> list[E.Edit]:
             kept_one, other = (d, first) if edited else (first, d)
             groups[group] = other
             drop.append((kept_one.start, kept_one.end))
+            dropped.add(kept_one.start, kept_one.end)
             line, _ = ctx.linecol(other.name_start)
             ctx.find(COLLISION, kept_one.name_start,
                      f"`{_one_line(src[kept_one.start:kept_one.end])}` would become "
@@ -143,10 +145,28 @@ def check(ctx: FileContext, kept: list[E.Edit]) -> list[E.Edit]:
                      kept_one.key.decode(errors="replace"))
     if not drop and not add:
         return kept
-    gone = drop + [(e.start, e.end) for e in add]
-    out = [e for e in kept if not any(a <= e.start < b or a < e.end <= b and e.start < b
-                                      for a, b in gone)]
+    gone = _Spans()
+    for a, b in drop + [(e.start, e.end) for e in add]:
+        gone.add(a, b)
+    out = [e for e in kept if not gone.holds(e.start)
+           and not (e.end > e.start and gone.holds(e.end - 1))]
     return E.resolve(out + add) if add else out
+
+
+class _Spans:
+    """Spans added in any order; whether an offset falls in one is a bisect (and a look
+    at the few spans before it: definitions nest a level or two at most)."""
+
+    def __init__(self, spans: list[tuple[int, int]] = ()) -> None:
+        self.spans = sorted(spans)
+
+    def add(self, start: int, end: int) -> None:
+        bisect.insort(self.spans, (start, end))
+
+    def holds(self, offset: int) -> bool:
+        """Whether ``start <= offset < end`` for one of the spans."""
+        i = bisect.bisect_right(self.spans, (offset, float("inf"))) - 1
+        return any(self.spans[j][1] > offset for j in range(i, max(-1, i - 8), -1))
 
 
 _DEFINING_LINE = re.compile(rb"#[ \t]*define\b|\b(?:typedef|using|case|struct|class|union|enum)\b")

@@ -80,6 +80,8 @@ class FileContext:
     defines_with_main: tuple[bytes, ...] = ()
     clang: object | None = None  # cudaport.clang.Facts when --clang parsed the file
     _brackets: lexer.Brackets | None = None
+    _branch_tree: object | None = None
+    _skeleton: object | None = None
     _code: bytes | None = None
     _names: frozenset[bytes] | None = None
     _heads: dict[bytes, bool] = field(default_factory=dict)
@@ -159,6 +161,26 @@ class FileContext:
                 inside.append((max(a, start) - start, min(b, end) - start))
             i += 1
         return lexer.blank_spans(self.src[start:end], inside)
+
+    @property
+    def branch_tree(self):
+        """The file's ``#if`` groups (:class:`cudaport.preprocessor.branches.BranchTree`),
+        built once from the scan's directives for every pass that asks."""
+        if self._branch_tree is None:
+            from .preprocessor.branches import BranchTree
+
+            self._branch_tree = BranchTree(self.src, self.scan.directives)
+        return self._branch_tree
+
+    @property
+    def skeleton(self):
+        """The file's brace blocks (:class:`cudaport.symbols.skeleton.Skeleton`), built once
+        from the code for every pass that asks."""
+        if self._skeleton is None:
+            from .symbols.skeleton import Skeleton
+
+            self._skeleton = Skeleton(self.code, self.scan.directives)
+        return self._skeleton
 
     @property
     def brackets(self) -> lexer.Brackets:

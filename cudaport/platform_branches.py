@@ -279,11 +279,11 @@ def reached_errors(ctx) -> None:
         facts = dataclasses.replace(facts, defined=facts.defined + renamed,
                                     undefined=facts.undefined - now.keys())
     # each #error's innermost branch: taken for certain, by the facts alone
-    branches = sorted(_branches(directives, _never, facts, _guard(directives, defines),
-                                len(ctx.src) + 1), key=lambda b: (b[0], -b[1]))
+    tree = ctx.branch_tree
+    decided = tree.decide(_tester(directives, facts, _guard(directives, defines)))
     title = ctx.compiled.target.title
     for offset in found:
-        around = [test for start, end, test in branches if start <= offset < end]
+        around = [decided[i] for i in tree.path(offset)]
         if not around or around[-1] is not True or dead(offset):
             continue
         end = ctx.src.find(b"\n", offset)
@@ -296,6 +296,22 @@ def reached_errors(ctx) -> None:
             ctx.find("CP174", offset, f"wherever this line is compiled for {title}, the build "
                      f"stops at `{text}`: {why}; whether the branches around it are compiled "
                      "depends on macros not known here (give them with -D)", "#error")
+
+
+def _tester(directives, facts: conditions.Known, guards: frozenset[int]):
+    """A test of one branch of the file's tree (:meth:`BranchTree.decide`) by its own
+    condition as ``directives`` give it (comments blanked), decided by ``facts`` alone;
+    an include guard is taken."""
+    by_offset = {offset: cond for offset, _kind, cond, _end in directives}
+
+    def test(branch) -> bool | None:
+        if branch.start in guards:
+            return True
+        cond = by_offset.get(branch.start)
+        if cond is None:
+            return None
+        return _test(branch.word if branch.first else b"if", cond, _never, facts)
+    return test
 
 
 _DEFINES = re.compile(rb"(?m)^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_]\w*)")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from . import lexer
 from .project_names import _in_class_body, qualifier
-from .scopes import is_declaration, namespace_at, namespaces
+from .scopes import is_declaration
 
 _AFTER_PARAMETERS = frozenset((b"const", b"noexcept", b"override", b"final", b"volatile"))
 
@@ -24,14 +24,14 @@ def defined_functions(ctx, candidates: set[bytes]) -> dict[bytes, int]:
     """name -> offset of its definition, for the ``candidates`` the file defines."""
     code = ctx.code
     found: dict[bytes, int] = {}
-    blocks = namespaces(code) if b"namespace" in code else []
+    skeleton = ctx.skeleton if b"namespace" in code else None
     inside: dict[bytes, tuple[int, bytes]] = {}  # name -> (definition, its namespace)
     for start, name, context in ctx.scan.idents:
         if context != "code" or name not in candidates or name in found:
             continue
-        if not is_declaration(code, start, len(name)) or _in_class_body(code, start):
+        if not is_declaration(code, start, len(name)) or _in_class_body(ctx, start):
             continue
-        space = namespace_at(blocks, start) if blocks else b""
+        space = skeleton.namespace_at(start) if skeleton is not None else b""
         if space and name in inside:
             continue
         paren = lexer.next_token(code, start + len(name))
@@ -46,10 +46,15 @@ def defined_functions(ctx, candidates: set[bytes]) -> dict[bytes, int]:
                 inside[name] = (start, space)
             else:
                 found[name] = start
+    if not inside:
+        return found
+    uses: dict[bytes, list[int]] = {}
+    for at, n, context in ctx.scan.idents:
+        if n in inside and context == "code":
+            uses.setdefault(n, []).append(at)
     for name, (start, space) in inside.items():
         if name not in found and all(
                 at == start or qualifier(code, at) == space.rsplit(b"::", 1)[-1]
-                or namespace_at(blocks, at) == space
-                for at, n, context in ctx.scan.idents if n == name and context == "code"):
+                or skeleton.namespace_at(at) == space for at in uses.get(name, ())):
             found[name] = start
     return found

@@ -183,10 +183,6 @@ def _markers(guards: frozenset[bytes]) -> tuple[bytes, ...]:
     return tuple(out)
 
 
-def _inside(spans: list[tuple[int, int, bytes]], offset: int) -> bool:
-    return any(a <= offset < b for a, b, _ in spans)
-
-
 def _target_names(compiled) -> frozenset[bytes]:
     names = getattr(compiled, "_target_names", None)
     if names is None:
@@ -239,8 +235,9 @@ def is_layer_file(src: bytes, compiled, defs, outside) -> bool:
     """A file that includes a target header and defines CUDA names in terms of the
     target's, both outside guarded branches: a compatibility layer as a whole."""
     headers = tuple(h.encode() for h in compiled.target.extra.get("portable_headers") or ())
-    return bool(headers) and any(not _inside(outside, a) for a, _, _ in defs) and any(
-        i.name.startswith(headers) and not _inside(outside, i.start) for i in _includes(src))
+    inside = _Spans(outside)
+    return bool(headers) and any(a not in inside for a, _, _ in defs) and any(
+        i.name.startswith(headers) and i.start not in inside for i in _includes(src))
 
 
 class _Include:
@@ -287,9 +284,13 @@ def portable_spans(ctx: FileContext) -> list[tuple[int, int, str]]:
     # (a guard the target version no longer defines is renamed to the one it does, CP170:
     # the branch is built with that one)
     renamed = retired_macros(ctx.compiled, ctx.compiled.version) if spans else {}
+    seen: set[tuple[int, int]] = set()
     for start, end, guard in spans:
-        if any(a <= start and end <= b for a, b, _ in out):
-            continue  # nested in a branch already reported
+        # (spans come as their branches end, so one is only ever inside an earlier one
+        # when it is the same span)
+        if (start, end) in seen:
+            continue
+        seen.add((start, end))
         first, _ = ctx.linecol(min(start + 1, end))  # the line after the directive
         last, _ = ctx.linecol(max(start, end - 1))
         shown = renamed.get(guard.decode(), guard.decode())
@@ -297,7 +298,8 @@ def portable_spans(ctx: FileContext) -> list[tuple[int, int, str]]:
                  "defined: already portable, left as they are")
         out.append((start, end, guard.decode()))
     out += [(a, b, "condition") for a, b in sorted(set(conditions))]  # (no finding of their own)
-    loose = [(a, b, "definition") for a, b, _ in defs if not _inside(spans, a)]
+    inside = _Spans(spans) if spans and defs else None
+    loose = [(a, b, "definition") for a, b, _ in defs if inside is None or a not in inside]
     if loose:
         ctx.find(LAYER, loose[0][0], f"{len(loose)} definition(s) of CUDA names in terms of "
                  f"the target's ({shown}) left as they are")

@@ -17,15 +17,15 @@ break. ``--clang`` resolves names exactly (CP906) and stays the precise answer.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
-import functools
+from collections import Counter
 import re
 from typing import Callable, Iterable, Sequence
 
 from . import lexer, portability_layers, scopes
 from .context import FileContext
 from .scan import keep_scan
+from .symbols.skeleton import CLASS, Skeleton
 
 KEPT = "CP164"
 OPTION = "project_declarations"
@@ -72,33 +72,9 @@ def qualifier(code: bytes, start: int) -> bytes | None:
     return scopes.word_before(code, i)[1] if i and code[i - 1] in lexer.IDENT_BYTES else b""
 
 
-_CLASS_HEAD = re.compile(rb"\b(?:struct|class|union)\s+[A-Za-z_]\w*(?:\s+final)?"
-                         rb"(?:\s*:[^;{}()]*)?\s*\Z")
-
-
-_BRACES = re.compile(rb"[{}]")
-
-
-@functools.lru_cache(maxsize=2)
-def _braces(code: bytes) -> tuple[list[int], bytes]:
-    """Offsets of the file's braces and which each is, found once per file."""
-    found = [m.start() for m in _BRACES.finditer(code)]
-    return found, bytes(map(code.__getitem__, found))
-
-
-def _in_class_body(code: bytes, start: int) -> bool:
+def _in_class_body(ctx: FileContext, start: int) -> bool:
     """Whether the innermost block around ``start`` is a struct, class or union body."""
-    offsets, kinds = _braces(code)
-    depth = 0
-    for k in range(bisect.bisect_left(offsets, start) - 1, -1, -1):
-        if kinds[k] == 0x7D:  # }
-            depth += 1
-        elif depth == 0:
-            i = offsets[k]
-            return _CLASS_HEAD.search(code, max(0, i - 300), i) is not None
-        else:
-            depth -= 1
-    return False
+    return ctx.skeleton.kind_at(start) == CLASS
 
 
 def _renaming(ctx: FileContext) -> list[tuple[int, bytes]]:
@@ -109,23 +85,30 @@ def _renaming(ctx: FileContext) -> list[tuple[int, bytes]]:
             if c == "code" and lookup[n].renames and lookup[n].replacement != b""]
 
 
-def declarations(src: bytes, compiled, idents=None) -> set[tuple[bytes, bytes]]:
+def declarations(src: bytes, compiled, idents=None, skeleton=None) -> set[tuple[bytes, bytes]]:
     """(namespace, name) of each CUDA table name ``src`` declares inside a named namespace."""
     if b"namespace" not in src:
         return set()
     if idents is None:
         lookup = compiled.identifiers
-        idents = [(s, n) for s, n, c in keep_scan(src, compiled).idents
+        scanned = keep_scan(src, compiled)
+        idents = [(s, n) for s, n, c in scanned.idents
                   if c == "code" and lookup[n].renames]
+        directives = scanned.directives
+    else:
+        directives = None
     found = [(s, n) for s, n in idents if scopes.is_declaration(src, s, len(n))]
     if not found:
         return set()
     code = scopes.blank(src)  # a comment's last word before a call is no type
     found = [(s, n) for s, n in found if scopes.is_declaration(code, s, len(n))]
-    blocks = scopes.namespaces(code)
+    if not found:
+        return set()
+    if skeleton is None:
+        skeleton = Skeleton(code, directives or ())
     out = set()
     for s, n in found:
-        ns = scopes.namespace_at(blocks, s)
+        ns = skeleton.namespace_at(s)
         if ns:
             out.add((ns, n))
     return out
@@ -168,18 +151,18 @@ def before_passes(ctx: FileContext) -> None:
             kept[s] = "a member"
         elif declares:
             code = ctx.code
-            if _in_class_body(code, s):
+            if _in_class_body(ctx, s):
                 kept[s] = "a member"
     project = {(ns.encode(), n.encode()) for ns, n in dict(ctx.options.extra).get(OPTION, ())}
     if namespaces:
-        declared = declarations(src, compiled, declaring) | project
+        declared = declarations(src, compiled, declaring, ctx.skeleton) | project
         names = {n for _, n in declared}
         if declared and any(n in names for _, n in renaming):
-            blocks = scopes.namespaces(ctx.code)
+            skeleton = ctx.skeleton
             for s, n in renaming:
                 if s in kept or n not in names or qualifier(src, s) is not None:
                     continue
-                ns = scopes.namespace_at(blocks, s)
+                ns = skeleton.namespace_at(s)
                 while ns:
                     if (ns, n) in declared:
                         kept[s] = f"declared in namespace {ns.decode()}"
@@ -188,12 +171,13 @@ def before_passes(ctx: FileContext) -> None:
     if not kept:
         return
     ctx.scan.idents[:] = [i for i in ctx.scan.idents if i[0] not in kept]
+    counts = Counter((n, kept[s]) for s, n in renaming if s in kept)
     reported: set[tuple[bytes, str]] = set()
     for s, n in renaming:
         why = kept.get(s)
         if why is not None and (n, why) not in reported:
             reported.add((n, why))
-            uses = sum(1 for t, m in renaming if m == n and kept.get(t) == why)
+            uses = counts[n, why]
             ctx.find(KEPT, s, f"{n.decode()} is the project's own ({why}), not CUDA's: left "
                      f"unchanged ({uses} use(s) in this file)", n.decode())
 

@@ -320,6 +320,9 @@ def definitions(src: bytes, code: bytes | None = None) -> list[Definition]:
                              code[brace:close]):
             s = brace + e.start(1)
             add("enumerator", b"", (where[0], branches.at(s)), s, s + len(e.group(1)))
+    # each case label belongs to the innermost switch body around it: switch bodies and
+    # labels are read in one merged walk with a stack of the open bodies
+    bodies = []
     for ordinal, m in enumerate(_SWITCH.finditer(code)):
         parsed = lexer.split_arguments(code, m.end() - 1)
         if parsed is None:
@@ -327,15 +330,23 @@ def definitions(src: bytes, code: bytes | None = None) -> list[Definition]:
         brace = code.find(b"{", parsed[1])
         if brace < 0 or code[parsed[1]:brace].strip():
             continue
-        close = pairs.get(brace, len(code))
-        inner = [(a, b) for a, b in pairs.items() if brace < a < close]
-        for c in _CASE.finditer(code, brace, close):
-            # only this switch's labels, not those of a switch nested in it
-            if any(a < c.start() < b and _SWITCH.search(code, max(brace, a - 200), a)
-                   for a, b in inner):
+        bodies.append((brace, pairs.get(brace, len(code)), ordinal))
+    if bodies:
+        open_: list[tuple[int, int, int]] = []
+        nxt = 0
+        for c in _CASE.finditer(code, bodies[0][0]):
+            at = c.start()
+            while nxt < len(bodies) and bodies[nxt][0] < at:
+                while open_ and open_[-1][1] < bodies[nxt][0]:
+                    open_.pop()
+                open_.append(bodies[nxt])
+                nxt += 1
+            while open_ and open_[-1][1] < at:
+                open_.pop()
+            if not open_:
                 continue
             # the label's text with its literals ('a')
-            add("case", b"case ", (("switch", ordinal), branches.at(c.start())),
+            add("case", b"case ", (("switch", open_[-1][2]), branches.at(at)),
                 c.start(1), c.end(1), src)
     for m in _DEFINE.finditer(code):
         add("macro", b"#define ", ((), branches.at(m.start())), m.start(1), m.end(1))

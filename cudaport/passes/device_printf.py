@@ -23,33 +23,20 @@ _STD_PRINTF = re.compile(rb"(?<![\w:])(?:::[ \t]*)?std[ \t]*::[ \t]*printf\b")
 _DEVICE_CODE = (b"__device__", b"__global__")
 
 
-_MARK = re.compile(rb"\b(?:__device__|__global__)\b")
+_MARK = re.compile(rb"(?<![\w$])(?:__device__|__global__)(?![\w$])")
 
 
 def _device_bodies(ctx: FileContext) -> list[tuple[int, int]]:
-    """(start, end) of the body after each ``__device__``/``__global__`` mark: the first
-    ``{`` before any ``;``, to its matching ``}`` (braces in comments and literals aside).
-    A declaration ends at its ``;`` and has none."""
-    src, bodies, at = ctx.src, [], 0
-    for m in _MARK.finditer(src):
-        if m.start() < at or not ctx.in_code(m.start(), m.end()):
-            continue
-        i, depth, open_at = m.end(), 0, -1
-        while i < len(src):
-            c = src[i:i + 1]
-            if c in b"{};" and ctx.in_code(i, i + 1):
-                if c == b";" and open_at < 0:
-                    break
-                if c == b"{":
-                    open_at = i if open_at < 0 else open_at
-                    depth += 1
-                elif c == b"}" and open_at >= 0:
-                    depth -= 1
-                    if depth == 0:
-                        bodies.append((open_at, i + 1))
-                        at = i + 1
-                        break
-            i += 1
+    """(start, end) of the body of each function or lambda whose head is marked
+    ``__device__``/``__global__`` (the file's skeleton; a declaration has no body), the
+    outermost of nested ones."""
+    bodies: list[tuple[int, int]] = []
+    code = ctx.code
+    for block in ctx.skeleton.function_bodies():
+        if bodies and block.open < bodies[-1][1]:
+            continue  # (inside a body already taken)
+        if _MARK.search(code, block.head, block.open):
+            bodies.append((block.open, block.close + 1))
     return bodies
 
 

@@ -10,7 +10,6 @@ wider than 32 (``warp_size`` in target.yaml, ``--warp-size``).
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
 
@@ -18,6 +17,7 @@ from .. import lexer, platform_branches, ptx
 from ..context import FileContext
 from ..findings import Finding, Fix
 from ..rules.hazards import device_prop_pattern, lacking, names_pattern, target_facts
+from ..symbols.skeleton import FUNCTION, LAMBDA
 from .registry import register
 
 # Each check runs only in files that have what it looks for: a name the scan found in code
@@ -124,7 +124,6 @@ def _cooperative_groups_pattern(functions: tuple[str, ...],
     return re.compile(functions + b"|" + methods)
 
 
-_BRACE = re.compile(rb"[{}]")
 # cuBLAS GEMM calls whose computeType (0-based argument index, from CUDA 13's
 # cublas_api.h) C++ code may still pass as a cudaDataType: cuBLAS keeps an overload for
 # that; hipBLAS's *_v2 functions take only a hipblasComputeType_t.
@@ -433,124 +432,44 @@ def _shuffle_widths(ctx: FileContext, code: bytes, report: _Reporter, warp: int)
                    f"lanes; start at warpSize/2 for {warp}-lane wavefronts", name)
 
 
-_DEVICE_FN = re.compile(rb"__global__|__device__")
+_DEVICE_FN = re.compile(rb"(?<![\w$])(?:__global__|__device__)(?![\w$])")
 
 
 def _device_launches(ctx: FileContext, report: _Reporter, known: set[int]) -> None:
     """Launches whose enclosing function is __global__/__device__ (text-only estimate for
     launches clang did not see: inactive branches, or no clang).
 
-    For each launch, the nearest ``__global__``/``__device__`` before it opens a body at
-    the next ``{``; the launch is device code when that body is still open there. One
-    forward pass serves every launch: markers, bodies and brace pairs are found once, so
-    many launches after one marker (or before any) cost no rescans of the file."""
+    The file's skeleton gives the function or lambda around each launch (a bisect); the
+    launch is device code when one of them, out to the first named function, is marked
+    ``__global__`` or ``__device__`` and not ``__host__`` (a host-callable function may
+    launch). A kernel defined once per ``#if`` branch closes its body in each branch."""
     if b"__global__" not in ctx.src and b"__device__" not in ctx.src:
         return
-    code = ctx.code
-    launches = sorted(lt for lt in ctx.scan.launches if lt not in known)
-    markers = _DEVICE_FN.finditer(code)
-    marker = next_marker = next(markers, None)
-    braces = _BraceCloser(code, _later_branches(ctx.scan.directives))
-    bodies: dict[int, int | None] = {}  # marker offset -> its body's '{', None: no body
-    boundary = _LastBefore(code, (b";", b"}"))
-    host, semicolon, brace = (_FirstFrom(code, word) for word in (b"__host__", b";", b"{"))
-    for lt in launches:
-        while next_marker is not None and next_marker.start() < lt:
-            marker, next_marker = next_marker, next(markers, None)
-        if marker is None or marker.start() >= lt:
-            continue
-        start = marker.start()
-        if start not in bodies:
-            body = brace(start)
-            # host-callable (__host__ since the last statement), or a declaration
-            bodies[start] = None if host(boundary(start) + 1) + 8 <= body \
-                or semicolon(start) < body else body
-        body = bodies[start]
-        if body is None or body >= lt:
-            continue
-        close = braces.close(body, lt)
-        if close is None or close >= lt:
+    skeleton = ctx.skeleton
+    marks: dict[int, bool] = {}  # block index -> marked device-only
+    for lt in sorted(lt for lt in ctx.scan.launches if lt not in known):
+        i = skeleton.at(lt)
+        device = False
+        while i >= 0:
+            block = skeleton.blocks[i]
+            if block.kind in (FUNCTION, LAMBDA):
+                found = marks.get(i)
+                if found is None:
+                    head = ctx.code[block.head:block.open]
+                    found = marks[i] = _DEVICE_FN.search(head) is not None \
+                        and _HOST.search(head) is None
+                if found:
+                    device = True
+                    break
+                if block.kind == FUNCTION:
+                    break
+            i = block.parent
+        if device:
             report("CP212", lt, "kernel launched from device code (dynamic "
                    "parallelism); the target cannot do that", "<<<")
 
 
-class _FirstFrom:
-    """First offset of ``needle`` at or after an offset (the length of the text if none),
-    for ascending queries: a query before the last answer reuses it, so the text is
-    searched once whatever the number of queries."""
-
-    def __init__(self, code: bytes, needle: bytes) -> None:
-        self.code, self.needle, self.found = code, needle, -1
-
-    def __call__(self, pos: int) -> int:
-        if self.found < pos:
-            found = self.code.find(self.needle, pos)
-            self.found = len(self.code) if found < 0 else found
-        return self.found
-
-
-class _LastBefore:
-    """Last offset of any of ``needles`` before an offset (-1 if none), for ascending
-    queries: each query searches only the text after the previous one."""
-
-    def __init__(self, code: bytes, needles: tuple[bytes, ...]) -> None:
-        self.code, self.needles, self.searched, self.found = code, needles, 0, -1
-
-    def __call__(self, pos: int) -> int:
-        if pos > self.searched:
-            self.found = max([self.found] + [self.code.rfind(n, self.searched, pos)
-                                             for n in self.needles])
-            self.searched = pos
-        return self.found
-
-
-def _later_branches(directives) -> list[tuple[int, int]]:
-    """(start, end) of the ``#elif``/``#else`` branches of each ``#if`` group: a group whose
-    branches open and close braces differently (ggml's mmf.cuh: a kernel body whose ``#if``
-    branch closes three loops its ``#else`` never opened) pairs them as one branch does."""
-    spans, stack = [], []
-    for offset, word in directives:
-        if word.startswith(b"if"):
-            stack.append(None)
-        elif not stack:
-            continue
-        elif word != b"endif":
-            stack[-1] = offset if stack[-1] is None else stack[-1]
-        else:
-            start = stack.pop()
-            if start is not None and not any(a <= start < b for a, b in spans[-1:]):
-                spans = [(a, b) for a, b in spans if not start <= a] + [(start, offset)]
-    return sorted(spans)
-
-
-class _BraceCloser:
-    """Where each ``{`` closes, found by one forward pass that goes only as far as asked;
-    braces in ``skipped`` spans (later branches of an ``#if``) are not paired."""
-
-    def __init__(self, code: bytes, skipped: list[tuple[int, int]] = ()) -> None:
-        self.matches = _BRACE.finditer(code)
-        self.stack: list[int] = []
-        self.closes: dict[int, int] = {}
-        self.read = 0  # braces before this offset are paired
-        self.skipped = skipped
-        self.starts = [a for a, _ in skipped]
-
-    def close(self, brace: int, pos: int) -> int | None:
-        """Offset of the ``}`` closing the ``{`` at ``brace`` if it comes before ``pos``."""
-        while self.read < pos:
-            m = next(self.matches, None)
-            if m is None:
-                self.read = pos
-                break
-            self.read = m.end()
-            i = bisect.bisect_right(self.starts, m.start()) - 1
-            if i >= 0 and m.start() < self.skipped[i][1]:
-                continue
-            if m.group() == b"{":
-                self.stack.append(m.start())
-            elif self.stack:
-                self.closes[self.stack.pop()] = m.start()
-        return self.closes.get(brace)
+_HOST = re.compile(rb"(?<![\w$])__host__(?![\w$])")
 
 
 def _arch_conditions(ctx: FileContext, report: _Reporter) -> None:

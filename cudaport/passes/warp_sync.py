@@ -135,9 +135,9 @@ def _mask(ctx: FileContext, start: int, end: int, number: int, ident: str) -> No
         return
     a, b = parsed[0][number - 1]
     text = _SPACE.sub(b"", src[a:b])
-    if _WIDE.match(text) or _is_wide_name(src, text):
+    if _WIDE.match(text) or _is_wide_name(ctx, text):
         return
-    if _FULL_32.match(text) or _is_full_name(src, text):
+    if _FULL_32.match(text) or _is_full_name(ctx, text):
         ctx.edits.append(Edit(a, b, FULL_MASK, "hip/warp-mask"))
         return
     ctx.edits.append(Edit(a, a, b"static_cast<unsigned long long>(", "hip/warp-mask"))
@@ -184,8 +184,8 @@ def _own_scopes(ctx: FileContext, name: bytes) -> list[tuple[int, int]]:
             body = code.find(b"{", at)
             close = ctx.brackets.close_end(body) if body >= 0 else None
         else:
-            block = _enclosing_brace(code, at)
-            close = ctx.brackets.close_end(block) if block is not None else None
+            block = ctx.skeleton.at(at)
+            close = ctx.skeleton.blocks[block].close + 1 if block >= 0 else None
         found.append((at, close if close is not None else len(code)))
     return found
 
@@ -213,19 +213,6 @@ def _in_parameter_list(code: bytes, at: int) -> bool:
     return False
 
 
-def _enclosing_brace(code: bytes, at: int) -> int | None:
-    depth = 0
-    for i in range(at - 1, -1, -1):
-        c = code[i]
-        if c == 0x7D:  # }
-            depth += 1
-        elif c == 0x7B:  # {
-            if depth == 0:
-                return i
-            depth -= 1
-    return None
-
-
 def _needs_constant(src: bytes, start: int) -> bool:
     """Whether the name at ``start`` sits where C++ needs a constant expression."""
     begin = max(src.rfind(b";", 0, start), src.rfind(b"{", 0, start),
@@ -233,25 +220,36 @@ def _needs_constant(src: bytes, start: int) -> bool:
     return _CONSTANT_CONTEXT.search(src, begin, start) is not None
 
 
-def _is_full_name(src: bytes, text: bytes) -> bool:
+_FULL_DEFINITION = re.compile(
+    rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]*)|\b(?:constexpr|const)\s+[\w:\s]*?\b"
+    rb"([A-Za-z_]\w*)\s*(?:=\s*([^;{}]*?)|\{([^;{}]*)\})\s*;")
+_WIDE_DECLARATION = re.compile(
+    rb"\b(?:unsigned\s+long\s+long(?:\s+int)?|(?:std::)?uint64_t|lane_mask)\s+([A-Za-z_]\w*)\b")
+
+
+def _names(ctx: FileContext) -> tuple[frozenset[bytes], frozenset[bytes]]:
+    """(names the file defines as a 32-bit full mask, names it declares with a 64-bit
+    type), read once per file."""
+    found = ctx.__dict__.get("_mask_names")
+    if found is None:
+        src = ctx.code  # (comments blanked: their words declare nothing)
+        full = set()
+        for m in _FULL_DEFINITION.finditer(src):
+            name = m.group(1) or m.group(3)
+            value = next(g for g in m.group(2, 4, 5) if g is not None)
+            if _FULL_32.match(_SPACE.sub(b"", value)):
+                full.add(name)
+        wide = {m.group(1) for m in _WIDE_DECLARATION.finditer(src)}
+        found = ctx.__dict__["_mask_names"] = (frozenset(full), frozenset(wide))
+    return found
+
+
+def _is_full_name(ctx: FileContext, text: bytes) -> bool:
     """A name the file defines as a 32-bit full mask (``#define FULL_MASK 0xffffffff``,
     ``constexpr unsigned kFull = 0xffffffffu;``)."""
-    if not _NAME.match(text):
-        return False
-    name = re.escape(text)
-    for m in re.finditer(rb"#[ \t]*define[ \t]+" + name + rb"[ \t]+([^\n]*)|\b(?:constexpr|const)"
-                         rb"\s+[\w:\s]*?\b" + name + rb"\s*(?:=\s*([^;{}]*?)|\{([^;{}]*)\})\s*;",
-                         src):
-        value = next(g for g in m.groups() if g is not None)
-        if _FULL_32.match(_SPACE.sub(b"", value)):
-            return True
-    return False
+    return bool(_NAME.match(text)) and text in _names(ctx)[0]
 
 
-def _is_wide_name(src: bytes, text: bytes) -> bool:
+def _is_wide_name(ctx: FileContext, text: bytes) -> bool:
     """A name the file declares with a 64-bit type."""
-    return bool(_NAME.match(text)) and re.search(
-        rb"\b(?:unsigned\s+long\s+long(?:\s+int)?|(?:std::)?uint64_t|lane_mask)\s+"
-        + re.escape(text) + rb"\b", src) is not None
-
-
+    return bool(_NAME.match(text)) and text in _names(ctx)[1]

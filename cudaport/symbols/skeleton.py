@@ -1,0 +1,277 @@
+"""The brace blocks of a file and what each one opens, found in one pass.
+
+Braces are paired on code whose comments and literals are blanked. ``#if`` groups are
+read as a first build reads them: the first branch of each group pairs with the braces
+around the group; a later branch (``#elif``/``#else``) pairs only its own braces, so a
+kernel whose ``#if`` branch closes loops its ``#else`` never opened (ggml's mmf.cuh) does
+not shift every block after it. Each ``{`` is classified by a bounded look behind it:
+namespace, class (struct/union), enum, function, lambda, extern "C", initializer or
+block. Lookups (the innermost block around an offset, its namespace) are bisects.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import NamedTuple, Sequence
+
+from ..preprocessor.branches import OPENS
+
+NAMESPACE, CLASS, ENUM, FUNCTION, LAMBDA, EXTERN, INIT, BLOCK = (
+    "namespace", "class", "enum", "function", "lambda", "extern", "init", "block")
+
+_BRACE = re.compile(rb"[{}]")
+_LOOK_BEHIND = 400  # bytes read before a '{' to classify it
+
+_NAMESPACE_HEAD = re.compile(
+    rb"(?<![\w$])(?:inline\s+)?namespace(?:\s+((?:[A-Za-z_]\w*\s*::\s*)*(?:inline\s+)?[A-Za-z_]\w*))?"
+    rb"\s*(?:\[\[[^\]]*\]\]\s*|__attribute__\s*\(\([^;{}]*\)\)\s*)*\Z")
+_EXTERN_HEAD = re.compile(rb"(?<![\w$])extern\Z")  # (its "C" is blanked)
+_CLASS_HEAD = re.compile(
+    rb"(?<![\w$])(enum(?:\s+(?:class|struct))?|struct|class|union)(?![\w$])"
+    rb"((?:\s*(?:__attribute__\s*\(\([^;{}]*?\)\)|alignas\s*\([^;{}]*?\)|__align__\s*\([^;{}]*?\)"
+    rb"|\[\[[^\]]*\]\]|__declspec\s*\([^;{}]*?\)|[A-Z_][A-Z0-9_]*(?=\s+[A-Za-z_])))*)"
+    rb"\s*((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)?\s*(?:<[^;{}]*>\s*)?(?:final\s*)?"
+    rb"(?::[^;{}]*)?\Z")
+_CLOSE_PAREN_HEAD = re.compile(
+    rb"\)\s*(?:(?:const|volatile|noexcept|override|final|mutable|constexpr|&&|&|try"
+    rb"|__device__|__host__)\s*|noexcept\s*\([^;{}]*\)\s*|->\s*[^;{}()=]*?\s*"
+    rb"|__attribute__\s*\(\([^;{}]*\)\)\s*)*\Z")
+_CONTROL = frozenset(b"if for while switch catch".split())
+_ELSE_DO = re.compile(rb"(?<![\w$])(?:else|do|try|__try|__finally)\s*\Z")
+_WORD_BEFORE = re.compile(rb"((?:[A-Za-z_~][\w]*\s*::\s*)*(?:operator\s*[^\s\w(]+|~?[A-Za-z_]\w*))"
+                          rb"\s*(?:<[^;{}()]*>\s*)?\Z")
+_INIT_BEFORE = re.compile(rb"(?:[=,(\[{?:]|\breturn|[A-Za-z_]\w*|>|\))\s*\Z")
+
+
+class Block(NamedTuple):
+    open: int  # its '{'
+    close: int  # its '}', or the end of the file (or of its #if branch) when unclosed
+    kind: str
+    name: bytes  # namespace, class, enum or function name (b"" when there is none)
+    parent: int  # the block around it, -1 at file level
+    head: int  # where its head starts (the declaration the '{' belongs to)
+
+
+class Skeleton:
+    """Brace blocks of ``code`` (comments and literals blanked); ``directives``: the
+    scan's conditional directives, so later branches of an ``#if`` pair apart."""
+
+    def __init__(self, code: bytes, directives: Sequence[tuple[int, bytes]] = ()) -> None:
+        self.code = code
+        blocks: list[Block] = []
+        self.blocks = blocks
+        pairs: dict[int, int] = {}
+        stack: list[int] = []
+        floor = 0  # a '}' closes only blocks above this (inside a later #if branch)
+        frames: list[list] = []  # per open #if group: [floor before, stack at #if, first end]
+        events = _merge(_BRACE.finditer(code), directives)
+        for offset, what in events:
+            if what is None:  # a brace
+                if code[offset] == 0x7B:  # {
+                    stack.append(offset)
+                elif len(stack) > floor:
+                    pairs[stack.pop()] = offset
+            elif what in OPENS:
+                frames.append([floor, list(stack), None])
+            elif what in (b"elif", b"else"):
+                if not frames:
+                    continue
+                frame = frames[-1]
+                if frame[2] is None:  # the first branch ends: its state is the group's
+                    frame[2] = list(stack)
+                else:
+                    _close_above(stack, floor, offset, pairs)
+                stack[:] = frame[1]
+                floor = len(stack)
+            elif what == b"endif":
+                if not frames:
+                    continue
+                before, _at_if, first = frames.pop()
+                if first is not None:  # (after a later branch: the first one's state)
+                    _close_above(stack, floor, offset, pairs)
+                    stack[:] = first
+                floor = before
+        for open_ in stack:
+            pairs.setdefault(open_, len(code))
+        opens = sorted(pairs)
+        self.opens = opens
+        self.closes = [pairs[o] for o in opens]
+        # boundaries for at(): from starts[i] on, the innermost block is inner[i]
+        self.starts: list[int] = [0]
+        self.inner: list[int] = [-1]
+        open_blocks: list[int] = []
+        # (brace offsets in order: each open is a boundary, each close ends one)
+        closing = sorted((c, i) for i, c in enumerate(self.closes))
+        ci = 0
+        for i, o in enumerate(opens):
+            while ci < len(closing) and closing[ci][0] < o:
+                self._end(closing[ci], open_blocks)
+                ci += 1
+            while open_blocks and self.closes[open_blocks[-1]] < o:
+                open_blocks.pop()  # (closed by a brace already past)
+            parent = open_blocks[-1] if open_blocks else -1
+            kind, name, head = self._classify(o, parent)
+            blocks.append(Block(o, self.closes[i], kind, name, parent, head))
+            open_blocks.append(i)
+            self.starts.append(o + 1)
+            self.inner.append(i)
+        while ci < len(closing):
+            self._end(closing[ci], open_blocks)
+            ci += 1
+        self._namespaces: dict[int, bytes] = {}
+
+    def _end(self, closing: tuple[int, int], open_blocks: list[int]) -> None:
+        close, i = closing
+        if open_blocks and open_blocks[-1] == i:
+            open_blocks.pop()
+            self.starts.append(close)
+            self.inner.append(open_blocks[-1] if open_blocks else -1)
+        elif i in open_blocks:  # (blocks closed out of order: an #if branch's end)
+            while open_blocks and open_blocks[-1] != i:
+                open_blocks.pop()
+            open_blocks.pop()
+            self.starts.append(close)
+            self.inner.append(open_blocks[-1] if open_blocks else -1)
+
+    def _classify(self, brace: int, parent: int) -> tuple[str, bytes, int]:
+        code = self.code
+        low = max(0, brace - _LOOK_BEHIND)
+        # the head: back to the last ';', '{' or '}' (or a directive line)
+        cut = _last_boundary(code, low, brace)
+        # (a ';' inside parentheses, `for (;;) {`, is no boundary: read on back)
+        while cut >= low and code.count(b")", cut, brace) > code.count(b"(", cut, brace):
+            cut = _last_boundary(code, low, cut)
+        start = cut + 1 if cut >= 0 else low
+        hash_ = code.rfind(b"#", start, brace)
+        if hash_ >= 0:  # (a directive between: the head starts after its line)
+            nl = code.find(b"\n", hash_)
+            if 0 <= nl < brace:
+                start = nl + 1
+        head = code[start:brace].rstrip()
+        while head[:1].isspace():
+            head, start = head[1:], start + 1
+        if not head:
+            return BLOCK, b"", start
+        m = _NAMESPACE_HEAD.search(head)
+        if m is not None:
+            name = re.sub(rb"\s+|inline\s", b"", m.group(1) or b"")
+            return NAMESPACE, name, start
+        if _EXTERN_HEAD.search(head):
+            return EXTERN, b"", start
+        m = _CLASS_HEAD.search(head)
+        if m is not None and b"(" not in head[m.start():].split(b":", 1)[0]:
+            kind = ENUM if m.group(1).startswith(b"enum") else CLASS
+            name = m.group(3) or b""
+            return kind, name.rpartition(b"::")[2].strip(), start
+        if head.endswith(b")") or _CLOSE_PAREN_HEAD.search(head):
+            return self._after_parameters(head, start, parent)
+        if _ELSE_DO.search(head):
+            return BLOCK, b"", start
+        last = head[-1:]
+        if last in b"=,([{?" or head.endswith(b"return") or last == b">" or last == b")":
+            return INIT, b"", start
+        if last.isalnum() or last == b"_" or last == b"]":
+            # `Type name{...}`, `T{...}` (a braced initializer), `struct S name{...}`
+            return INIT, b"", start
+        return BLOCK, b"", start
+
+    def _after_parameters(self, head: bytes, start: int, parent: int) -> tuple[str, bytes, int]:
+        """A '{' after ``(...)``: a function, a lambda or a control statement."""
+        m = _CLOSE_PAREN_HEAD.search(head)
+        close = m.start() if m is not None else len(head) - 1
+        depth, j = 0, close
+        while j >= 0:
+            c = head[j]
+            if c == 0x29:
+                depth += 1
+            elif c == 0x28:
+                depth -= 1
+                if depth == 0:
+                    break
+            j -= 1
+        if j < 0:
+            return BLOCK, b"", start
+        before = head[:j].rstrip()
+        if before.endswith(b"]") or before.endswith(b"__device__") and b"[" in before:
+            return LAMBDA, b"", start
+        w = _WORD_BEFORE.search(before)
+        if w is None:
+            return BLOCK, b"", start
+        name = re.sub(rb"\s+", b"", w.group(1))
+        if name in _CONTROL:
+            return BLOCK, b"", start
+        if b"::" not in name and before[:w.start()].rstrip().endswith((b",", b":")) \
+                and not before[:w.start()].rstrip().endswith(b"::"):
+            return FUNCTION, b"", start  # (a constructor's member initializer list)
+        if parent >= 0 and self.blocks[parent].kind in (FUNCTION, LAMBDA, BLOCK, INIT) \
+                and not before[:w.start()].strip():
+            return BLOCK, b"", start  # (a call's block: `MACRO(x) {`, in a body)
+        return FUNCTION, name, start
+
+    # -- lookups ----------------------------------------------------------------------
+
+    def at(self, offset: int) -> int:
+        """The innermost block whose braces enclose ``offset`` (-1: file level)."""
+        return self.inner[bisect.bisect_right(self.starts, offset) - 1]
+
+    def chain(self, index: int) -> list[int]:
+        """``index`` and the blocks around it, innermost first."""
+        out = []
+        while index >= 0:
+            out.append(index)
+            index = self.blocks[index].parent
+        return out
+
+    def kind_at(self, offset: int) -> str | None:
+        i = self.at(offset)
+        return self.blocks[i].kind if i >= 0 else None
+
+    def namespace_of(self, index: int) -> bytes:
+        """The qualified namespace (``a::b``) a block stands in, itself included when it
+        is one; b"" at global scope. Kept per block, so a query is a dict lookup."""
+        if index < 0:
+            return b""
+        found = self._namespaces.get(index)
+        if found is None:
+            b = self.blocks[index]
+            outer = self.namespace_of(b.parent)
+            if b.kind == NAMESPACE and b.name:
+                found = outer + b"::" + b.name if outer else b.name
+            else:
+                found = outer
+            self._namespaces[index] = found
+        return found
+
+    def namespace_at(self, offset: int) -> bytes:
+        return self.namespace_of(self.at(offset))
+
+    def function_bodies(self) -> list[Block]:
+        """Function and lambda bodies, outermost first for nested ones."""
+        return [b for b in self.blocks if b.kind in (FUNCTION, LAMBDA)]
+
+
+def _last_boundary(code: bytes, low: int, end: int) -> int:
+    return max(code.rfind(b";", low, end), code.rfind(b"{", low, end),
+               code.rfind(b"}", low, end))
+
+
+def _merge(braces, directives: Sequence[tuple[int, bytes]]):
+    """Braces (word None) and conditional directives in offset order."""
+    d = iter(directives)
+    nxt = next(d, None)
+    for m in braces:
+        o = m.start()
+        while nxt is not None and nxt[0] < o:
+            yield nxt
+            nxt = next(d, None)
+        yield o, None
+    while nxt is not None:
+        yield nxt
+        nxt = next(d, None)
+
+
+def _close_above(stack: list[int], floor: int, end: int, pairs: dict[int, int]) -> None:
+    """Blocks a later ``#if`` branch opened and left open end with the branch."""
+    while len(stack) > floor:
+        pairs[stack.pop()] = end
