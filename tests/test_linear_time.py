@@ -19,6 +19,8 @@ import pytest
 from cudaport import Options, translate_bytes
 from cudaport.check import check_paths
 
+from tests.scaling_shapes import SHAPES as DENSE_SHAPES
+
 pytestmark = pytest.mark.slow
 
 HIP_LAUNCH = Options(launch="hip")
@@ -47,6 +49,10 @@ SHAPES = {
     "findings on one long line in check": (b"cudaNotAThing1(); k<<<1,1>>>((", HIP_LAUNCH, True),
     "ordinary code": (ORDINARY, HIP_LAUNCH, True),
 }
+# The dense shapes of tests/scaling_shapes.py (bench/scaling.py prints their 2 MB and 20 MB
+# figures): each once cost a rescan of the file per launch, branch, declaration or name.
+SHAPES.update({f"dense: {name}": shape for name, shape in DENSE_SHAPES.items()
+               if name != "ordinary code"})
 
 
 def _source(shape, n: int) -> bytes:

@@ -20,6 +20,7 @@ passed to ``memcpy_async``) leaves everything as it is, reported as libcu++ (CP1
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from ..context import FileContext
@@ -37,22 +38,60 @@ _WAIT = rb"[ \t]*\.[ \t]*arrive_and_wait[ \t]*\([ \t]*\)"
 
 
 def provable(ctx: FileContext) -> list[tuple[re.Match, re.Match, list[re.Match]]]:
-    """(declaration, init call, arrive_and_wait calls) of each block-wide barrier."""
+    """(declaration, init call, arrive_and_wait calls) of each block-wide barrier. A
+    barrier's uses are those in its block, after its declaration (the file's skeleton):
+    kernels that each declare a barrier of the same name are told apart."""
     if b"thread_scope_block" not in ctx.src or b"arrive_and_wait" not in ctx.src:
         return []
     code = ctx.code
+    decls = list(_DECLARATION.finditer(code))
+    if not decls:
+        return []
+    names = sorted({d.group(1) for d in decls}, key=len, reverse=True)
+    alternation = b"|".join(map(re.escape, names))
+    uses = occurrences(re.compile(rb"(?<![\w$])(" + alternation + rb")(?![\w$])"), code)
+    waits = occurrences(re.compile(rb"(?<![\w$.>])(" + alternation + rb")" + _WAIT), code)
+    inits = occurrences(_INIT, code)
     found = []
-    for decl in _DECLARATION.finditer(code):
+    for decl in decls:
         name = decl.group(1)
-        uses = [m.start() for m in re.finditer(rb"(?<![\w$])" + re.escape(name) + rb"(?![\w$])",
-                                               code)]
-        inits = [m for m in _INIT.finditer(code) if m.group(1) == name
-                 and sorted(m.group(2, 3, 4)) == [b"x", b"y", b"z"]]
-        waits = list(re.finditer(rb"(?<![\w$.>])" + re.escape(name) + _WAIT, code))
-        known = {decl.start(1)} | {m.start(1) for m in inits} | {m.start() for m in waits}
-        if len(inits) == 1 and waits and set(uses) == known:
-            found.append((decl, inits[0], waits))
+        start, end = scope_of(ctx, decl.start())
+        here = uses.within(name, start, end)
+        mine = [m for m in inits.within(name, start, end)
+                if sorted(m.group(2, 3, 4)) == [b"x", b"y", b"z"]]
+        wait = waits.within(name, start, end)
+        known = {decl.start(1)} | {m.start(1) for m in mine} | {m.start() for m in wait}
+        if len(mine) == 1 and wait and {m.start() for m in here} == known:
+            found.append((decl, mine[0], wait))
     return found
+
+
+class Occurrences(dict):
+    """Matches of a regex by their first group, in order, with their starts (for
+    :func:`in_scope`): one pass over the file."""
+
+    def __init__(self, regex: re.Pattern, code: bytes) -> None:
+        super().__init__()
+        for m in regex.finditer(code):
+            self.setdefault(m.group(1), []).append(m)
+        self.starts = {name: [m.start() for m in found] for name, found in self.items()}
+
+    def within(self, name: bytes, start: int, end: int) -> list[re.Match]:
+        found = self.get(name)
+        if not found:
+            return []
+        starts = self.starts[name]
+        return found[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]
+
+
+def occurrences(regex: re.Pattern, code: bytes) -> Occurrences:
+    return Occurrences(regex, code)
+
+
+def scope_of(ctx: FileContext, declared: int) -> tuple[int, int]:
+    """From ``declared`` to the end of the block around it (or of the file)."""
+    block = ctx.skeleton.at(declared)
+    return declared, ctx.skeleton.blocks[block].close if block >= 0 else len(ctx.src)
 
 
 def block_barriers(ctx: FileContext) -> list[tuple[int, int]]:

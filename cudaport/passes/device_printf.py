@@ -17,6 +17,7 @@ import re
 
 from ..context import FileContext
 from ..edits import Edit
+from ..preprocessor.branches import Inside
 from .registry import register
 
 _STD_PRINTF = re.compile(rb"(?<![\w:])(?:::[ \t]*)?std[ \t]*::[ \t]*printf\b")
@@ -49,8 +50,8 @@ def global_printf(ctx: FileContext) -> None:
     calls = [m for m in _STD_PRINTF.finditer(src) if ctx.in_code(m.start(), m.end())]
     if not calls:
         return
-    bodies = _device_bodies(ctx)
+    bodies = Inside(_device_bodies(ctx))
     rule = f"{ctx.compiled.target.name}/device-printf"
     for m in calls:
-        if any(a <= m.start() < b for a, b in bodies):
+        if bodies(m.start()):
             ctx.edits.append(Edit(m.start(), m.end(), b"::printf", rule))

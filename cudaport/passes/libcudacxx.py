@@ -18,6 +18,7 @@ import re
 
 from ..context import FileContext
 from ..edits import Edit
+from ..preprocessor.branches import Inside
 from . import atomic_ref, thread_pipeline
 from .block_barrier import block_barriers, provable
 from .data import target_words
@@ -58,13 +59,16 @@ def libcudacxx(ctx: FileContext) -> None:
     for start, end, parts in atomic_ref.plan(ctx):
         ctx.edits.append(Edit(start, end, parts, rule))
         ported.append((start, end))
+    inside_ported = None
     for m in (_USE.match(ctx.src, at) for at in uses):
         if m is None:
             continue
         name = m.group(1)
         if name not in names or not ctx.in_code(m.start(), m.end()):
             continue
-        if any(a <= m.start() < b for a, b in ported):
+        if inside_ported is None:
+            inside_ported = Inside(_merged(ported))
+        if inside_ported(m.start()):
             continue  # (a block-wide barrier, now __syncthreads())
         if name == b"std" and to_std:
             std = _STD.match(ctx.src, m.start())
@@ -73,6 +77,17 @@ def libcudacxx(ctx: FileContext) -> None:
                 continue
         used, message = _finding(title, name)
         ctx.find("CP110", m.start(), message, used, "cccl")
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, disjoint spans covering ``spans``."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def uses_libcudacxx(ctx: FileContext) -> bool:
@@ -91,10 +106,10 @@ def uses_libcudacxx(ctx: FileContext) -> bool:
                 continue
         if m is not None and m.group(1) in names and ctx.in_code(m.start(), m.end()):
             if barriers is None:
-                barriers = [found[0].span() for found in provable(ctx)] + [
+                barriers = Inside(_merged([found[0].span() for found in provable(ctx)] + [
                     (start, end) for start, end, _ in atomic_ref.plan(ctx)] + [
-                    (start, end) for start, end, _, _ in thread_pipeline.plan(ctx)]
-            if not any(a <= m.start() < b for a, b in barriers):
+                    (start, end) for start, end, _, _ in thread_pipeline.plan(ctx)]))
+            if not barriers(m.start()):
                 return True
     return False
 

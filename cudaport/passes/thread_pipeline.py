@@ -19,12 +19,13 @@ left as it is and reported (CP110).
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .. import lexer
 from ..context import FileContext
 from ..edits import Edit
-from .block_barrier import _line_of
+from .block_barrier import _line_of, occurrences, scope_of
 
 _CUDA = rb"(?:::[ \t]*)?cuda[ \t]*::[ \t]*"
 _DECLARATION = re.compile(rb"(?<![\w$.>])auto[ \t]+([A-Za-z_]\w*)[ \t]*=[ \t]*" + _CUDA
@@ -41,19 +42,28 @@ def plan(ctx: FileContext) -> list[tuple[int, int, object, bool]]:
         return []
     code = ctx.code
     out: list[tuple[int, int, object, bool]] = []
+    decls = list(_DECLARATION.finditer(code))
+    if not decls:
+        return []
     copies = [(m, lexer.split_arguments(ctx.src, m.end() - 1, brackets=ctx.brackets))
               for m in _COPY.finditer(code)]
-    for decl in _DECLARATION.finditer(code):
+    copy_starts = [m.start() for m, _ in copies]
+    names = sorted({d.group(1) for d in decls}, key=len, reverse=True)
+    alternation = b"|".join(map(re.escape, names))
+    all_uses = occurrences(re.compile(rb"(?<![\w$.>:])(" + alternation + rb")(?![\w$])"), code)
+    all_stages = occurrences(re.compile(rb"(?<![\w$.>:])(" + alternation + rb")" + _STAGE), code)
+    for decl in decls:
         name = decl.group(1)
-        uses = {u.start() for u in re.finditer(rb"(?<![\w$.>:])" + re.escape(name)
-                                                + rb"(?![\w$])", code)}
+        start, end = scope_of(ctx, decl.start())
+        uses = {u.start() for u in all_uses.within(name, start, end)}
         uses.discard(decl.start(1))
         edits: list[tuple[int, int, object, bool]] = [
             (*_line_of(ctx.src, decl.start(), decl.end()), b"", False)]
-        for m in re.finditer(rb"(?<![\w$.>:])" + re.escape(name) + _STAGE, code):
+        for m in all_stages.within(name, start, end):
             uses.discard(m.start())
             edits.append((m.start(), m.end(), b"(void)0", False))
-        for m, parsed in copies:
+        first = bisect.bisect_left(copy_starts, start)
+        for m, parsed in copies[first:bisect.bisect_left(copy_starts, end, first)]:
             if parsed is None or len(parsed[0]) != 4:
                 continue
             args, close = parsed
