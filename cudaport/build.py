@@ -93,10 +93,33 @@ def translate_tree(src: Path, out: Path, options: Options) -> list[FileOutcome]:
     return run(jobs, Request(options, copy_all=True), cache_scope=None)
 
 
+def _shim_outcomes(src: Path, options: Options) -> list[FileOutcome]:
+    """The shim's findings on ``src`` (what needs a source edit), as outcomes per file, to
+    explain a shim build's errors."""
+    from .shim import generate
+
+    by_file: dict[str, FileOutcome] = {}
+    for f in generate([str(src)], options).findings:
+        by_file.setdefault(f.path, FileOutcome(f.path, "source")).findings.append(f)
+    return list(by_file.values())
+
+
+def _restore_sources(src: Path, out: Path, options: Options) -> None:
+    """Put the untranslated bytes of every source back in ``out`` (a shim build ports
+    the build files only)."""
+    from .driver import plan
+
+    for job in plan([src], out, copy_all=True, framework=options.framework).jobs:
+        if job.kind == "source" and job.target is not None:
+            job.target.write_bytes(job.source.read_bytes())
+
+
 def build(folder: Path, system: str, root: Path, jobs: int = 2, timeout: int = BUILD_TIMEOUT,
-          arch: str | None = None, variables: tuple[str, ...] = ()) -> tuple[int, str, str, float]:
+          arch: str | None = None, variables: tuple[str, ...] = (),
+          env: dict[str, str] | None = None) -> tuple[int, str, str, float]:
     """Run the project's own build in ``folder`` with the root's make or CMake; (exit status,
-    output, command, seconds). ``variables``: ``NAME=VALUE`` for make's command line."""
+    output, command, seconds). ``variables``: ``NAME=VALUE`` for make's command line;
+    ``env``: variables added to the build's environment."""
     wrapper = str(runner(root))
     if not folder.is_dir():
         return 2, f"{folder}: no such folder", "", 0.0
@@ -114,7 +137,8 @@ def build(folder: Path, system: str, root: Path, jobs: int = 2, timeout: int = B
     for step in steps:
         try:
             proc = subprocess.run(step, capture_output=True, text=True, errors="replace",
-                                  timeout=timeout, stdin=subprocess.DEVNULL, cwd=folder)
+                                  timeout=timeout, stdin=subprocess.DEVNULL, cwd=folder,
+                                  env={**os.environ, **env} if env else None)
             output += proc.stdout + proc.stderr
             rc = proc.returncode
         except subprocess.TimeoutExpired as exc:
@@ -152,8 +176,9 @@ class Mapper:
     translation's finding that explains an error there."""
 
     def __init__(self, src: Path, out: Path, options: Options,
-                 outcomes: list[FileOutcome] | None = None) -> None:
+                 outcomes: list[FileOutcome] | None = None, sources_kept: bool = False) -> None:
         self.src, self.out, self.options = src.resolve(), out.resolve(), options
+        self.sources_kept = sources_kept  # a shim build: sources are the originals
         self.findings: dict[str, list[Finding]] = {}  # by the source's resolved path
         for outcome in outcomes or ():
             key = str(Path(outcome.shown).resolve())
@@ -177,7 +202,7 @@ class Mapper:
 
         data = original.read_bytes()
         kind = kind_of(original.name, self.options.framework)
-        if kind not in ("source", "make", "cmake"):
+        if kind not in ("source", "make", "cmake") or kind == "source" and self.sources_kept:
             return line, col
         translated, outcome = translate_file(data, kind, self.options, str(original),
                                              named=True, keep_references=True)
@@ -238,18 +263,32 @@ def report(folder: Path, system: str, rc: int, output: str, command: str, second
 
 def build_tree(src: Path, out: Path, options: Options, root: Path, jobs: int = 2,
                arch: str | None = None, timeout: int = BUILD_TIMEOUT,
-               translate: bool = True) -> tuple[list[Built], list[FileOutcome]]:
+               translate: bool = True, shim: Path | None = None
+               ) -> tuple[list[Built], list[FileOutcome]]:
     """Translate ``src`` into ``out`` (unless ``translate`` is false: ``out`` is already
-    the translation) and build every project folder in it."""
+    the translation) and build every project folder in it. ``shim``: a folder of
+    `cudaport shim` headers; the sources keep their CUDA text (only build files are
+    ported) and every HIP compile reads the shim (hipcc's HIPCC_COMPILE_FLAGS_APPEND,
+    CMake's HIPFLAGS)."""
     runner(root)
     if not src.is_dir():
         raise BuildError(f"{src}: --build needs a folder (the project to build)")
     outcomes = translate_tree(src, out, options) if translate else []
-    mapper = Mapper(src, out, options, outcomes)
+    env = None
+    if shim is not None:
+        from .verify import shim_flags
+
+        if translate:
+            _restore_sources(src, out, options)
+        outcomes = [o for o in outcomes if o.kind != "source"] + _shim_outcomes(src, options)
+        flags = " ".join(shim_flags(shim))
+        env = {"HIPCC_COMPILE_FLAGS_APPEND": flags, "HIPFLAGS": flags}
+    mapper = Mapper(src, out, options, outcomes, sources_kept=shim is not None)
     results = []
     for folder, system in projects(out):
         rel = folder.relative_to(out).as_posix()
         shown = str(src / rel) if rel != "." else str(src)
-        rc, output, command, seconds = build(folder, system, root, jobs, timeout, arch)
+        rc, output, command, seconds = build(folder, system, root, jobs, timeout, arch,
+                                             env=env)
         results.append(report(folder, system, rc, output, command, seconds, mapper, shown))
     return results, outcomes

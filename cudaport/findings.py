@@ -618,6 +618,27 @@ Why: on the target it reports or does something CUDA-specific.
 Fix: use the target's equivalent (torch_musa: `is_musa`, `torch.musa`).
 """)
 
+# CP701-CP709: `cudaport shim` (unmodified sources built through generated headers).
+register("CP701", "needs-source-edit", "error", "construct a compatibility header cannot port", """
+What: the file holds something the translation rewrites in place and a header cannot reach
+by renaming names: inline PTX, a braced initializer HIP's vector types reject, a spaced
+kernel launch, a name used other than in a call where the shim maps its calls with a
+function-like macro, a call whose argument holds a comma the preprocessor splits at.
+Why: the shim maps names with the preprocessor, uniformly; it cannot change a statement,
+so the unmodified file does not compile with it (or computes something else).
+Fix: edit that place so both compilers accept it (for example under
+`#ifdef __HIP_PLATFORM_AMD__`), or translate the file: `cudaport translate FILE` rewrites it.
+""")
+register("CP702", "own-declaration-mapped", "warning", "the project declares a name the shim maps", """
+What: the project declares a name spelled like a CUDA API name (its own `cudaMalloc` in
+its namespace, a polyfill of a warp function) and uses the CUDA API's name elsewhere, so
+the shim maps that name with a macro.
+Why: a macro renames the declaration and its uses alike, which compiles unless the new
+name is one HIP declares in the same scope, where the two clash.
+Fix: rename the project's own declaration, or translate that file (`cudaport translate`
+keeps project names apart).
+""")
+
 # Portability hazards (CP2xx) and clang tool problems (CP903-CP909): cudaport/passes/hazards.py
 # and cudaport/clang/. Warp-width codes fire only when the target's warp is wider than 32.
 register("CP201", "ballot-in-32-bits", "warning", "warp ballot stored in a 32-bit integer", """

@@ -547,9 +547,11 @@ def _compile(compiler: Compiler, ws: Workspace, unit: Path, display: str,
 def verify_paths(paths: list[Path], options: Options, compiler: Compiler,
                  flags_for: Callable[[Path], list[str]] = lambda p: [],
                  translate: bool = True, jobs: int | None = None,
-                 workdir: Path | None = None) -> list[Outcome]:
+                 workdir: Path | None = None, shim: Path | None = None) -> list[Outcome]:
     """Translate (unless ``translate`` is false) and compile each path; one Outcome each,
-    in input order. ``flags_for`` gives a file's -I/-D/-std flags."""
+    in input order. ``flags_for`` gives a file's -I/-D/-std flags. ``shim``: a folder
+    ``cudaport shim`` wrote, put first on the include path and its cuda_runtime.h read
+    into every unit (as nvcc reads CUDA's)."""
     owned = workdir is None
     root = Path(tempfile.mkdtemp(prefix="cudaport-verify-")) if owned else workdir
     try:
@@ -563,6 +565,8 @@ def verify_paths(paths: list[Path], options: Options, compiler: Compiler,
             # HIP marks hipError_t [[nodiscard]]; CUDA code that ignores a status is not a
             # porting problem, so that warning would only bury the real ones.
             extra = ["-iquote", str(Path(os.path.abspath(path)).parent), "-Wno-unused-result"]
+            if shim is not None:
+                extra[:0] = shim_flags(shim)
             data = read_input(path)
             host = _host_language(path)
             if host != "c" and not any(f.startswith(("-std=", "--std")) for f in flags):
@@ -584,6 +588,11 @@ def verify_paths(paths: list[Path], options: Options, compiler: Compiler,
     finally:
         if owned:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def shim_flags(shim: Path) -> list[str]:
+    """What a build adds to use a shim folder (see :mod:`cudaport.shim`)."""
+    return ["-I", str(Path(os.path.abspath(shim))), "-include", "cuda_runtime.h"]
 
 
 def _host_language(path: Path) -> str | None:

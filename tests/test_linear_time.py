@@ -48,6 +48,15 @@ SHAPES = {
     "device markers without bodies": (b"__device__ k<<<1,1>>>(x)\n", Options(), False),
     "findings on one long line in check": (b"cudaNotAThing1(); k<<<1,1>>>((", HIP_LAUNCH, True),
     "ordinary code": (ORDINARY, HIP_LAUNCH, True),
+    # `cudaport shim` reads a project through `check` and walks each templated call's
+    # arguments (cudaport/shim/uses.py): nested, unclosed and plain ones
+    "unclosed template calls in the shim": (b"cudaMemcpyToSymbol(", Options(), "shim"),
+    "nested template calls in the shim":
+        (lambda n: b"void f() { " + b"cudaFuncSetAttribute(k, {a, " * n + b"0" + b"})" * n
+         + b"; }\n", Options(), "shim"),
+    "template calls in the shim":
+        (b"void f() { cudaMemcpyToSymbol(c, &x, 4); cudaEventCreate(&e, 0); "
+         b"__shfl_sync(0xffffffff, v, 1); }\n", Options(), "shim"),
 }
 # The dense shapes of tests/scaling_shapes.py (bench/scaling.py prints their 2 MB and 20 MB
 # figures): each once cost a rescan of the file per launch, branch, declaration or name.
@@ -68,11 +77,15 @@ def _cpu_time(run, tries: int = 3) -> float:
     return best
 
 
-def _runner(src: bytes, options: Options, check: bool, tmp_path: Path):
+def _runner(src: bytes, options: Options, check: bool | str, tmp_path: Path):
     if not check:
         return lambda: translate_bytes(src, options)
     path = tmp_path / f"input-{len(src)}.cu"
     path.write_bytes(src)
+    if check == "shim":
+        from cudaport.shim import generate
+
+        return lambda: generate([str(path)], options)
     return lambda: check_paths([str(path)], options)
 
 

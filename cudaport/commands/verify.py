@@ -27,6 +27,11 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, ROCM_WRAPPER, TOOLCHAINS, Comp
 # -I, -D and -p come from the shared translation_options (they also feed --clang).
 @click.option("--translated", is_flag=True,
               help="The inputs are already translated: compile them as they are.")
+@click.option("--shim", "shim", type=click.Path(file_okay=False, path_type=Path),
+              metavar="DIR", help="Compile the inputs unmodified through this folder of "
+              "`cudaport shim` headers (-I DIR -include cuda_runtime.h) instead of "
+              "translating them; with --build, the sources stay as they are and only the "
+              "build files are ported.")
 @click.option("--compiler", metavar="PATH", help="HIP compiler (hipcc, clang++ or a "
               "cudaport-hipcc wrapper; env CUDAPORT_HIP_COMPILER); overrides --toolchain.")
 @click.option("--toolchain", type=click.Choice(TOOLCHAINS), default="auto", show_default=True,
@@ -60,7 +65,8 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, ROCM_WRAPPER, TOOLCHAINS, Comp
 @click.option("-q", "--quiet", is_flag=True, help="Print no summary.")
 @translation_options
 def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[str, ...],
-            compile_commands: Path | None, translated: bool, compiler: str | None,
+            compile_commands: Path | None, translated: bool, shim: Path | None,
+            compiler: str | None,
             toolchain: str, rocm: str | None, syntax_only: bool, offload_arch: str,
             jobs: int | None, keep_dir: Path | None, report_file: Path | None, fail_on: str,
             build_project: bool, verbose: bool, quiet: bool, **kwargs: object) -> None:
@@ -74,11 +80,14 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
     file fails (or a finding at --fail-on remains), 2 on usage errors or without a compiler.
     """
     options = build_options(dict(kwargs))
+    if shim is not None and not (shim / "cuda_runtime.h").is_file():
+        raise UsageError(f"--shim {shim}: no cuda_runtime.h there; write it with "
+                         f"`cudaport shim PATH... --out {shim}`")
     if build_project:
         arch = offload_arch if click.get_current_context().get_parameter_source(
             "offload_arch") != click.core.ParameterSource.DEFAULT else None
         sys.exit(run_builds(paths, options, rocm, arch, jobs, keep_dir, report_file, fail_on,
-                            translated, verbose, quiet))
+                            translated, verbose, quiet, shim))
     if rocm is not None:
         toolchain = "rocm"
     hip = find_compiler(compiler, offload_arch, toolchain, rocm, syntax_only)
@@ -129,8 +138,9 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
 
     start = time.perf_counter()
     try:
-        outcomes = verify_paths(files, options, hip, flags_for, translate=not translated,
-                                jobs=jobs, workdir=keep_dir.resolve() if keep_dir else None)
+        outcomes = verify_paths(files, options, hip, flags_for,
+                                translate=not translated and shim is None, jobs=jobs,
+                                workdir=keep_dir.resolve() if keep_dir else None, shim=shim)
     except VerifyError as exc:
         raise UsageError(str(exc)) from None
     elapsed = time.perf_counter() - start
@@ -148,16 +158,19 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
     if not quiet:
         failed = sum(not o.ok for o in outcomes)
         mode = "object code" if hip.objects else "syntax only"
+        how = (f"unmodified through the shim in {shim}" if shim is not None
+               else f"translated for HIP {translated_for}")
         click.echo(f"verify: {len(outcomes)} file(s), {len(outcomes) - failed} compiled, "
-                   f"{failed} failed in {elapsed:.1f} s with {hip.label} ({mode}), translated for "
-                   f"HIP {translated_for} ({hip.description}{detected})", err=True)
+                   f"{failed} failed in {elapsed:.1f} s with {hip.label} ({mode}), {how} "
+                   f"({hip.description}{detected})", err=True)
     failed = sum(not o.ok for o in outcomes) if fail_on != "never" else 0
     sys.exit(exit_code([f for o in outcomes for f in o.findings], fail_on, stale=failed))
 
 
 def run_builds(paths: tuple[Path, ...], options, rocm: Path | None, arch: str | None,
                jobs: int | None, keep_dir: Path | None, report_file: Path | None,
-               fail_on: str, translated: bool, verbose: bool, quiet: bool) -> int:
+               fail_on: str, translated: bool, verbose: bool, quiet: bool,
+               shim: Path | None = None) -> int:
     """``verify --build``: translate each folder, build its projects, print one line each."""
     import shutil
     import tempfile
@@ -178,7 +191,7 @@ def run_builds(paths: tuple[Path, ...], options, rocm: Path | None, arch: str | 
             tempfile.mkdtemp(prefix="cudaport-build-"))
         try:
             built, outcomes = build_tree(path, out if not translated else path, options, root,
-                                         jobs or 2, arch, translate=not translated)
+                                         jobs or 2, arch, translate=not translated, shim=shim)
         except BuildError as exc:
             raise UsageError(str(exc)) from None
         finally:
@@ -212,7 +225,8 @@ def run_builds(paths: tuple[Path, ...], options, rocm: Path | None, arch: str | 
     if not quiet:
         click.echo(f"verify --build: {len(results)} project(s), {len(results) - failed} built, "
                    f"{failed} failed in {time.perf_counter() - start:.1f} s with ROCm in {root}, "
-                   f"translated for HIP {options.target_version}", err=True)
+                   + (f"sources unmodified through the shim in {shim}" if shim is not None
+                      else f"translated for HIP {options.target_version}"), err=True)
     if fail_on == "never":
         return 0
     return exit_code([b.error for b in results if b.error], fail_on, stale=failed)
