@@ -140,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", type=Path, required=True, help="folder holding the programs")
     ap.add_argument("--glob", default="*", help="program folders below --root")
     ap.add_argument("--every", type=int, default=1, help="take every Nth folder (sorted)")
+    ap.add_argument("--start", type=int, default=0, help="... beginning with this one (0-based)")
     ap.add_argument("--limit", type=int, default=0, help="at most this many programs")
     ap.add_argument("--only", nargs="*", default=(), help="these folder names only")
     ap.add_argument("--rocm", default=None, help="ROCm folder or line (default: 7.2)")
@@ -155,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     folders = sorted(p for p in args.root.glob(args.glob) if p.is_dir())
     if args.only:
         folders = [f for f in folders if f.name in args.only]
-    folders = folders[::max(1, args.every)]
+    folders = folders[args.start::max(1, args.every)]
     if args.limit:
         folders = folders[:args.limit]
     start = time.perf_counter()

@@ -213,6 +213,37 @@ Create create = cudaEventCreateWithFlags;
     assert shim.needs_edit() and list(shim.needs_edit()) == [f"{root}/k.cu"]
 
 
+def test_nothing_needs_an_edit_in_a_branch_the_shim_build_never_compiles(tmp_path):
+    """hipcc defines no __CUDA_ARCH__, and the shim defines CUDA's version macros as
+    CUDA 13's: PTX under a switch the project defines only for sm_80 (ggml's
+    CP_ASYNC_AVAILABLE) or under a gate for CUDA 10 is never compiled there."""
+    shim, _ = shim_of(tmp_path, {
+        "common.cuh": "#pragma once\n#define CC_AMPERE 800\n"
+                      "#if !defined(MY_USE_HIP) && __CUDA_ARCH__ >= CC_AMPERE\n"
+                      "#define ASYNC_OK\n#endif\n",
+        "k.cu": '#include <cuda_runtime.h>\n#include "common.cuh"\n'
+                "__global__ void k(unsigned* o) {\n"
+                "#ifdef ASYNC_OK\n"
+                '  asm volatile("cp.async.wait_all;");\n'
+                "#endif\n"
+                "#if CUDART_VERSION < 11000\n"
+                '  asm volatile("mov.u32 %0, %%laneid;" : "=r"(o[0]));\n'
+                "#endif\n"
+                '  asm volatile("mov.u32 %0, %%laneid;" : "=r"(o[1]));\n'
+                "}\n"})
+    assert [f.line for f in shim.findings if f.code == "CP701"] == [10]
+
+
+def test_libcudacxx_standard_names_and_headers(tmp_path):
+    shim, _ = shim_of(tmp_path, {"a.cu": "#include <cuda/std/cmath>\n#include <cuda/std/limits>\n"
+                                 "__global__ void k(float* x) { x[0] = cuda::std::sqrt(x[1]) + "
+                                 "cuda::std::numeric_limits<float>::max(); }\n"})
+    assert "#include <cmath>\n" in shim.files["cuda/std/cmath"].decode()
+    assert "namespace cuda { namespace std { using namespace ::std; } }\n" \
+        in shim.files["cuda_runtime.h"].decode()
+    assert not [f for f in shim.findings if f.code == "CP701"]
+
+
 def test_a_templated_name_used_without_a_call_needs_an_edit(tmp_path):
     shim, _ = shim_of(tmp_path, {"k.cu": """#include <cuda_runtime.h>
 __constant__ float c[2];

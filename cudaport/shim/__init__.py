@@ -26,6 +26,8 @@ from pathlib import Path
 from ..findings import Finding
 from ..options import Options
 from ..rules.compiled import get_compiled
+from ..scan import scan
+from .branches import dead_spans
 from .render import PRIVATE, Project, banner, render
 from .uses import FileUses, file_uses
 
@@ -95,6 +97,7 @@ def generate(paths: list[str], options: Options, exclude: tuple[str, ...] = (),
     project = Project()
     all_uses: list[FileUses] = []
     findings: list[Finding] = []
+    read: list[tuple[object, bytes, object]] = []  # (outcome, bytes, scan)
     for job, outcome in zip(job_list, outcomes):
         if outcome.status == "failed":
             errors.append(outcome.message)
@@ -107,7 +110,10 @@ def generate(paths: list[str], options: Options, exclude: tuple[str, ...] = (),
         except OSError as exc:
             errors.append(f"{job.shown}: cannot read: {exc.strerror or exc}")
             continue
-        uses = file_uses(data, outcome, compiled)
+        read.append((outcome, data, scan(data, compiled)))
+    dead = dead_spans([(data, scanned) for _, data, scanned in read], compiled)
+    for (outcome, data, scanned), inside in zip(read, dead):
+        uses = file_uses(data, outcome, compiled, scanned, inside)
         all_uses.append(uses)
         _merge(project, uses, outcome)
     for uses in all_uses:
@@ -146,6 +152,7 @@ def _merge(project: Project, uses: FileUses, outcome) -> None:
     project.mentions |= uses.mentions
     project.register |= uses.register
     project.std_printf |= uses.std_printf
+    project.cuda_std |= uses.cuda_std
     project.members.update(uses.members)
 
 

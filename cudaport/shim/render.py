@@ -49,6 +49,7 @@ class Project:
     mentions: set[bytes] = field(default_factory=set)
     register: bool = False
     std_printf: bool = False
+    cuda_std: bool = False
     members: dict[bytes, bytes] = field(default_factory=dict)
 
 
@@ -146,6 +147,9 @@ def render(project: Project, compiled: Compiled, options_line: str) -> dict[str,
         cxx.append("// CUDA's std::printf names its device printf; HIP declares that in the "
                    "global\n// namespace only.\n#include <cstdio>\n"
                    "namespace std { using ::printf; }\n")
+    if project.cuda_std:
+        cxx.append("// libcu++'s cuda::std:: names the project uses are standard ones: "
+                   "::std's.\nnamespace cuda { namespace std { using namespace ::std; } }\n")
     sections = _portable_sections(project, compiled)
     if sections:
         cxx.append(sections)

@@ -19,7 +19,7 @@ from .. import lexer
 from ..findings import Finding
 from ..context import LineIndex
 from ..rules.compiled import Compiled, Resolved
-from ..scan import scan
+from ..scan import Scan, scan
 
 # Edits whose effect the shim's headers give the unmodified source, by rule-id suffix
 # (after "<target>/"): the main header and the macros it needs are the forced include,
@@ -30,10 +30,12 @@ from ..scan import scan
 # through a using-declaration, a member of a launch attribute's value HIP's union lacks is
 # renamed by a macro as the translation renames it, and a project's own alias of two CUDA
 # names that map to one HIP name redefines a macro (a warning, as where the project's own
-# definition stands first).
+# definition stands first); cuda::std:: names that are standard ones resolve through a
+# using-directive of ::std in namespace cuda::std.
 COVERED = frozenset({"main-header", "target-macros", "portable-header", "warp-mask",
                      "version-gate", "library-types", "library-companions",
-                     "register-storage-class", "device-printf", "self-alias", "launch-ex"})
+                     "register-storage-class", "device-printf", "self-alias", "launch-ex",
+                     "libcudacxx"})
 
 # What each edit a header cannot make rewrites, for the CP701 message.
 NEEDS_EDIT = {
@@ -50,7 +52,6 @@ NEEDS_EDIT = {
     "thread-pipeline": "a thread-scope cuda::pipeline",
     "gemm-compute-type": "a cuBLAS compute type held in a cudaDataType variable",
     "thrust-backend": "thrust::cuda (rocThrust's device back end is thrust::hip)",
-    "libcudacxx": "a libcu++ name (cuda::std::...)",
     "retired-macro": "a platform macro this HIP version no longer defines",
 }
 
@@ -91,19 +92,24 @@ class FileUses:
     mentions: set[bytes] = field(default_factory=set)  # version/compiler macros it tests
     register: bool = False  # uses the `register` storage class
     std_printf: bool = False  # calls std::printf in device code
+    cuda_std: bool = False  # names standard names through cuda::std::
     members: dict[bytes, bytes] = field(default_factory=dict)  # launch attribute members
     own: dict[bytes, int] = field(default_factory=dict)  # CUDA names the project declares
     findings: list[Finding] = field(default_factory=list)  # the shim's, and translation's
     lines: LineIndex | None = None
 
 
-def file_uses(data: bytes, outcome, compiled: Compiled) -> FileUses:
+def file_uses(data: bytes, outcome, compiled: Compiled, scanned: Scan | None = None,
+              dead=None) -> FileUses:
     """Sort the translation ``outcome`` of ``data`` (a FileOutcome with its references and
-    edits kept) into what the shim provides and what needs a source edit."""
+    edits kept) into what the shim provides and what needs a source edit. ``dead``: a
+    test of the offsets in branches the shim's build never compiles (see
+    :mod:`.branches`), where nothing needs an edit and no finding is reported."""
     uses = FileUses(outcome.shown, lines=LineIndex(data))
     target = compiled.target.name + "/"
     lookup = compiled.identifiers
-    scanned = scan(data, compiled)
+    scanned = scanned or scan(data, compiled)
+    dead = dead or (lambda offset: False)
     brackets = lexer.Brackets(data)
     include_spans = [(inc.start, inc.end, inc.name) for inc in scanned.includes]
     for inc in scanned.includes:
@@ -186,10 +192,12 @@ def file_uses(data: bytes, outcome, compiled: Compiled) -> FileUses:
             uses.register = True
         elif kind == "device-printf":
             uses.std_printf = True
+        elif kind == "libcudacxx":
+            uses.cuda_std = True
         elif kind == "launch-ex" and isinstance(edit.replacement, bytes) \
                 and _IDENT.fullmatch(span) and _IDENT.fullmatch(edit.replacement):
             uses.members[span] = edit.replacement
-        if kind in COVERED:
+        if kind in COVERED or dead(edit.start):
             continue
         what = NEEDS_EDIT.get(kind) if kind is not None else None
         if what is None:  # an identifier rule of a name the shim does not map
@@ -201,7 +209,8 @@ def file_uses(data: bytes, outcome, compiled: Compiled) -> FileUses:
         reported.add((what, line))
         _needs_edit(uses, edit.start, what, kind or "")
     for name, use in uses.names.items():
-        r = lookup[name]
+        use.bare = [o for o in use.bare if not dead(o)]
+        use.split = [c for c in use.split if not dead(c[0])]
         for offset in use.bare[:1]:
             _needs_edit(uses, offset, f"{name.decode()} used other than in a call: the shim "
                         "maps its calls with a function-like macro, which a name alone does "
@@ -214,7 +223,7 @@ def file_uses(data: bytes, outcome, compiled: Compiled) -> FileUses:
         if f.code == "CP164" and f.identifier:
             name = f.identifier.encode()
             uses.own.setdefault(name, f.offset)
-        if f.code not in REPLACED_BY_CP701:
+        if f.code not in REPLACED_BY_CP701 and not (f.offset >= 0 and dead(f.offset)):
             uses.findings.append(f)
     return uses
 
