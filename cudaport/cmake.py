@@ -9,6 +9,7 @@ enable_language, find_package, file(GLOB), source lists).
 
 from __future__ import annotations
 
+import bisect
 import fnmatch
 import functools
 import hashlib
@@ -17,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .build_flags import (FlagTable, Word, load_table, merged_spans, read_rules,  # noqa: F401
+                          rules_file, translate_words)
 from .edits import Edit, apply, resolve
 from .findings import Finding
 from .options import Options
@@ -39,8 +42,13 @@ _PIECE = re.compile(rb"(?P<target>\bCUDA::\w+)"
 # NVIDIA GPU architectures as CMake's CUDA_ARCHITECTURES takes them, ;-separated.
 _CUDA_ARCHS = re.compile(rb"(?:(?:\d{2,3}[af]?(?:-real|-virtual)?|native|all|all-major)(?:;|\Z))+")
 _VERSION = re.compile(rb"\d+(?:\.\d+)*\Z")
-# A command-line flag inside an argument (flags sit in lists, quoted strings, genexes).
-_FLAG = re.compile(rb"(?<![^\s;\">:])-{1,2}[A-Za-z][\w\-+.,]*(?:=[^\s;\"$<>]*)?")
+# A token of a flag context: flags sit in lists, quoted strings and genexes.
+_TOKEN_IN_ARG = re.compile(rb"[^\s;]+")
+# Where an option starts inside a token (``$<$<COMPILE_LANGUAGE:CUDA>:-Xptxas``,
+# ``SHELL:-Xcudafe``).
+_FLAG_START = re.compile(rb"(?:\A|(?<=[:>\"]))-{1,2}[A-Za-z]")
+# Flag variables holding one string of options (spaces between them, not ';').
+_STRING_FLAGS = re.compile(rb"CMAKE_\w+_FLAGS(?:_\w+)?\Z")
 FLAG_COMMANDS = {b"set", b"string", b"list", b"target_compile_options", b"add_compile_options",
                  b"target_link_options", b"add_link_options", b"set_property",
                  b"set_target_properties", b"set_source_files_properties"}
@@ -83,14 +91,15 @@ class CMakeRules:
     targets: dict[bytes, Rule]
     variables: dict[bytes, Rule]
     commands: dict[bytes, Rule]
-    flags: dict[bytes, Rule]
+    table: FlagTable | None  # the nvcc options (rules/<target>/build/flags.yaml)
     unknown: re.Pattern[bytes]
     digest: str
     libraries: dict[bytes, Rule] = field(default_factory=dict)  # plain link library names
     # architectures: the variables/properties naming GPU architectures, and the AMD one
-    # their NVIDIA values (70, 80-real, native, all) become
+    # their NVIDIA values (70, 80-real, native, all) become (flags.yaml's arch.default)
     arch_names: frozenset[bytes] = frozenset()
     arch_default: bytes = b""
+    switches: re.Pattern[bytes] | None = None  # the project's options selecting the target
 
 
 @dataclass
@@ -131,18 +140,11 @@ class CMakeSyntaxError(Exception):
         self.offset = offset
 
 
-def rules_file(options: Options, name: str = "cmake.yaml") -> Path:
-    """The target's build-file rules ``name`` (``cmake.yaml``, ``make.yaml``)."""
-    from .rules.loader import default_rules_root, resolve_target_dir
-
-    roots = [Path(p) for p in options.rules_dirs] + [default_rules_root()]
-    return resolve_target_dir(options.target, roots) / "build" / name
-
-
 def rules_digest(options: Options) -> str:
-    """Of the target's CMake and Makefile rules together (the cache key of build files)."""
+    """Of the target's CMake, Makefile and flag rules together (the cache key of build
+    files)."""
     digest = hashlib.sha256()
-    for name in ("cmake.yaml", "make.yaml"):
+    for name in ("cmake.yaml", "make.yaml", "flags.yaml", "../target.yaml"):
         try:
             digest.update(rules_file(options, name).read_bytes())
         except OSError:
@@ -150,37 +152,20 @@ def rules_digest(options: Options) -> str:
     return digest.hexdigest()[:16]
 
 
-def read_rules(path: Path, allowed: set[str], what: str) -> tuple[dict, bytes] | None:
-    """A build-rules YAML file (its mapping and bytes), None when there is none; bad YAML
-    or an unknown top-level key is a RuleError naming the file."""
-    import yaml
-
-    from .rules.schema import RuleError
-
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return None
-    try:
-        doc = yaml.safe_load(raw) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise RuleError(str(path), mark.line + 1 if mark else 0, f"bad YAML: {exc}") from None
-    if not isinstance(doc, dict) or set(doc) - allowed:
-        extra = sorted(set(doc) - allowed) if isinstance(doc, dict) else ["(not a mapping)"]
-        raise RuleError(str(path), 0, f"{what}: unknown key(s) {', '.join(map(str, extra))} "
-                        f"(allowed: {', '.join(sorted(allowed))})")
-    return doc, raw
-
-
 @functools.lru_cache(maxsize=8)
 def load_rules(options: Options) -> CMakeRules:
     """The target's CMake rules (empty when the target has none)."""
-    allowed = {"languages", "packages", "targets", "variables", "commands", "flags",
-               "libraries", "unknown_patterns", "architectures"}
-    loaded = read_rules(rules_file(options), allowed, "CMake rules")
+    from .rules.schema import RuleError
+
+    allowed = {"languages", "packages", "targets", "variables", "commands", "libraries",
+               "unknown_patterns", "architectures"}
+    path = rules_file(options)
+    loaded = read_rules(path, allowed, "CMake rules")
+    table = load_table(options)
+    switches = _switch_pattern(options)
     if loaded is None:
-        return CMakeRules({}, {}, {}, {}, {}, {}, re.compile(rb"(?!)"), "none")
+        return CMakeRules({}, {}, {}, {}, {}, table, re.compile(rb"(?!)"), "none",
+                          switches=switches)
     doc, raw = loaded
     chosen = {choice for _, choice in options.variants}
 
@@ -189,15 +174,14 @@ def load_rules(options: Options) -> CMakeRules:
             return Rule(value)
         if not isinstance(value, dict):
             raise RuleError(str(path), 0, f"{section}.{name}: expected a name, null or a mapping")
-        keys = {"to", "note", "review", "package", "target", "variants", "anchor", "value"}
+        keys = {"to", "note", "review", "package", "target", "variants", "anchor"}
         if set(value) - keys:
             raise RuleError(str(path), 0, f"{section}.{name}: unknown key(s) "
                             f"{', '.join(sorted(set(value) - keys))}")
         variants = tuple((k, rule(f"{name}.{k}", v, section))
                          for k, v in (value.get("variants") or {}).items())
         base = Rule(value.get("to"), value.get("note"), bool(value.get("review")),
-                    value.get("package"), variants, bool(value.get("anchor")),
-                    bool(value.get("value")))
+                    value.get("package"), variants, bool(value.get("anchor")))
         for choice, alternative in variants:  # the selected library variant wins
             if choice in chosen:
                 return Rule(alternative.to, alternative.note or base.note,
@@ -212,10 +196,25 @@ def load_rules(options: Options) -> CMakeRules:
     unknown = re.compile(("|".join(f"(?:{p})" for p in patterns) or "(?!)").encode())
     return CMakeRules({k.encode(): v.encode() for k, v in (doc.get("languages") or {}).items()},
                       section("packages"), section("targets"), section("variables"),
-                      section("commands"), section("flags"), unknown,
+                      section("commands"), table, unknown,
                       hashlib.sha256(raw).hexdigest()[:16], section("libraries"),
                       frozenset(n.encode() for n in arch.get("variables") or ()),
-                      str(arch.get("default", "")).encode())
+                      (table.arch_default if table else "").encode(), switches)
+
+
+def _switch_pattern(options: Options) -> re.Pattern[bytes] | None:
+    """The target's ``platform_macro_pattern`` (target.yaml): names of a project's own
+    switches that select the target (``USE_ROCM``, ``GINKGO_BUILD_HIP``); a CMake option so
+    named is on in the project's build for the target, as such a macro is defined."""
+    from .rules.target import read_target
+
+    target = rules_file(options).parent.parent / "target.yaml"
+    try:
+        info = read_target(target, target.read_bytes())
+    except OSError:
+        return None
+    pattern = info.extra.get("platform_macro_pattern")
+    return re.compile(pattern.encode()) if pattern else None
 
 
 def parse(src: bytes) -> list[Command]:
@@ -271,14 +270,22 @@ class _Translator:
         self.findings: list[Finding] = []
         self.newline = b"\r\n" if b"\r\n" in src else b"\n"
         self._lines: list[int] | None = None
-        self._consumed: set[int] = set()  # arguments a removed flag took as its value
-        self._removed_to = 0  # where the last flag removed from a string ended
+
+    def line_start(self, offset: int) -> int:
+        """Where the line holding ``offset`` starts."""
+        if self._lines is None:
+            self._lines = [0] + [m.end() for m in re.finditer(rb"\n", self.src)]
+        return self._lines[bisect.bisect_right(self._lines, offset) - 1]
+
+    def newline_after(self, offset: int) -> int:
+        """The offset of the newline ending the line that holds ``offset`` (-1: none)."""
+        self.line_start(offset)
+        k = bisect.bisect_right(self._lines, offset)
+        return self._lines[k] - 1 if k < len(self._lines) else -1
 
     def find(self, code: str, offset: int, message: str, name: bytes = b"") -> None:
         if self._lines is None:
             self._lines = [0] + [m.end() for m in re.finditer(rb"\n", self.src)]
-        import bisect
-
         line = bisect.bisect_right(self._lines, offset)
         col = offset - self._lines[line - 1] + 1
         self.findings.append(Finding(code, message, self.path, line, col,
@@ -362,15 +369,11 @@ class _Translator:
         return cmd
 
     def _arguments(self, cmd: Command, packages: list[str]) -> None:
+        changed = self._flags(cmd)
+        starts = [s for s, _ in changed]
         previous = b""
-        # Flags are read in the flag commands, and in any other command after a keyword
-        # that names options (a project's own function: HecBench's
-        # add_hecbench_benchmark(... COMPILE_OPTIONS -use_fast_math)) up to the next keyword.
-        flags = cmd.name in FLAG_COMMANDS
-        for index, arg in enumerate(cmd.args):
-            if cmd.name not in FLAG_COMMANDS and arg.kind == "word" and _KEYWORD.fullmatch(arg.value):
-                flags = _OPTIONS_KEYWORD.search(arg.value) is not None
-            if arg.kind == "bracket" or arg.start in self._consumed:
+        for arg in cmd.args:
+            if arg.kind == "bracket":
                 continue
             value, base = arg.value, arg.value_start
             library = self.rules.libraries.get(value)
@@ -384,16 +387,152 @@ class _Translator:
             previous = value
             if cmd.name in LANGUAGE_COMMANDS or (cmd.name == b"find_package" and arg is cmd.args[0]):
                 continue
-            if flags and self.rules.flags:
-                for m in _FLAG.finditer(value):
-                    self._flag(m.group(), base + m.start(), arg, cmd.args[index + 1:])
             for m in _PIECE.finditer(value):
+                at = base + m.start()
+                k = bisect.bisect_right(starts, at) - 1
+                if k >= 0 and at < changed[k][1]:
+                    continue  # inside an option the flag table rewrote or removed
                 if m.group("target"):
-                    self._target(m.group("target"), base + m.start(), packages)
+                    self._target(m.group("target"), at, packages)
                 elif m.group("genex"):
                     self._genex(m, base)
                 else:
-                    self._name(m.group("name"), base + m.start())
+                    self._name(m.group("name"), at)
+
+    def _flags(self, cmd: Command) -> list[tuple[int, int]]:
+        """The nvcc options of the command's flag contexts, by the one flag table
+        (cudaport.build_flags); the (start, end) spans it changed, in order. Flags are read
+        in the flag commands, and in any other command after a keyword that names options
+        (a project's own function: HecBench's add_hecbench_benchmark(... COMPILE_OPTIONS
+        -use_fast_math)) up to the next keyword."""
+        table = self.rules.table
+        if table is None or cmd.name in LANGUAGE_COMMANDS:
+            return []
+        words: list[Word] = []
+        owner: dict[int, Arg] = {}
+        segment = 0
+        flags = cmd.name in FLAG_COMMANDS
+        for arg in cmd.args:
+            if cmd.name not in FLAG_COMMANDS and arg.kind == "word" and _KEYWORD.fullmatch(arg.value):
+                flags = _OPTIONS_KEYWORD.search(arg.value) is not None
+                continue
+            if not flags or arg.kind == "bracket":
+                continue
+            for m in _TOKEN_IN_ARG.finditer(arg.value):
+                token = m.group()
+                start = _FLAG_START.search(token)
+                begin = start.start() if start is not None else 0
+                if b"$<" in token[:begin] or start is None and token.startswith(b"$<"):
+                    segment += 1  # (a generator expression opens: options pair inside it)
+                word = token[begin:]
+                extra = word.count(b">") - word.count(b"$<")  # '>'s closing ones opened before
+                end = len(token)
+                while extra > 0 and end > begin and token[end - 1:end] == b">":
+                    end -= 1
+                    extra -= 1
+                if end > begin and (start is not None or not token.startswith(b"$")):
+                    at = arg.value_start + m.start()
+                    words.append(Word(at + begin, at + end,
+                                      token[begin:end].decode("utf-8", "surrogateescape"), segment))
+                    owner[at + begin] = arg
+                if end < len(token):
+                    segment += 1
+        if not words:
+            return []
+        arch = f"--offload-arch={table.arch_default}"
+        changes, notes, _ = translate_words(words, table, arch)
+        spans: list[tuple[int, int]] = []
+        removed: list[tuple[int, int, Arg]] = []
+        lists: dict[int, bool] = {}
+        for change in changes:
+            arg = owner.get(change.start) or self._arg_at(cmd, change.start)
+            spans.append((change.start, change.end))
+            if change.text is None:
+                removed.append((change.start, change.end, arg))
+            else:
+                text = change.text.encode("utf-8", "surrogateescape")
+                whole = change.start == arg.value_start and change.end == arg.value_start + len(
+                    arg.value) and arg.kind == "word"
+                if b" " in text and not whole:
+                    if arg.start not in lists:
+                        lists[arg.start] = self._list_context(cmd, arg)
+                    if lists[arg.start]:
+                        text = text.replace(b" ", b";")
+                self.edit(change.start, change.end, text, "flag")
+        for start, end in merged_spans(self._removal(start, end, arg)
+                                  for start, end, arg in _runs(removed, self.src)):
+            self.edit(*self._whole_line(start, end), b"", "flag")
+        for note in notes:
+            self.find(_FLAG_CODES[note.outcome], note.offset, note.message, note.shown.encode())
+        return sorted(spans)
+
+    def _whole_line(self, start: int, end: int) -> tuple[int, int]:
+        """A removal that leaves its line blank takes the line."""
+        src = self.src
+        line = self.line_start(start)
+        newline = self.newline_after(end)
+        if line > 0 and newline >= 0 and _blank_back(src, start, line) == line \
+                and _blank_forward(src, end, newline, b" \t\r") == newline:
+            return line, newline + 1
+        return start, end
+
+    @staticmethod
+    def _arg_at(cmd: Command, offset: int) -> Arg:
+        return next(a for a in cmd.args if a.start <= offset < a.end)
+
+    def _list_context(self, cmd: Command, arg: Arg) -> bool:
+        """Whether options in ``arg`` are separated by ';' (a list: compile options, a
+        generator expression) rather than spaces (a flag variable's string, ``SHELL:``).
+        (A whole unquoted argument is neither: two arguments are two options.)"""
+        value_end = arg.value_start + len(arg.value)
+        if cmd.name in (b"set", b"string", b"list") and any(
+                _STRING_FLAGS.search(a.value) for a in cmd.args[:3]):
+            return False
+        inside = self.src[arg.value_start:value_end]
+        if b"SHELL:" in inside:
+            return False
+        if arg.kind == "quoted" and re.search(rb"[ \t]", inside):
+            return False
+        return True
+
+    def _removal(self, start: int, end: int, arg: Arg) -> tuple[int, int]:
+        """The span removing the options ``src[start:end]`` of ``arg``: the whole argument
+        when they are all of it (with the blanks before it, or after it when it is first on
+        its line; the line when nothing else is on it); else with one separator inside the
+        argument (blanks or one ';'): the one after them when more follows, else the one
+        before."""
+        src = self.src
+        value_end = arg.value_start + len(arg.value)
+        if src[arg.value_start:start] in (b"", b"SHELL:") and not src[end:value_end].strip():
+            start, end = arg.value_start, value_end  # (nothing of the argument would stay)
+        if start == arg.value_start and end == value_end:  # the whole argument
+            begin, stop = arg.start, arg.end
+            line = self.line_start(begin)
+            after = stop
+            while after < len(src) and src[after] in b" \t":
+                after += 1
+            if _blank_back(src, begin, line) == line:  # first on its line
+                if after >= len(src) or src[after] in b"\r\n":  # alone on it: the line goes
+                    newline = src.find(b"\n", after)
+                    if line > 0 and newline >= 0:
+                        return line, newline + 1
+                return begin, after
+            while begin > 0 and src[begin - 1] in b" \t":
+                begin -= 1
+            return begin, stop
+        after = end
+        while after < value_end and src[after] in b" \t\r\n":
+            after += 1
+        if after == end and after < value_end and src[after] == 0x3B:
+            after += 1
+        if after < value_end and after > end:
+            return start, after
+        before = start
+        while before > arg.value_start and src[before - 1] in b" \t\r\n":
+            before -= 1
+        if before == start and before > arg.value_start and src[before - 1] == 0x3B:
+            before -= 1
+        return before, end
 
     def _architectures(self, cmd: Command) -> None:
         """NVIDIA architecture values after an architectures variable or property
@@ -424,56 +563,6 @@ class _Translator:
         self.rule_outcome(rule, start, start + len(name), name, "imported target")
         if rule.to is not None and rule.package:
             packages.append(rule.package)
-
-    def _flag(self, flag: bytes, start: int, arg: Arg, following: list[Arg]) -> None:
-        rule = self.rules.flags.get(flag)
-        if rule is None:
-            rule = self.rules.flags.get(flag.split(b"=", 1)[0])
-            if rule is None:
-                return
-            if rule.to:  # a renamed option keeps its own value: report only
-                rule = Rule(None, f"use {rule.to}", True)
-        if rule.to == "":
-            self._remove_flag(rule, flag, start, arg, following)
-            return
-        self.rule_outcome(rule, start, start + len(flag), flag, "nvcc flag")
-
-    def _remove_flag(self, rule: Rule, flag: bytes, start: int, arg: Arg,
-                     following: list[Arg]) -> None:
-        """Remove a flag HIP's compiler does without (and, for a flag that takes a value,
-        ``-Xptxas -v``, that value: the next word of the string or the next argument),
-        with the blanks after it in a string of flags, or the whole argument it is."""
-        end = start + len(flag)
-        value_end = arg.value_start + len(arg.value)
-        shown = flag.decode("utf-8", "replace")
-        if rule.value and b"=" not in flag:
-            word = re.compile(rb"[ \t]+[^\s;\"]+").match(self.src, end, value_end)
-            if word is not None:
-                end = word.end()
-                shown += " " + word.group().strip().decode("utf-8", "replace")
-            elif end == value_end and following and following[0].kind != "bracket":
-                self._consumed.add(following[0].start)
-                self.edit(arg.end, following[0].end, b"", "flag")
-                shown += " " + following[0].value.decode("utf-8", "replace")
-        if start == arg.value_start and end == value_end:  # the whole argument
-            begin, stop = arg.start, arg.end
-            while begin > 0 and self.src[begin - 1] in b" \t":
-                begin -= 1
-            if begin == 0 or self.src[begin - 1] in b"\r\n":  # first on its line:
-                begin = arg.start  # keep the indentation, drop the blanks after it
-                stop = re.compile(rb"[ \t]*").match(self.src, stop).end()
-            self.edit(begin, stop, b"", "flag")
-        else:
-            blanks = re.compile(rb"[ \t]*").match(self.src, end, value_end).end()
-            begin = start
-            if blanks == value_end:  # the last flag of the string: the blanks before it
-                while begin > max(arg.value_start, self._removed_to) \
-                        and self.src[begin - 1] in b" \t":
-                    begin -= 1
-            self.edit(begin, blanks, b"", "flag")
-            self._removed_to = blanks
-        self.find("CP306", start, f"nvcc flag {shown} removed: {rule.note or 'HIP does without it'}",
-                  flag)
 
     def _genex(self, m: re.Match[bytes], base: int) -> None:
         langs_start = base + m.start("langs")
@@ -579,9 +668,170 @@ class _Translator:
         return marked
 
     def _indent(self, offset: int) -> bytes:
-        line_start = self.src.rfind(b"\n", 0, offset) + 1
+        line_start = self.line_start(offset)
         m = re.match(rb"[ \t]*", self.src[line_start:offset])
         return m.group() if m else b""
+
+
+# ---------------------------------------------------------------------------------------
+# if()/elseif()/else() on the project's own switch for the target: the lines a build for the
+# target runs, as #if on a platform macro decides for sources.
+
+_VARIABLE_REF = re.compile(rb"\$\{(\w+)\}")
+
+
+_NOTHING = re.compile(rb"(?!)")
+_BRANCH_KINDS = {b"if": b"if", b"elseif": b"elif", b"else": b"else", b"endif": b"endif"}
+
+
+def _condition(args: list[Arg]) -> bytes:
+    """A CMake condition in the form the ``#if`` walker reads (cudaport.platform_branches):
+    ``NAME`` or ``!NAME`` for ``if(NAME)``/``if(${NAME})``/``if(NOT NAME)``; anything else
+    is not known (``?``)."""
+    values = [a.value for a in args]
+    negate = False
+    while values and values[0] == b"NOT":
+        negate = not negate
+        values = values[1:]
+    if len(values) != 1:
+        return b"?"
+    ref = _VARIABLE_REF.fullmatch(values[0])
+    name = ref.group(1) if ref is not None else values[0]
+    if not _IDENT.fullmatch(name):
+        return b"?"
+    return (b"!" if negate else b"") + name
+
+
+def _branch_spans(commands: list[Command], switches: re.Pattern[bytes] | None,
+                  select) -> list[tuple[int, int]]:
+    """Spans of the file's ``if()`` branches whose test ``select`` picks (True: a build for
+    the target runs it for certain, False: never, None: not known), nested ones folded:
+    the project's switch for the target (a name ``switches`` matches) is on in that build,
+    as a platform macro is defined; the same walker as a source's ``#if``."""
+    from .platform_branches import _spans
+
+    switches = switches or _NOTHING
+    directives = []
+    for cmd in commands:
+        kind = _BRANCH_KINDS.get(cmd.name)
+        if kind is not None:
+            cond = _condition(cmd.args) if kind in (b"if", b"elif") else b""
+            directives.append((cmd.start, kind, cond, cmd.end))
+    if not directives:
+        return []
+    return _spans(directives, lambda name: switches.fullmatch(name) is not None, None, select)
+
+
+def never_run_spans(commands: list[Command], switches: re.Pattern[bytes] | None
+                    ) -> list[tuple[int, int]]:
+    """Byte spans of the branches a build for the target never runs: the ``else()`` of the
+    project's ``if(ENABLE_ROCM)``, the body of ``if(NOT USE_HIP)``."""
+    return _branch_spans(commands, switches, lambda test: test is False)
+
+
+class _Inside:
+    """Is an offset inside one of some sorted, disjoint spans?"""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = spans
+        self.starts = [s for s, _ in spans]
+
+    def __call__(self, offset: int) -> bool:
+        k = bisect.bisect_right(self.starts, offset)
+        return k > 0 and offset < self.spans[k - 1][1]
+
+
+_DEFINE = re.compile(rb"[-/]D([A-Za-z_]\w*)(?:=(\S*))?\Z")
+_NAME_VALUE = re.compile(rb"(?:-D)?([A-Za-z_]\w*)(?:=(.*))?\Z", re.S)
+_DEFINITION_KEYWORDS = frozenset({b"PUBLIC", b"PRIVATE", b"INTERFACE"})
+
+
+def hip_build_defines(src: bytes, options: Options | None = None) -> dict[str, str]:
+    """The macros a build of this project for the target defines, by this CMake file: the
+    ``-D`` of ``add_definitions``, ``add_compile_definitions``,
+    ``target_compile_definitions``, compile options and ``CMAKE_<LANG>_FLAGS`` in commands
+    the build runs for certain: outside every ``if()``, or only inside branches the
+    project's own switch for the target selects (``if(ENABLE_ROCM)``
+    ``add_definitions(-DUSE_AMD_ROCM)``: ``{"USE_AMD_ROCM": "1"}``). Name -> value (``"1"``
+    for ``-DNAME``, as the compiler defines it); a value or name that a variable or
+    generator expression gives is left out. A file that does not parse defines nothing."""
+    rules = load_rules(options or Options())
+    try:
+        commands = parse(src)
+    except CMakeSyntaxError:
+        return {}
+    uncertain = _Inside(_branch_spans(commands, rules.switches, lambda test: test is not True))
+    found: dict[str, str] = {}
+    for cmd in commands:
+        if uncertain(cmd.start):
+            continue
+        for name, value in _definitions(cmd):
+            if b"$" in value or b"$" in name:
+                continue
+            found[name.decode()] = value.decode("utf-8", "replace")
+    return found
+
+
+def project_hip_defines(paths, options: Options | None = None) -> dict[str, str]:
+    """:func:`hip_build_defines` of several CMake files (a project's ``CMakeLists.txt`` and
+    ``*.cmake``), together; a file that cannot be read defines nothing."""
+    found: dict[str, str] = {}
+    for path in paths:
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            continue
+        found.update(hip_build_defines(data, options))
+    return found
+
+
+def _definitions(cmd: Command):
+    """(name, value) of each macro a command defines."""
+    values = [a.value for a in cmd.args if a.kind != "bracket"]
+    if cmd.name in (b"add_compile_definitions", b"target_compile_definitions"):
+        items = values[1:] if cmd.name == b"target_compile_definitions" else values
+        for item in items:
+            for part in item.split(b";"):
+                m = _NAME_VALUE.match(part)
+                if part not in _DEFINITION_KEYWORDS and m is not None:
+                    yield m.group(1), m.group(2) if m.group(2) is not None else b"1"
+        return
+    if cmd.name in (b"add_definitions", b"add_compile_options", b"target_compile_options") or (
+            cmd.name in (b"set", b"string", b"list")
+            and any(_STRING_FLAGS.search(v) for v in values[:3])):
+        for item in values:
+            for token in re.split(rb"[\s;]+", item):
+                m = _DEFINE.match(token)
+                if m is not None:
+                    yield m.group(1), m.group(2) if m.group(2) is not None else b"1"
+
+
+# What each outcome of the flag table is reported as in a CMake file.
+_FLAG_CODES = {"removed": "CP306", "dropped": "CP311", "kept": "CP301", "review": "CP302"}
+
+
+def _runs(removed: list[tuple[int, int, Arg]], src: bytes) -> list[tuple[int, int, Arg]]:
+    """Removed options of one argument with only separators (blanks, ';') between them,
+    joined into one run, removed as one option is."""
+    out: list[tuple[int, int, Arg]] = []
+    for start, end, arg in sorted(removed, key=lambda r: r[0]):
+        if out and out[-1][2] is arg and not src[out[-1][1]:start].strip(b" \t\r\n;"):
+            out[-1] = (out[-1][0], end, arg)
+        else:
+            out.append((start, end, arg))
+    return out
+
+
+def _blank_back(src: bytes, i: int, stop: int) -> int:
+    while i > stop and src[i - 1] in b" \t":
+        i -= 1
+    return i
+
+
+def _blank_forward(src: bytes, i: int, stop: int, blanks: bytes = b" \t") -> int:
+    while i < stop and src[i] in blanks:
+        i += 1
+    return i
 
 
 def translate_cmake(src: bytes, options: Options | None = None, path: str = "CMakeLists.txt",
@@ -603,6 +853,10 @@ def translate_cmake(src: bytes, options: Options | None = None, path: str = "CMa
         translator.find("CP305", exc.offset, str(exc))
         return CMakeResult(src, translator.findings, [], True)
     translator.run(commands)
+    dead = never_run_spans(commands, rules.switches)
+    if dead:  # (findings where a build for the target never goes are not its problems)
+        inside = _Inside(dead)
+        translator.findings = [f for f in translator.findings if not inside(f.offset)]
     kept = resolve(translator.edits)
     translator.findings.sort(key=lambda f: (f.offset, f.code))
     return CMakeResult(apply(src, kept), translator.findings, kept,

@@ -382,6 +382,12 @@ What: the input contains NUL bytes or a UTF-16/32 byte-order mark, so it is not 
 Fix: pass source files only. (No longer reported: a binary file named on the command line
 is an input error, exit 2; one found while walking a folder is CP930 in every command.)
 """)
+register("CP908", "internal-error", "error", "cudaport failed on this file", """
+What: translating this build file raised an error inside cudaport (a bug, not a problem of
+the file). The file is left as it is; the rest of the run goes on.
+Why: the file is not ported, so the build it describes still asks for CUDA.
+Fix: port the file by hand, and report the bug with the message and the file.
+""")
 register("CP907", "unterminated-literal", "warning", "comment or literal never closes", """
 What: a block comment, string or raw string has no end: a `/*` without `*/`, a `"` without
 its closing quote on the line, or a raw string `R"x(` without `)x"`.
@@ -455,19 +461,20 @@ Why: cudaport cannot tell code from text, so the file is left unchanged.
 Fix: check that the file configures with CMake; report a bug if it does.
 """)
 register("CP306", "cmake-flag-removed", "info", "nvcc flag HIP does without removed", """
-What: an nvcc flag in a CMake flag variable or compile option that HIP's compiler (Clang)
-rejects and does not need was removed: device lambdas and constexpr calls from device code
-need no switch (`--extended-lambda`, `--expt-relaxed-constexpr`), Clang takes host flags
-itself (`-forward-unknown-to-host-compiler`), and PTX assembler options (`-Xptxas -v`) or
-nvcc's `-restrict` hint have no AMD counterpart.
+What: an nvcc option in a Makefile, a CMake flag variable or a compile option that HIP's
+compiler (Clang) rejects and does not need was removed: device lambdas and constexpr calls
+from device code need no switch (`--extended-lambda`, `--expt-relaxed-constexpr`), Clang
+takes host flags itself (`-forward-unknown-to-host-compiler`), and PTX assembler options
+(`-Xptxas -v`) or nvcc's `-restrict` hint have no AMD counterpart. Both kinds of build
+file read one table (`rules/hip/build/flags.yaml`).
 Why: ROCm 7.2's hipcc stops with "unknown argument" on each of them.
 Fix: nothing to do. Bad: `set(CMAKE_CUDA_FLAGS "--extended-lambda -Xptxas -v")`
 Good: `set(CMAKE_HIP_FLAGS "")`.
 """)
-register("CP311", "make-option-dropped", "warning", "nvcc option removed from a Makefile", """
-What: a Makefile passes nvcc an option hipcc has no counterpart for (`-Xptxas`,
-`-lineinfo`, `-maxrregcount`, ...); the translation drops it, and the message says what
-comes nearest.
+register("CP311", "make-option-dropped", "warning", "nvcc option with no counterpart removed", """
+What: a Makefile or a CMake file passes nvcc an option hipcc has no counterpart for
+(`-maxrregcount`, `-Xcudafe`, `-ccbin`, ...); the translation drops it, and the message
+says what comes nearest.
 Why: hipcc rejects nvcc's options, so keeping it would break the build; dropping it can
 change what it controlled (register limits, line tables, precision).
 Fix: nothing for the build; if the option mattered, use the message's alternative (for

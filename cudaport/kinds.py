@@ -180,6 +180,12 @@ def _build_file(translate, data: bytes, shown: str, outcome: FileOutcome, named:
         result = translate()
     except InputError as exc:
         return _not_text(data, str(exc), shown, outcome, named, copy_all)
+    except Exception as exc:  # noqa: BLE001 - a bug on one file must not stop the run
+        outcome.findings.append(Finding("CP908", f"cudaport could not translate this file "
+                                        f"({type(exc).__name__}: {str(exc)[:200]}); left as it is",
+                                        shown, 1, 1))
+        outcome.wanted = True
+        return data, outcome
     outcome.findings.extend(result.findings)
     outcome.changed = result.output != data
     outcome.wanted = outcome.changed or copy_all or result.uses_cuda or named

@@ -17,6 +17,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from .build_flags import FlagTable, Word, load_table, merged_spans, translate_words
 from .edits import Edit, apply, resolve
 from .findings import Finding
 from .options import Options
@@ -42,38 +43,17 @@ def is_generated(src: bytes) -> bool:
     return GENERATED.search(src[:4096]) is not None
 
 
-@dataclass(frozen=True)
-class FlagRule:
-    to: str | None  # None: dropped with a CP311 finding
-    note: str = ""
-    value: bool = False  # takes a value (next word, or after '=')
-    review: bool = False
-    unwrap: bool = False  # -Xcompiler: the value's comma-separated options as they are
-    keep: bool = False  # no equivalent: left as written, CP312
-    only: tuple[str, ...] = ()  # values this rule applies to
-    skip_value: str | None = None  # the value that means "off": dropped silently
-
-
-@dataclass(frozen=True)
-class LibraryRule:
-    to: str | None
-    note: str = ""
-    review: bool = False
-
-
 @dataclass
 class MakeRules:
     compiler: str | None
     arch_variable: str
     arch_default: str
     arch_flag: str
-    arch_options: tuple[str, ...]
     root_variable: str
     root_default: str
     root_variables: tuple[str, ...]
     include_define: str
-    flags: dict[str, FlagRule]
-    libraries: dict[str, LibraryRule]
+    table: FlagTable
     tools: dict[str, str]
     missing_paths: dict[str, str]
 
@@ -90,61 +70,64 @@ class MakeResult:
 @functools.lru_cache(maxsize=8)
 def load_rules(options: Options) -> MakeRules | None:
     """The target's Makefile rules, or None when it has none (files pass through)."""
-    from .cmake import read_rules, rules_file
-    from .rules.schema import RuleError
+    from .build_flags import read_rules, rules_file
 
     path = rules_file(options, "make.yaml")
-    loaded = read_rules(path, {"compiler", "arch", "root", "flags", "libraries", "tools",
-                               "missing_paths"}, "Makefile rules")
-    if loaded is None:
+    loaded = read_rules(path, {"compiler", "arch", "root", "tools", "missing_paths"},
+                        "Makefile rules")
+    table = load_table(options)
+    if loaded is None or table is None:
         return None
     doc = loaded[0]
-    chosen = {choice for _, choice in options.variants}
-
-    def entry(section: str, name: str, value: object, keys: set[str]) -> dict:
-        if value is None or isinstance(value, str):
-            return {"to": value}
-        if not isinstance(value, dict) or set(value) - keys:
-            raise RuleError(str(path), 0, f"{section}.{name}: expected a string, null or a "
-                            f"mapping with {', '.join(sorted(keys))}")
-        return value
-
-    flags = {}
-    for name, value in (doc.get("flags") or {}).items():
-        e = entry("flags", name, value, {"to", "note", "value", "review", "unwrap", "keep",
-                                         "only", "skip_value"})
-        flags[name] = FlagRule(e.get("to"), e.get("note") or "", bool(e.get("value")),
-                               bool(e.get("review")), bool(e.get("unwrap")), bool(e.get("keep")),
-                               tuple(str(v) for v in e.get("only") or ()),
-                               None if e.get("skip_value") is None else str(e.get("skip_value")))
-    libraries = {}
-    for name, value in (doc.get("libraries") or {}).items():
-        e = entry("libraries", name, value, {"to", "note", "review", "variants"})
-        to = e.get("to")
-        for choice, alternative in (e.get("variants") or {}).items():
-            if choice in chosen:
-                to = alternative
-        libraries[name] = LibraryRule(to, e.get("note") or "", bool(e.get("review")))
     arch, root = doc.get("arch") or {}, doc.get("root") or {}
     return MakeRules(doc.get("compiler"), arch.get("variable", "GPU_ARCH"),
-                     str(arch.get("default", "")), arch.get("flag", ""),
-                     tuple(arch.get("options") or ()), root.get("variable", ""),
+                     table.arch_default, arch.get("flag", ""), root.get("variable", ""),
                      root.get("default", ""), tuple(root.get("variables") or ()),
-                     root.get("include_define", ""), flags, libraries,
-                     dict(doc.get("tools") or {}), dict(doc.get("missing_paths") or {}))
+                     root.get("include_define", ""), table, dict(doc.get("tools") or {}),
+                     dict(doc.get("missing_paths") or {}))
 
 
-# A shell word as make passes it on: quoted runs kept whole.
-_WORD = re.compile(rb"""(?:"(?:\\.|[^"\\])*"|'[^']*'|[^\s"'])+""")
-_ASSIGNED = re.compile(rb"[A-Za-z_][A-Za-z0-9_.]*[:+?!]?=(?=.)")
-_LIBRARY = re.compile(rb"-l([A-Za-z0-9_+.-]+)\Z")
+_ASSIGNED = re.compile(rb"[A-Za-z_][A-Za-z0-9_.]*[ \t]*(?:::?=|[:+?!]=|=)")
+_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_.-]*")
+_CONTINUATION = re.compile(rb"\\\r?\n")
+# make's functions and how many arguments each takes: commas after the last are text
+# (``$(foreach v,LIST,-gencode arch=compute_$(v),code=sm_$(v))``); None: any number.
+_ARITY = {b"subst": 3, b"patsubst": 3, b"strip": 1, b"findstring": 2, b"filter": 2,
+          b"filter-out": 2, b"sort": 1, b"word": 2, b"wordlist": 3, b"words": 1,
+          b"firstword": 1, b"lastword": 1, b"dir": 1, b"notdir": 1, b"suffix": 1,
+          b"basename": 1, b"addsuffix": 2, b"addprefix": 2, b"join": 2, b"wildcard": 1,
+          b"realpath": 1, b"abspath": 1, b"error": 1, b"warning": 1, b"info": 1,
+          b"shell": 1, b"origin": 1, b"flavor": 1, b"foreach": 3, b"if": 3, b"or": None,
+          b"and": None, b"call": None, b"eval": 1, b"file": 2, b"value": 1, b"let": 3,
+          b"intcmp": 5, b"guile": 1}
+_SHELL_SEPARATORS = (b"&&", b"||", b";", b"|", b"&")
+_BLANKS = b" \t"
+# nvcc asked for its version (`$(shell $(NVCC) --version | grep release ...)`)
+_VERSION_QUERY = re.compile(rb"(?:(?<![\w.-])nvcc|\$[({]NVCC[)}])[ \t]+(?:--version|-V)(?![\w-])")
 
 
 @dataclass
-class _Word:
-    start: int
-    end: int
-    text: bytes
+class _Frame:
+    closer: int  # the byte that closes the reference: ')' or '}'
+    name: bytes  # a function's name; b"" for a variable reference
+    arity: int | None  # how many arguments the function takes (None: any)
+    in_word: bool  # opened inside a word: all of it belongs to that word
+    argument: int = 0
+    depth: int = 0  # unbalanced parentheses of the closer's kind inside it
+    words: int = 0  # words met in it so far
+
+
+def _function(src: bytes, i: int, end: int) -> tuple[bytes, int] | None:
+    """At ``$(`` of a function call: (its name, where its first argument starts)."""
+    m = _NAME.match(src, i + 2, end)
+    if m is None or m.group() not in _ARITY:
+        return None
+    j = m.end()
+    if j >= end or src[j] not in _BLANKS:
+        return None
+    while j < end and src[j] in _BLANKS:
+        j += 1
+    return m.group(), j
 
 
 def _logical_lines(src: bytes):
@@ -182,40 +165,157 @@ def _comment_start(src: bytes, start: int, end: int, recipe: bool) -> int:
     return end
 
 
-def _words(src: bytes, start: int, end: int) -> list[_Word]:
-    """The words of a line's code, each trimmed to the part that can be an option: after
-    an assignment's ``=``, before a ``)`` that closes a reference opened outside it,
-    without a surrounding quote."""
-    out = []
-    for m in _WORD.finditer(src, start, end):
-        s, e = m.start(), m.end()
-        if src[s:e] == b"\\":
+
+def _is_ref_open(src: bytes, i: int) -> bool:
+    return src[i:i + 1] == b"$" and src[i + 1:i + 2] in (b"(", b"{")
+
+
+_PREFIXES = frozenset({"export", "override", "private", "unexport"})
+
+
+def _scan(src: bytes, start: int, end: int, recipe: bool) -> tuple[list[Word], set[int]]:
+    """The words of a logical line's code ``src[start:end]``, each with its segment (one
+    shell command of a recipe or of ``$(shell)``, one argument of a make function), and the
+    offsets right after a function's name (the blanks there are syntax, not separators).
+
+    A word is a run of bytes without blanks (outside quotes and references opened inside
+    it), cut at a function's argument commas, at the parenthesis that closes a reference
+    opened before it and, in shell code, at ``;``. A function called at a word's start is
+    scanned into words of its own; called inside a word (``-I$(shell pwd)/inc``) it is
+    part of that word. An assignment's ``NAME =`` (at the line's start or an ``$(eval)``'s)
+    is not part of a word; a backslash-newline separates words."""
+    words: list[Word] = []
+    openers: set[int] = set()
+    frames: list[_Frame] = []
+    segment = 0
+    i = start
+    word_start = -1
+    quote = 0
+    line_words = 0
+    prefixes = 0  # words before any other word that are export, override ...
+
+    def close_word(at: int) -> None:
+        nonlocal word_start, line_words, prefixes
+        if word_start >= 0 and at > word_start:
+            text = src[word_start:at].decode("utf-8", "surrogateescape")
+            words.append(Word(word_start, at, text, segment))
+            if frames:
+                frames[-1].words += 1
+            else:
+                if line_words == prefixes and text in _PREFIXES:
+                    prefixes += 1  # (`export NAME = ...`: still the assignment's place)
+                line_words += 1
+        word_start = -1
+
+    def shell() -> bool:
+        return recipe or any(f.name == b"shell" for f in frames)
+
+    while i < end:
+        c = src[i]
+        inside = bool(frames) and frames[-1].in_word  # in a reference opened in the word
+        if quote:
+            if c == quote:
+                quote = 0
+            elif c == 0x5C and quote == 0x22:
+                i += 1
+            i += 1
             continue
-        a = _ASSIGNED.match(src, s, e)
-        if a:
-            s = a.end()
-        depth = 0
-        for i in range(s, e):
-            c = src[i]
-            if c in b"({":
-                depth += 1
-            elif c in b")}":
-                if depth == 0:
-                    e = i
-                    break
-                depth -= 1
-        while e > s and src[e - 1] in b";":
-            e -= 1
-        if e > s:
-            out.append(_Word(s, e, src[s:e]))
-    return out
+        if c == 0x5C:  # backslash
+            m = _CONTINUATION.match(src, i, end)
+            if m is not None:
+                if not inside:
+                    close_word(i)
+                i = m.end()
+                continue
+            if word_start < 0:
+                word_start = i
+            i += 2
+            continue
+        if inside:
+            top = frames[-1]
+            if c == top.closer:
+                if top.depth:
+                    top.depth -= 1
+                else:
+                    frames.pop()
+            elif c == (0x28 if top.closer == 0x29 else 0x7B):
+                top.depth += 1
+            elif _is_ref_open(src, i):
+                frames.append(_Frame(0x29 if src[i + 1] == 0x28 else 0x7D, b"", 0, True))
+                i += 2
+                continue
+            i += 1
+            continue
+        if c in _BLANKS or c in b"\r\n":
+            close_word(i)
+            i += 1
+            continue
+        if word_start < 0:
+            first = (not frames and line_words == prefixes
+                     or frames and frames[-1].name == b"eval" and not frames[-1].words)
+            a = _ASSIGNED.match(src, i, end) if first else None
+            if a is not None:
+                i = a.end()
+                continue
+            if shell():
+                sep = next((s for s in _SHELL_SEPARATORS if src.startswith(s, i)), None)
+                if sep is not None:
+                    segment += 1
+                    i += len(sep)
+                    continue
+        if _is_ref_open(src, i):
+            closer = 0x29 if src[i + 1] == 0x28 else 0x7D
+            called = _function(src, i, end) if word_start < 0 else None
+            if called is not None:  # its arguments are scanned as words
+                name, first_arg = called
+                openers.add(first_arg)
+                frames.append(_Frame(closer, name, _ARITY[name], False))
+                segment += 1
+                i = first_arg
+                continue
+            if word_start < 0:
+                word_start = i
+            frames.append(_Frame(closer, b"", 0, True))
+            i += 2
+            continue
+        if frames:  # (a function's argument: no reference opened in the word is open)
+            top = frames[-1]
+            if c == top.closer and not top.depth:
+                close_word(i)
+                frames.pop()
+                segment += 1
+                i += 1
+                continue
+            if c == top.closer:
+                top.depth -= 1
+            elif c == (0x28 if top.closer == 0x29 else 0x7B):
+                top.depth += 1
+            elif c == 0x2C and not top.depth and (top.arity is None
+                                                   or top.argument < top.arity - 1):
+                close_word(i)
+                top.argument += 1
+                segment += 1
+                i += 1
+                continue
+        if c == 0x3B and shell():  # `done;` `$@;`
+            close_word(i)
+            segment += 1
+            i += 1
+            continue
+        if c in b"\"'" and src.find(src[i:i + 1], i + 1, end) > 0:  # (a closed quote)
+            quote = c
+        if word_start < 0:
+            word_start = i
+        i += 1
+    close_word(end)
+    return [w for w in words if w.text.strip("\"'")], openers
 
 
 class _Translator:
     def __init__(self, src: bytes, rules: MakeRules, path: str) -> None:
         self.src, self.rules, self.path = src, rules, path
         self.edits: list[tuple] = []
-        self.covered: list[tuple[int, int]] = []
+        self.covered = _Spans()  # this logical line's edits
         self.findings: list[Finding] = []
         self.uses_arch = False
         self._lines = [0] + [m.end() for m in re.finditer(rb"\n", src)]
@@ -238,40 +338,25 @@ class _Translator:
 
     def edit(self, start: int, end: int, text: bytes, rule: str) -> None:
         self.edits.append((start, end, text, f"make:{rule}"))
-        self.covered.append((start, end))
-
-    def drop(self, start: int, end: int, rule: str) -> None:
-        """Remove ``src[start:end]`` with the blanks before it (after it at a line start)."""
-        floor = max((ce for cs, ce in self.covered if ce <= start), default=0)
-        s = start
-        while s > floor and self.src[s - 1] in b" \t":
-            s -= 1
-        e = end
-        if s == 0 or s == start == floor or self.src[s - 1] in b"\n":
-            s = start
-            while e < len(self.src) and self.src[e] in b" \t":
-                e += 1
-        self.edit(s, e, b"", rule)
+        self.covered.add(start, end)
 
     def free(self, start: int, end: int) -> bool:
-        return not any(s < end and start < e for s, e in self.covered)
+        return self.covered.free(start, end)
 
     def run(self) -> None:
         for start, code_end, end, recipe in _logical_lines(self.src):
             if code_end > start:
-                self.line(start, code_end)
+                self.covered = _Spans()
+                self.line(start, code_end, recipe)
 
-    def line(self, start: int, end: int) -> None:
+    def line(self, start: int, end: int, recipe: bool) -> None:
         alias = self.alias.match(self.src, start, end)
         if alias:  # CUDA_INSTALL_PATH = $(CUDA_DIR): ROCM_PATH = $(ROCM_PATH) would recurse
             stop = self.src.find(b"\n", end - 1)  # a commented alias goes with its comment
             self.edit(start, len(self.src) if stop < 0 else stop + 1, b"", "root-alias")
             return
-        words = _words(self.src, start, end)
-        arch_done = False
-        i = 0
-        while i < len(words):
-            i, arch_done = self.word(words, i, arch_done)
+        words, openers = _scan(self.src, start, end, recipe)
+        self.flags(words, openers, start, end)
         src = self.src
         variable = self.rules.root_variable.encode()
         for m in self.root_ref.finditer(src, start, end):
@@ -286,7 +371,7 @@ class _Translator:
                 if src.startswith(b"/" + sub.encode(), e):
                     self.find("CP312", s, f"{src[s:e + 1 + len(sub)].decode('utf-8', 'replace')}"
                               f": {note}", sub.encode())
-            if re.match(rb"/lib64(?![\w.-])", src[e:e + 7]):
+            if re.match(rb"/lib64(?![\w.-])", src[e:e + 7]) and self.free(e, e + 6):
                 self.edit(e, e + 6, b"/lib", "lib64")
         for m in self.root_name.finditer(src, start, end):
             if self.free(m.start(), m.end()):
@@ -295,130 +380,153 @@ class _Translator:
             for m in self.compiler.finditer(src, start, end):
                 if self.free(m.start(), m.end()):
                     self.edit(m.start(), m.end(), self.rules.compiler.encode(), "compiler")
+        for m in _VERSION_QUERY.finditer(src, start, end):
+            self.find("CP313", m.start(), f"{m.group().decode('utf-8', 'replace')}: "
+                      f"{self.rules.compiler or 'the target compiler'} prints its own "
+                      f"version, not nvcc's `release X.Y`; a CUDA version read from it is "
+                      f"empty", m.group())
         for m in self.tool.finditer(src, start, end):
             name = m.group().decode()
             self.find("CP313", m.start(), f"{name} is a CUDA toolkit tool: "
                       f"{self.rules.tools[name]}", m.group())
 
-    def word(self, words: list[_Word], i: int, arch_done: bool) -> tuple[int, bool]:
-        """Handle words[i]; the index of the next word to look at."""
-        w = words[i]
-        text = w.text.decode("utf-8", "surrogateescape")
-        nxt = words[i + 1] if i + 1 < len(words) else None
-        lib = _LIBRARY.match(w.text)
-        if lib and lib.group(1).decode("utf-8", "surrogateescape") in self.rules.libraries:
-            self.library(w, lib.group(1).decode("utf-8", "surrogateescape"))
-            return i + 1, arch_done
-        if self.rules.include_define and text.startswith("-I"):
-            self.include(words, i)
-        name, value, has_value = text, "", False
-        if "=" in text:
-            name, value = text.split("=", 1)
-            has_value = True
-        if name in self.rules.arch_options or any(
-                text.startswith(o) and text[len(o):len(o) + 3] in ("sm_", "com")
-                for o in ("-arch", "-code")):
-            attached = has_value or name not in self.rules.arch_options
-            last = words[i] if attached or nxt is None else nxt
-            if arch_done:
-                self.drop(w.start, last.end, "arch")
-            else:
-                self.edit(w.start, last.end, self.rules.arch_flag.encode(), "arch")
-                self.uses_arch = True
-            return i + (1 if attached or nxt is None else 2), True
-        rule = self.rules.flags.get(text)
-        if rule is not None and not rule.value and not rule.unwrap:
-            self.apply(rule, w.start, w.end, text, "")
-            return i + 1, arch_done
-        rule = self.rules.flags.get(name)
-        if rule is None or not (rule.value or rule.unwrap):
-            return i + 1, arch_done
-        if not has_value:
-            if nxt is None:
-                return i + 1, arch_done
-            value, end, step = nxt.text.decode("utf-8", "surrogateescape"), nxt.end, 2
-        else:
-            end, step = w.end, 1
-        if rule.unwrap:
-            inner = value[1:-1] if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'" \
-                else value
-            self.edit(w.start, end, " ".join(p for p in inner.split(",") if p).encode(),
-                      "host-options")
-            return i + step, arch_done
-        if rule.only and value not in rule.only:
-            return i + step, arch_done
-        if rule.skip_value is not None and value == rule.skip_value:
-            self.drop(w.start, end, text)
-            return i + step, arch_done
-        self.apply(rule, w.start, end, self.src[w.start:end].decode("utf-8", "replace"), value)
-        return i + step, arch_done
+    def flags(self, words: list[Word], openers: set[int], line_start: int, code_end: int) -> None:
+        """nvcc options of the line's words, by the one flag table (cudaport.build_flags);
+        a removed word takes one run of blanks with it (see :meth:`_removal`)."""
+        changes, notes, wrote_arch = translate_words(words, self.rules.table,
+                                                     self.rules.arch_flag)
+        self.uses_arch = self.uses_arch or wrote_arch
+        changed = {c.start for c in changes}
+        for change in changes:
+            if change.text is not None:
+                self.edit(change.start, change.end, change.text.encode("utf-8", "surrogateescape"),
+                          "flag")
+        removed = [self._removal(s, e, line_start, code_end, openers)
+                   for s, e in _runs([(c.start, c.end) for c in changes if c.text is None],
+                                     self.src)]
+        for s, e in merged_spans(removed):
+            self.edit(s, e, b"", "flag")
+        for note in notes:
+            self.find(_CODES[note.outcome], note.offset, note.message, note.shown.encode())
+        if self.rules.include_define:
+            for i, w in enumerate(words):
+                if w.text.startswith("-I") and w.start not in changed:
+                    self.include(words, i)
 
-    def apply(self, rule: FlagRule, start: int, end: int, shown: str, value: str) -> None:
-        if rule.keep:
-            self.find("CP312", start, f"nvcc option {shown}: {rule.note}", shown.encode())
-            return
-        if rule.to is None:
-            self.drop(start, end, shown)
-            self.find("CP311", start, f"nvcc option {shown} dropped: {rule.note}", shown.encode())
-            return
-        to = rule.to.replace("{value}", value)
-        if to:
-            self.edit(start, end, to.encode(), shown)
-        else:
-            self.drop(start, end, shown)
-        if rule.review:
-            self.find("CP313", start, f"nvcc option {shown} -> {to}: {rule.note}", shown.encode())
+    def _removal(self, start: int, end: int, line_start: int, code_end: int,
+                 openers: set[int]) -> tuple[int, int]:
+        """The span removing the words ``src[start:end]``, with one run of the blanks
+        around them (line continuations count as blanks): those after them when more
+        follows in their context, else those before them - unless they are the line's
+        indentation (a recipe's tab) or follow a function's name. The words around stay
+        apart, and a continuation is never left at the end of a logical line."""
+        src = self.src
+        after = _skip_blanks(src, end, code_end)
+        at_end = after >= code_end or src[after] in b"\r\n),;}"
+        if start in openers or not at_end:
+            return start, after
+        before = _skip_blanks_back(src, start, line_start)
+        if before == line_start:
+            return start, after
+        return before, end
 
-    def library(self, w: _Word, name: str) -> None:
-        rule = self.rules.libraries.get(name)
-        if rule is None:
-            return
-        if rule.to is None:
-            self.find("CP312", w.start, f"library -l{name}: {rule.note or 'no equivalent'}",
-                      w.text)
-        elif rule.to == "":
-            self.drop(w.start, w.end, "library")
-        else:
-            self.edit(w.start, w.end, b"-l" + rule.to.encode(), "library")
-            if rule.review:
-                self.find("CP313", w.start, f"library -l{name} -> -l{rule.to}: {rule.note}",
-                          w.text)
-
-    def include(self, words: list[_Word], i: int) -> None:
+    def include(self, words: list[Word], i: int) -> None:
         """``-I`` of the CUDA toolkit's include folder: HIP's headers there need the platform
         macro when a host compiler (gcc, g++) reads them; hipcc defines it itself."""
         w = words[i]
-        last = w if w.text != b"-I" or i + 1 >= len(words) else words[i + 1]
+        nxt = words[i + 1] if i + 1 < len(words) and words[i + 1].segment == w.segment else None
+        last, at = (w, i + 1) if w.text != "-I" or nxt is None else (nxt, i + 2)
         folder = self.src[w.start + 2 if last is w else last.start:last.end].rstrip(b"/")
         m = self.root_ref.match(folder)
         if not (m and folder[m.end():] == b"/include"):
             return
-        define = self.rules.include_define.encode()
-        after = words[words.index(last) + 1] if words.index(last) + 1 < len(words) else None
+        define = self.rules.include_define
+        after = words[at] if at < len(words) else None
         if after is None or after.text != define:
-            self.edit(last.end, last.end, b" " + define, "platform-macro")
+            self.edits.append((last.end, last.end, b" " + define.encode(), "make:platform-macro"))
 
     def arch_line(self) -> None:
         """``VARIABLE ?= DEFAULT`` for a file that uses the architecture variable and does
-        not set it: before its first line that is not a comment or blank."""
+        not set it: before its first logical line that is not a comment or blank (a
+        comment continued by a backslash runs on)."""
         variable = self.rules.arch_variable.encode()
         if not self.uses_arch or re.search(rb"(?m)^[ \t]*(?:override[ \t]+|export[ \t]+)?"
                                            + re.escape(variable) + rb"[ \t]*[:?+!]?=", self.src):
             return
         newline = b"\r\n" if b"\r\n" in self.src else b"\n"
-        at = 0
-        for m in re.finditer(rb"[^\n]*(?:\n|\Z)", self.src):
-            if m.group().strip() and not m.group().lstrip().startswith(b"#"):
-                at = m.start()
-                break
-            if not m.group():
-                at = m.start()
+        at = len(self.src)
+        for start, code_end, end, _recipe in _logical_lines(self.src):
+            if self.src[start:code_end].strip():
+                at = start
                 break
         text = (b"# The AMD GPU to build for (hipcc --offload-arch; cudaport)" + newline
                 + variable + b" ?= " + self.rules.arch_default.encode() + newline)
-        if at == len(self.src) or at > 0 and self.src[at - 1:at] != b"\n":
+        if at == len(self.src) and at > 0 and self.src[at - 1:at] != b"\n":
             text = newline + text
-        self.edits.append((at, at, text + (newline if at else b""), "make:arch-variable"))
+        self.edits.append((at, at, text + (newline if at < len(self.src) and at else b""),
+                           "make:arch-variable"))
+
+
+# What each outcome of the flag table is reported as in a Makefile.
+_CODES = {"removed": "CP306", "dropped": "CP311", "kept": "CP312", "review": "CP313"}
+
+
+class _Spans:
+    """Spans that do not overlap, kept sorted: is a new one free of them?"""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def add(self, start: int, end: int) -> None:
+        k = bisect.bisect_right(self.starts, start)
+        self.starts.insert(k, start)
+        self.ends.insert(k, end)
+
+    def free(self, start: int, end: int) -> bool:
+        k = bisect.bisect_right(self.starts, start)
+        if k and self.ends[k - 1] > start:
+            return False
+        return not (k < len(self.starts) and self.starts[k] < end)
+
+
+def _skip_blanks(src: bytes, i: int, stop: int) -> int:
+    """Where the blanks and line continuations from ``i`` on end (at most ``stop``)."""
+    while i < stop:
+        if src[i] in _BLANKS:
+            i += 1
+            continue
+        m = _CONTINUATION.match(src, i, stop)
+        if m is None:
+            break
+        i = m.end()
+    return i
+
+
+def _skip_blanks_back(src: bytes, i: int, stop: int) -> int:
+    """Where the blanks and line continuations before ``i`` begin (at least ``stop``)."""
+    while i > stop:
+        if src[i - 1] in _BLANKS:
+            i -= 1
+        elif src[i - 1] == 0x0A and i - 2 >= stop and src[i - 2] == 0x5C:
+            i -= 2
+        elif src[i - 1] == 0x0A and i - 3 >= stop and src[i - 3:i - 1] == b"\\\r":
+            i -= 3
+        else:
+            break
+    return i
+
+
+def _runs(spans: list[tuple[int, int]], src: bytes) -> list[tuple[int, int]]:
+    """Removed words, those with only blanks (and line continuations) between them joined
+    into one run, removed as one word is."""
+    out: list[tuple[int, int]] = []
+    for s, e in sorted(spans):
+        if out and _skip_blanks(src, out[-1][1], s) == s:
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
 
 
 def translate_makefile(src: bytes, options: Options | None = None,

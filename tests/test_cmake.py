@@ -294,16 +294,16 @@ target_link_libraries(k PRIVATE CUDA::nvml nvidia-ml)
 def test_nvcc_only_flags_are_removed_or_reported():
     out, found = tr(NVCC_ONLY)
     assert out == """\
-set(CMAKE_HIP_FLAGS ${CMAKE_HIP_FLAGS} "-arch=${CUDA_ARCH}"
+set(CMAKE_HIP_FLAGS ${CMAKE_HIP_FLAGS} "--offload-arch=gfx942"
   "-DUNROLL_FACTOR=${UNROLL_FACTOR}")
 set(FLAGS "-O3")
 list(APPEND CUML_CUDA_FLAGS)
-target_compile_options(k PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:;-ffast-math>")
+target_compile_options(k PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:-ffast-math>")
 target_compile_options(k PRIVATE -O2)
 target_link_libraries(k PRIVATE rocm_smi64 rocm_smi64)
 """
-    # -arch=sm_XX stays, an error: which AMD GPUs to build for is the project's choice
-    assert found == [("CP304", 1), ("CP306", 1), ("CP301", 1), ("CP306", 2),
+    # -arch=... becomes the target's architecture, as in a Makefile (flags.yaml)
+    assert found == [("CP304", 1), ("CP306", 1), ("CP306", 2),
                      ("CP306", 3), ("CP306", 3), ("CP306", 3), ("CP306", 4), ("CP306", 4),
                      ("CP306", 4), ("CP306", 5), ("CP306", 6)]
     out, _ = tr("find_package(CUDAToolkit)\n" + NVCC_ONLY.splitlines()[-1])
@@ -338,3 +338,112 @@ def test_the_flags_left_compile_with_rocm_7_2(tmp_path: Path):
     proc = subprocess.run([str(wrapper), "--offload-arch=gfx942", "-std=c++17", *flags, "-c",
                            str(unit), "-o", str(tmp_path / "k.o")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+# Issue 43: one flag table for Makefiles and CMake, edits that keep CMake's syntax, and the
+# project's own if(ENABLE_ROCM).
+
+def test_adjacent_removed_flags_share_no_byte():
+    # gunrock's CMakeLists.txt and AMReX's AMReXParallelBackends.cmake raised OverlapError
+    src = ("set(CUDA_DEBUG_FLAGS\n  --expt-extended-lambda \n  --expt-relaxed-constexpr\n"
+           "  --ptxas-options -v\n  --debug # Host debug\n  --device-debug # device\n"
+           "  -lineinfo)\n"
+           "target_compile_options(amrex PUBLIC $<${_genex}:\n"
+           "          --expt-relaxed-constexpr --expt-extended-lambda\n"
+           '          "SHELL:-Xcudafe --diag_suppress=esa_on_defaulted_function_ignored"\n'
+           "          >\n)\n")
+    out, found = tr(src)
+    assert out == ("set(CUDA_DEBUG_FLAGS\n  --debug # Host debug\n  -g # device\n"
+                   "  -gline-tables-only)\n"
+                   "target_compile_options(amrex PUBLIC $<${_genex}:\n          >\n)\n")
+    assert [c for c, _ in found] == ["CP306"] * 5 + ["CP311"]
+    assert tr(out)[0] == out
+
+
+@pytest.mark.parametrize("before, after", [
+    ('set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -gencode arch=compute_70,code=sm_70 '
+     '-gencode arch=compute_80,code=sm_80 -O3")',
+     'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} --offload-arch=gfx942 -O3")'),
+    ("list(APPEND CUDA_NVCC_FLAGS -gencode arch=compute_70,code=sm_70 -arch=sm_80)",
+     "list(APPEND CUDA_NVCC_FLAGS --offload-arch=gfx942)"),
+    # a multi-word replacement is one option per list element where options are a list
+    ("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-dc> -dc \"-x;cu\")",
+     "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc;-c> -fgpu-rdc -c "
+     "\"-x;hip\")"),
+    ('string(APPEND CMAKE_CUDA_FLAGS " -dc -Xcompiler=-fPIC,-Wall")',
+     'string(APPEND CMAKE_HIP_FLAGS " -fgpu-rdc -c -fPIC -Wall")'),
+    ('target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:-Xptxas;-v;-O3>")',
+     'target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:-O3>")'),
+], ids=["gencode-string", "list", "list-elements", "string", "genex-list"])
+def test_flag_contexts_keep_their_separators(before, after):
+    out, _ = tr(before)
+    assert out == after
+    assert tr(out)[0] == out
+
+
+def _outcome(findings) -> str:
+    return {"CP306": "removed", "CP311": "dropped", "CP301": "kept", "CP312": "kept",
+            "CP302": "review", "CP313": "review"}.get(findings[0].code, "?") if findings \
+        else "mapped"
+
+
+@pytest.mark.parametrize("flag", [
+    "-use_fast_math", "--expt-relaxed-constexpr", "-lineinfo", "-G", "-Xptxas -v",
+    "-maxrregcount=32", "-ptx", "-arch=sm_80", "-gencode arch=compute_70,code=sm_70", "-dlink",
+    "-rdc=true", "-Xcompiler -fPIC", "--default-stream per-thread", "-lnvidia-ml", "-lcublas",
+    "-Xcudafe --diag_suppress=1", "-ccbin g++", "--ftz=true", "-std=c++17",
+])
+def test_a_flag_means_the_same_in_a_makefile_and_in_cmake(flag):
+    from cudaport.makefile import translate_makefile
+
+    made = translate_makefile(f"F = -O3 {flag}\n".encode())
+    cmade = translate_cmake(f'set(CMAKE_CUDA_FLAGS "-O3 {flag}")\n'.encode())
+    make_text = made.output.decode().splitlines()[-1][len("F = "):]
+    cmake_text = cmade.output.decode()[len('set(CMAKE_HIP_FLAGS "'):-len('")\n')]
+    assert cmake_text == make_text.replace("$(HIP_ARCH)", "gfx942")
+    assert _outcome(made.findings) == _outcome(cmade.findings)
+
+
+ROCM_SWITCH = """option(ENABLE_ROCM "build for AMD GPUs" OFF)
+if(ENABLE_ROCM)
+  enable_language(HIP)
+  add_definitions(-DUSE_AMD_ROCM)
+  add_compile_definitions(ROCM_LEVEL=3)
+else()
+  find_package(CUDA REQUIRED)
+  cuda_add_executable(app a.cu)
+  set(CMAKE_CUDA_FLAGS "-ptx")
+endif()
+if(NOT USE_HIP)
+  cuda_add_library(k k.cu)
+elseif(FOO)
+  cuda_add_library(k2 k.cu)
+endif()
+add_definitions(-DALWAYS)
+if(FOO)
+  add_definitions(-DMAYBE)
+  cuda_add_library(m m.cu)
+endif()
+"""
+
+
+def test_the_projects_own_rocm_switch_decides_what_a_hip_build_runs():
+    """Findings in branches the project's own switch keeps from a HIP build (the else() of
+    its if(ENABLE_ROCM), if(NOT USE_HIP)) are not problems of the port, as for sources' #if;
+    the lines are still translated."""
+    out, found = tr(ROCM_SWITCH)
+    assert found == [("CP301", 14), ("CP301", 19)]  # only those a HIP build may run
+    assert "set(CMAKE_HIP_FLAGS" in out
+
+
+def test_macros_a_hip_build_of_the_project_defines():
+    from cudaport.cmake import hip_build_defines, project_hip_defines
+
+    assert hip_build_defines(ROCM_SWITCH.encode()) == {
+        "USE_AMD_ROCM": "1", "ROCM_LEVEL": "3", "ALWAYS": "1"}
+    assert hip_build_defines(b'target_compile_definitions(t PRIVATE A=2 "B;C")\n'
+                             b'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -DD -DE=${X}")\n'
+                             b"add_compile_options(-DF)\n") == {
+        "A": "2", "B": "1", "C": "1", "D": "1", "F": "1"}
+    assert hip_build_defines(b"add_definitions(-DX") == {}  # does not parse
+    assert project_hip_defines([]) == {}

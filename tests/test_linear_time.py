@@ -102,3 +102,44 @@ def test_time_grows_linearly(name, tmp_path):
     big = _cpu_time(_runner(_source(shape, GROWTH * n), options, check, tmp_path), tries=2)
     assert big <= 3 * GROWTH * max(base, 0.005), \
         f"{name}: {n} repeats took {base:.3f} s, {GROWTH * n} took {big:.3f} s"
+
+
+# Build files (issue 43): the flag table's readers, in one long logical line or command
+# and in many short ones.
+BUILD_SHAPES = {
+    "one continued Makefile line": (
+        lambda n: b"F = -O3" + b" \\\n  -Xptxas -v -arch=sm_70 -I$(CUDA_PATH)/include -dc" * n + b"\n",
+        "make"),
+    "Makefile lines": (b"F += -Xptxas -v -gencode arch=compute_70,code=sm_70 -lcudart "
+                       b"$(addprefix -Xcompiler ,$(X)) -L$(CUDA_HOME)/lib64\n", "make"),
+    "recipe with shell loops": (b"\tfor c in 70; do nvcc -arch=compute_$$c -Xptxas -v $< ; "
+                                b"done\n", "make"),
+    "one long CMake command": (
+        lambda n: b"target_compile_options(t PRIVATE" + b" -Xptxas -v --extended-lambda -dc" * n
+        + b")\n", "cmake"),
+    "CMake flag strings and branches": (
+        b'if(ENABLE_ROCM)\nelse()\nset(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -Xptxas -v '
+        b'-gencode arch=compute_70,code=sm_70")\nendif()\n', "cmake"),
+}
+
+
+@pytest.mark.parametrize("name", list(BUILD_SHAPES))
+def test_build_file_time_grows_linearly(name):
+    from cudaport.kinds import translate_file
+
+    shape, kind = BUILD_SHAPES[name]
+    shown = "Makefile" if kind == "make" else "CMakeLists.txt"
+
+    def runner(src):
+        return lambda: translate_file(src, kind, Options(), shown)
+
+    runner(b"")()
+    n = 100
+    while True:
+        base = _cpu_time(runner(_source(shape, n)))
+        if base >= 0.02 or n >= 200_000:
+            break
+        n *= 2
+    big = _cpu_time(runner(_source(shape, GROWTH * n)), tries=2)
+    assert big <= 3 * GROWTH * max(base, 0.005), \
+        f"{name}: {n} repeats took {base:.3f} s, {GROWTH * n} took {big:.3f} s"
