@@ -150,9 +150,10 @@ def load_table(options: Options) -> FlagTable | None:
             if choice in chosen:
                 to = alternative
         libraries[name] = LibraryRule(to, e.get("note") or "", bool(e.get("review")))
+    from .rules.compiled import offload_arch
+
     arch = doc.get("arch") or {}
-    return FlagTable(flags, libraries, tuple(arch.get("options") or ()),
-                     str(arch.get("default", "")))
+    return FlagTable(flags, libraries, tuple(arch.get("options") or ()), offload_arch(options))
 
 
 def is_arch_option(table: FlagTable, name: str, text: str) -> bool:

@@ -152,6 +152,10 @@ def translation_options(fn):
         click.option("--respect-layers", is_flag=True, default=None,
                      help="Leave alone, in every file, the CUDA names the project's "
                           "compatibility layers define (translate only what they miss)."),
+        click.option("--offload-arch", "offload_arch", metavar="GFX", default=None,
+                     help="The GPU architecture (gfx942, gfx90a, ...) translated Makefiles "
+                          "and CMake files build for and verify compiles for; one setting "
+                          "for all (config: offload-arch). Default: the target's (gfx90a)."),
         click.option("--rules-dir", "rules_dirs", multiple=True,
                      type=click.Path(file_okay=False, path_type=Path),
                      help="Extra folder of targets, searched before the built-in one."),
@@ -188,6 +192,7 @@ def build_options(kwargs: dict, config=None) -> Options:
         rule_files=tuple(str(p) for p in kwargs.pop("rule_files")),
         rules_dirs=tuple(str(p) for p in kwargs.pop("rules_dirs")),
         framework=kwargs.pop("framework", None),
+        offload_arch=kwargs.pop("offload_arch", None) or None,
         extra=_portability_fields(kwargs),
         **_clang_fields(kwargs),
     )

@@ -60,13 +60,14 @@ class Config:
     fix: bool | None = None
     unsafe_fixes: bool | None = None
     main_header: str | None = None
+    offload_arch: str | None = None
 
     def option_defaults(self) -> dict[str, object]:
         """Values for the translation options, keyed like ``cli.build_options``'s kwargs."""
         out: dict[str, object] = {}
         for key in ("target", "launch", "rewrite_comments", "rewrite_strings", "encoding",
                     "experimental", "target_version", "framework", "respect_layers", "fix",
-                    "unsafe_fixes", "main_header"):
+                    "unsafe_fixes", "main_header", "offload_arch"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -206,7 +207,7 @@ _KEYS = {
     "rules": list, "rules-dir": list, "select": list, "ignore": list, "exclude": list,
     "per-path-ignores": dict, "fail-on": str, "warn-unused-ignores": bool,
     "framework": str, "portable-guards": list, "respect-layers": bool, "fix": bool,
-    "unsafe-fixes": bool, "main-header": str,
+    "unsafe-fixes": bool, "main-header": str, "offload-arch": str,
 }
 _TYPE_NAMES = {str: "a string", bool: "true or false", dict: "a table", list: "a list"}
 
@@ -286,6 +287,7 @@ def _build(path: Path, table: dict, prefix: str) -> Config:
         portable_guards=strings("portable-guards"), respect_layers=get("respect-layers"),
         fix=get("fix"), unsafe_fixes=get("unsafe-fixes"),
         main_header=choice("main-header", ("needed", "always")),
+        offload_arch=get("offload-arch"),
     )
 
 

@@ -44,6 +44,11 @@ class Options:
     # Source encoding: "auto" detects GBK/GB18030, Big5 and Shift-JIS files, whose second
     # bytes may be backslashes (cudaport/encodings.py); a codec name says what files are.
     encoding: str = "auto"
+    # The GPU architecture (gfx942, gfx90a, ...) that translated Makefiles and CMake files
+    # build for and that `verify` compiles for; None: the target's `offload_arch`
+    # (rules/<target>/target.yaml). See :func:`offload_arch`.
+    offload_arch: str | None = None
 
     def variant(self, group: str) -> str | None:
         return dict(self.variants).get(group)
+

@@ -37,7 +37,6 @@ from .rules.compiled import get_compiled
 from .scan import scan
 from .kinds import FileOutcome, translate_file
 
-DEFAULT_ARCH = "gfx90a"
 # The ROCm toolchains tools/setup-rocm.sh installs (Debian roots holding ROCm 7.2 from
 # experimental and 6.4 from unstable), newest first, each with the environment variable
 # that moves it, and the wrapper written in each, which runs that root's hipcc on files of
@@ -186,9 +185,19 @@ def rocm_dir(explicit: str | os.PathLike | None = None) -> Path:
                 roots[0][1])
 
 
-def rocm_compiler(root: str | os.PathLike, arch: str = DEFAULT_ARCH,
+def default_arch() -> str:
+    """The GPU architecture verify compiles for when none is named: the HIP target's
+    ``offload_arch`` (rules/hip/target.yaml), the one translated Makefiles and CMake files
+    build for."""
+    from .rules.compiled import offload_arch
+
+    return offload_arch(Options())
+
+
+def rocm_compiler(root: str | os.PathLike, arch: str | None = None,
                   syntax_only: bool = False) -> Compiler | None:
     """The hipcc of a folder tools/setup-rocm.sh set up (through its wrapper), or None."""
+    arch = arch or default_arch()
     wrapper = Path(root, ROCM_WRAPPER)
     if not os.access(wrapper, os.X_OK):
         return None
@@ -197,7 +206,7 @@ def rocm_compiler(root: str | os.PathLike, arch: str = DEFAULT_ARCH,
                     (), hip_version(str(Path(root, "usr"))))
 
 
-def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH,
+def find_compiler(explicit: str | None = None, arch: str | None = None,
                   toolchain: str = "auto", rocm: str | os.PathLike | None = None,
                   syntax_only: bool = False) -> Compiler | None:
     """The HIP compiler verify runs; None if there is none.
@@ -213,6 +222,7 @@ def find_compiler(explicit: str | None = None, arch: str = DEFAULT_ARCH,
     Debian 12's HIP 5.2 always checks with ``-fsyntax-only``: generating device code
     needs device libraries that Debian 12's clang-15 cannot link.
     """
+    arch = arch or default_arch()
     if toolchain not in TOOLCHAINS:
         raise ValueError(f"toolchain {toolchain!r}: expected one of {', '.join(TOOLCHAINS)}")
     explicit = explicit or os.environ.get("CUDAPORT_HIP_COMPILER") or None

@@ -104,16 +104,16 @@ def test_reports_what_it_cannot_migrate():
 
 def test_architectures_are_renamed_and_flagged():
     out, found = tr("set_property(TARGET t PROPERTY CUDA_ARCHITECTURES 80)")
-    assert out == "set_property(TARGET t PROPERTY HIP_ARCHITECTURES gfx942)"
+    assert out == "set_property(TARGET t PROPERTY HIP_ARCHITECTURES gfx90a)"
     assert found == [("CP302", 1)]
 
 
 @pytest.mark.parametrize("before, after", [
-    ("set(CMAKE_CUDA_ARCHITECTURES 75 80 86 90a 100f)", "set(CMAKE_HIP_ARCHITECTURES gfx942)"),
+    ("set(CMAKE_CUDA_ARCHITECTURES 75 80 86 90a 100f)", "set(CMAKE_HIP_ARCHITECTURES gfx90a)"),
     ('set(CMAKE_CUDA_ARCHITECTURES "70;80-real" CACHE STRING "")',
-     'set(CMAKE_HIP_ARCHITECTURES "gfx942" CACHE STRING "")'),
+     'set(CMAKE_HIP_ARCHITECTURES "gfx90a" CACHE STRING "")'),
     ("set_target_properties(t PROPERTIES CUDA_ARCHITECTURES native CUDA_STANDARD 17)",
-     "set_target_properties(t PROPERTIES HIP_ARCHITECTURES gfx942 HIP_STANDARD 17)"),
+     "set_target_properties(t PROPERTIES HIP_ARCHITECTURES gfx90a HIP_STANDARD 17)"),
     ("set(CMAKE_CUDA_ARCHITECTURES ${ARCHS})", "set(CMAKE_HIP_ARCHITECTURES ${ARCHS})"),
     ("set(CMAKE_HIP_ARCHITECTURES gfx90a)", "set(CMAKE_HIP_ARCHITECTURES gfx90a)"),
     ("if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)", "if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)"),
@@ -249,7 +249,7 @@ def test_translated_project_builds_with_rocm72_cmake(tmp_path: Path):
     binary = out / "build-hip" / "demo"
     assert binary.read_bytes()[:4] == b"\x7fELF"
     flags = next((out / "build-hip").rglob("flags.make")).read_text()
-    assert "--offload-arch=gfx942" in flags and "-ffast-math" in flags
+    assert "--offload-arch=gfx90a" in flags and "-ffast-math" in flags
 
 
 def test_cu_sources_passed_to_a_project_function_are_marked():
@@ -294,7 +294,7 @@ target_link_libraries(k PRIVATE CUDA::nvml nvidia-ml)
 def test_nvcc_only_flags_are_removed_or_reported():
     out, found = tr(NVCC_ONLY)
     assert out == """\
-set(CMAKE_HIP_FLAGS ${CMAKE_HIP_FLAGS} "--offload-arch=gfx942"
+set(CMAKE_HIP_FLAGS ${CMAKE_HIP_FLAGS} "--offload-arch=gfx90a"
   "-DUNROLL_FACTOR=${UNROLL_FACTOR}")
 set(FLAGS "-O3")
 list(APPEND CUML_CUDA_FLAGS)
@@ -363,9 +363,9 @@ def test_adjacent_removed_flags_share_no_byte():
 @pytest.mark.parametrize("before, after", [
     ('set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -gencode arch=compute_70,code=sm_70 '
      '-gencode arch=compute_80,code=sm_80 -O3")',
-     'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} --offload-arch=gfx942 -O3")'),
+     'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} --offload-arch=gfx90a -O3")'),
     ("list(APPEND CUDA_NVCC_FLAGS -gencode arch=compute_70,code=sm_70 -arch=sm_80)",
-     "list(APPEND CUDA_NVCC_FLAGS --offload-arch=gfx942)"),
+     "list(APPEND CUDA_NVCC_FLAGS --offload-arch=gfx90a)"),
     # a multi-word replacement is one option per list element where options are a list
     ("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-dc> -dc \"-x;cu\")",
      "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc;-c> -fgpu-rdc -c "
@@ -400,7 +400,7 @@ def test_a_flag_means_the_same_in_a_makefile_and_in_cmake(flag):
     cmade = translate_cmake(f'set(CMAKE_CUDA_FLAGS "-O3 {flag}")\n'.encode())
     make_text = made.output.decode().splitlines()[-1][len("F = "):]
     cmake_text = cmade.output.decode()[len('set(CMAKE_HIP_FLAGS "'):-len('")\n')]
-    assert cmake_text == make_text.replace("$(HIP_ARCH)", "gfx942")
+    assert cmake_text == make_text.replace("$(HIP_ARCH)", "gfx90a")
     assert _outcome(made.findings) == _outcome(cmade.findings)
 
 

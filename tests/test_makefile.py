@@ -10,7 +10,7 @@ from cudaport.kinds import kind_of, translate_file
 from cudaport.makefile import is_makefile, translate_makefile
 from cudaport.options import Options
 
-ARCH = "# The AMD GPU to build for (hipcc --offload-arch; cudaport)\nHIP_ARCH ?= gfx942\n"
+ARCH = "# The AMD GPU to build for (hipcc --offload-arch; cudaport)\nHIP_ARCH ?= gfx90a\n"
 
 
 def tr(text: str, **kw) -> tuple[str, list[tuple[str, int]]]:

@@ -298,3 +298,59 @@ def test_headers_without_an_extension_are_read_when_a_source_includes_them(tmp_p
     assert _cli("translate", "p", "--out-dir", "out", "-q").exit_code == 1
     assert b"hipMalloc" in (tmp_path / "out/include/lib/detail/__prelude").read_bytes()
     assert (tmp_path / "out/LICENSE").read_bytes() == b"cudaMalloc\n"  # (not a header)
+
+
+# --- one exit-code contract, one GPU architecture ------------------------------------
+
+def test_one_default_gpu_architecture_everywhere_settable_once(tmp_path, monkeypatch):
+    """verify compiled for gfx90a, translated Makefiles and CMake files for gfx942."""
+    from cudaport.cmake import translate_cmake
+    from cudaport.makefile import translate_makefile
+    from cudaport.options import Options
+    from cudaport.rules import offload_arch
+    from cudaport.verify import find_compiler, rocm_compiler
+
+    default = offload_arch(Options())
+    assert default == "gfx90a"
+    make = translate_makefile(b"all:\n\tnvcc -arch=sm_80 -c k.cu\n").output
+    assert f"HIP_ARCH ?= {default}".encode() in make
+    cmake = translate_cmake(b"set(CMAKE_CUDA_ARCHITECTURES 80)\n", Options(), "CMakeLists.txt")
+    assert f"set(CMAKE_HIP_ARCHITECTURES {default})".encode() in cmake.output
+    wrapper = tmp_path / "cudaport-hipcc"
+    wrapper.write_text("#!/bin/sh\n")
+    wrapper.chmod(0o755)
+    assert f"--offload-arch={default}" in rocm_compiler(tmp_path).argv
+    assert f"--offload-arch={default}" in find_compiler(str(wrapper)).argv
+    # set once, for every command, on the command line or in the configuration
+    chosen = Options(offload_arch="gfx942")
+    assert b"HIP_ARCH ?= gfx942" in translate_makefile(
+        b"all:\n\tnvcc -arch=sm_80 -c k.cu\n", chosen).output
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "Makefile").write_bytes(b"all:\n\tnvcc -arch=sm_80 -c k.cu\n")
+    (tmp_path / "p" / "pyproject.toml").write_text('[tool.cudaport]\noffload-arch = "gfx1100"\n')
+    monkeypatch.chdir(tmp_path)
+    assert _cli("translate", "p", "--out-dir", "o1", "-q").exit_code == 0
+    assert b"HIP_ARCH ?= gfx1100" in (tmp_path / "o1" / "Makefile").read_bytes()
+    assert _cli("translate", "p", "--out-dir", "o2", "-q", "--offload-arch",
+                "gfx942").exit_code == 0
+    assert b"HIP_ARCH ?= gfx942" in (tmp_path / "o2" / "Makefile").read_bytes()
+    for command in ("translate", "check", "verify"):
+        assert "--offload-arch" in _cli(command, "--help").output
+
+
+def test_verify_exit_code_counts_check_findings_and_compile_failures():
+    """verify exited 0 for a unit check calls blocked, and 0 with --fail-on never when a
+    unit failed to compile."""
+    from types import SimpleNamespace
+
+    from cudaport.commands.verify import verify_exit_code
+    from cudaport.findings import Finding
+
+    blocked = SimpleNamespace(findings=[Finding("CP210", "inline PTX", "k.cu", 3, 3)])
+    ok = [SimpleNamespace(ok=True, findings=[])]
+    failed = [SimpleNamespace(ok=False, findings=[Finding("CP501", "no", "k.cu", 3, 3)])]
+    assert verify_exit_code(ok, blocked, "error") == 1
+    assert verify_exit_code(ok, blocked, "never") == 0
+    assert verify_exit_code(ok, None, "error") == 0
+    assert verify_exit_code(failed, None, "never") == 1
+    assert verify_exit_code(failed, None, "error") == 1

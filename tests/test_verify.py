@@ -519,7 +519,11 @@ def test_ptx_in_an_included_header_fails_object_code_but_not_a_syntax_check(tmp_
     assert "fence.cuh:3:" in proc.stdout and "(object code)" in proc.stderr
     assert f"with HIP {version}" in proc.stderr
     quick = run("k.cu", "--rocm", version, "--syntax-only", cwd=tmp_path)
-    assert quick.returncode == 0 and "(syntax only)" in quick.stderr
+    assert "1 compiled, 0 failed" in quick.stderr and "(syntax only)" in quick.stderr
+    # (it compiles, but check's CP210 for the header remains: exit 1, as check says)
+    assert quick.returncode == 1 and "fence.cuh:3:3: CP210 error:" in quick.stdout
+    assert run("k.cu", "--rocm", version, "--syntax-only", "--fail-on", "never",
+               cwd=tmp_path).returncode == 0
 
 
 def test_ptx_the_target_never_compiles_or_that_was_rewritten_is_no_verify_error():
@@ -538,3 +542,21 @@ def test_ptx_the_target_never_compiles_or_that_was_rewritten_is_no_verify_error(
     assert [f.line for f in _ptx_findings(src, "k.cu", options)] == [6, 7]
     rewritten = SimpleNamespace(shown="k.cu", findings=[Finding("CP230", "", "k.cu", 6, 29)])
     assert [f.line for f in _ptx_findings(src, "k.cu", options, [rewritten])] == [7]
+
+
+@needs_rocm
+def test_verify_tells_check_s_story_and_a_failed_compile_fails_whatever_fail_on(tmp_path):
+    """issue 37: verify exited 0 and printed none of check's errors for a unit check
+    calls blocked (here through an include: its chain is printed), and exited 0 with
+    --fail-on never when a unit failed to compile."""
+    (tmp_path / "cfg.cuh").write_text("#pragma once\n#include <nv/target>\n")
+    (tmp_path / "k.cu").write_text('#include "cfg.cuh"\n__global__ void k(int* p) { *p = 1; }\n')
+    proc = run("k.cu", "--rocm", "7.2", cwd=tmp_path)
+    assert "cfg.cuh:2:11: CP111 error:" in proc.stdout
+    assert "blocked: k.cu: includes cfg.cuh, which is blocked: k.cu:1 -> cfg.cuh:2:11 CP111"\
+        in proc.stdout
+    assert "check: Found 1 finding(s) (1 error" in proc.stderr and "2 blocked" in proc.stderr
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    (tmp_path / "bad.cu").write_text("__global__ void k() { undeclared(); }\n")
+    never = run("bad.cu", "--rocm", "7.2", "--fail-on", "never", cwd=tmp_path)
+    assert "0 compiled, 1 failed" in never.stderr and never.returncode == 1

@@ -17,8 +17,9 @@ from ..policy import exit_code
 from ..rules.compiled import get_compiled
 from ..rules.model import version_tuple
 from ..runner.io import OutputError, write_output
-from ..verify import (DEFAULT_ARCH, INSTALL_HINT, ROCM_WRAPPER, TOOLCHAINS, Compiler, Outcome,
-                      VerifyError, collect, find_compiler, rocm_dir, verify_paths)
+from ..rules.compiled import offload_arch
+from ..verify import (INSTALL_HINT, ROCM_WRAPPER, TOOLCHAINS, Compiler, Outcome, VerifyError,
+                      collect, find_compiler, rocm_dir, verify_paths)
 
 
 @click.command("verify")
@@ -45,8 +46,6 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, ROCM_WRAPPER, TOOLCHAINS, Comp
 @click.option("--syntax-only", is_flag=True, help="Check syntax and types only "
               "(-fsyntax-only: quicker, but no device code is generated, so inline assembly "
               "is never assembled). Default: compile to object code (-c).")
-@click.option("--offload-arch", default=DEFAULT_ARCH, show_default=True,
-              help="GPU architecture to check device code for.")
 @click.option("-j", "--jobs", type=click.IntRange(1), help="Parallel compilations "
               "(default: number of CPUs).")
 @click.option("--keep-dir", type=click.Path(file_okay=False, path_type=Path),
@@ -67,7 +66,7 @@ from ..verify import (DEFAULT_ARCH, INSTALL_HINT, ROCM_WRAPPER, TOOLCHAINS, Comp
 def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[str, ...],
             compile_commands: Path | None, translated: bool, shim: Path | None,
             compiler: str | None,
-            toolchain: str, rocm: str | None, syntax_only: bool, offload_arch: str,
+            toolchain: str, rocm: str | None, syntax_only: bool,
             jobs: int | None, keep_dir: Path | None, report_file: Path | None, fail_on: str,
             build_project: bool, verbose: bool, quiet: bool, **kwargs: object) -> None:
     """Translate PATHs and compile them with a real HIP compiler.
@@ -75,22 +74,22 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
     Without --hip-version, translation targets the HIP version the compiler's headers
     declare, so names that HIP version lacks get their fallbacks.
 
-    Errors are reported on the line of the original CUDA file. Folders are searched for
-    .cu/.hip files and C++ files that use CUDA. Exit 0 when everything compiles, 1 when a
-    file fails (or a finding at --fail-on remains), 2 on usage errors or without a compiler.
+    Errors are reported on the line of the original CUDA file, after what `cudaport check`
+    reports for the same files (the units and the project headers they include). Folders
+    are searched for .cu/.hip files and C++ files that use CUDA. Exit 0 when everything
+    compiles and no finding at --fail-on remains, 1 when a file fails to compile (whatever
+    --fail-on says) or such a finding remains, 2 on usage errors or without a compiler.
     """
     options = build_options(dict(kwargs))
     if shim is not None and not (shim / "cuda_runtime.h").is_file():
         raise UsageError(f"--shim {shim}: no cuda_runtime.h there; write it with "
                          f"`cudaport shim PATH... --out {shim}`")
-    if build_project:
-        arch = offload_arch if click.get_current_context().get_parameter_source(
-            "offload_arch") != click.core.ParameterSource.DEFAULT else None
-        sys.exit(run_builds(paths, options, rocm, arch, jobs, keep_dir, report_file, fail_on,
-                            translated, verbose, quiet, shim))
+    if build_project:  # (Makefiles get HIP_ARCH=... only when an architecture was named)
+        sys.exit(run_builds(paths, options, rocm, options.offload_arch, jobs, keep_dir,
+                            report_file, fail_on, translated, verbose, quiet, shim))
     if rocm is not None:
         toolchain = "rocm"
-    hip = find_compiler(compiler, offload_arch, toolchain, rocm, syntax_only)
+    hip = find_compiler(compiler, offload_arch(options), toolchain, rocm, syntax_only)
     if hip is None:
         explicit = compiler or os.environ.get("CUDAPORT_HIP_COMPILER")
         if explicit:
@@ -144,6 +143,16 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
     except VerifyError as exc:
         raise UsageError(str(exc)) from None
     elapsed = time.perf_counter() - start
+    checked = None if translated or shim is not None else _check(outcomes, options)
+    if checked is not None:  # what check says about these files, first
+        from ..report.totals import compute
+        from ..verdict import BLOCKED
+
+        for f in sorted(checked.findings, key=lambda f: (f.path, f.line, f.col, f.code)):
+            click.echo(f"{f.path}:{f.line}:{f.col}: {f.code} {f.severity}: {f.message}")
+        for path, v in compute(checked).not_clean:  # (a chain through includes, whole)
+            if v.status == BLOCKED:
+                click.echo(f"blocked: {path}: {'; '.join(v.reasons)}")
     for outcome in outcomes:
         for f in outcome.findings:
             click.echo(f"{f.path}:{f.line}:{f.col}: {f.code} {f.severity}: {f.message}")
@@ -155,16 +164,46 @@ def command(paths: tuple[Path, ...], includes: tuple[str, ...], defines: tuple[s
             write_output(report_file, render_json(outcomes, hip, options.target_version).encode())
         except OutputError as exc:
             raise UsageError(str(exc)) from None
+    failed = sum(not o.ok for o in outcomes)
     if not quiet:
-        failed = sum(not o.ok for o in outcomes)
+        if checked is not None:
+            from ..report.text import summary_line
+            from ..report.totals import compute
+
+            click.echo(f"check: {summary_line(compute(checked))}", err=True)
         mode = "object code" if hip.objects else "syntax only"
         how = (f"unmodified through the shim in {shim}" if shim is not None
                else f"translated for HIP {translated_for}")
         click.echo(f"verify: {len(outcomes)} file(s), {len(outcomes) - failed} compiled, "
                    f"{failed} failed in {elapsed:.1f} s with {hip.label} ({mode}), {how} "
                    f"({hip.description}{detected})", err=True)
-    failed = sum(not o.ok for o in outcomes) if fail_on != "never" else 0
-    sys.exit(exit_code([f for o in outcomes for f in o.findings], fail_on, stale=failed))
+    sys.exit(verify_exit_code(outcomes, checked, fail_on))
+
+
+def verify_exit_code(outcomes: list[Outcome], checked, fail_on: str) -> int:
+    """The one contract of check, translate and verify: 1 when a finding at ``fail_on``
+    remains (check's findings for the files, the compiler's), and in verify also when a
+    unit failed to compile, whatever ``fail_on`` says: a compile failure is a failure."""
+    findings = [f for o in outcomes for f in o.findings]
+    if checked is not None:
+        findings += checked.findings
+    return max(exit_code(findings, fail_on), int(any(not o.ok for o in outcomes)))
+
+
+def _check(outcomes: list[Outcome], options):
+    """``cudaport check`` of the files the units' translations read (each unit and the
+    project headers it includes), with the project's configuration: its findings, verdicts
+    (a unit blocked through an include names the chain) and ported share."""
+    from ..check import check_paths
+    from ..policy import Selection
+    from .check import load_settings
+
+    paths = list(dict.fromkeys(t.shown for o in outcomes for t in o.translated))
+    if not paths:
+        return None
+    config = load_settings(tuple(paths), None, False)
+    return check_paths(paths, options, config, Selection(config.select, config.ignore),
+                       bool(config.warn_unused_ignores))
 
 
 def run_builds(paths: tuple[Path, ...], options, rocm: Path | None, arch: str | None,
@@ -227,9 +266,8 @@ def run_builds(paths: tuple[Path, ...], options, rocm: Path | None, arch: str | 
                    f"{failed} failed in {time.perf_counter() - start:.1f} s with ROCm in {root}, "
                    + (f"sources unmodified through the shim in {shim}" if shim is not None
                       else f"translated for HIP {options.target_version}"), err=True)
-    if fail_on == "never":
-        return 0
-    return exit_code([b.error for b in results if b.error], fail_on, stale=failed)
+    # (a build that fails is a failure whatever --fail-on says, as a unit that fails to compile)
+    return max(exit_code([b.error for b in results if b.error], fail_on), int(failed > 0))
 
 
 def render_json(outcomes: list[Outcome], compiler: Compiler, target: str | None) -> str:

@@ -380,3 +380,12 @@ def get_compiled(options: Options) -> Compiled:
     write_cache(f"compiled-{key}", compiled)
     compiled.key = key
     return compiled
+
+
+def offload_arch(options: Options) -> str:
+    """The one GPU architecture of a run: ``--offload-arch`` / ``offload-arch`` of the
+    configuration, else the target's default (``offload_arch`` in its target.yaml; "" for
+    a target that names none). Makefiles, CMake files and ``verify`` all use it."""
+    if options.offload_arch:
+        return options.offload_arch
+    return str(get_compiled(options).target.extra.get("offload_arch") or "")

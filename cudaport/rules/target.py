@@ -137,7 +137,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "retired_macros": retired, "header_macros": macro_list,
         "cuda_version_values": macro_values, "gate_macro": S.identifier,
         "library_version_macros": library_versions, "function_macros": function_macros,
-        "device_printf_global": S.boolean,
+        "device_printf_global": S.boolean, "offload_arch": S.text,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -162,7 +162,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "cuda_arch_macro_pattern", "retired_macros",
                                  "cuda_version_values", "gate_macro",
                                  "library_version_macros", "function_macros",
-                                 "device_printf_global")
+                                 "device_printf_global", "offload_arch")
                if k in d},
         newest_described=d.get("newest_described"),
     )
