@@ -354,3 +354,20 @@ def test_verify_exit_code_counts_check_findings_and_compile_failures():
     assert verify_exit_code(ok, None, "error") == 0
     assert verify_exit_code(failed, None, "never") == 1
     assert verify_exit_code(failed, None, "error") == 1
+
+
+def test_unseen_projects_build_files_name_why_host_files_need_the_platform():
+    """gpu-burn's Makefile names its toolkit CUDAPATH (its g++ compiles of HIP headers need
+    the platform macro); mixbench-cuda's CMakeLists lets C++ files include the runtime
+    through CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES, which HIP's language has no form of."""
+    from cudaport.cmake import translate_cmake
+    from cudaport.makefile import translate_makefile
+    from cudaport.options import Options
+
+    make = translate_makefile(b"CUDAPATH ?= /usr/local/cuda\nCFLAGS += -I${CUDAPATH}/include\n"
+                              b"k.o: k.cpp\n\tg++ $(CFLAGS) -c $<\n").output
+    assert b"CFLAGS += -I${ROCM_PATH}/include -D__HIP_PLATFORM_AMD__" in make
+    cmake = translate_cmake(b"include_directories(${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})\n",
+                            Options(), "CMakeLists.txt")
+    (finding,) = [f for f in cmake.findings if "TOOLKIT_INCLUDE" in f.message]
+    assert finding.code == "CP302" and "hip::host" in finding.message
