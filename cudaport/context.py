@@ -82,6 +82,7 @@ class FileContext:
     _brackets: lexer.Brackets | None = None
     _branch_tree: object | None = None
     _skeleton: object | None = None
+    _symbols: object | None = None
     _code: bytes | None = None
     _names: frozenset[bytes] | None = None
     _heads: dict[bytes, bool] = field(default_factory=dict)
@@ -181,6 +182,25 @@ class FileContext:
 
             self._skeleton = Skeleton(self.code, self.scan.directives)
         return self._skeleton
+
+    @property
+    def symbols(self):
+        """Who owns each CUDA-spelled token (:class:`cudaport.symbols.resolve.FileSymbols`),
+        built once from the scan's hits as they stand when first asked (after the
+        already-portable regions are set aside)."""
+        if self._symbols is None:
+            from .symbols.project import project_declarations
+            from .symbols.resolve import FileSymbols
+            from .symbols.roles import api_members, api_namespaces
+
+            hits = [(s, n) for s, n, c in self.scan.idents if c == "code"]
+            hits += [(s, n) for s, n, c in self.scan.unknown if c == "code"]
+            hits.sort()
+            self._symbols = FileSymbols(self.src, self.code, hits, self.skeleton,
+                                        api_namespaces(self.compiled),
+                                        project_declarations(self.options), self.branch_tree,
+                                        api_members(self.compiled))
+        return self._symbols
 
     @property
     def brackets(self) -> lexer.Brackets:

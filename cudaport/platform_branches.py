@@ -641,7 +641,8 @@ def _known(compiled, version, defines: tuple[str, ...]) -> conditions.Known:
             defined[name.strip().encode()] = int(value.strip() or "1", 0)
         except ValueError:  # (-DX=abc, -DX=010: a value not read here)
             defined[name.strip().encode()] = 1
-    undefined = {m.encode() for m in extra.get("cuda_version_macros") or ()}
+    undefined = {m.encode() for m in (*(extra.get("cuda_version_macros") or ()),
+                                      *(extra.get("cuda_compiler_macros") or ()))}
     undefined |= {m.encode() for m in retired_macros(compiled, version)}
     family = None
     arch = _arch_macros(compiled)
@@ -688,9 +689,11 @@ def decided(ctx, word: bytes, cond: bytes) -> bool:
         cond = (b"" if word == b"ifdef" else b"!") + b"defined(" + cond.strip() + b")"
     facts = known(ctx)
     arch = _arch_macros(ctx.compiled)
-    if arch is not None:  # (a condition only they settle is the one CP215 is about)
-        facts = dataclasses.replace(facts, undefined=facts.undefined - arch[0],
-                                    undefined_family=None)
+    compiler = frozenset(m.encode() for m in
+                         ctx.compiled.target.extra.get("cuda_compiler_macros") or ())
+    if arch is not None or compiler:  # (a condition only they settle is CP215's)
+        facts = dataclasses.replace(facts, undefined=facts.undefined - compiler - (
+            arch[0] if arch is not None else frozenset()), undefined_family=None)
     return conditions.evaluate(cond, facts) is not None
 
 
@@ -725,7 +728,6 @@ class _Inside:
 
 _CONDITION_WORDS = frozenset((b"if", b"elif", b"ifdef", b"ifndef"))
 _NAME = re.compile(rb"[A-Za-z_]\w*")
-NVCC = b"__NVCC__"
 
 
 def _conditions(ctx):
@@ -772,9 +774,8 @@ def before_passes(ctx) -> None:
     are left as written and not reported as missing API: CUDA's version macros (the
     version-macro policy, README "Version gates") and names the target lacks (an undefined
     name is 0 in a condition, never an error). One CP215 per condition says whether the
-    target compiles the branch. ``__NVCC__`` is left too in a file with HIP branches of
-    its own (there it means nvcc itself, which hipcc is not); elsewhere it becomes
-    ``__HIPCC__``, like ``__CUDACC__``."""
+    target compiles the branch. (nvcc's own ``__NVCC__`` is no table name: the target's
+    compiler does not define it, and hazards' CP215 says which branch it takes.)"""
     if not ctx.scan.directives:
         return
     if b"__has_include" in ctx.src:
@@ -788,7 +789,6 @@ def before_passes(ctx) -> None:
     versions = frozenset(m.encode() for m in
                          ctx.compiled.target.extra.get("cuda_version_macros") or ())
     starts = [c[2][0] for c in conds]
-    hip_aware = None
     leave: dict[int, list] = {}  # condition index -> [(offset, name)]
     for start, name, context in ctx.scan.idents:
         if context != "code":
@@ -797,12 +797,7 @@ def before_passes(ctx) -> None:
         if i < 0 or not conds[i][2][0] <= start < conds[i][2][1]:
             continue
         r = lookup.get(name)
-        if name == NVCC:
-            if hip_aware is None:
-                hip_aware = _names_the_target(ctx, conds)
-            if hip_aware is None:
-                continue
-        elif r is not None and r.entry is not None and r.entry.library == FRAMEWORK_LIBRARY:
+        if r is not None and r.entry is not None and r.entry.library == FRAMEWORK_LIBRARY:
             continue  # (a framework's own mapping: ROCm PyTorch's CUDA_VERSION)
         elif name not in versions and (r is None or r.status != "unsupported"):
             continue
@@ -812,8 +807,7 @@ def before_passes(ctx) -> None:
     gone = {s for found in leave.values() for s, _ in found}
     ctx.scan.idents[:] = [i for i in ctx.scan.idents if i[0] not in gone]
     base = known(ctx)
-    ctx.undefined_in_conditions = frozenset(n for found in leave.values() for _, n in found
-                                            if n != NVCC or hip_aware is not None)
+    ctx.undefined_in_conditions = frozenset(n for found in leave.values() for _, n in found)
     title = ctx.compiled.target.title
     extra = ctx.compiled.target.extra
     cuda = {m.encode(): v for m, v in (extra.get("cuda_version_values") or {}).items()}
@@ -831,14 +825,11 @@ def before_passes(ctx) -> None:
         outcome = conditions.evaluate(cond, dataclasses.replace(
             base, undefined=base.undefined | names))
         shown = ", ".join(sorted(n.decode() for n in names))
-        why = (f"{title}'s compiler does not define {shown} (read as 0 there)"
-               if names - {NVCC} else
-               f"this file has {title} branches of its own (line {ctx.linecol(hip_aware)[0]}), "
-               f"so __NVCC__ means nvcc itself, which {title}'s compiler is not: left as written")
+        why = f"{title}'s compiler does not define {shown} (read as 0 there)"
         given = names & cuda.keys()
         if given and gate and outcome is not None and word in (b"if", b"elif"):
             if own == -1:
-                own = hip_aware if hip_aware is not None else _names_the_target(ctx, conds)
+                own = _names_the_target(ctx, conds)
             as_cuda = None if own is not None else conditions.evaluate(cond, dataclasses.replace(
                 base, defined=base.defined + tuple((n, cuda[n]) for n in sorted(given)),
                 undefined=(base.undefined | names) - given))
@@ -864,6 +855,19 @@ def _force(ctx, offset: int, a: int, b: int, outcome: bool, gate: bytes) -> None
     ctx.edits.append(Edit(hi, hi, (b") || defined(" if outcome else b") && !defined(") + gate
                           + b")", rule))
     ctx.forced_conditions[offset] = outcome
+
+
+def branch_outcome(ctx, offset: int, word: bytes, cond: bytes) -> str:
+    """What a build for the target does with the branch of the ``#word cond`` directive
+    at ``offset`` (comments blanked in ``cond``), read with what it is known to define."""
+    if word in (b"ifdef", b"ifndef"):
+        cond = (b"" if word == b"ifdef" else b"!") + b"defined(" + cond.strip() + b")"
+    tree = ctx.branch_tree
+    i = tree.at(offset)
+    branch = tree.branches[i] if i >= 0 and tree.branches[i].start == offset else None
+    end = branch.end if branch is not None else None
+    return _outcome(ctx, branch.cond[1] if branch is not None else offset, end,
+                    conditions.evaluate(cond, known(ctx)))
 
 
 def _outcome(ctx, cond_end: int, end: int | None, outcome: bool | None) -> str:

@@ -22,164 +22,77 @@ from collections import Counter
 import re
 from typing import Callable, Iterable, Sequence
 
-from . import lexer, portability_layers, scopes
+from . import lexer, portability_layers
 from .context import FileContext
 from .scan import keep_scan
+from .symbols import model as M
+from .symbols.resolve import FileSymbols
+from .symbols.roles import api_namespaces, qualifier  # noqa: F401 (used by other modules)
+from .symbols.project import OPTION, project_declarations  # noqa: F401 (re-exported)
 from .symbols.skeleton import CLASS, Skeleton
 
 KEPT = "CP164"
-OPTION = "project_declarations"
-
-def api_namespaces(compiled) -> frozenset[bytes]:
-    names = getattr(compiled, "_api_namespaces", None)
-    if names is None:
-        listed = compiled.target.extra.get("api_namespaces") or ()
-        names = frozenset(n.encode() for n in listed) | frozenset(compiled.namespace_names)
-        compiled._api_namespaces = names
-    return names
-
-
-_ALIAS = re.compile(rb"(?<![\w$])namespace\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?([A-Za-z_]\w*)\s*;")
-
-
-def _aliases_of(code: bytes, api: frozenset[bytes]) -> frozenset[bytes]:
-    """The file's own names for API namespaces (``namespace sh_cg = cooperative_groups;``,
-    gsplat's SphericalHarmonics.cuh), aliases of those aliases included."""
-    pairs = [(m.group(1), m.group(2)) for m in _ALIAS.finditer(code)]
-    found: set[bytes] = set()
-    grew = True
-    while grew:
-        grew = False
-        for alias, target in pairs:
-            if alias not in found and alias not in api and (target in api or target in found):
-                found.add(alias)
-                grew = True
-    return frozenset(found)
-
-
-def qualifier(code: bytes, start: int) -> bytes | None:
-    """The word before ``::name`` (b"" for the global ``::name``); None if unqualified."""
-    i = start
-    while i > 0 and code[i - 1] in b" \t":
-        i -= 1
-    if code[i - 2:i] != b"::":
-        return None
-    i -= 2
-    while i > 0 and code[i - 1] in b" \t":
-        i -= 1
-    if i > 0 and code[i - 1:i] == b">":
-        return b"<template>"  # Traits<T>::cudaX: a member of a project template
-    return scopes.word_before(code, i)[1] if i and code[i - 1] in lexer.IDENT_BYTES else b""
-
 
 def _in_class_body(ctx: FileContext, start: int) -> bool:
     """Whether the innermost block around ``start`` is a struct, class or union body."""
     return ctx.skeleton.kind_at(start) == CLASS
 
 
-def _renaming(ctx: FileContext) -> list[tuple[int, bytes]]:
-    lookup = ctx.compiled.identifiers
-    # (A macro the translation removes, CUDART_CB, is never the project's own: nvcc
-    # accepts `void Operator::CUDART_CB Callback(...)` only because it expands to nothing.)
-    return [(s, n) for s, n, c in ctx.scan.idents
-            if c == "code" and lookup[n].renames and lookup[n].replacement != b""]
-
-
 def declarations(src: bytes, compiled, idents=None, skeleton=None) -> set[tuple[bytes, bytes]]:
-    """(namespace, name) of each CUDA table name ``src`` declares inside a named namespace."""
+    """(namespace, name) of each CUDA-spelled name ``src`` declares inside a named
+    namespace (the symbol model's declarations), for the other files of a run."""
     if b"namespace" not in src:
         return set()
-    if idents is None:
-        lookup = compiled.identifiers
-        scanned = keep_scan(src, compiled)
-        idents = [(s, n) for s, n, c in scanned.idents
-                  if c == "code" and lookup[n].renames]
-        directives = scanned.directives
-    else:
-        directives = None
-    found = [(s, n) for s, n in idents if scopes.is_declaration(src, s, len(n))]
-    if not found:
+    scanned = keep_scan(src, compiled)
+    hits = [(s, n) for s, n, c in scanned.idents if c == "code"] + \
+        [(s, n) for s, n, c in scanned.unknown if c == "code"]
+    if not hits:
         return set()
-    code = scopes.blank(src)  # a comment's last word before a call is no type
-    found = [(s, n) for s, n in found if scopes.is_declaration(code, s, len(n))]
-    if not found:
-        return set()
-    if skeleton is None:
-        skeleton = Skeleton(code, directives or ())
-    out = set()
-    for s, n in found:
-        ns = skeleton.namespace_at(s)
-        if ns:
-            out.add((ns, n))
-    return out
+    hits.sort()
+    code = lexer.blank_spans(src, scanned.literals)
+    symbols = FileSymbols(src, code, hits, Skeleton(code, scanned.directives),
+                          api_namespaces(compiled))
+    return {(d.namespace, d.name) for d in symbols.decls
+            if d.namespace and not d.owner_class
+            and d.kind in (M.FUNCTION, M.VARIABLE, M.TYPE, M.ALIAS, M.ENUMERATOR_DECL)}
 
 
 def before_passes(ctx: FileContext) -> None:
-    """Drop from the scan the names that are the project's own, and report them."""
-    renaming = _renaming(ctx)
-    if not renaming:
+    """Drop from the scan the CUDA-spelled names the symbol model finds the project owns
+    (its members, locals, parameters, template parameters, enumerators, namespace names,
+    forward declarations, macro parameters), and report each once (CP164)."""
+    if not ctx.scan.idents and not ctx.scan.unknown:
         return
-    src = ctx.src
-    compiled = ctx.compiled
-    api = api_namespaces(compiled)
-    if b"namespace" in src:
-        api = api | _aliases_of(ctx.code, api)
-    kept: dict[int, str] = {}
-    code = None
-    namespaces = b"namespace" in src
-    declaring = []  # (the uses that declare the name, for namespaces below)
-    for s, n in renaming:
-        q = qualifier(src, s)
-        member = scopes.is_member(src, s)
-        if q or member or b"/" in src[max(0, s - 16):s]:
-            # a comment may mislead the raw text (`x. // why` then the name on the next
-            # line, or a comment ending in '.'): the code without comments decides. (Only
-            # then: whether code was blanked for an earlier name must not change the
-            # answer, or a second run, whose earlier names are already renamed, differs.)
-            code = ctx.code
-            q = qualifier(code, s)
-            member = scopes.is_member(code, s)
-        # (confirmed on the code without comments: a comment's last word before the
-        # name, `// for exogenous variables` then `cudaMemsetAsync(...)`, is no type)
-        declares = (namespaces or not (q and q not in api or member)) \
-            and scopes.is_declaration(src, s, len(n)) and scopes.is_declaration(ctx.code, s, len(n))
-        if declares:
-            declaring.append((s, n))
-        if q and q not in api:
-            kept[s] = f"qualified by {q.decode()}::"
-        elif member:
-            kept[s] = "a member"
-        elif declares:
-            code = ctx.code
-            if _in_class_body(ctx, s):
-                kept[s] = "a member"
-    project = {(ns.encode(), n.encode()) for ns, n in dict(ctx.options.extra).get(OPTION, ())}
-    if namespaces:
-        declared = declarations(src, compiled, declaring, ctx.skeleton) | project
-        names = {n for _, n in declared}
-        if declared and any(n in names for _, n in renaming):
-            skeleton = ctx.skeleton
-            for s, n in renaming:
-                if s in kept or n not in names or qualifier(src, s) is not None:
-                    continue
-                ns = skeleton.namespace_at(s)
-                while ns:
-                    if (ns, n) in declared:
-                        kept[s] = f"declared in namespace {ns.decode()}"
-                        break
-                    ns = ns.rpartition(b"::")[0]
+    symbols = ctx.symbols
+    lookup = ctx.compiled.identifiers
+    # (a macro the translation removes, CUDART_CB, is never the project's own: nvcc
+    # accepts `void Operator::CUDART_CB Callback(...)` only because it expands to nothing)
+    kept = {r.start: r.why for r in symbols.project_refs()
+            if (r.name not in lookup or lookup[r.name].replacement != b"")}
+    for r in symbols.opaque_refs():
+        # a type the target has no form of, needed only by name (a forward declaration,
+        # a pointer to it): the project's own opaque type there, not a blocker
+        resolved = lookup.get(r.name)
+        if resolved is None or not resolved.renames:
+            kept[r.start] = "an opaque type: only its name is used"
     if not kept:
         return
+    found = [(s, n) for s, n, c in ctx.scan.idents if c == "code" and s in kept]
     ctx.scan.idents[:] = [i for i in ctx.scan.idents if i[0] not in kept]
-    counts = Counter((n, kept[s]) for s, n in renaming if s in kept)
+    if ctx.scan.unknown:
+        own = [u for u in ctx.scan.unknown if u[0] in kept]
+        if own:
+            ctx.own_names = ctx.own_names | frozenset(u[1] for u in own)
+            ctx.scan.unknown[:] = [u for u in ctx.scan.unknown if u[0] not in kept]
+    counts = Counter((n, kept[s]) for s, n in found)
     reported: set[tuple[bytes, str]] = set()
-    for s, n in renaming:
-        why = kept.get(s)
-        if why is not None and (n, why) not in reported:
-            reported.add((n, why))
-            uses = counts[n, why]
-            ctx.find(KEPT, s, f"{n.decode()} is the project's own ({why}), not CUDA's: left "
-                     f"unchanged ({uses} use(s) in this file)", n.decode())
+    for s, n in found:
+        why = kept[s]
+        if (n, why) in reported:
+            continue
+        reported.add((n, why))
+        ctx.find(KEPT, s, f"{n.decode()} is the project's own ({why}), not CUDA's: left "
+                 f"unchanged ({counts[n, why]} use(s) in this file)", n.decode())
 
 
 def project_options(options, sources: Callable[[], Iterable[bytes]], compiled,

@@ -55,9 +55,11 @@ def test_overloads_and_enumerators_that_would_collide():
            "enum F { CUDA_MEMCPY3D, CUDA_MEMCPY3D_v2 };\n")
     out, findings = tr(src)
     assert "void put(hipblasStatus_t s) {}\nvoid put(hipblasStatus_t s) {}" not in out
-    assert "enum F { HIP_MEMCPY3D, CUDA_MEMCPY3D_v2 };" in out
+    # enumerators the project declares are its own (the symbol model): none renamed, none
+    # half-renamed
+    assert "enum F { CUDA_MEMCPY3D, CUDA_MEMCPY3D_v2 };" in out
     assert "A = hipErrorAssert, B = hipErrorAssert" in out  # values may repeat
-    assert sum(f.code == "CP163" for f in findings) == 2
+    assert sum(f.code == "CP163" for f in findings) == 1
     assert tr(out)[0] == out
 
 

@@ -172,9 +172,21 @@ def test_nvcc_means_nvcc_in_a_file_with_its_own_hip_branches():
     said = {f.line: f.message for f in r.findings if f.code == "CP215"}
     assert "true there: line 6 is compiled for HIP" in said[5]
     # (the #ifdef __NVCC__ before the project's HIP branch is part of its portable chain)
-    # elsewhere __NVCC__ is "the CUDA compiler", as __CUDACC__ (Learn-CUDA's headers)
+    # elsewhere too __NVCC__ is nvcc itself, which hipcc is not: read as hipcc reads it
+    # (undefined), left as written, and CP215 says the branch is not compiled for HIP
     plain = run("#ifdef __NVCC__\n__global__ void k(int* p);\n#endif\n")
-    assert plain.text == "#ifdef __HIPCC__\n__global__ void k(int* p);\n#endif\n"
+    assert plain.text == "#ifdef __NVCC__\n__global__ void k(int* p);\n#endif\n"
+    assert [f.identifier for f in plain.findings if f.code == "CP215"] == ["__NVCC__"]
+
+
+def test_nvcc_or_clang_takes_the_clang_branch():
+    # `#if defined(__NVCC__) ... #elif defined(__clang__)`: renamed to __HIPCC__, hipcc
+    # took the nvcc branch (nv_diag_suppress pragmas), and `#ifndef __NVCC__` inverted
+    src = ("#if defined(__NVCC__)\n#pragma nv_diag_suppress 177\n#elif defined(__clang__)\n"
+           "#pragma clang diagnostic ignored \"-Wunused\"\n#endif\n"
+           "#ifndef __NVCC__\ninline int host_only() { return 1; }\n#endif\n")
+    r = run(src)
+    assert r.text == src
 
 
 def test_retired_platform_macros_are_renamed_from_hip_6():

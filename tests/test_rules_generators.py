@@ -133,8 +133,10 @@ def test_rccl_names_of_rocm_7_2_map_from_7_2():
     assert b"#include <rccl/rccl.h>\nstruct ncclWindow;\n" in new.output
     assert not [f for f in new.findings if f.severity == "error"], new.findings
     old = _window("6.4")
+    # (the forward declaration `struct ncclWindow_vidmem;` needs nothing of 6.4: the
+    # project's opaque type there, CP164, not a blocker)
     assert {f.identifier for f in old.findings if f.code == "CP107"} == {
-        "ncclWindow_vidmem", "ncclWindow_t", "ncclCommWindowRegister", "NCCL_WIN_COLL_SYMMETRIC"}
+        "ncclWindow_t", "ncclCommWindowRegister", "NCCL_WIN_COLL_SYMMETRIC"}
 
 
 @pytest.mark.slow

@@ -111,7 +111,7 @@ _INT_OPERATION = rb"\s*(?:&(?![&=])|\|(?![|=])|\^(?!=)|>>(?!=)|<<(?!=))\s*\(*\s*
 _TEX_CAST_OPERATION = re.compile(rb"\(\s*(" + _TEX_OBJECT + rb")\s*\)[\w.\->\[\]]*\s*\)?\s*(?:<<|\|(?!\|))")
 _ARCH_MACRO = re.compile(
     rb"\b(__CUDA_ARCH__|__CUDACC_VER_MAJOR__|__CUDACC_VER_MINOR__|__CUDACC_VER_BUILD__|"
-    rb"CUDART_VERSION|CUDA_VERSION|__CUDA_ARCH_LIST__)\b")
+    rb"CUDART_VERSION|CUDA_VERSION|__CUDA_ARCH_LIST__|__NVCC__)\b")
 
 
 
@@ -487,11 +487,14 @@ def _arch_conditions(ctx: FileContext, report: _Reporter) -> None:
         if resolved is not None and resolved.status in ("unsupported", "converted"):
             continue  # reported as a name the target lacks (CP101), or renamed to the
             # target's own macro (CUDART_VERSION becomes HIP_VERSION, with its note)
-        if m and platform_branches.decided(ctx, word, platform_branches.condition_at(
-                ctx, offset + len(b"#") + src[offset + 1:end].find(word) + len(word), end)):
+        if not m:
+            continue
+        cond_start = offset + len(b"#") + src[offset + 1:end].find(word) + len(word)
+        cond = platform_branches.condition_at(ctx, cond_start, end)
+        if platform_branches.decided(ctx, word, cond):
             continue  # settled by what the build is known to define (-D GGML_USE_HIP)
-        if m:
-            name = m.group(1).decode()
-            report("CP215", m.start(1), f"#{word.decode()} on {name}: "
-                   f"{ctx.compiled.target.title} does not define it, so this condition takes "
-                   "another branch there", name)
+        name = m.group(1).decode()
+        report("CP215", m.start(1), f"#{word.decode()} on {name}: "
+               f"{ctx.compiled.target.title}'s compiler does not define it (read as 0 there); "
+               f"{platform_branches.branch_outcome(ctx, offset, word, cond)}",
+               name)

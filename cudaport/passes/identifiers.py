@@ -10,6 +10,7 @@ from ..context import FileContext
 from ..edits import Edit, new_edit
 from ..frameworks import FRAMEWORK_LIBRARY, is_framework_qualified
 from ..rules.compiled import Resolved
+from ..symbols.roles import NOT_A_TYPE as _NOT_A_TYPE
 from .registry import register
 
 _KERNEL_LANGUAGE = frozenset(("keyword", "variable"))  # __global__, threadIdx (extra.yaml)
@@ -95,7 +96,7 @@ def identifiers(ctx: FileContext) -> None:
         # through an object
         macros = _defined_macros(src)
         own = macros | _declared_names(src, ctx.scan.unknown, macros)
-        ctx.own_names = frozenset(u[1] for u in ctx.scan.unknown if u[1] in own)
+        ctx.own_names = ctx.own_names | frozenset(u[1] for u in ctx.scan.unknown if u[1] in own)
         ctx.scan.unknown[:] = [u for u in ctx.scan.unknown
                                if u[1] not in own and not scopes.is_member(src, u[0])]
     libraries = ctx.compiled.target.extra.get("unknown_libraries") or {}
@@ -151,19 +152,6 @@ def _defined_macros(src: bytes) -> frozenset[bytes]:
     """Names the file itself ``#define``s."""
     return frozenset(m.group(1) for m in _DEFINE.finditer(src)
                      if lexer.starts_line(src, m.start()))
-
-
-# Words that may come right before a name without declaring it (`return cudaX`,
-# `struct cudaX`, `static cudaX v`): after any other identifier the name is declared
-# (`int cudaDev`, `cudaError_t cudaErr`, `void cudaHelper(...)`).
-_NOT_A_TYPE = frozenset(b"""
-return else case do goto throw new delete sizeof alignof typedef using namespace struct
-class enum union typename template const volatile static extern inline constexpr consteval
-constinit register mutable thread_local co_return co_await co_yield operator decltype
-noexcept friend virtual explicit public private protected and or not xor bitand bitor
-__global__ __device__ __host__ __forceinline__ __inline__ __shared__ __constant__
-__managed__ __restrict__ __noinline__ if while for switch
-""".split())
 
 
 def _declared_names(src: bytes, unknown: list[tuple[int, bytes, str]],

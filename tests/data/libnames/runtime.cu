@@ -517,11 +517,6 @@ void value___CUDACC_VER_MINOR__() { auto v = __CUDACC_VER_MINOR__; (void)v; }
 #ifndef __DRIVER_TYPES_H__
 #error "__DRIVER_TYPES_H__ is not defined"
 #endif
-// name __NVCC__
-#ifndef __NVCC__
-#error "__NVCC__ is not defined"
-#endif
-void value___NVCC__() { auto v = __NVCC__; (void)v; }
 // name cudaAccessPolicyWindow
 void type_cudaAccessPolicyWindow(cudaAccessPolicyWindow *p) { cudaAccessPolicyWindow v = *p; *p = v; }
 // name cudaAccessPolicyWindow::base_ptr

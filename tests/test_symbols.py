@@ -1,0 +1,226 @@
+"""Whose name is this: the symbol model (cudaport/symbols/) decides, once per file, whether a
+CUDA-spelled token is CUDA's or the project's, and every pass follows it.
+
+Each case reduces a defect seen on real projects (issue 42) to a few lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from cudaport import Options, translate_bytes
+from cudaport.context import FileContext
+from cudaport.rules.compiled import get_compiled
+from cudaport.scan import scan
+from cudaport.symbols import model as M
+
+
+def tr(src: str, path: str = "k.cu", **options):
+    return translate_bytes(src.encode(), Options(**options), path)
+
+
+def codes(result, severity: str | None = None) -> list[tuple[int, str, str]]:
+    return [(f.line, f.code, f.identifier) for f in result.findings
+            if severity is None or f.severity == severity]
+
+
+def symbols(src: str):
+    compiled = get_compiled(Options())
+    data = src.encode()
+    return FileContext(data, "k.cu", compiled, Options(), scan(data, compiled)).symbols
+
+
+def owner_at(src: str, needle: str, nth: int = 0) -> str:
+    start = -1
+    for _ in range(nth + 1):
+        start = src.index(needle, start + 1)
+    r = symbols(src).ref(start)
+    return r.owner if r is not None else "none"
+
+
+def test_members_named_like_cuda_functions_are_the_classs():
+    # case 1: a class's own members (`int cuFuncSetAttribute(int) const;`, `mulhi`) were
+    # CP101 errors while a neighbour got CP164
+    src = ("#include <cuda.h>\nclass Module {\n public:\n"
+           "  int cuFuncSetAttribute(int attr) const;\n"
+           "  int mulhi(int a, int b) const { return a * b; }\n"
+           "  int twice(int a) const { return mulhi(a, 2); }\n};\n"
+           "int Module::cuFuncSetAttribute(int attr) const { return mulhi(attr, 1); }\n"
+           "int use(Module& m) { return m.cuFuncSetAttribute(1); }\n")
+    r = tr(src)
+    assert not codes(r, "error")
+    assert r.text == src.replace("<cuda.h>", "<hip/hip_runtime.h>")
+    assert {i for _, c, i in codes(r) if c == "CP164"} == {"cuFuncSetAttribute", "mulhi"}
+
+
+def test_forward_declarations_of_opaque_types_block_nothing():
+    # case 2: `extern "C" { struct cublasContext; struct nvmlDevice_st; }` used as pointers
+    # blocked every includer
+    src = ('#pragma once\nextern "C" {\nstruct cublasContext;\nstruct nvmlDevice_st;\n}\n'
+           "typedef struct cublasContext* MyBlasHandle;\nvoid setHandle(cublasContext* h);\n"
+           "nvmlDevice_st* device();\n")
+    r = tr(src, "api.h")
+    assert r.text == src and not codes(r, "error")
+    # an opaque pointer needs no declaration in the file either
+    alone = "void keep(struct cudaGraphicsResource_not_a_thing* p);\nstruct cublasContext* h;\n"
+    assert not codes(tr(alone, "a.h"), "error")
+
+
+def test_a_forward_declaration_the_target_renames_is_renamed():
+    src = "#include <nccl.h>\nstruct ncclWindow_vidmem;\n"
+    assert "struct ncclWindow;" in tr(src, target_version="7.2").text
+
+
+def test_enumerators_in_the_projects_namespace_stay_consistent():
+    # case 4: renamed at the definition, kept at `lib::` uses: no longer compiled
+    src = ("namespace lib {\nenum Status { CUBLAS_STATUS_SUCCESS = 0, "
+           "CUBLAS_STATUS_NOT_INITIALIZED = 1, CUBLAS_STATUS_ALLOC_FAILED = 3 };\n"
+           "inline bool ok(Status s) { return s == CUBLAS_STATUS_SUCCESS; }\n}\n"
+           "inline bool fine(lib::Status s) { return s == lib::CUBLAS_STATUS_SUCCESS; }\n"
+           "using cublasHandle_t = struct cublasContext*;\nvoid keep(cublasHandle_t h);\n")
+    r = tr(src, "lib.h")
+    assert r.text == src and not codes(r, "error")
+
+
+def test_an_enumerator_outside_the_namespace_is_cudas():
+    src = ("#include <cublas_v2.h>\nnamespace lib { enum S { CUBLAS_STATUS_SUCCESS = 0 }; }\n"
+           "bool f(cublasStatus_t s) { return s == CUBLAS_STATUS_SUCCESS; }\n")
+    assert "return s == HIPBLAS_STATUS_SUCCESS;" in tr(src).text
+    assert "enum S { CUBLAS_STATUS_SUCCESS = 0 }" in tr(src).text
+
+
+def test_template_parameters_and_locals_named_like_cuda_types_are_the_projects():
+    # case 6
+    src = ("#include <curand_kernel.h>\n#include <cublas_v2.h>\n"
+           "template <typename curandState>\n"
+           "__device__ float draw(curandState* s) { return 0.5f; }\n"
+           "void run(cublasHandle_t h) {\n  cublasStatus_t cublasStatus = cublasCreate(&h);\n"
+           "  if (cublasStatus != CUBLAS_STATUS_SUCCESS) return;\n}\n"
+           "curandState global_state;\n")
+    out = tr(src).text
+    assert "template <typename curandState>\n__device__ float draw(curandState* s)" in out
+    assert "hipblasStatus_t cublasStatus = hipblasCreate(&h);" in out
+    assert "if (cublasStatus != HIPBLAS_STATUS_SUCCESS)" in out
+    assert "hiprandState global_state;" in out  # (outside the template: CUDA's)
+
+
+def test_a_local_warp_size_in_a_host_file_is_no_device_code():
+    # case 14: `int warpSize = ...` in a host file counted as 25 device references
+    src = ("#include <cstdio>\nint main() {\n  int warpSize = 32;\n"
+           "  int lanes = warpSize * 2;\n  printf(\"%d\\n\", lanes);\n  return warpSize;\n}\n")
+    r = tr(src, "main.cpp")
+    assert r.text == src
+
+
+def test_a_name_before_scope_resolution_is_never_a_variable():
+    src = ("#include <cub/cub.cuh>\n"
+           "void f(int* cub) { cub::DeviceScan::ExclusiveSum(0, n, a, b, 4); }\n")
+    assert "hipcub::DeviceScan::ExclusiveSum" in tr(src).text
+
+
+def test_nvcc_is_read_as_hipcc_reads_it():
+    # case 8: renamed to __HIPCC__, `#if defined(__NVCC__) ... #elif defined(__clang__)`
+    # sent hipcc into the nvcc branch
+    src = ("#if defined(__NVCC__)\n#pragma nv_diag_suppress 177\n#elif defined(__clang__)\n"
+           "#pragma clang diagnostic ignored \"-Wunused\"\n#endif\n")
+    r = tr(src, "d.h")
+    assert r.text == src
+    assert [c for _, c, _ in codes(r)] == ["CP215"]
+
+
+def test_host_launches_of_kernels_defined_per_arch_branch_are_host_code():
+    # case 9
+    src = ("#if __CUDA_ARCH__ >= 700\n__global__ void k(float* x) { x[0] = 1; }\n#else\n"
+           "__global__ void k(float* x) { x[0] = 2; }\n#endif\n"
+           "void launch(float* x) { k<<<1, 1>>>(x); }\n")
+    assert "CP212" not in [c for _, c, _ in codes(tr(src))]
+
+
+@pytest.mark.xfail(strict=True, reason='issue 42: not yet')
+def test_a_host_only_header_with_its_own_math_is_not_edited():
+    # case 7: it got #include <hip/hip_runtime.h>, and g++ units including it failed
+    src = ("#pragma once\n#include <cmath>\nnamespace m {\n"
+           "inline double atan2(double y, double x) { return std::atan2(y, x); }\n"
+           "inline double fdim(double a, double b) { return a > b ? a - b : 0; }\n"
+           "inline long long llround(double a) { return (long long)(a + 0.5); }\n}\n")
+    assert tr(src, "m.h").text == src
+
+
+@pytest.mark.xfail(strict=True, reason='issue 42: not yet')
+def test_a_namespaced_atomic_of_the_project_is_not_hips():
+    # case 14: wrapped in #if !defined(__HIP_PLATFORM_AMD__), its CAS loop swapped for HIP's
+    src = ("namespace mine {\n__device__ float atomicMin(float* addr, float v) {\n"
+           "  int* a = (int*)addr; int old = *a, assumed;\n"
+           "  do { assumed = old; old = atomicCAS(a, assumed, __float_as_int(fminf(v, "
+           "__int_as_float(assumed)))); } while (assumed != old);\n"
+           "  return __int_as_float(old);\n}\n}\n")
+    r = tr(src)
+    assert "__HIP_PLATFORM_AMD__" not in r.text and "CP115" not in [c for _, c, _ in codes(r)]
+
+
+@pytest.mark.xfail(strict=True, reason='issue 42: not yet')
+def test_the_targets_own_layer_under_nvcc_is_left_alone():
+    # case 13: a HIP->CUDA layer used only under nvcc lost 60 lines, and one wrapper
+    # called itself
+    src = ("#pragma once\n#if defined(__CUDACC__) && !defined(__HIP__)\n"
+           "#include <cuda_runtime.h>\n#define hipMalloc cudaMalloc\n#define hipFree cudaFree\n"
+           "inline const char* hipGetErrorString(cudaError_t e) { return cudaGetErrorString(e); }\n"
+           "#else\n#include <hip/hip_runtime.h>\n#endif\n")
+    r = tr(src, "compat.h")
+    assert r.text == src and not codes(r, "error")
+
+
+@pytest.mark.xfail(strict=True, reason='issue 42: not yet')
+def test_an_include_under_a_switch_nothing_defines_is_a_warning():
+    # case 15: `#ifdef WITH_FLASH_ATTN` blocked a unit that compiles
+    src = ("#include <cuda_runtime.h>\n#ifdef WITH_FLASH_ATTN\n#include <cute/tensor.hpp>\n"
+           "#endif\n__global__ void k(float* x) { x[0] = 1; }\n")
+    r = tr(src)
+    assert not codes(r, "error")
+    (f,) = [f for f in r.findings if f.identifier == "cute/tensor.hpp"]
+    assert f.severity == "warning" and "WITH_FLASH_ATTN" in f.message
+
+
+@pytest.mark.xfail(strict=True, reason='issue 42: not yet')
+def test_a_macro_nothing_expands_blocks_nothing():
+    # case 3: `#define cc(s) { cutlass::Status e = s; }` under #ifdef DEBUG, never expanded
+    src = ("#pragma once\n#include <cstdio>\n#ifdef DEBUG\n"
+           "#define cc(s) { cutlass::Status e = s; if (e != cutlass::Status::kSuccess) "
+           "printf(\"bad\"); }\n#else\n#define cc(s) s\n#endif\ninline int f() { return 1; }\n")
+    r = tr(src, "m.h")
+    assert not codes(r, "error")
+    used = src + "inline int g() { cc(f()); return 0; }\n"
+    assert codes(tr(used, "m.h"), "error")
+
+
+@pytest.mark.xfail(strict=True, reason='issue 42: not yet')
+def test_a_projects_overload_of_a_warp_intrinsic_keeps_its_calls():
+    # case 5: the call's mask became __activemask(), so HIP's template was chosen over
+    # the project's overload, which then did not compile
+    src = ("struct Pair { float a, b; };\n"
+           "__device__ Pair __shfl_xor_sync(unsigned mask, Pair v, int m) {\n"
+           "  Pair r;\n  r.a = __shfl_xor_sync(mask, v.a, m);\n"
+           "  r.b = __shfl_xor_sync(mask, v.b, m);\n  return r;\n}\n"
+           "__global__ void k(Pair* p, float* f) {\n  Pair v = p[threadIdx.x];\n"
+           "  v = __shfl_xor_sync(0xffffffff, v, 1);\n"
+           "  f[0] = __shfl_xor_sync(0xffffffff, f[0], 1);\n  p[threadIdx.x] = v;\n}\n")
+    r = tr(src, target_version="7.2")
+    assert "v = __shfl_xor_sync(0xffffffff, v, 1);" in r.text
+    assert "f[0] = __shfl_xor_sync(__activemask(), f[0], 1);" in r.text
+    # inside the overload the 32-bit mask parameter is named (HIP 7.2's static assertion)
+    assert [line for line, c, _ in codes(r) if c == "CP219"] == [4, 5]
+
+
+@pytest.mark.parametrize("src, needle, nth, owner", [
+    ("void f() { int warpSize = 1; g(warpSize); }\n", "warpSize", 1, M.PROJECT),
+    ("void f() { g(warpSize); int warpSize = 1; }\n", "warpSize", 0, M.UNDECIDED),
+    ("struct S { cudaStream_t cudaStream; };\nvoid f(S s) { g(s.cudaStream); }\n",
+     "cudaStream", 2, M.PROJECT),
+    ("namespace a { void cudaFree(void*); }\nusing namespace a;\nvoid f() { cudaFree(0); }\n",
+     "cudaFree", 1, M.PROJECT),
+    ("namespace a { void cudaFree(void*); }\nvoid f() { cudaFree(0); }\n",
+     "cudaFree", 1, M.UNDECIDED),
+    ("void f(int cudaStream) { g(cudaStream); }\nvoid h() { g(cudaStream); }\n",
+     "cudaStream", 2, M.UNDECIDED),
+], ids=["local", "before-local", "field", "using-directive", "other-namespace", "parameter"])
+def test_lookup(src, needle, nth, owner):
+    assert owner_at(src, needle, nth) == owner
