@@ -821,12 +821,19 @@ Why: the translated code will not compile against that version's `hip_cooperativ
 Fix: write the operation with shuffles and `__syncthreads`, or use rocPRIM/hipCUB.
 Bad: `cg::inclusive_scan(tile, v)` Good: a shuffle scan over the tile's lanes (`shfl_up`).
 """)
-register("CP214", "device-prop-field", "error", "cudaDeviceProp field with no HIP counterpart", """
-What: a `cudaDeviceProp` member that `hipDeviceProp_t` lacks at the target version (HIP 5.2
-lacks ~56, ROCm 6.4 nine, such as `mpsEnabled` and the NUMA fields).
-Why: the translated code will not compile.
-Fix: query the attribute with `hipDeviceGetAttribute` where one exists, or drop the use.
-Bad: `prop.mpsEnabled` Good: a platform-guarded query.
+register("CP214", "device-prop-field", "error", "struct member with no HIP counterpart", """
+What: a member of a CUDA struct that the target's type lacks or declares with another type
+at the target version: `cudaDeviceProp` members `hipDeviceProp_t` lacks (HIP 5.2 lacks ~56,
+ROCm 6.4 nine, such as `mpsEnabled` and the NUMA fields), and the members of other structs
+listed in the target's `struct_members` facts (the cluster fields of `cudaFuncAttributes`
+and `cudaLaunchAttributeValue`, cuRAND's generator state, the driver's
+`CUDA_KERNEL_NODE_PARAMS` grid fields, NCCL 2.28's `ncclConfig_t` fields RCCL lacks ...).
+A member of another struct is reported where it is reached through a variable, parameter
+or array the file declares with the struct's CUDA name.
+Why: the translated code will not compile (or reads a member of another type).
+Fix: query the attribute with `hipDeviceGetAttribute` where one exists, use the member the
+message names, or drop the use.
+Bad: `prop.mpsEnabled`, `attr.requiredClusterWidth` Good: a platform-guarded query.
 """)
 register("CP215", "arch-condition", "warning", "preprocessor condition on CUDA arch or version", """
 What: `#if`/`#ifdef` on `__CUDA_ARCH__` or `__CUDA_ARCH_LIST__`, on CUDA's version macros

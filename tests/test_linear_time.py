@@ -57,6 +57,10 @@ SHAPES = {
     "template calls in the shim":
         (b"void f() { cudaMemcpyToSymbol(c, &x, 4); cudaEventCreate(&e, 0); "
          b"__shfl_sync(0xffffffff, v, 1); }\n", Options(), "shim"),
+    "struct members of many declared objects":
+        (lambda n: b"".join(b"void f%d(cudaFuncAttributes *a%d) { a%d->requiredClusterWidth = "
+                            b"a%d->numRegs; }\n" % (i, i, i, i) for i in range(n)),
+         Options(), False),
 }
 # The dense shapes of tests/scaling_shapes.py (bench/scaling.py prints their 2 MB and 20 MB
 # figures): each once cost a rescan of the file per launch, branch, declaration or name.

@@ -168,7 +168,7 @@ def declarations(headers: tuple[str, ...], args: list[str]) -> dict[str, Decl]:
     def enum_type_name(enum) -> str | None:
         return enum.spelling if enum.spelling and not _anonymous(enum.type.spelling) else None
 
-    typedef_of: dict[str, str] = {}  # USR of an enum or record -> first typedef naming it
+    typedef_of: dict[str, list[str]] = {}  # USR of an enum or record -> typedefs naming it
     functions: set[str] = set()
 
     def visit(cursor, scope: str) -> None:
@@ -194,9 +194,9 @@ def declarations(headers: tuple[str, ...], args: list[str]) -> dict[str, Decl]:
                         if t.spelling == ")":
                             break
                         inside.append(t.spelling)
-                    params = len([t for t in inside if t != ","]) if inside else 0
-                    if "..." in inside:
-                        params = -1
+                    params = len([t for t in inside if t not in (",", "...")])
+                    if "..." in inside:  # (the named ones, then one for the rest)
+                        params = -(params + 1)
                 body = [t.spelling for t in tokens[1:]]
                 found.setdefault(child.spelling, Decl("macro", where(child),
                                                       function_like=function_like,
@@ -205,7 +205,9 @@ def declarations(headers: tuple[str, ...], args: list[str]) -> dict[str, Decl]:
             elif k in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
                 under = child.underlying_typedef_type.get_canonical().get_declaration()
                 if under.kind != K.NO_DECL_FOUND:
-                    typedef_of.setdefault(under.get_usr(), child.spelling)
+                    names = typedef_of.setdefault(under.get_usr(), [])
+                    if child.spelling not in names:
+                        names.append(child.spelling)
                 found.setdefault(scope + child.spelling, Decl("type", where(child),
                                                               cursor=child))
             elif k in (K.STRUCT_DECL, K.UNION_DECL, K.CLASS_DECL, K.ENUM_DECL):
@@ -244,7 +246,9 @@ def declarations(headers: tuple[str, ...], args: list[str]) -> dict[str, Decl]:
     for d in found.values():
         if d.kind == "enumerator":
             enum = d.facts.pop("enum")
-            d.facts["type"] = enum_type_name(enum) or typedef_of.get(enum.get_usr())
+            # (the spellings code uses: its typedefs first, then its tag)
+            d.facts["types"] = typedef_of.get(enum.get_usr(), []) + \
+                [t for t in (enum_type_name(enum),) if t]
         elif d.kind == "type":
             cursor = d.facts.pop("cursor")
             t = cursor.type if cursor.kind not in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL) \
@@ -268,8 +272,11 @@ def _ident(name: str) -> str:
     return re.sub(r"\W", "_", name)
 
 
-def forms(name: str, d: Decl) -> list[list[str]]:
-    """Candidate blocks for a name, best first; each is a list of lines."""
+def forms(name: str, d: Decl, kind: str, mapped: frozenset[str] = frozenset(),
+          version_macros: frozenset[str] = frozenset()) -> list[list[str]]:
+    """Candidate blocks for a name (``kind``: the rule's; ``mapped``: every name some column
+    of the rules maps; ``version_macros``: CUDA's version macros, which translations keep as
+    written in conditions), best first; each is a list of lines."""
     n = _ident(name)
     if d.kind == "type":
         if d.facts["complete"]:
@@ -277,12 +284,16 @@ def forms(name: str, d: Decl) -> list[list[str]]:
                     [f"void type_{n}({name} *p) {{ {name} *q = p; (void)q; }}"]]
         return [[f"void type_{n}({name} *p) {{ {name} *q = p; (void)q; }}"]]
     if d.kind == "enumerator":
-        t = d.facts["type"]
+        # (its enumeration's spelling the rules map: `cudaError_t`, which code writes,
+        # rather than the tag `cudaError`; an enumeration no rule maps, CUctx_flags, is
+        # one of flags the target passes as integers: the enumerator is an integer then)
+        t = next((t for t in d.facts["types"] if t in mapped), None)
         out = []
         if t:
             out.append([f"void value_{n}({t} *p) {{ {t} v = {name}; *p = v; "
                         f"switch (v) {{ case {name}: break; default: break; }} }}"])
-        out.append([f"int value_{n}() {{ auto v = {name}; return (int)v; }}"])
+        out.append([f"int value_{n}(int a) {{ auto v = {name}; switch (a) {{ case {name}: "
+                    f"return 1; default: return (int)v; }} }}"])
         return out
     if d.kind == "variable":
         return [[f"void value_{n}() {{ auto v = {name}; (void)v; }}"],
@@ -291,13 +302,25 @@ def forms(name: str, d: Decl) -> list[list[str]]:
         return [[f"void value_{n}() {{ auto v = &{name}; (void)v; }}"]]
     if d.kind == "macro":
         guard = [f"#ifndef {name}", f'#error "{name} is not defined"', "#endif"]
+        # (a guard for the names the rules call macros: code tests those with #ifdef; a
+        # macro the rules treat as a constant or a function may become an enumerator or a
+        # function of the target, which no #ifdef sees)
+        tested = guard if kind == "macro" and not d.facts["function_like"] \
+            and name not in version_macros else []
         if d.facts["function_like"]:
             count = d.facts["params"]
-            args = ", ".join(["1"] * max(count, 1 if count < 0 else 0))
-            return [guard + [f"void value_{n}() {{ auto v = {name}({args}); (void)v; }}"],
-                    guard + [f"void value_{n}() {{ {name}({args}); }}"], guard]
-        return [guard + [f"void value_{n}() {{ auto v = {name}; (void)v; }}"],
-                guard + [f"void type_{n}({name} *p) {{ {name} *q = p; (void)q; }}"], guard]
+            args = ", ".join(["1"] * count) if count >= 0 else \
+                ", ".join(['"%d"'] + ["1"] * (-count - 1))  # (variadic: a format first)
+            return [[f"void value_{n}() {{ auto v = {name}({args}); (void)v; }}"],
+                    [f"void value_{n}() {{ {name}({args}); }}"],
+                    [f"struct {name}({args}) attribute_{n} {{ int a; }};"]]
+        out = [tested + [f"void value_{n}() {{ auto v = {name}; (void)v; }}"],
+               tested + [f"{name} int attribute_{n}(int a) {{ return a; }}"],
+               tested + [f"void type_{n}({name} *p) {{ {name} *q = p; (void)q; }}"]]
+        if name.endswith("_BEGIN") or name.endswith("_END"):  # (a namespace's pair)
+            stem = name.rsplit("_", 1)[0]
+            out.insert(0, tested + [f"{stem}_BEGIN int pair_{n}; {stem}_END"])
+        return out + [guard]
     raise ValueError(d.kind)
 
 
@@ -423,6 +446,9 @@ def main(argv: list[str] | None = None) -> int:
     base = clang_args(args.cuda_include, args.wheel_include)
     args.out.mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
+    mapped = frozenset(n for n, e in table.identifiers.items()
+                       if e.main.to or any(m is not None and m.to for m in e.variants.values()))
+    version_macros = frozenset(table.target.extra.get("cuda_version_macros") or ())
     # (files with a pattern first: the one without takes the rest of its libraries)
     for stem in sorted(FILES, key=lambda s: FILES[s][2] is None):
         libraries, headers, own = FILES[stem]
@@ -453,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
             if d is None:
                 undeclared.append(name)
                 continue
-            candidates[name] = forms(name, d)
+            candidates[name] = forms(name, d, entry.kind, mapped, version_macros)
             order.append(name)
             record = d.facts.get("record") if d.kind == "type" else None
             if record is not None and record not in record_owner:

@@ -16,7 +16,9 @@ import re
 from .. import lexer, platform_branches, ptx
 from ..context import FileContext
 from ..findings import Finding, Fix
-from ..rules.hazards import device_prop_pattern, lacking, names_pattern, target_facts
+from ..rules.hazards import (declared_objects_pattern, device_prop_pattern, lacking,
+                             member_use_pattern, names_pattern, struct_member_facts,
+                             target_facts)
 from ..symbols.skeleton import FUNCTION, LAMBDA
 from .registry import register
 
@@ -245,11 +247,40 @@ def hazards(ctx: FileContext) -> None:
         for m in props.finditer(ctx.code):
             name = m.group(1).decode()
             report("CP214", m.start(1), _device_prop_message(ctx, target, name), name)
+    for struct, types, members in struct_member_facts(ctx.compiled):
+        if any(t.encode() in names for t in types):
+            _struct_members(ctx, struct, types, members, report)
     # (a data type given as a GEMM compute type: passes/gemm_compute_type.py)
     if ctx.scan.launches:
         known = {launch.lt for launch in facts.launches} if facts is not None else set()
         _device_launches(ctx, report, known)
     _arch_conditions(ctx, report)
+
+
+def _struct_members(ctx: FileContext, struct: str, types: tuple[str, ...],
+                    members: tuple[tuple[str, str], ...], report: _Reporter) -> None:
+    """CP214: a member of a CUDA struct that the target's type lacks or declares with
+    another type (``struct_members`` in the hazards facts), reached through a variable,
+    parameter or array the file declares with that struct."""
+    code = ctx.code
+    objects = {m.group(2) for m in declared_objects_pattern(types).finditer(code)}
+    if not objects:
+        return
+    whats = dict(members)
+    r = ctx.compiled.identifiers.get(struct.encode()) if struct.encode() in ctx.compiled.identifiers \
+        else None
+    target = r.replacement.decode() if r is not None and r.replacement else None
+    where = f"{target} ({_target_release(ctx)})" if target else _target_release(ctx)
+    for m in member_use_pattern(tuple(whats)).finditer(code):
+        if m.group(1) not in objects:
+            continue
+        path = re.sub(rb"\s+", b"", m.group(2)).decode()
+        what = whats.get(path, "")
+        if what:
+            message = f"{struct}::{path} is {what} in {where}"
+        else:
+            message = f"{struct}::{path} has no counterpart in {where}"
+        report("CP214", m.start(2), message, path)
 
 
 def _texture_objects_as_integers(ctx: FileContext, code: bytes, report: _Reporter,

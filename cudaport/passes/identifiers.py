@@ -137,11 +137,11 @@ def _keep_legacy_cublas(ctx: FileContext, start: int, name: bytes, context: str,
                  "translate it", ident, "cublas")
 
 
-_STRUCT_KEYWORD = re.compile(rb"(?<![\w$])(?:struct|class)[ \t\r\n]+\Z")
+_STRUCT_KEYWORD = re.compile(rb"(?<![\w$])(?:struct|class|union|enum)[ \t\r\n]+\Z")
 
 
 def _after_struct_keyword(src: bytes, start: int) -> bool:
-    """``struct NAME`` / ``class NAME``: an elaborated type specifier."""
+    """``struct NAME`` / ``class NAME`` / ``enum NAME``: an elaborated type specifier."""
     return _STRUCT_KEYWORD.search(src, max(0, start - 32), start) is not None
 
 

@@ -34,3 +34,45 @@ def device_prop_pattern(compiled) -> re.Pattern[bytes] | None:
     facts = target_facts(compiled.target).get("device_properties") or {}
     missing = lacking(facts, "missing", compiled.version)
     return names_pattern(rb"(?:\.|->)\s*", missing, rb"\b") if missing else None
+
+
+def struct_member_facts(compiled) -> tuple[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]], ...]:
+    """(CUDA struct, its CUDA spellings, ((member path, what the target has or ""), ...))
+    for the members of ``struct_members`` the target version lacks or declares otherwise
+    (CP214), from the target's hazards facts; cached per compiled table."""
+    cached = _MEMBER_CACHE.get(id(compiled))
+    if cached is not None and cached[0] is compiled:
+        return cached[1]
+    out = []
+    for struct, fact in (target_facts(compiled.target).get("struct_members") or {}).items():
+        members = tuple((m, "") for m in lacking(fact, "missing", compiled.version))
+        members += tuple((m, why) for m, why in (fact.get("differs") or {}).items())
+        if members:
+            out.append((struct, tuple(fact.get("types") or (struct,)), members))
+    result = tuple(out)
+    if len(_MEMBER_CACHE) > 64:
+        _MEMBER_CACHE.clear()
+    _MEMBER_CACHE[id(compiled)] = (compiled, result)
+    return result
+
+
+_MEMBER_CACHE: dict[int, tuple] = {}
+
+
+@functools.cache
+def declared_objects_pattern(types: tuple[str, ...]) -> re.Pattern[bytes]:
+    """``TYPE [const] [*&]... NAME``: a variable, parameter or array the file declares with
+    one of ``types`` (group 1: the type, group 2: its name)."""
+    words = b"|".join(sorted((t.encode() for t in types), key=len, reverse=True))
+    return re.compile(rb"(?<![\w$.>:])(" + words + rb")\b\s*(?:const\b\s*)?(?:[*&]\s*(?:const\b\s*)?)*"
+                      rb"([A-Za-z_]\w*)\s*(?=[\[;,=)({:])")
+
+
+@functools.cache
+def member_use_pattern(paths: tuple[str, ...]) -> re.Pattern[bytes]:
+    """``NAME[...].member.path`` / ``NAME->member`` for the member paths given (group 1:
+    the name, for the caller to look up among its objects; group 2: the path)."""
+    members = b"|".join(rb"\s*\.\s*".join(re.escape(part.encode()) for part in path.split("."))
+                        for path in sorted(paths, key=len, reverse=True))
+    return re.compile(rb"(?<![\w$.>])([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\]\s*)?(?:\.|->)\s*("
+                      + members + rb")(?![\w$])")

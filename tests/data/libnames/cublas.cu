@@ -6,6 +6,7 @@
 #ifndef CUBLAS_API_H_
 #error "CUBLAS_API_H_ is not defined"
 #endif
+CUBLAS_API_H_ int attribute_CUBLAS_API_H_(int a) { return a; }
 // name CUBLAS_ATOMICS_ALLOWED
 void value_CUBLAS_ATOMICS_ALLOWED(cublasAtomicsMode_t *p) { cublasAtomicsMode_t v = CUBLAS_ATOMICS_ALLOWED; *p = v; switch (v) { case CUBLAS_ATOMICS_ALLOWED: break; default: break; } }
 // name CUBLAS_ATOMICS_NOT_ALLOWED
@@ -177,49 +178,49 @@ void value_CUBLAS_TENSOR_OP_MATH(cublasMath_t *p) { cublasMath_t v = CUBLAS_TENS
 // name CUBLAS_TF32_TENSOR_OP_MATH
 void value_CUBLAS_TF32_TENSOR_OP_MATH(cublasMath_t *p) { cublasMath_t v = CUBLAS_TF32_TENSOR_OP_MATH; *p = v; switch (v) { case CUBLAS_TF32_TENSOR_OP_MATH: break; default: break; } }
 // name CUDA_C_16BF
-void value_CUDA_C_16BF(cudaDataType_t *p) { cudaDataType_t v = CUDA_C_16BF; *p = v; switch (v) { case CUDA_C_16BF: break; default: break; } }
+void value_CUDA_C_16BF(cudaDataType *p) { cudaDataType v = CUDA_C_16BF; *p = v; switch (v) { case CUDA_C_16BF: break; default: break; } }
 // name CUDA_C_16F
-void value_CUDA_C_16F(cudaDataType_t *p) { cudaDataType_t v = CUDA_C_16F; *p = v; switch (v) { case CUDA_C_16F: break; default: break; } }
+void value_CUDA_C_16F(cudaDataType *p) { cudaDataType v = CUDA_C_16F; *p = v; switch (v) { case CUDA_C_16F: break; default: break; } }
 // name CUDA_C_32F
-void value_CUDA_C_32F(cudaDataType_t *p) { cudaDataType_t v = CUDA_C_32F; *p = v; switch (v) { case CUDA_C_32F: break; default: break; } }
+void value_CUDA_C_32F(cudaDataType *p) { cudaDataType v = CUDA_C_32F; *p = v; switch (v) { case CUDA_C_32F: break; default: break; } }
 // name CUDA_C_32I
-void value_CUDA_C_32I(cudaDataType_t *p) { cudaDataType_t v = CUDA_C_32I; *p = v; switch (v) { case CUDA_C_32I: break; default: break; } }
+void value_CUDA_C_32I(cudaDataType *p) { cudaDataType v = CUDA_C_32I; *p = v; switch (v) { case CUDA_C_32I: break; default: break; } }
 // name CUDA_C_32U
-void value_CUDA_C_32U(cudaDataType_t *p) { cudaDataType_t v = CUDA_C_32U; *p = v; switch (v) { case CUDA_C_32U: break; default: break; } }
+void value_CUDA_C_32U(cudaDataType *p) { cudaDataType v = CUDA_C_32U; *p = v; switch (v) { case CUDA_C_32U: break; default: break; } }
 // name CUDA_C_64F
-void value_CUDA_C_64F(cudaDataType_t *p) { cudaDataType_t v = CUDA_C_64F; *p = v; switch (v) { case CUDA_C_64F: break; default: break; } }
+void value_CUDA_C_64F(cudaDataType *p) { cudaDataType v = CUDA_C_64F; *p = v; switch (v) { case CUDA_C_64F: break; default: break; } }
 // name CUDA_C_8I
-void value_CUDA_C_8I(cudaDataType_t *p) { cudaDataType_t v = CUDA_C_8I; *p = v; switch (v) { case CUDA_C_8I: break; default: break; } }
+void value_CUDA_C_8I(cudaDataType *p) { cudaDataType v = CUDA_C_8I; *p = v; switch (v) { case CUDA_C_8I: break; default: break; } }
 // name CUDA_C_8U
-void value_CUDA_C_8U(cudaDataType_t *p) { cudaDataType_t v = CUDA_C_8U; *p = v; switch (v) { case CUDA_C_8U: break; default: break; } }
+void value_CUDA_C_8U(cudaDataType *p) { cudaDataType v = CUDA_C_8U; *p = v; switch (v) { case CUDA_C_8U: break; default: break; } }
 // name CUDA_R_16BF
-void value_CUDA_R_16BF(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_16BF; *p = v; switch (v) { case CUDA_R_16BF: break; default: break; } }
+void value_CUDA_R_16BF(cudaDataType *p) { cudaDataType v = CUDA_R_16BF; *p = v; switch (v) { case CUDA_R_16BF: break; default: break; } }
 // name CUDA_R_16F
-void value_CUDA_R_16F(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_16F; *p = v; switch (v) { case CUDA_R_16F: break; default: break; } }
+void value_CUDA_R_16F(cudaDataType *p) { cudaDataType v = CUDA_R_16F; *p = v; switch (v) { case CUDA_R_16F: break; default: break; } }
 // name CUDA_R_32F
-void value_CUDA_R_32F(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_32F; *p = v; switch (v) { case CUDA_R_32F: break; default: break; } }
+void value_CUDA_R_32F(cudaDataType *p) { cudaDataType v = CUDA_R_32F; *p = v; switch (v) { case CUDA_R_32F: break; default: break; } }
 // name CUDA_R_32I
-void value_CUDA_R_32I(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_32I; *p = v; switch (v) { case CUDA_R_32I: break; default: break; } }
+void value_CUDA_R_32I(cudaDataType *p) { cudaDataType v = CUDA_R_32I; *p = v; switch (v) { case CUDA_R_32I: break; default: break; } }
 // name CUDA_R_32U
-void value_CUDA_R_32U(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_32U; *p = v; switch (v) { case CUDA_R_32U: break; default: break; } }
+void value_CUDA_R_32U(cudaDataType *p) { cudaDataType v = CUDA_R_32U; *p = v; switch (v) { case CUDA_R_32U: break; default: break; } }
 // name CUDA_R_4F_E2M1
-void value_CUDA_R_4F_E2M1(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_4F_E2M1; *p = v; switch (v) { case CUDA_R_4F_E2M1: break; default: break; } }
+void value_CUDA_R_4F_E2M1(cudaDataType *p) { cudaDataType v = CUDA_R_4F_E2M1; *p = v; switch (v) { case CUDA_R_4F_E2M1: break; default: break; } }
 // name CUDA_R_64F
-void value_CUDA_R_64F(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_64F; *p = v; switch (v) { case CUDA_R_64F: break; default: break; } }
+void value_CUDA_R_64F(cudaDataType *p) { cudaDataType v = CUDA_R_64F; *p = v; switch (v) { case CUDA_R_64F: break; default: break; } }
 // name CUDA_R_6F_E2M3
-void value_CUDA_R_6F_E2M3(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_6F_E2M3; *p = v; switch (v) { case CUDA_R_6F_E2M3: break; default: break; } }
+void value_CUDA_R_6F_E2M3(cudaDataType *p) { cudaDataType v = CUDA_R_6F_E2M3; *p = v; switch (v) { case CUDA_R_6F_E2M3: break; default: break; } }
 // name CUDA_R_6F_E3M2
-void value_CUDA_R_6F_E3M2(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_6F_E3M2; *p = v; switch (v) { case CUDA_R_6F_E3M2: break; default: break; } }
+void value_CUDA_R_6F_E3M2(cudaDataType *p) { cudaDataType v = CUDA_R_6F_E3M2; *p = v; switch (v) { case CUDA_R_6F_E3M2: break; default: break; } }
 // name CUDA_R_8F_E4M3
-void value_CUDA_R_8F_E4M3(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_8F_E4M3; *p = v; switch (v) { case CUDA_R_8F_E4M3: break; default: break; } }
+void value_CUDA_R_8F_E4M3(cudaDataType *p) { cudaDataType v = CUDA_R_8F_E4M3; *p = v; switch (v) { case CUDA_R_8F_E4M3: break; default: break; } }
 // name CUDA_R_8F_E5M2
-void value_CUDA_R_8F_E5M2(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_8F_E5M2; *p = v; switch (v) { case CUDA_R_8F_E5M2: break; default: break; } }
+void value_CUDA_R_8F_E5M2(cudaDataType *p) { cudaDataType v = CUDA_R_8F_E5M2; *p = v; switch (v) { case CUDA_R_8F_E5M2: break; default: break; } }
 // name CUDA_R_8F_UE8M0
-void value_CUDA_R_8F_UE8M0(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_8F_UE8M0; *p = v; switch (v) { case CUDA_R_8F_UE8M0: break; default: break; } }
+void value_CUDA_R_8F_UE8M0(cudaDataType *p) { cudaDataType v = CUDA_R_8F_UE8M0; *p = v; switch (v) { case CUDA_R_8F_UE8M0: break; default: break; } }
 // name CUDA_R_8I
-void value_CUDA_R_8I(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_8I; *p = v; switch (v) { case CUDA_R_8I: break; default: break; } }
+void value_CUDA_R_8I(cudaDataType *p) { cudaDataType v = CUDA_R_8I; *p = v; switch (v) { case CUDA_R_8I: break; default: break; } }
 // name CUDA_R_8U
-void value_CUDA_R_8U(cudaDataType_t *p) { cudaDataType_t v = CUDA_R_8U; *p = v; switch (v) { case CUDA_R_8U: break; default: break; } }
+void value_CUDA_R_8U(cudaDataType *p) { cudaDataType v = CUDA_R_8U; *p = v; switch (v) { case CUDA_R_8U: break; default: break; } }
 // name cublasAtomicsMode_t
 void type_cublasAtomicsMode_t(cublasAtomicsMode_t *p) { cublasAtomicsMode_t v = *p; *p = v; }
 // name cublasComputeType_t

@@ -519,9 +519,6 @@ void value_CUDNN_BATCHNORM_SPATIAL_PERSISTENT(cudnnBatchNormMode_t *p) { cudnnBa
 // name CUDNN_BIDIRECTIONAL
 void value_CUDNN_BIDIRECTIONAL(cudnnDirectionMode_t *p) { cudnnDirectionMode_t v = CUDNN_BIDIRECTIONAL; *p = v; switch (v) { case CUDNN_BIDIRECTIONAL: break; default: break; } }
 // name CUDNN_BN_MIN_EPSILON
-#ifndef CUDNN_BN_MIN_EPSILON
-#error "CUDNN_BN_MIN_EPSILON is not defined"
-#endif
 void value_CUDNN_BN_MIN_EPSILON() { auto v = CUDNN_BN_MIN_EPSILON; (void)v; }
 // name CUDNN_CONVOLUTION
 void value_CUDNN_CONVOLUTION(cudnnConvolutionMode_t *p) { cudnnConvolutionMode_t v = CUDNN_CONVOLUTION; *p = v; switch (v) { case CUDNN_CONVOLUTION: break; default: break; } }
@@ -784,14 +781,8 @@ void value_CUDNN_RNN_DOUBLE_BIAS(cudnnRNNBiasMode_t *p) { cudnnRNNBiasMode_t v =
 // name CUDNN_RNN_NO_BIAS
 void value_CUDNN_RNN_NO_BIAS(cudnnRNNBiasMode_t *p) { cudnnRNNBiasMode_t v = CUDNN_RNN_NO_BIAS; *p = v; switch (v) { case CUDNN_RNN_NO_BIAS: break; default: break; } }
 // name CUDNN_RNN_PADDED_IO_DISABLED
-#ifndef CUDNN_RNN_PADDED_IO_DISABLED
-#error "CUDNN_RNN_PADDED_IO_DISABLED is not defined"
-#endif
 void value_CUDNN_RNN_PADDED_IO_DISABLED() { auto v = CUDNN_RNN_PADDED_IO_DISABLED; (void)v; }
 // name CUDNN_RNN_PADDED_IO_ENABLED
-#ifndef CUDNN_RNN_PADDED_IO_ENABLED
-#error "CUDNN_RNN_PADDED_IO_ENABLED is not defined"
-#endif
 void value_CUDNN_RNN_PADDED_IO_ENABLED() { auto v = CUDNN_RNN_PADDED_IO_ENABLED; (void)v; }
 // name CUDNN_RNN_RELU
 void value_CUDNN_RNN_RELU(cudnnRNNMode_t *p) { cudnnRNNMode_t v = CUDNN_RNN_RELU; *p = v; switch (v) { case CUDNN_RNN_RELU: break; default: break; } }

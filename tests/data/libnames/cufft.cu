@@ -4,97 +4,92 @@
 #include <cufft.h>
 #include <cufftXt.h>
 // name CUFFT_ALLOC_FAILED
-void value_CUFFT_ALLOC_FAILED(cufftResult_t *p) { cufftResult_t v = CUFFT_ALLOC_FAILED; *p = v; switch (v) { case CUFFT_ALLOC_FAILED: break; default: break; } }
+void value_CUFFT_ALLOC_FAILED(cufftResult *p) { cufftResult v = CUFFT_ALLOC_FAILED; *p = v; switch (v) { case CUFFT_ALLOC_FAILED: break; default: break; } }
 // name CUFFT_C2C
-void value_CUFFT_C2C(cufftType_t *p) { cufftType_t v = CUFFT_C2C; *p = v; switch (v) { case CUFFT_C2C: break; default: break; } }
+void value_CUFFT_C2C(cufftType *p) { cufftType v = CUFFT_C2C; *p = v; switch (v) { case CUFFT_C2C: break; default: break; } }
 // name CUFFT_C2R
-void value_CUFFT_C2R(cufftType_t *p) { cufftType_t v = CUFFT_C2R; *p = v; switch (v) { case CUFFT_C2R: break; default: break; } }
+void value_CUFFT_C2R(cufftType *p) { cufftType v = CUFFT_C2R; *p = v; switch (v) { case CUFFT_C2R: break; default: break; } }
 // name CUFFT_CB_LD_COMPLEX
-void value_CUFFT_CB_LD_COMPLEX(cufftXtCallbackType_t *p) { cufftXtCallbackType_t v = CUFFT_CB_LD_COMPLEX; *p = v; switch (v) { case CUFFT_CB_LD_COMPLEX: break; default: break; } }
+void value_CUFFT_CB_LD_COMPLEX(cufftXtCallbackType *p) { cufftXtCallbackType v = CUFFT_CB_LD_COMPLEX; *p = v; switch (v) { case CUFFT_CB_LD_COMPLEX: break; default: break; } }
 // name CUFFT_CB_LD_COMPLEX_DOUBLE
-void value_CUFFT_CB_LD_COMPLEX_DOUBLE(cufftXtCallbackType_t *p) { cufftXtCallbackType_t v = CUFFT_CB_LD_COMPLEX_DOUBLE; *p = v; switch (v) { case CUFFT_CB_LD_COMPLEX_DOUBLE: break; default: break; } }
+void value_CUFFT_CB_LD_COMPLEX_DOUBLE(cufftXtCallbackType *p) { cufftXtCallbackType v = CUFFT_CB_LD_COMPLEX_DOUBLE; *p = v; switch (v) { case CUFFT_CB_LD_COMPLEX_DOUBLE: break; default: break; } }
 // name CUFFT_CB_LD_REAL
-void value_CUFFT_CB_LD_REAL(cufftXtCallbackType_t *p) { cufftXtCallbackType_t v = CUFFT_CB_LD_REAL; *p = v; switch (v) { case CUFFT_CB_LD_REAL: break; default: break; } }
+void value_CUFFT_CB_LD_REAL(cufftXtCallbackType *p) { cufftXtCallbackType v = CUFFT_CB_LD_REAL; *p = v; switch (v) { case CUFFT_CB_LD_REAL: break; default: break; } }
 // name CUFFT_CB_LD_REAL_DOUBLE
-void value_CUFFT_CB_LD_REAL_DOUBLE(cufftXtCallbackType_t *p) { cufftXtCallbackType_t v = CUFFT_CB_LD_REAL_DOUBLE; *p = v; switch (v) { case CUFFT_CB_LD_REAL_DOUBLE: break; default: break; } }
+void value_CUFFT_CB_LD_REAL_DOUBLE(cufftXtCallbackType *p) { cufftXtCallbackType v = CUFFT_CB_LD_REAL_DOUBLE; *p = v; switch (v) { case CUFFT_CB_LD_REAL_DOUBLE: break; default: break; } }
 // name CUFFT_CB_ST_COMPLEX
-void value_CUFFT_CB_ST_COMPLEX(cufftXtCallbackType_t *p) { cufftXtCallbackType_t v = CUFFT_CB_ST_COMPLEX; *p = v; switch (v) { case CUFFT_CB_ST_COMPLEX: break; default: break; } }
+void value_CUFFT_CB_ST_COMPLEX(cufftXtCallbackType *p) { cufftXtCallbackType v = CUFFT_CB_ST_COMPLEX; *p = v; switch (v) { case CUFFT_CB_ST_COMPLEX: break; default: break; } }
 // name CUFFT_CB_ST_COMPLEX_DOUBLE
-void value_CUFFT_CB_ST_COMPLEX_DOUBLE(cufftXtCallbackType_t *p) { cufftXtCallbackType_t v = CUFFT_CB_ST_COMPLEX_DOUBLE; *p = v; switch (v) { case CUFFT_CB_ST_COMPLEX_DOUBLE: break; default: break; } }
+void value_CUFFT_CB_ST_COMPLEX_DOUBLE(cufftXtCallbackType *p) { cufftXtCallbackType v = CUFFT_CB_ST_COMPLEX_DOUBLE; *p = v; switch (v) { case CUFFT_CB_ST_COMPLEX_DOUBLE: break; default: break; } }
 // name CUFFT_CB_ST_REAL
-void value_CUFFT_CB_ST_REAL(cufftXtCallbackType_t *p) { cufftXtCallbackType_t v = CUFFT_CB_ST_REAL; *p = v; switch (v) { case CUFFT_CB_ST_REAL: break; default: break; } }
+void value_CUFFT_CB_ST_REAL(cufftXtCallbackType *p) { cufftXtCallbackType v = CUFFT_CB_ST_REAL; *p = v; switch (v) { case CUFFT_CB_ST_REAL: break; default: break; } }
 // name CUFFT_CB_ST_REAL_DOUBLE
-void value_CUFFT_CB_ST_REAL_DOUBLE(cufftXtCallbackType_t *p) { cufftXtCallbackType_t v = CUFFT_CB_ST_REAL_DOUBLE; *p = v; switch (v) { case CUFFT_CB_ST_REAL_DOUBLE: break; default: break; } }
+void value_CUFFT_CB_ST_REAL_DOUBLE(cufftXtCallbackType *p) { cufftXtCallbackType v = CUFFT_CB_ST_REAL_DOUBLE; *p = v; switch (v) { case CUFFT_CB_ST_REAL_DOUBLE: break; default: break; } }
 // name CUFFT_CB_UNDEFINED
-void value_CUFFT_CB_UNDEFINED(cufftXtCallbackType_t *p) { cufftXtCallbackType_t v = CUFFT_CB_UNDEFINED; *p = v; switch (v) { case CUFFT_CB_UNDEFINED: break; default: break; } }
+void value_CUFFT_CB_UNDEFINED(cufftXtCallbackType *p) { cufftXtCallbackType v = CUFFT_CB_UNDEFINED; *p = v; switch (v) { case CUFFT_CB_UNDEFINED: break; default: break; } }
 // name CUFFT_COPY_DEVICE_TO_DEVICE
-void value_CUFFT_COPY_DEVICE_TO_DEVICE(cufftXtCopyType_t *p) { cufftXtCopyType_t v = CUFFT_COPY_DEVICE_TO_DEVICE; *p = v; switch (v) { case CUFFT_COPY_DEVICE_TO_DEVICE: break; default: break; } }
+void value_CUFFT_COPY_DEVICE_TO_DEVICE(cufftXtCopyType *p) { cufftXtCopyType v = CUFFT_COPY_DEVICE_TO_DEVICE; *p = v; switch (v) { case CUFFT_COPY_DEVICE_TO_DEVICE: break; default: break; } }
 // name CUFFT_COPY_DEVICE_TO_HOST
-void value_CUFFT_COPY_DEVICE_TO_HOST(cufftXtCopyType_t *p) { cufftXtCopyType_t v = CUFFT_COPY_DEVICE_TO_HOST; *p = v; switch (v) { case CUFFT_COPY_DEVICE_TO_HOST: break; default: break; } }
+void value_CUFFT_COPY_DEVICE_TO_HOST(cufftXtCopyType *p) { cufftXtCopyType v = CUFFT_COPY_DEVICE_TO_HOST; *p = v; switch (v) { case CUFFT_COPY_DEVICE_TO_HOST: break; default: break; } }
 // name CUFFT_COPY_HOST_TO_DEVICE
-void value_CUFFT_COPY_HOST_TO_DEVICE(cufftXtCopyType_t *p) { cufftXtCopyType_t v = CUFFT_COPY_HOST_TO_DEVICE; *p = v; switch (v) { case CUFFT_COPY_HOST_TO_DEVICE: break; default: break; } }
+void value_CUFFT_COPY_HOST_TO_DEVICE(cufftXtCopyType *p) { cufftXtCopyType v = CUFFT_COPY_HOST_TO_DEVICE; *p = v; switch (v) { case CUFFT_COPY_HOST_TO_DEVICE: break; default: break; } }
 // name CUFFT_COPY_UNDEFINED
-void value_CUFFT_COPY_UNDEFINED(cufftXtCopyType_t *p) { cufftXtCopyType_t v = CUFFT_COPY_UNDEFINED; *p = v; switch (v) { case CUFFT_COPY_UNDEFINED: break; default: break; } }
+void value_CUFFT_COPY_UNDEFINED(cufftXtCopyType *p) { cufftXtCopyType v = CUFFT_COPY_UNDEFINED; *p = v; switch (v) { case CUFFT_COPY_UNDEFINED: break; default: break; } }
 // name CUFFT_D2Z
-void value_CUFFT_D2Z(cufftType_t *p) { cufftType_t v = CUFFT_D2Z; *p = v; switch (v) { case CUFFT_D2Z: break; default: break; } }
+void value_CUFFT_D2Z(cufftType *p) { cufftType v = CUFFT_D2Z; *p = v; switch (v) { case CUFFT_D2Z: break; default: break; } }
 // name CUFFT_EXEC_FAILED
-void value_CUFFT_EXEC_FAILED(cufftResult_t *p) { cufftResult_t v = CUFFT_EXEC_FAILED; *p = v; switch (v) { case CUFFT_EXEC_FAILED: break; default: break; } }
+void value_CUFFT_EXEC_FAILED(cufftResult *p) { cufftResult v = CUFFT_EXEC_FAILED; *p = v; switch (v) { case CUFFT_EXEC_FAILED: break; default: break; } }
 // name CUFFT_FORMAT_UNDEFINED
-void value_CUFFT_FORMAT_UNDEFINED(cufftXtSubFormat_t *p) { cufftXtSubFormat_t v = CUFFT_FORMAT_UNDEFINED; *p = v; switch (v) { case CUFFT_FORMAT_UNDEFINED: break; default: break; } }
+void value_CUFFT_FORMAT_UNDEFINED(cufftXtSubFormat *p) { cufftXtSubFormat v = CUFFT_FORMAT_UNDEFINED; *p = v; switch (v) { case CUFFT_FORMAT_UNDEFINED: break; default: break; } }
 // name CUFFT_FORWARD
-#ifndef CUFFT_FORWARD
-#error "CUFFT_FORWARD is not defined"
-#endif
 void value_CUFFT_FORWARD() { auto v = CUFFT_FORWARD; (void)v; }
 // name CUFFT_INTERNAL_ERROR
-void value_CUFFT_INTERNAL_ERROR(cufftResult_t *p) { cufftResult_t v = CUFFT_INTERNAL_ERROR; *p = v; switch (v) { case CUFFT_INTERNAL_ERROR: break; default: break; } }
+void value_CUFFT_INTERNAL_ERROR(cufftResult *p) { cufftResult v = CUFFT_INTERNAL_ERROR; *p = v; switch (v) { case CUFFT_INTERNAL_ERROR: break; default: break; } }
 // name CUFFT_INVALID_DEVICE
-void value_CUFFT_INVALID_DEVICE(cufftResult_t *p) { cufftResult_t v = CUFFT_INVALID_DEVICE; *p = v; switch (v) { case CUFFT_INVALID_DEVICE: break; default: break; } }
+void value_CUFFT_INVALID_DEVICE(cufftResult *p) { cufftResult v = CUFFT_INVALID_DEVICE; *p = v; switch (v) { case CUFFT_INVALID_DEVICE: break; default: break; } }
 // name CUFFT_INVALID_PLAN
-void value_CUFFT_INVALID_PLAN(cufftResult_t *p) { cufftResult_t v = CUFFT_INVALID_PLAN; *p = v; switch (v) { case CUFFT_INVALID_PLAN: break; default: break; } }
+void value_CUFFT_INVALID_PLAN(cufftResult *p) { cufftResult v = CUFFT_INVALID_PLAN; *p = v; switch (v) { case CUFFT_INVALID_PLAN: break; default: break; } }
 // name CUFFT_INVALID_SIZE
-void value_CUFFT_INVALID_SIZE(cufftResult_t *p) { cufftResult_t v = CUFFT_INVALID_SIZE; *p = v; switch (v) { case CUFFT_INVALID_SIZE: break; default: break; } }
+void value_CUFFT_INVALID_SIZE(cufftResult *p) { cufftResult v = CUFFT_INVALID_SIZE; *p = v; switch (v) { case CUFFT_INVALID_SIZE: break; default: break; } }
 // name CUFFT_INVALID_TYPE
-void value_CUFFT_INVALID_TYPE(cufftResult_t *p) { cufftResult_t v = CUFFT_INVALID_TYPE; *p = v; switch (v) { case CUFFT_INVALID_TYPE: break; default: break; } }
+void value_CUFFT_INVALID_TYPE(cufftResult *p) { cufftResult v = CUFFT_INVALID_TYPE; *p = v; switch (v) { case CUFFT_INVALID_TYPE: break; default: break; } }
 // name CUFFT_INVALID_VALUE
-void value_CUFFT_INVALID_VALUE(cufftResult_t *p) { cufftResult_t v = CUFFT_INVALID_VALUE; *p = v; switch (v) { case CUFFT_INVALID_VALUE: break; default: break; } }
+void value_CUFFT_INVALID_VALUE(cufftResult *p) { cufftResult v = CUFFT_INVALID_VALUE; *p = v; switch (v) { case CUFFT_INVALID_VALUE: break; default: break; } }
 // name CUFFT_INVERSE
-#ifndef CUFFT_INVERSE
-#error "CUFFT_INVERSE is not defined"
-#endif
 void value_CUFFT_INVERSE() { auto v = CUFFT_INVERSE; (void)v; }
 // name CUFFT_NOT_IMPLEMENTED
-void value_CUFFT_NOT_IMPLEMENTED(cufftResult_t *p) { cufftResult_t v = CUFFT_NOT_IMPLEMENTED; *p = v; switch (v) { case CUFFT_NOT_IMPLEMENTED: break; default: break; } }
+void value_CUFFT_NOT_IMPLEMENTED(cufftResult *p) { cufftResult v = CUFFT_NOT_IMPLEMENTED; *p = v; switch (v) { case CUFFT_NOT_IMPLEMENTED: break; default: break; } }
 // name CUFFT_NOT_SUPPORTED
-void value_CUFFT_NOT_SUPPORTED(cufftResult_t *p) { cufftResult_t v = CUFFT_NOT_SUPPORTED; *p = v; switch (v) { case CUFFT_NOT_SUPPORTED: break; default: break; } }
+void value_CUFFT_NOT_SUPPORTED(cufftResult *p) { cufftResult v = CUFFT_NOT_SUPPORTED; *p = v; switch (v) { case CUFFT_NOT_SUPPORTED: break; default: break; } }
 // name CUFFT_NO_WORKSPACE
-void value_CUFFT_NO_WORKSPACE(cufftResult_t *p) { cufftResult_t v = CUFFT_NO_WORKSPACE; *p = v; switch (v) { case CUFFT_NO_WORKSPACE: break; default: break; } }
+void value_CUFFT_NO_WORKSPACE(cufftResult *p) { cufftResult v = CUFFT_NO_WORKSPACE; *p = v; switch (v) { case CUFFT_NO_WORKSPACE: break; default: break; } }
 // name CUFFT_R2C
-void value_CUFFT_R2C(cufftType_t *p) { cufftType_t v = CUFFT_R2C; *p = v; switch (v) { case CUFFT_R2C: break; default: break; } }
+void value_CUFFT_R2C(cufftType *p) { cufftType v = CUFFT_R2C; *p = v; switch (v) { case CUFFT_R2C: break; default: break; } }
 // name CUFFT_SETUP_FAILED
-void value_CUFFT_SETUP_FAILED(cufftResult_t *p) { cufftResult_t v = CUFFT_SETUP_FAILED; *p = v; switch (v) { case CUFFT_SETUP_FAILED: break; default: break; } }
+void value_CUFFT_SETUP_FAILED(cufftResult *p) { cufftResult v = CUFFT_SETUP_FAILED; *p = v; switch (v) { case CUFFT_SETUP_FAILED: break; default: break; } }
 // name CUFFT_SUCCESS
-void value_CUFFT_SUCCESS(cufftResult_t *p) { cufftResult_t v = CUFFT_SUCCESS; *p = v; switch (v) { case CUFFT_SUCCESS: break; default: break; } }
+void value_CUFFT_SUCCESS(cufftResult *p) { cufftResult v = CUFFT_SUCCESS; *p = v; switch (v) { case CUFFT_SUCCESS: break; default: break; } }
 // name CUFFT_UNALIGNED_DATA
-void value_CUFFT_UNALIGNED_DATA(cufftResult_t *p) { cufftResult_t v = CUFFT_UNALIGNED_DATA; *p = v; switch (v) { case CUFFT_UNALIGNED_DATA: break; default: break; } }
+void value_CUFFT_UNALIGNED_DATA(cufftResult *p) { cufftResult v = CUFFT_UNALIGNED_DATA; *p = v; switch (v) { case CUFFT_UNALIGNED_DATA: break; default: break; } }
 // name CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED
-void value_CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED(cufftXtSubFormat_t *p) { cufftXtSubFormat_t v = CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED; *p = v; switch (v) { case CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED: break; default: break; } }
+void value_CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED(cufftXtSubFormat *p) { cufftXtSubFormat v = CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED; *p = v; switch (v) { case CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED: break; default: break; } }
 // name CUFFT_XT_FORMAT_INPLACE
-void value_CUFFT_XT_FORMAT_INPLACE(cufftXtSubFormat_t *p) { cufftXtSubFormat_t v = CUFFT_XT_FORMAT_INPLACE; *p = v; switch (v) { case CUFFT_XT_FORMAT_INPLACE: break; default: break; } }
+void value_CUFFT_XT_FORMAT_INPLACE(cufftXtSubFormat *p) { cufftXtSubFormat v = CUFFT_XT_FORMAT_INPLACE; *p = v; switch (v) { case CUFFT_XT_FORMAT_INPLACE: break; default: break; } }
 // name CUFFT_XT_FORMAT_INPLACE_SHUFFLED
-void value_CUFFT_XT_FORMAT_INPLACE_SHUFFLED(cufftXtSubFormat_t *p) { cufftXtSubFormat_t v = CUFFT_XT_FORMAT_INPLACE_SHUFFLED; *p = v; switch (v) { case CUFFT_XT_FORMAT_INPLACE_SHUFFLED: break; default: break; } }
+void value_CUFFT_XT_FORMAT_INPLACE_SHUFFLED(cufftXtSubFormat *p) { cufftXtSubFormat v = CUFFT_XT_FORMAT_INPLACE_SHUFFLED; *p = v; switch (v) { case CUFFT_XT_FORMAT_INPLACE_SHUFFLED: break; default: break; } }
 // name CUFFT_XT_FORMAT_INPUT
-void value_CUFFT_XT_FORMAT_INPUT(cufftXtSubFormat_t *p) { cufftXtSubFormat_t v = CUFFT_XT_FORMAT_INPUT; *p = v; switch (v) { case CUFFT_XT_FORMAT_INPUT: break; default: break; } }
+void value_CUFFT_XT_FORMAT_INPUT(cufftXtSubFormat *p) { cufftXtSubFormat v = CUFFT_XT_FORMAT_INPUT; *p = v; switch (v) { case CUFFT_XT_FORMAT_INPUT: break; default: break; } }
 // name CUFFT_XT_FORMAT_OUTPUT
-void value_CUFFT_XT_FORMAT_OUTPUT(cufftXtSubFormat_t *p) { cufftXtSubFormat_t v = CUFFT_XT_FORMAT_OUTPUT; *p = v; switch (v) { case CUFFT_XT_FORMAT_OUTPUT: break; default: break; } }
+void value_CUFFT_XT_FORMAT_OUTPUT(cufftXtSubFormat *p) { cufftXtSubFormat v = CUFFT_XT_FORMAT_OUTPUT; *p = v; switch (v) { case CUFFT_XT_FORMAT_OUTPUT: break; default: break; } }
 // name CUFFT_Z2D
-void value_CUFFT_Z2D(cufftType_t *p) { cufftType_t v = CUFFT_Z2D; *p = v; switch (v) { case CUFFT_Z2D: break; default: break; } }
+void value_CUFFT_Z2D(cufftType *p) { cufftType v = CUFFT_Z2D; *p = v; switch (v) { case CUFFT_Z2D: break; default: break; } }
 // name CUFFT_Z2Z
-void value_CUFFT_Z2Z(cufftType_t *p) { cufftType_t v = CUFFT_Z2Z; *p = v; switch (v) { case CUFFT_Z2Z: break; default: break; } }
+void value_CUFFT_Z2Z(cufftType *p) { cufftType v = CUFFT_Z2Z; *p = v; switch (v) { case CUFFT_Z2Z: break; default: break; } }
 // name _CUFFT_H_
 #ifndef _CUFFT_H_
 #error "_CUFFT_H_ is not defined"
 #endif
+_CUFFT_H_ int attribute__CUFFT_H_(int a) { return a; }
 // name cudaLibXtDesc
 void type_cudaLibXtDesc(cudaLibXtDesc *p) { cudaLibXtDesc v = *p; *p = v; }
 // name cudaLibXtDesc::version

@@ -3,79 +3,80 @@
 #include <curand.h>
 #include <curand_kernel.h>
 // name CURAND_DIRECTION_VECTORS_32_JOEKUO6
-void value_CURAND_DIRECTION_VECTORS_32_JOEKUO6(curandDirectionVectorSet *p) { curandDirectionVectorSet v = CURAND_DIRECTION_VECTORS_32_JOEKUO6; *p = v; switch (v) { case CURAND_DIRECTION_VECTORS_32_JOEKUO6: break; default: break; } }
+void value_CURAND_DIRECTION_VECTORS_32_JOEKUO6(curandDirectionVectorSet_t *p) { curandDirectionVectorSet_t v = CURAND_DIRECTION_VECTORS_32_JOEKUO6; *p = v; switch (v) { case CURAND_DIRECTION_VECTORS_32_JOEKUO6: break; default: break; } }
 // name CURAND_DIRECTION_VECTORS_64_JOEKUO6
-void value_CURAND_DIRECTION_VECTORS_64_JOEKUO6(curandDirectionVectorSet *p) { curandDirectionVectorSet v = CURAND_DIRECTION_VECTORS_64_JOEKUO6; *p = v; switch (v) { case CURAND_DIRECTION_VECTORS_64_JOEKUO6: break; default: break; } }
+void value_CURAND_DIRECTION_VECTORS_64_JOEKUO6(curandDirectionVectorSet_t *p) { curandDirectionVectorSet_t v = CURAND_DIRECTION_VECTORS_64_JOEKUO6; *p = v; switch (v) { case CURAND_DIRECTION_VECTORS_64_JOEKUO6: break; default: break; } }
 // name CURAND_H_
 #ifndef CURAND_H_
 #error "CURAND_H_ is not defined"
 #endif
+CURAND_H_ int attribute_CURAND_H_(int a) { return a; }
 // name CURAND_ORDERING_PSEUDO_BEST
-void value_CURAND_ORDERING_PSEUDO_BEST(curandOrdering *p) { curandOrdering v = CURAND_ORDERING_PSEUDO_BEST; *p = v; switch (v) { case CURAND_ORDERING_PSEUDO_BEST: break; default: break; } }
+void value_CURAND_ORDERING_PSEUDO_BEST(curandOrdering_t *p) { curandOrdering_t v = CURAND_ORDERING_PSEUDO_BEST; *p = v; switch (v) { case CURAND_ORDERING_PSEUDO_BEST: break; default: break; } }
 // name CURAND_ORDERING_PSEUDO_DEFAULT
-void value_CURAND_ORDERING_PSEUDO_DEFAULT(curandOrdering *p) { curandOrdering v = CURAND_ORDERING_PSEUDO_DEFAULT; *p = v; switch (v) { case CURAND_ORDERING_PSEUDO_DEFAULT: break; default: break; } }
+void value_CURAND_ORDERING_PSEUDO_DEFAULT(curandOrdering_t *p) { curandOrdering_t v = CURAND_ORDERING_PSEUDO_DEFAULT; *p = v; switch (v) { case CURAND_ORDERING_PSEUDO_DEFAULT: break; default: break; } }
 // name CURAND_ORDERING_PSEUDO_DYNAMIC
-void value_CURAND_ORDERING_PSEUDO_DYNAMIC(curandOrdering *p) { curandOrdering v = CURAND_ORDERING_PSEUDO_DYNAMIC; *p = v; switch (v) { case CURAND_ORDERING_PSEUDO_DYNAMIC: break; default: break; } }
+void value_CURAND_ORDERING_PSEUDO_DYNAMIC(curandOrdering_t *p) { curandOrdering_t v = CURAND_ORDERING_PSEUDO_DYNAMIC; *p = v; switch (v) { case CURAND_ORDERING_PSEUDO_DYNAMIC: break; default: break; } }
 // name CURAND_ORDERING_PSEUDO_LEGACY
-void value_CURAND_ORDERING_PSEUDO_LEGACY(curandOrdering *p) { curandOrdering v = CURAND_ORDERING_PSEUDO_LEGACY; *p = v; switch (v) { case CURAND_ORDERING_PSEUDO_LEGACY: break; default: break; } }
+void value_CURAND_ORDERING_PSEUDO_LEGACY(curandOrdering_t *p) { curandOrdering_t v = CURAND_ORDERING_PSEUDO_LEGACY; *p = v; switch (v) { case CURAND_ORDERING_PSEUDO_LEGACY: break; default: break; } }
 // name CURAND_ORDERING_PSEUDO_SEEDED
-void value_CURAND_ORDERING_PSEUDO_SEEDED(curandOrdering *p) { curandOrdering v = CURAND_ORDERING_PSEUDO_SEEDED; *p = v; switch (v) { case CURAND_ORDERING_PSEUDO_SEEDED: break; default: break; } }
+void value_CURAND_ORDERING_PSEUDO_SEEDED(curandOrdering_t *p) { curandOrdering_t v = CURAND_ORDERING_PSEUDO_SEEDED; *p = v; switch (v) { case CURAND_ORDERING_PSEUDO_SEEDED: break; default: break; } }
 // name CURAND_ORDERING_QUASI_DEFAULT
-void value_CURAND_ORDERING_QUASI_DEFAULT(curandOrdering *p) { curandOrdering v = CURAND_ORDERING_QUASI_DEFAULT; *p = v; switch (v) { case CURAND_ORDERING_QUASI_DEFAULT: break; default: break; } }
+void value_CURAND_ORDERING_QUASI_DEFAULT(curandOrdering_t *p) { curandOrdering_t v = CURAND_ORDERING_QUASI_DEFAULT; *p = v; switch (v) { case CURAND_ORDERING_QUASI_DEFAULT: break; default: break; } }
 // name CURAND_RNG_PSEUDO_DEFAULT
-void value_CURAND_RNG_PSEUDO_DEFAULT(curandRngType *p) { curandRngType v = CURAND_RNG_PSEUDO_DEFAULT; *p = v; switch (v) { case CURAND_RNG_PSEUDO_DEFAULT: break; default: break; } }
+void value_CURAND_RNG_PSEUDO_DEFAULT(curandRngType_t *p) { curandRngType_t v = CURAND_RNG_PSEUDO_DEFAULT; *p = v; switch (v) { case CURAND_RNG_PSEUDO_DEFAULT: break; default: break; } }
 // name CURAND_RNG_PSEUDO_MRG32K3A
-void value_CURAND_RNG_PSEUDO_MRG32K3A(curandRngType *p) { curandRngType v = CURAND_RNG_PSEUDO_MRG32K3A; *p = v; switch (v) { case CURAND_RNG_PSEUDO_MRG32K3A: break; default: break; } }
+void value_CURAND_RNG_PSEUDO_MRG32K3A(curandRngType_t *p) { curandRngType_t v = CURAND_RNG_PSEUDO_MRG32K3A; *p = v; switch (v) { case CURAND_RNG_PSEUDO_MRG32K3A: break; default: break; } }
 // name CURAND_RNG_PSEUDO_MT19937
-void value_CURAND_RNG_PSEUDO_MT19937(curandRngType *p) { curandRngType v = CURAND_RNG_PSEUDO_MT19937; *p = v; switch (v) { case CURAND_RNG_PSEUDO_MT19937: break; default: break; } }
+void value_CURAND_RNG_PSEUDO_MT19937(curandRngType_t *p) { curandRngType_t v = CURAND_RNG_PSEUDO_MT19937; *p = v; switch (v) { case CURAND_RNG_PSEUDO_MT19937: break; default: break; } }
 // name CURAND_RNG_PSEUDO_MTGP32
-void value_CURAND_RNG_PSEUDO_MTGP32(curandRngType *p) { curandRngType v = CURAND_RNG_PSEUDO_MTGP32; *p = v; switch (v) { case CURAND_RNG_PSEUDO_MTGP32: break; default: break; } }
+void value_CURAND_RNG_PSEUDO_MTGP32(curandRngType_t *p) { curandRngType_t v = CURAND_RNG_PSEUDO_MTGP32; *p = v; switch (v) { case CURAND_RNG_PSEUDO_MTGP32: break; default: break; } }
 // name CURAND_RNG_PSEUDO_PHILOX4_32_10
-void value_CURAND_RNG_PSEUDO_PHILOX4_32_10(curandRngType *p) { curandRngType v = CURAND_RNG_PSEUDO_PHILOX4_32_10; *p = v; switch (v) { case CURAND_RNG_PSEUDO_PHILOX4_32_10: break; default: break; } }
+void value_CURAND_RNG_PSEUDO_PHILOX4_32_10(curandRngType_t *p) { curandRngType_t v = CURAND_RNG_PSEUDO_PHILOX4_32_10; *p = v; switch (v) { case CURAND_RNG_PSEUDO_PHILOX4_32_10: break; default: break; } }
 // name CURAND_RNG_PSEUDO_XORWOW
-void value_CURAND_RNG_PSEUDO_XORWOW(curandRngType *p) { curandRngType v = CURAND_RNG_PSEUDO_XORWOW; *p = v; switch (v) { case CURAND_RNG_PSEUDO_XORWOW: break; default: break; } }
+void value_CURAND_RNG_PSEUDO_XORWOW(curandRngType_t *p) { curandRngType_t v = CURAND_RNG_PSEUDO_XORWOW; *p = v; switch (v) { case CURAND_RNG_PSEUDO_XORWOW: break; default: break; } }
 // name CURAND_RNG_QUASI_DEFAULT
-void value_CURAND_RNG_QUASI_DEFAULT(curandRngType *p) { curandRngType v = CURAND_RNG_QUASI_DEFAULT; *p = v; switch (v) { case CURAND_RNG_QUASI_DEFAULT: break; default: break; } }
+void value_CURAND_RNG_QUASI_DEFAULT(curandRngType_t *p) { curandRngType_t v = CURAND_RNG_QUASI_DEFAULT; *p = v; switch (v) { case CURAND_RNG_QUASI_DEFAULT: break; default: break; } }
 // name CURAND_RNG_QUASI_SCRAMBLED_SOBOL32
-void value_CURAND_RNG_QUASI_SCRAMBLED_SOBOL32(curandRngType *p) { curandRngType v = CURAND_RNG_QUASI_SCRAMBLED_SOBOL32; *p = v; switch (v) { case CURAND_RNG_QUASI_SCRAMBLED_SOBOL32: break; default: break; } }
+void value_CURAND_RNG_QUASI_SCRAMBLED_SOBOL32(curandRngType_t *p) { curandRngType_t v = CURAND_RNG_QUASI_SCRAMBLED_SOBOL32; *p = v; switch (v) { case CURAND_RNG_QUASI_SCRAMBLED_SOBOL32: break; default: break; } }
 // name CURAND_RNG_QUASI_SCRAMBLED_SOBOL64
-void value_CURAND_RNG_QUASI_SCRAMBLED_SOBOL64(curandRngType *p) { curandRngType v = CURAND_RNG_QUASI_SCRAMBLED_SOBOL64; *p = v; switch (v) { case CURAND_RNG_QUASI_SCRAMBLED_SOBOL64: break; default: break; } }
+void value_CURAND_RNG_QUASI_SCRAMBLED_SOBOL64(curandRngType_t *p) { curandRngType_t v = CURAND_RNG_QUASI_SCRAMBLED_SOBOL64; *p = v; switch (v) { case CURAND_RNG_QUASI_SCRAMBLED_SOBOL64: break; default: break; } }
 // name CURAND_RNG_QUASI_SOBOL32
-void value_CURAND_RNG_QUASI_SOBOL32(curandRngType *p) { curandRngType v = CURAND_RNG_QUASI_SOBOL32; *p = v; switch (v) { case CURAND_RNG_QUASI_SOBOL32: break; default: break; } }
+void value_CURAND_RNG_QUASI_SOBOL32(curandRngType_t *p) { curandRngType_t v = CURAND_RNG_QUASI_SOBOL32; *p = v; switch (v) { case CURAND_RNG_QUASI_SOBOL32: break; default: break; } }
 // name CURAND_RNG_QUASI_SOBOL64
-void value_CURAND_RNG_QUASI_SOBOL64(curandRngType *p) { curandRngType v = CURAND_RNG_QUASI_SOBOL64; *p = v; switch (v) { case CURAND_RNG_QUASI_SOBOL64: break; default: break; } }
+void value_CURAND_RNG_QUASI_SOBOL64(curandRngType_t *p) { curandRngType_t v = CURAND_RNG_QUASI_SOBOL64; *p = v; switch (v) { case CURAND_RNG_QUASI_SOBOL64: break; default: break; } }
 // name CURAND_RNG_TEST
-void value_CURAND_RNG_TEST(curandRngType *p) { curandRngType v = CURAND_RNG_TEST; *p = v; switch (v) { case CURAND_RNG_TEST: break; default: break; } }
+void value_CURAND_RNG_TEST(curandRngType_t *p) { curandRngType_t v = CURAND_RNG_TEST; *p = v; switch (v) { case CURAND_RNG_TEST: break; default: break; } }
 // name CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6
-void value_CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6(curandDirectionVectorSet *p) { curandDirectionVectorSet v = CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6; *p = v; switch (v) { case CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6: break; default: break; } }
+void value_CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6(curandDirectionVectorSet_t *p) { curandDirectionVectorSet_t v = CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6; *p = v; switch (v) { case CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6: break; default: break; } }
 // name CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6
-void value_CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6(curandDirectionVectorSet *p) { curandDirectionVectorSet v = CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6; *p = v; switch (v) { case CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6: break; default: break; } }
+void value_CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6(curandDirectionVectorSet_t *p) { curandDirectionVectorSet_t v = CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6; *p = v; switch (v) { case CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6: break; default: break; } }
 // name CURAND_STATUS_ALLOCATION_FAILED
-void value_CURAND_STATUS_ALLOCATION_FAILED(curandStatus *p) { curandStatus v = CURAND_STATUS_ALLOCATION_FAILED; *p = v; switch (v) { case CURAND_STATUS_ALLOCATION_FAILED: break; default: break; } }
+void value_CURAND_STATUS_ALLOCATION_FAILED(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_ALLOCATION_FAILED; *p = v; switch (v) { case CURAND_STATUS_ALLOCATION_FAILED: break; default: break; } }
 // name CURAND_STATUS_ARCH_MISMATCH
-void value_CURAND_STATUS_ARCH_MISMATCH(curandStatus *p) { curandStatus v = CURAND_STATUS_ARCH_MISMATCH; *p = v; switch (v) { case CURAND_STATUS_ARCH_MISMATCH: break; default: break; } }
+void value_CURAND_STATUS_ARCH_MISMATCH(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_ARCH_MISMATCH; *p = v; switch (v) { case CURAND_STATUS_ARCH_MISMATCH: break; default: break; } }
 // name CURAND_STATUS_DOUBLE_PRECISION_REQUIRED
-void value_CURAND_STATUS_DOUBLE_PRECISION_REQUIRED(curandStatus *p) { curandStatus v = CURAND_STATUS_DOUBLE_PRECISION_REQUIRED; *p = v; switch (v) { case CURAND_STATUS_DOUBLE_PRECISION_REQUIRED: break; default: break; } }
+void value_CURAND_STATUS_DOUBLE_PRECISION_REQUIRED(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_DOUBLE_PRECISION_REQUIRED; *p = v; switch (v) { case CURAND_STATUS_DOUBLE_PRECISION_REQUIRED: break; default: break; } }
 // name CURAND_STATUS_INITIALIZATION_FAILED
-void value_CURAND_STATUS_INITIALIZATION_FAILED(curandStatus *p) { curandStatus v = CURAND_STATUS_INITIALIZATION_FAILED; *p = v; switch (v) { case CURAND_STATUS_INITIALIZATION_FAILED: break; default: break; } }
+void value_CURAND_STATUS_INITIALIZATION_FAILED(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_INITIALIZATION_FAILED; *p = v; switch (v) { case CURAND_STATUS_INITIALIZATION_FAILED: break; default: break; } }
 // name CURAND_STATUS_INTERNAL_ERROR
-void value_CURAND_STATUS_INTERNAL_ERROR(curandStatus *p) { curandStatus v = CURAND_STATUS_INTERNAL_ERROR; *p = v; switch (v) { case CURAND_STATUS_INTERNAL_ERROR: break; default: break; } }
+void value_CURAND_STATUS_INTERNAL_ERROR(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_INTERNAL_ERROR; *p = v; switch (v) { case CURAND_STATUS_INTERNAL_ERROR: break; default: break; } }
 // name CURAND_STATUS_LAUNCH_FAILURE
-void value_CURAND_STATUS_LAUNCH_FAILURE(curandStatus *p) { curandStatus v = CURAND_STATUS_LAUNCH_FAILURE; *p = v; switch (v) { case CURAND_STATUS_LAUNCH_FAILURE: break; default: break; } }
+void value_CURAND_STATUS_LAUNCH_FAILURE(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_LAUNCH_FAILURE; *p = v; switch (v) { case CURAND_STATUS_LAUNCH_FAILURE: break; default: break; } }
 // name CURAND_STATUS_LENGTH_NOT_MULTIPLE
-void value_CURAND_STATUS_LENGTH_NOT_MULTIPLE(curandStatus *p) { curandStatus v = CURAND_STATUS_LENGTH_NOT_MULTIPLE; *p = v; switch (v) { case CURAND_STATUS_LENGTH_NOT_MULTIPLE: break; default: break; } }
+void value_CURAND_STATUS_LENGTH_NOT_MULTIPLE(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_LENGTH_NOT_MULTIPLE; *p = v; switch (v) { case CURAND_STATUS_LENGTH_NOT_MULTIPLE: break; default: break; } }
 // name CURAND_STATUS_NOT_INITIALIZED
-void value_CURAND_STATUS_NOT_INITIALIZED(curandStatus *p) { curandStatus v = CURAND_STATUS_NOT_INITIALIZED; *p = v; switch (v) { case CURAND_STATUS_NOT_INITIALIZED: break; default: break; } }
+void value_CURAND_STATUS_NOT_INITIALIZED(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_NOT_INITIALIZED; *p = v; switch (v) { case CURAND_STATUS_NOT_INITIALIZED: break; default: break; } }
 // name CURAND_STATUS_OUT_OF_RANGE
-void value_CURAND_STATUS_OUT_OF_RANGE(curandStatus *p) { curandStatus v = CURAND_STATUS_OUT_OF_RANGE; *p = v; switch (v) { case CURAND_STATUS_OUT_OF_RANGE: break; default: break; } }
+void value_CURAND_STATUS_OUT_OF_RANGE(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_OUT_OF_RANGE; *p = v; switch (v) { case CURAND_STATUS_OUT_OF_RANGE: break; default: break; } }
 // name CURAND_STATUS_PREEXISTING_FAILURE
-void value_CURAND_STATUS_PREEXISTING_FAILURE(curandStatus *p) { curandStatus v = CURAND_STATUS_PREEXISTING_FAILURE; *p = v; switch (v) { case CURAND_STATUS_PREEXISTING_FAILURE: break; default: break; } }
+void value_CURAND_STATUS_PREEXISTING_FAILURE(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_PREEXISTING_FAILURE; *p = v; switch (v) { case CURAND_STATUS_PREEXISTING_FAILURE: break; default: break; } }
 // name CURAND_STATUS_SUCCESS
-void value_CURAND_STATUS_SUCCESS(curandStatus *p) { curandStatus v = CURAND_STATUS_SUCCESS; *p = v; switch (v) { case CURAND_STATUS_SUCCESS: break; default: break; } }
+void value_CURAND_STATUS_SUCCESS(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_SUCCESS; *p = v; switch (v) { case CURAND_STATUS_SUCCESS: break; default: break; } }
 // name CURAND_STATUS_TYPE_ERROR
-void value_CURAND_STATUS_TYPE_ERROR(curandStatus *p) { curandStatus v = CURAND_STATUS_TYPE_ERROR; *p = v; switch (v) { case CURAND_STATUS_TYPE_ERROR: break; default: break; } }
+void value_CURAND_STATUS_TYPE_ERROR(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_TYPE_ERROR; *p = v; switch (v) { case CURAND_STATUS_TYPE_ERROR: break; default: break; } }
 // name CURAND_STATUS_VERSION_MISMATCH
-void value_CURAND_STATUS_VERSION_MISMATCH(curandStatus *p) { curandStatus v = CURAND_STATUS_VERSION_MISMATCH; *p = v; switch (v) { case CURAND_STATUS_VERSION_MISMATCH: break; default: break; } }
+void value_CURAND_STATUS_VERSION_MISMATCH(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_VERSION_MISMATCH; *p = v; switch (v) { case CURAND_STATUS_VERSION_MISMATCH: break; default: break; } }
 // name curandDirectionVectorSet
 void type_curandDirectionVectorSet(curandDirectionVectorSet *p) { curandDirectionVectorSet v = *p; *p = v; }
 // name curandDirectionVectorSet_t

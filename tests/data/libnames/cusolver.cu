@@ -47,6 +47,7 @@ void value_CUSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS(cusolverDeterministicMode_t 
 #ifndef CUSOLVER_COMMON_H_
 #error "CUSOLVER_COMMON_H_ is not defined"
 #endif
+CUSOLVER_COMMON_H_ int attribute_CUSOLVER_COMMON_H_(int a) { return a; }
 // name CUSOLVER_DETERMINISTIC_RESULTS
 void value_CUSOLVER_DETERMINISTIC_RESULTS(cusolverDeterministicMode_t *p) { cusolverDeterministicMode_t v = CUSOLVER_DETERMINISTIC_RESULTS; *p = v; switch (v) { case CUSOLVER_DETERMINISTIC_RESULTS: break; default: break; } }
 // name CUSOLVER_EIG_MODE_NOVECTOR

@@ -6,6 +6,7 @@
 #ifndef CUSPARSEAPI
 #error "CUSPARSEAPI is not defined"
 #endif
+CUSPARSEAPI int attribute_CUSPARSEAPI(int a) { return a; }
 // name CUSPARSE_ACTION_NUMERIC
 void value_CUSPARSE_ACTION_NUMERIC(cusparseAction_t *p) { cusparseAction_t v = CUSPARSE_ACTION_NUMERIC; *p = v; switch (v) { case CUSPARSE_ACTION_NUMERIC: break; default: break; } }
 // name CUSPARSE_ACTION_SYMBOLIC
@@ -44,6 +45,7 @@ void value_CUSPARSE_FORMAT_SLICED_ELLPACK(cusparseFormat_t *p) { cusparseFormat_
 #ifndef CUSPARSE_H_
 #error "CUSPARSE_H_ is not defined"
 #endif
+CUSPARSE_H_ int attribute_CUSPARSE_H_(int a) { return a; }
 // name CUSPARSE_INDEX_16U
 void value_CUSPARSE_INDEX_16U(cusparseIndexType_t *p) { cusparseIndexType_t v = CUSPARSE_INDEX_16U; *p = v; switch (v) { case CUSPARSE_INDEX_16U: break; default: break; } }
 // name CUSPARSE_INDEX_32I

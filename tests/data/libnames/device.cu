@@ -16,9 +16,7 @@ void value___NV_NOSAT(__nv_saturation_t *p) { __nv_saturation_t v = __NV_NOSAT; 
 // name __NV_SATFINITE
 void value___NV_SATFINITE(__nv_saturation_t *p) { __nv_saturation_t v = __NV_SATFINITE; *p = v; switch (v) { case __NV_SATFINITE: break; default: break; } }
 // name __builtin_align__
-#ifndef __builtin_align__
-#error "__builtin_align__ is not defined"
-#endif
+struct __builtin_align__(1) attribute___builtin_align__ { int a; };
 // name __constant__
 __constant__ int keyword___constant__[4];
 // name __device__

@@ -5,9 +5,6 @@
 #include <cudaProfiler.h>
 #include <cudaTypedefs.h>
 // name CUDA_ARRAY3D_CUBEMAP
-#ifndef CUDA_ARRAY3D_CUBEMAP
-#error "CUDA_ARRAY3D_CUBEMAP is not defined"
-#endif
 void value_CUDA_ARRAY3D_CUBEMAP() { auto v = CUDA_ARRAY3D_CUBEMAP; (void)v; }
 // name CUDA_ARRAY3D_DESCRIPTOR
 void type_CUDA_ARRAY3D_DESCRIPTOR(CUDA_ARRAY3D_DESCRIPTOR *p) { CUDA_ARRAY3D_DESCRIPTOR v = *p; *p = v; }
@@ -28,19 +25,10 @@ void type_CUDA_ARRAY3D_DESCRIPTOR_st(CUDA_ARRAY3D_DESCRIPTOR_st *p) { CUDA_ARRAY
 // name CUDA_ARRAY3D_DESCRIPTOR_v2
 void type_CUDA_ARRAY3D_DESCRIPTOR_v2(CUDA_ARRAY3D_DESCRIPTOR_v2 *p) { CUDA_ARRAY3D_DESCRIPTOR_v2 v = *p; *p = v; }
 // name CUDA_ARRAY3D_LAYERED
-#ifndef CUDA_ARRAY3D_LAYERED
-#error "CUDA_ARRAY3D_LAYERED is not defined"
-#endif
 void value_CUDA_ARRAY3D_LAYERED() { auto v = CUDA_ARRAY3D_LAYERED; (void)v; }
 // name CUDA_ARRAY3D_SURFACE_LDST
-#ifndef CUDA_ARRAY3D_SURFACE_LDST
-#error "CUDA_ARRAY3D_SURFACE_LDST is not defined"
-#endif
 void value_CUDA_ARRAY3D_SURFACE_LDST() { auto v = CUDA_ARRAY3D_SURFACE_LDST; (void)v; }
 // name CUDA_ARRAY3D_TEXTURE_GATHER
-#ifndef CUDA_ARRAY3D_TEXTURE_GATHER
-#error "CUDA_ARRAY3D_TEXTURE_GATHER is not defined"
-#endif
 void value_CUDA_ARRAY3D_TEXTURE_GATHER() { auto v = CUDA_ARRAY3D_TEXTURE_GATHER; (void)v; }
 // name CUDA_ARRAY_DESCRIPTOR
 void type_CUDA_ARRAY_DESCRIPTOR(CUDA_ARRAY_DESCRIPTOR *p) { CUDA_ARRAY_DESCRIPTOR v = *p; *p = v; }
@@ -65,137 +53,131 @@ void field_CUDA_CHILD_GRAPH_NODE_PARAMS_ownership(CUDA_CHILD_GRAPH_NODE_PARAMS *
 // name CUDA_CHILD_GRAPH_NODE_PARAMS_st
 void type_CUDA_CHILD_GRAPH_NODE_PARAMS_st(CUDA_CHILD_GRAPH_NODE_PARAMS_st *p) { CUDA_CHILD_GRAPH_NODE_PARAMS_st v = *p; *p = v; }
 // name CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC
-#ifndef CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC
-#error "CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC is not defined"
-#endif
 void value_CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC() { auto v = CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC; (void)v; }
 // name CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC
-#ifndef CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC
-#error "CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC is not defined"
-#endif
 void value_CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC() { auto v = CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC; (void)v; }
 // name CUDA_ERROR_ALREADY_ACQUIRED
-void value_CUDA_ERROR_ALREADY_ACQUIRED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_ALREADY_ACQUIRED; *p = v; switch (v) { case CUDA_ERROR_ALREADY_ACQUIRED: break; default: break; } }
+void value_CUDA_ERROR_ALREADY_ACQUIRED(CUresult *p) { CUresult v = CUDA_ERROR_ALREADY_ACQUIRED; *p = v; switch (v) { case CUDA_ERROR_ALREADY_ACQUIRED: break; default: break; } }
 // name CUDA_ERROR_ALREADY_MAPPED
-void value_CUDA_ERROR_ALREADY_MAPPED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_ALREADY_MAPPED; *p = v; switch (v) { case CUDA_ERROR_ALREADY_MAPPED: break; default: break; } }
+void value_CUDA_ERROR_ALREADY_MAPPED(CUresult *p) { CUresult v = CUDA_ERROR_ALREADY_MAPPED; *p = v; switch (v) { case CUDA_ERROR_ALREADY_MAPPED: break; default: break; } }
 // name CUDA_ERROR_ARRAY_IS_MAPPED
-void value_CUDA_ERROR_ARRAY_IS_MAPPED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_ARRAY_IS_MAPPED; *p = v; switch (v) { case CUDA_ERROR_ARRAY_IS_MAPPED: break; default: break; } }
+void value_CUDA_ERROR_ARRAY_IS_MAPPED(CUresult *p) { CUresult v = CUDA_ERROR_ARRAY_IS_MAPPED; *p = v; switch (v) { case CUDA_ERROR_ARRAY_IS_MAPPED: break; default: break; } }
 // name CUDA_ERROR_ASSERT
-void value_CUDA_ERROR_ASSERT(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_ASSERT; *p = v; switch (v) { case CUDA_ERROR_ASSERT: break; default: break; } }
+void value_CUDA_ERROR_ASSERT(CUresult *p) { CUresult v = CUDA_ERROR_ASSERT; *p = v; switch (v) { case CUDA_ERROR_ASSERT: break; default: break; } }
 // name CUDA_ERROR_CAPTURED_EVENT
-void value_CUDA_ERROR_CAPTURED_EVENT(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_CAPTURED_EVENT; *p = v; switch (v) { case CUDA_ERROR_CAPTURED_EVENT: break; default: break; } }
+void value_CUDA_ERROR_CAPTURED_EVENT(CUresult *p) { CUresult v = CUDA_ERROR_CAPTURED_EVENT; *p = v; switch (v) { case CUDA_ERROR_CAPTURED_EVENT: break; default: break; } }
 // name CUDA_ERROR_CONTEXT_ALREADY_CURRENT
-void value_CUDA_ERROR_CONTEXT_ALREADY_CURRENT(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_CONTEXT_ALREADY_CURRENT; *p = v; switch (v) { case CUDA_ERROR_CONTEXT_ALREADY_CURRENT: break; default: break; } }
+void value_CUDA_ERROR_CONTEXT_ALREADY_CURRENT(CUresult *p) { CUresult v = CUDA_ERROR_CONTEXT_ALREADY_CURRENT; *p = v; switch (v) { case CUDA_ERROR_CONTEXT_ALREADY_CURRENT: break; default: break; } }
 // name CUDA_ERROR_CONTEXT_ALREADY_IN_USE
-void value_CUDA_ERROR_CONTEXT_ALREADY_IN_USE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_CONTEXT_ALREADY_IN_USE; *p = v; switch (v) { case CUDA_ERROR_CONTEXT_ALREADY_IN_USE: break; default: break; } }
+void value_CUDA_ERROR_CONTEXT_ALREADY_IN_USE(CUresult *p) { CUresult v = CUDA_ERROR_CONTEXT_ALREADY_IN_USE; *p = v; switch (v) { case CUDA_ERROR_CONTEXT_ALREADY_IN_USE: break; default: break; } }
 // name CUDA_ERROR_CONTEXT_IS_DESTROYED
-void value_CUDA_ERROR_CONTEXT_IS_DESTROYED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_CONTEXT_IS_DESTROYED; *p = v; switch (v) { case CUDA_ERROR_CONTEXT_IS_DESTROYED: break; default: break; } }
+void value_CUDA_ERROR_CONTEXT_IS_DESTROYED(CUresult *p) { CUresult v = CUDA_ERROR_CONTEXT_IS_DESTROYED; *p = v; switch (v) { case CUDA_ERROR_CONTEXT_IS_DESTROYED: break; default: break; } }
 // name CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
-void value_CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE; *p = v; switch (v) { case CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: break; default: break; } }
+void value_CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE(CUresult *p) { CUresult v = CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE; *p = v; switch (v) { case CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: break; default: break; } }
 // name CUDA_ERROR_DEINITIALIZED
-void value_CUDA_ERROR_DEINITIALIZED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_DEINITIALIZED; *p = v; switch (v) { case CUDA_ERROR_DEINITIALIZED: break; default: break; } }
+void value_CUDA_ERROR_DEINITIALIZED(CUresult *p) { CUresult v = CUDA_ERROR_DEINITIALIZED; *p = v; switch (v) { case CUDA_ERROR_DEINITIALIZED: break; default: break; } }
 // name CUDA_ERROR_ECC_UNCORRECTABLE
-void value_CUDA_ERROR_ECC_UNCORRECTABLE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_ECC_UNCORRECTABLE; *p = v; switch (v) { case CUDA_ERROR_ECC_UNCORRECTABLE: break; default: break; } }
+void value_CUDA_ERROR_ECC_UNCORRECTABLE(CUresult *p) { CUresult v = CUDA_ERROR_ECC_UNCORRECTABLE; *p = v; switch (v) { case CUDA_ERROR_ECC_UNCORRECTABLE: break; default: break; } }
 // name CUDA_ERROR_FILE_NOT_FOUND
-void value_CUDA_ERROR_FILE_NOT_FOUND(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_FILE_NOT_FOUND; *p = v; switch (v) { case CUDA_ERROR_FILE_NOT_FOUND: break; default: break; } }
+void value_CUDA_ERROR_FILE_NOT_FOUND(CUresult *p) { CUresult v = CUDA_ERROR_FILE_NOT_FOUND; *p = v; switch (v) { case CUDA_ERROR_FILE_NOT_FOUND: break; default: break; } }
 // name CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE
-void value_CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE; *p = v; switch (v) { case CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: break; default: break; } }
+void value_CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE(CUresult *p) { CUresult v = CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE; *p = v; switch (v) { case CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: break; default: break; } }
 // name CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
-void value_CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED; *p = v; switch (v) { case CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: break; default: break; } }
+void value_CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED(CUresult *p) { CUresult v = CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED; *p = v; switch (v) { case CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: break; default: break; } }
 // name CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED
-void value_CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED; *p = v; switch (v) { case CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: break; default: break; } }
+void value_CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED(CUresult *p) { CUresult v = CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED; *p = v; switch (v) { case CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: break; default: break; } }
 // name CUDA_ERROR_ILLEGAL_ADDRESS
-void value_CUDA_ERROR_ILLEGAL_ADDRESS(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_ILLEGAL_ADDRESS; *p = v; switch (v) { case CUDA_ERROR_ILLEGAL_ADDRESS: break; default: break; } }
+void value_CUDA_ERROR_ILLEGAL_ADDRESS(CUresult *p) { CUresult v = CUDA_ERROR_ILLEGAL_ADDRESS; *p = v; switch (v) { case CUDA_ERROR_ILLEGAL_ADDRESS: break; default: break; } }
 // name CUDA_ERROR_ILLEGAL_STATE
-void value_CUDA_ERROR_ILLEGAL_STATE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_ILLEGAL_STATE; *p = v; switch (v) { case CUDA_ERROR_ILLEGAL_STATE: break; default: break; } }
+void value_CUDA_ERROR_ILLEGAL_STATE(CUresult *p) { CUresult v = CUDA_ERROR_ILLEGAL_STATE; *p = v; switch (v) { case CUDA_ERROR_ILLEGAL_STATE: break; default: break; } }
 // name CUDA_ERROR_INVALID_CONTEXT
-void value_CUDA_ERROR_INVALID_CONTEXT(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_INVALID_CONTEXT; *p = v; switch (v) { case CUDA_ERROR_INVALID_CONTEXT: break; default: break; } }
+void value_CUDA_ERROR_INVALID_CONTEXT(CUresult *p) { CUresult v = CUDA_ERROR_INVALID_CONTEXT; *p = v; switch (v) { case CUDA_ERROR_INVALID_CONTEXT: break; default: break; } }
 // name CUDA_ERROR_INVALID_DEVICE
-void value_CUDA_ERROR_INVALID_DEVICE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_INVALID_DEVICE; *p = v; switch (v) { case CUDA_ERROR_INVALID_DEVICE: break; default: break; } }
+void value_CUDA_ERROR_INVALID_DEVICE(CUresult *p) { CUresult v = CUDA_ERROR_INVALID_DEVICE; *p = v; switch (v) { case CUDA_ERROR_INVALID_DEVICE: break; default: break; } }
 // name CUDA_ERROR_INVALID_GRAPHICS_CONTEXT
-void value_CUDA_ERROR_INVALID_GRAPHICS_CONTEXT(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_INVALID_GRAPHICS_CONTEXT; *p = v; switch (v) { case CUDA_ERROR_INVALID_GRAPHICS_CONTEXT: break; default: break; } }
+void value_CUDA_ERROR_INVALID_GRAPHICS_CONTEXT(CUresult *p) { CUresult v = CUDA_ERROR_INVALID_GRAPHICS_CONTEXT; *p = v; switch (v) { case CUDA_ERROR_INVALID_GRAPHICS_CONTEXT: break; default: break; } }
 // name CUDA_ERROR_INVALID_HANDLE
-void value_CUDA_ERROR_INVALID_HANDLE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_INVALID_HANDLE; *p = v; switch (v) { case CUDA_ERROR_INVALID_HANDLE: break; default: break; } }
+void value_CUDA_ERROR_INVALID_HANDLE(CUresult *p) { CUresult v = CUDA_ERROR_INVALID_HANDLE; *p = v; switch (v) { case CUDA_ERROR_INVALID_HANDLE: break; default: break; } }
 // name CUDA_ERROR_INVALID_IMAGE
-void value_CUDA_ERROR_INVALID_IMAGE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_INVALID_IMAGE; *p = v; switch (v) { case CUDA_ERROR_INVALID_IMAGE: break; default: break; } }
+void value_CUDA_ERROR_INVALID_IMAGE(CUresult *p) { CUresult v = CUDA_ERROR_INVALID_IMAGE; *p = v; switch (v) { case CUDA_ERROR_INVALID_IMAGE: break; default: break; } }
 // name CUDA_ERROR_INVALID_PTX
-void value_CUDA_ERROR_INVALID_PTX(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_INVALID_PTX; *p = v; switch (v) { case CUDA_ERROR_INVALID_PTX: break; default: break; } }
+void value_CUDA_ERROR_INVALID_PTX(CUresult *p) { CUresult v = CUDA_ERROR_INVALID_PTX; *p = v; switch (v) { case CUDA_ERROR_INVALID_PTX: break; default: break; } }
 // name CUDA_ERROR_INVALID_SOURCE
-void value_CUDA_ERROR_INVALID_SOURCE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_INVALID_SOURCE; *p = v; switch (v) { case CUDA_ERROR_INVALID_SOURCE: break; default: break; } }
+void value_CUDA_ERROR_INVALID_SOURCE(CUresult *p) { CUresult v = CUDA_ERROR_INVALID_SOURCE; *p = v; switch (v) { case CUDA_ERROR_INVALID_SOURCE: break; default: break; } }
 // name CUDA_ERROR_INVALID_VALUE
-void value_CUDA_ERROR_INVALID_VALUE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_INVALID_VALUE; *p = v; switch (v) { case CUDA_ERROR_INVALID_VALUE: break; default: break; } }
+void value_CUDA_ERROR_INVALID_VALUE(CUresult *p) { CUresult v = CUDA_ERROR_INVALID_VALUE; *p = v; switch (v) { case CUDA_ERROR_INVALID_VALUE: break; default: break; } }
 // name CUDA_ERROR_LAUNCH_FAILED
-void value_CUDA_ERROR_LAUNCH_FAILED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_LAUNCH_FAILED; *p = v; switch (v) { case CUDA_ERROR_LAUNCH_FAILED: break; default: break; } }
+void value_CUDA_ERROR_LAUNCH_FAILED(CUresult *p) { CUresult v = CUDA_ERROR_LAUNCH_FAILED; *p = v; switch (v) { case CUDA_ERROR_LAUNCH_FAILED: break; default: break; } }
 // name CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
-void value_CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES; *p = v; switch (v) { case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: break; default: break; } }
+void value_CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES(CUresult *p) { CUresult v = CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES; *p = v; switch (v) { case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: break; default: break; } }
 // name CUDA_ERROR_LAUNCH_TIMEOUT
-void value_CUDA_ERROR_LAUNCH_TIMEOUT(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_LAUNCH_TIMEOUT; *p = v; switch (v) { case CUDA_ERROR_LAUNCH_TIMEOUT: break; default: break; } }
+void value_CUDA_ERROR_LAUNCH_TIMEOUT(CUresult *p) { CUresult v = CUDA_ERROR_LAUNCH_TIMEOUT; *p = v; switch (v) { case CUDA_ERROR_LAUNCH_TIMEOUT: break; default: break; } }
 // name CUDA_ERROR_MAP_FAILED
-void value_CUDA_ERROR_MAP_FAILED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_MAP_FAILED; *p = v; switch (v) { case CUDA_ERROR_MAP_FAILED: break; default: break; } }
+void value_CUDA_ERROR_MAP_FAILED(CUresult *p) { CUresult v = CUDA_ERROR_MAP_FAILED; *p = v; switch (v) { case CUDA_ERROR_MAP_FAILED: break; default: break; } }
 // name CUDA_ERROR_NOT_FOUND
-void value_CUDA_ERROR_NOT_FOUND(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_NOT_FOUND; *p = v; switch (v) { case CUDA_ERROR_NOT_FOUND: break; default: break; } }
+void value_CUDA_ERROR_NOT_FOUND(CUresult *p) { CUresult v = CUDA_ERROR_NOT_FOUND; *p = v; switch (v) { case CUDA_ERROR_NOT_FOUND: break; default: break; } }
 // name CUDA_ERROR_NOT_INITIALIZED
-void value_CUDA_ERROR_NOT_INITIALIZED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_NOT_INITIALIZED; *p = v; switch (v) { case CUDA_ERROR_NOT_INITIALIZED: break; default: break; } }
+void value_CUDA_ERROR_NOT_INITIALIZED(CUresult *p) { CUresult v = CUDA_ERROR_NOT_INITIALIZED; *p = v; switch (v) { case CUDA_ERROR_NOT_INITIALIZED: break; default: break; } }
 // name CUDA_ERROR_NOT_MAPPED
-void value_CUDA_ERROR_NOT_MAPPED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_NOT_MAPPED; *p = v; switch (v) { case CUDA_ERROR_NOT_MAPPED: break; default: break; } }
+void value_CUDA_ERROR_NOT_MAPPED(CUresult *p) { CUresult v = CUDA_ERROR_NOT_MAPPED; *p = v; switch (v) { case CUDA_ERROR_NOT_MAPPED: break; default: break; } }
 // name CUDA_ERROR_NOT_MAPPED_AS_ARRAY
-void value_CUDA_ERROR_NOT_MAPPED_AS_ARRAY(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_NOT_MAPPED_AS_ARRAY; *p = v; switch (v) { case CUDA_ERROR_NOT_MAPPED_AS_ARRAY: break; default: break; } }
+void value_CUDA_ERROR_NOT_MAPPED_AS_ARRAY(CUresult *p) { CUresult v = CUDA_ERROR_NOT_MAPPED_AS_ARRAY; *p = v; switch (v) { case CUDA_ERROR_NOT_MAPPED_AS_ARRAY: break; default: break; } }
 // name CUDA_ERROR_NOT_MAPPED_AS_POINTER
-void value_CUDA_ERROR_NOT_MAPPED_AS_POINTER(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_NOT_MAPPED_AS_POINTER; *p = v; switch (v) { case CUDA_ERROR_NOT_MAPPED_AS_POINTER: break; default: break; } }
+void value_CUDA_ERROR_NOT_MAPPED_AS_POINTER(CUresult *p) { CUresult v = CUDA_ERROR_NOT_MAPPED_AS_POINTER; *p = v; switch (v) { case CUDA_ERROR_NOT_MAPPED_AS_POINTER: break; default: break; } }
 // name CUDA_ERROR_NOT_READY
-void value_CUDA_ERROR_NOT_READY(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_NOT_READY; *p = v; switch (v) { case CUDA_ERROR_NOT_READY: break; default: break; } }
+void value_CUDA_ERROR_NOT_READY(CUresult *p) { CUresult v = CUDA_ERROR_NOT_READY; *p = v; switch (v) { case CUDA_ERROR_NOT_READY: break; default: break; } }
 // name CUDA_ERROR_NOT_SUPPORTED
-void value_CUDA_ERROR_NOT_SUPPORTED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_NOT_SUPPORTED; *p = v; switch (v) { case CUDA_ERROR_NOT_SUPPORTED: break; default: break; } }
+void value_CUDA_ERROR_NOT_SUPPORTED(CUresult *p) { CUresult v = CUDA_ERROR_NOT_SUPPORTED; *p = v; switch (v) { case CUDA_ERROR_NOT_SUPPORTED: break; default: break; } }
 // name CUDA_ERROR_NO_BINARY_FOR_GPU
-void value_CUDA_ERROR_NO_BINARY_FOR_GPU(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_NO_BINARY_FOR_GPU; *p = v; switch (v) { case CUDA_ERROR_NO_BINARY_FOR_GPU: break; default: break; } }
+void value_CUDA_ERROR_NO_BINARY_FOR_GPU(CUresult *p) { CUresult v = CUDA_ERROR_NO_BINARY_FOR_GPU; *p = v; switch (v) { case CUDA_ERROR_NO_BINARY_FOR_GPU: break; default: break; } }
 // name CUDA_ERROR_NO_DEVICE
-void value_CUDA_ERROR_NO_DEVICE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_NO_DEVICE; *p = v; switch (v) { case CUDA_ERROR_NO_DEVICE: break; default: break; } }
+void value_CUDA_ERROR_NO_DEVICE(CUresult *p) { CUresult v = CUDA_ERROR_NO_DEVICE; *p = v; switch (v) { case CUDA_ERROR_NO_DEVICE: break; default: break; } }
 // name CUDA_ERROR_OPERATING_SYSTEM
-void value_CUDA_ERROR_OPERATING_SYSTEM(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_OPERATING_SYSTEM; *p = v; switch (v) { case CUDA_ERROR_OPERATING_SYSTEM: break; default: break; } }
+void value_CUDA_ERROR_OPERATING_SYSTEM(CUresult *p) { CUresult v = CUDA_ERROR_OPERATING_SYSTEM; *p = v; switch (v) { case CUDA_ERROR_OPERATING_SYSTEM: break; default: break; } }
 // name CUDA_ERROR_OUT_OF_MEMORY
-void value_CUDA_ERROR_OUT_OF_MEMORY(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_OUT_OF_MEMORY; *p = v; switch (v) { case CUDA_ERROR_OUT_OF_MEMORY: break; default: break; } }
+void value_CUDA_ERROR_OUT_OF_MEMORY(CUresult *p) { CUresult v = CUDA_ERROR_OUT_OF_MEMORY; *p = v; switch (v) { case CUDA_ERROR_OUT_OF_MEMORY: break; default: break; } }
 // name CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED
-void value_CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED; *p = v; switch (v) { case CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: break; default: break; } }
+void value_CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED(CUresult *p) { CUresult v = CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED; *p = v; switch (v) { case CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: break; default: break; } }
 // name CUDA_ERROR_PEER_ACCESS_NOT_ENABLED
-void value_CUDA_ERROR_PEER_ACCESS_NOT_ENABLED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_PEER_ACCESS_NOT_ENABLED; *p = v; switch (v) { case CUDA_ERROR_PEER_ACCESS_NOT_ENABLED: break; default: break; } }
+void value_CUDA_ERROR_PEER_ACCESS_NOT_ENABLED(CUresult *p) { CUresult v = CUDA_ERROR_PEER_ACCESS_NOT_ENABLED; *p = v; switch (v) { case CUDA_ERROR_PEER_ACCESS_NOT_ENABLED: break; default: break; } }
 // name CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
-void value_CUDA_ERROR_PEER_ACCESS_UNSUPPORTED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_PEER_ACCESS_UNSUPPORTED; *p = v; switch (v) { case CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: break; default: break; } }
+void value_CUDA_ERROR_PEER_ACCESS_UNSUPPORTED(CUresult *p) { CUresult v = CUDA_ERROR_PEER_ACCESS_UNSUPPORTED; *p = v; switch (v) { case CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: break; default: break; } }
 // name CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE
-void value_CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE; *p = v; switch (v) { case CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE: break; default: break; } }
+void value_CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE(CUresult *p) { CUresult v = CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE; *p = v; switch (v) { case CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE: break; default: break; } }
 // name CUDA_ERROR_PROFILER_ALREADY_STARTED
-void value_CUDA_ERROR_PROFILER_ALREADY_STARTED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_PROFILER_ALREADY_STARTED; *p = v; switch (v) { case CUDA_ERROR_PROFILER_ALREADY_STARTED: break; default: break; } }
+void value_CUDA_ERROR_PROFILER_ALREADY_STARTED(CUresult *p) { CUresult v = CUDA_ERROR_PROFILER_ALREADY_STARTED; *p = v; switch (v) { case CUDA_ERROR_PROFILER_ALREADY_STARTED: break; default: break; } }
 // name CUDA_ERROR_PROFILER_ALREADY_STOPPED
-void value_CUDA_ERROR_PROFILER_ALREADY_STOPPED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_PROFILER_ALREADY_STOPPED; *p = v; switch (v) { case CUDA_ERROR_PROFILER_ALREADY_STOPPED: break; default: break; } }
+void value_CUDA_ERROR_PROFILER_ALREADY_STOPPED(CUresult *p) { CUresult v = CUDA_ERROR_PROFILER_ALREADY_STOPPED; *p = v; switch (v) { case CUDA_ERROR_PROFILER_ALREADY_STOPPED: break; default: break; } }
 // name CUDA_ERROR_PROFILER_DISABLED
-void value_CUDA_ERROR_PROFILER_DISABLED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_PROFILER_DISABLED; *p = v; switch (v) { case CUDA_ERROR_PROFILER_DISABLED: break; default: break; } }
+void value_CUDA_ERROR_PROFILER_DISABLED(CUresult *p) { CUresult v = CUDA_ERROR_PROFILER_DISABLED; *p = v; switch (v) { case CUDA_ERROR_PROFILER_DISABLED: break; default: break; } }
 // name CUDA_ERROR_PROFILER_NOT_INITIALIZED
-void value_CUDA_ERROR_PROFILER_NOT_INITIALIZED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_PROFILER_NOT_INITIALIZED; *p = v; switch (v) { case CUDA_ERROR_PROFILER_NOT_INITIALIZED: break; default: break; } }
+void value_CUDA_ERROR_PROFILER_NOT_INITIALIZED(CUresult *p) { CUresult v = CUDA_ERROR_PROFILER_NOT_INITIALIZED; *p = v; switch (v) { case CUDA_ERROR_PROFILER_NOT_INITIALIZED: break; default: break; } }
 // name CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
-void value_CUDA_ERROR_SHARED_OBJECT_INIT_FAILED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_SHARED_OBJECT_INIT_FAILED; *p = v; switch (v) { case CUDA_ERROR_SHARED_OBJECT_INIT_FAILED: break; default: break; } }
+void value_CUDA_ERROR_SHARED_OBJECT_INIT_FAILED(CUresult *p) { CUresult v = CUDA_ERROR_SHARED_OBJECT_INIT_FAILED; *p = v; switch (v) { case CUDA_ERROR_SHARED_OBJECT_INIT_FAILED: break; default: break; } }
 // name CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND
-void value_CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND; *p = v; switch (v) { case CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND: break; default: break; } }
+void value_CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND(CUresult *p) { CUresult v = CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND; *p = v; switch (v) { case CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND: break; default: break; } }
 // name CUDA_ERROR_STREAM_CAPTURE_IMPLICIT
-void value_CUDA_ERROR_STREAM_CAPTURE_IMPLICIT(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_IMPLICIT: break; default: break; } }
+void value_CUDA_ERROR_STREAM_CAPTURE_IMPLICIT(CUresult *p) { CUresult v = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_IMPLICIT: break; default: break; } }
 // name CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
-void value_CUDA_ERROR_STREAM_CAPTURE_INVALIDATED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: break; default: break; } }
+void value_CUDA_ERROR_STREAM_CAPTURE_INVALIDATED(CUresult *p) { CUresult v = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: break; default: break; } }
 // name CUDA_ERROR_STREAM_CAPTURE_ISOLATION
-void value_CUDA_ERROR_STREAM_CAPTURE_ISOLATION(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_STREAM_CAPTURE_ISOLATION; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_ISOLATION: break; default: break; } }
+void value_CUDA_ERROR_STREAM_CAPTURE_ISOLATION(CUresult *p) { CUresult v = CUDA_ERROR_STREAM_CAPTURE_ISOLATION; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_ISOLATION: break; default: break; } }
 // name CUDA_ERROR_STREAM_CAPTURE_MERGE
-void value_CUDA_ERROR_STREAM_CAPTURE_MERGE(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_STREAM_CAPTURE_MERGE; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_MERGE: break; default: break; } }
+void value_CUDA_ERROR_STREAM_CAPTURE_MERGE(CUresult *p) { CUresult v = CUDA_ERROR_STREAM_CAPTURE_MERGE; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_MERGE: break; default: break; } }
 // name CUDA_ERROR_STREAM_CAPTURE_UNJOINED
-void value_CUDA_ERROR_STREAM_CAPTURE_UNJOINED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_STREAM_CAPTURE_UNJOINED; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_UNJOINED: break; default: break; } }
+void value_CUDA_ERROR_STREAM_CAPTURE_UNJOINED(CUresult *p) { CUresult v = CUDA_ERROR_STREAM_CAPTURE_UNJOINED; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_UNJOINED: break; default: break; } }
 // name CUDA_ERROR_STREAM_CAPTURE_UNMATCHED
-void value_CUDA_ERROR_STREAM_CAPTURE_UNMATCHED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_STREAM_CAPTURE_UNMATCHED; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_UNMATCHED: break; default: break; } }
+void value_CUDA_ERROR_STREAM_CAPTURE_UNMATCHED(CUresult *p) { CUresult v = CUDA_ERROR_STREAM_CAPTURE_UNMATCHED; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_UNMATCHED: break; default: break; } }
 // name CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
-void value_CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: break; default: break; } }
+void value_CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED(CUresult *p) { CUresult v = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: break; default: break; } }
 // name CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD
-void value_CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD: break; default: break; } }
+void value_CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD(CUresult *p) { CUresult v = CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD; *p = v; switch (v) { case CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD: break; default: break; } }
 // name CUDA_ERROR_UNKNOWN
-void value_CUDA_ERROR_UNKNOWN(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_UNKNOWN; *p = v; switch (v) { case CUDA_ERROR_UNKNOWN: break; default: break; } }
+void value_CUDA_ERROR_UNKNOWN(CUresult *p) { CUresult v = CUDA_ERROR_UNKNOWN; *p = v; switch (v) { case CUDA_ERROR_UNKNOWN: break; default: break; } }
 // name CUDA_ERROR_UNMAP_FAILED
-void value_CUDA_ERROR_UNMAP_FAILED(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_UNMAP_FAILED; *p = v; switch (v) { case CUDA_ERROR_UNMAP_FAILED: break; default: break; } }
+void value_CUDA_ERROR_UNMAP_FAILED(CUresult *p) { CUresult v = CUDA_ERROR_UNMAP_FAILED; *p = v; switch (v) { case CUDA_ERROR_UNMAP_FAILED: break; default: break; } }
 // name CUDA_ERROR_UNSUPPORTED_LIMIT
-void value_CUDA_ERROR_UNSUPPORTED_LIMIT(cudaError_enum *p) { cudaError_enum v = CUDA_ERROR_UNSUPPORTED_LIMIT; *p = v; switch (v) { case CUDA_ERROR_UNSUPPORTED_LIMIT: break; default: break; } }
+void value_CUDA_ERROR_UNSUPPORTED_LIMIT(CUresult *p) { CUresult v = CUDA_ERROR_UNSUPPORTED_LIMIT; *p = v; switch (v) { case CUDA_ERROR_UNSUPPORTED_LIMIT: break; default: break; } }
 // name CUDA_EVENT_RECORD_NODE_PARAMS
 void type_CUDA_EVENT_RECORD_NODE_PARAMS(CUDA_EVENT_RECORD_NODE_PARAMS *p) { CUDA_EVENT_RECORD_NODE_PARAMS v = *p; *p = v; }
 // name CUDA_EVENT_RECORD_NODE_PARAMS::event
@@ -223,9 +205,6 @@ void type_CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st(CUDA_EXTERNAL_MEMORY_BUFFER_DESC_s
 // name CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1
 void type_CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1(CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 *p) { CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 v = *p; *p = v; }
 // name CUDA_EXTERNAL_MEMORY_DEDICATED
-#ifndef CUDA_EXTERNAL_MEMORY_DEDICATED
-#error "CUDA_EXTERNAL_MEMORY_DEDICATED is not defined"
-#endif
 void value_CUDA_EXTERNAL_MEMORY_DEDICATED() { auto v = CUDA_EXTERNAL_MEMORY_DEDICATED; (void)v; }
 // name CUDA_EXTERNAL_MEMORY_HANDLE_DESC
 void type_CUDA_EXTERNAL_MEMORY_HANDLE_DESC(CUDA_EXTERNAL_MEMORY_HANDLE_DESC *p) { CUDA_EXTERNAL_MEMORY_HANDLE_DESC v = *p; *p = v; }
@@ -380,21 +359,21 @@ void field_CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_numExtSems(CUDA_EXT_SEM_WAIT_NODE_PA
 // name CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st
 void type_CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st(CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st *p) { CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st v = *p; *p = v; }
 // name CUDA_GRAPH_INSTANTIATE_ERROR
-void value_CUDA_GRAPH_INSTANTIATE_ERROR(CUgraphInstantiateResult_enum *p) { CUgraphInstantiateResult_enum v = CUDA_GRAPH_INSTANTIATE_ERROR; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_ERROR: break; default: break; } }
+void value_CUDA_GRAPH_INSTANTIATE_ERROR(CUgraphInstantiateResult *p) { CUgraphInstantiateResult v = CUDA_GRAPH_INSTANTIATE_ERROR; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_ERROR: break; default: break; } }
 // name CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH
-void value_CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH(CUgraphInstantiate_flags_enum *p) { CUgraphInstantiate_flags_enum v = CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH: break; default: break; } }
+void value_CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH(CUgraphInstantiate_flags *p) { CUgraphInstantiate_flags v = CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH: break; default: break; } }
 // name CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH
-void value_CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH(CUgraphInstantiate_flags_enum *p) { CUgraphInstantiate_flags_enum v = CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: break; default: break; } }
+void value_CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH(CUgraphInstantiate_flags *p) { CUgraphInstantiate_flags v = CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: break; default: break; } }
 // name CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD
-void value_CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD(CUgraphInstantiate_flags_enum *p) { CUgraphInstantiate_flags_enum v = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD: break; default: break; } }
+void value_CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD(CUgraphInstantiate_flags *p) { CUgraphInstantiate_flags v = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD: break; default: break; } }
 // name CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY
-void value_CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY(CUgraphInstantiate_flags_enum *p) { CUgraphInstantiate_flags_enum v = CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY: break; default: break; } }
+void value_CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY(CUgraphInstantiate_flags *p) { CUgraphInstantiate_flags v = CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY: break; default: break; } }
 // name CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE
-void value_CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE(CUgraphInstantiateResult_enum *p) { CUgraphInstantiateResult_enum v = CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE: break; default: break; } }
+void value_CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE(CUgraphInstantiateResult *p) { CUgraphInstantiateResult v = CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE: break; default: break; } }
 // name CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED
-void value_CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED(CUgraphInstantiateResult_enum *p) { CUgraphInstantiateResult_enum v = CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED: break; default: break; } }
+void value_CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED(CUgraphInstantiateResult *p) { CUgraphInstantiateResult v = CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED: break; default: break; } }
 // name CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED
-void value_CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED(CUgraphInstantiateResult_enum *p) { CUgraphInstantiateResult_enum v = CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED: break; default: break; } }
+void value_CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED(CUgraphInstantiateResult *p) { CUgraphInstantiateResult v = CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED: break; default: break; } }
 // name CUDA_GRAPH_INSTANTIATE_PARAMS
 void type_CUDA_GRAPH_INSTANTIATE_PARAMS(CUDA_GRAPH_INSTANTIATE_PARAMS *p) { CUDA_GRAPH_INSTANTIATE_PARAMS v = *p; *p = v; }
 // name CUDA_GRAPH_INSTANTIATE_PARAMS::flags
@@ -408,7 +387,7 @@ void field_CUDA_GRAPH_INSTANTIATE_PARAMS_result_out(CUDA_GRAPH_INSTANTIATE_PARAM
 // name CUDA_GRAPH_INSTANTIATE_PARAMS_st
 void type_CUDA_GRAPH_INSTANTIATE_PARAMS_st(CUDA_GRAPH_INSTANTIATE_PARAMS_st *p) { CUDA_GRAPH_INSTANTIATE_PARAMS_st v = *p; *p = v; }
 // name CUDA_GRAPH_INSTANTIATE_SUCCESS
-void value_CUDA_GRAPH_INSTANTIATE_SUCCESS(CUgraphInstantiateResult_enum *p) { CUgraphInstantiateResult_enum v = CUDA_GRAPH_INSTANTIATE_SUCCESS; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_SUCCESS: break; default: break; } }
+void value_CUDA_GRAPH_INSTANTIATE_SUCCESS(CUgraphInstantiateResult *p) { CUgraphInstantiateResult v = CUDA_GRAPH_INSTANTIATE_SUCCESS; *p = v; switch (v) { case CUDA_GRAPH_INSTANTIATE_SUCCESS: break; default: break; } }
 // name CUDA_HOST_NODE_PARAMS
 void type_CUDA_HOST_NODE_PARAMS(CUDA_HOST_NODE_PARAMS *p) { CUDA_HOST_NODE_PARAMS v = *p; *p = v; }
 // name CUDA_HOST_NODE_PARAMS::fn
@@ -714,7 +693,7 @@ void type_CUDA_RESOURCE_VIEW_DESC_st(CUDA_RESOURCE_VIEW_DESC_st *p) { CUDA_RESOU
 // name CUDA_RESOURCE_VIEW_DESC_v1
 void type_CUDA_RESOURCE_VIEW_DESC_v1(CUDA_RESOURCE_VIEW_DESC_v1 *p) { CUDA_RESOURCE_VIEW_DESC_v1 v = *p; *p = v; }
 // name CUDA_SUCCESS
-void value_CUDA_SUCCESS(cudaError_enum *p) { cudaError_enum v = CUDA_SUCCESS; *p = v; switch (v) { case CUDA_SUCCESS: break; default: break; } }
+void value_CUDA_SUCCESS(CUresult *p) { CUresult v = CUDA_SUCCESS; *p = v; switch (v) { case CUDA_SUCCESS: break; default: break; } }
 // name CUDA_TEXTURE_DESC
 void type_CUDA_TEXTURE_DESC(CUDA_TEXTURE_DESC *p) { CUDA_TEXTURE_DESC v = *p; *p = v; }
 // name CUDA_TEXTURE_DESC::addressMode
@@ -742,877 +721,831 @@ void type_CUDA_TEXTURE_DESC_st(CUDA_TEXTURE_DESC_st *p) { CUDA_TEXTURE_DESC_st v
 // name CUDA_TEXTURE_DESC_v1
 void type_CUDA_TEXTURE_DESC_v1(CUDA_TEXTURE_DESC_v1 *p) { CUDA_TEXTURE_DESC_v1 v = *p; *p = v; }
 // name CUDA_VERSION
-#ifndef CUDA_VERSION
-#error "CUDA_VERSION is not defined"
-#endif
 void value_CUDA_VERSION() { auto v = CUDA_VERSION; (void)v; }
 // name CUGPUDirectRDMAWritesOrdering
 void type_CUGPUDirectRDMAWritesOrdering(CUGPUDirectRDMAWritesOrdering *p) { CUGPUDirectRDMAWritesOrdering v = *p; *p = v; }
 // name CUGPUDirectRDMAWritesOrdering_enum
 void type_CUGPUDirectRDMAWritesOrdering_enum(CUGPUDirectRDMAWritesOrdering_enum *p) { CUGPUDirectRDMAWritesOrdering_enum v = *p; *p = v; }
 // name CU_ACCESS_PROPERTY_NORMAL
-void value_CU_ACCESS_PROPERTY_NORMAL(CUaccessProperty_enum *p) { CUaccessProperty_enum v = CU_ACCESS_PROPERTY_NORMAL; *p = v; switch (v) { case CU_ACCESS_PROPERTY_NORMAL: break; default: break; } }
+void value_CU_ACCESS_PROPERTY_NORMAL(CUaccessProperty *p) { CUaccessProperty v = CU_ACCESS_PROPERTY_NORMAL; *p = v; switch (v) { case CU_ACCESS_PROPERTY_NORMAL: break; default: break; } }
 // name CU_ACCESS_PROPERTY_PERSISTING
-void value_CU_ACCESS_PROPERTY_PERSISTING(CUaccessProperty_enum *p) { CUaccessProperty_enum v = CU_ACCESS_PROPERTY_PERSISTING; *p = v; switch (v) { case CU_ACCESS_PROPERTY_PERSISTING: break; default: break; } }
+void value_CU_ACCESS_PROPERTY_PERSISTING(CUaccessProperty *p) { CUaccessProperty v = CU_ACCESS_PROPERTY_PERSISTING; *p = v; switch (v) { case CU_ACCESS_PROPERTY_PERSISTING: break; default: break; } }
 // name CU_ACCESS_PROPERTY_STREAMING
-void value_CU_ACCESS_PROPERTY_STREAMING(CUaccessProperty_enum *p) { CUaccessProperty_enum v = CU_ACCESS_PROPERTY_STREAMING; *p = v; switch (v) { case CU_ACCESS_PROPERTY_STREAMING: break; default: break; } }
+void value_CU_ACCESS_PROPERTY_STREAMING(CUaccessProperty *p) { CUaccessProperty v = CU_ACCESS_PROPERTY_STREAMING; *p = v; switch (v) { case CU_ACCESS_PROPERTY_STREAMING: break; default: break; } }
 // name CU_AD_FORMAT_FLOAT
-void value_CU_AD_FORMAT_FLOAT(CUarray_format_enum *p) { CUarray_format_enum v = CU_AD_FORMAT_FLOAT; *p = v; switch (v) { case CU_AD_FORMAT_FLOAT: break; default: break; } }
+void value_CU_AD_FORMAT_FLOAT(CUarray_format *p) { CUarray_format v = CU_AD_FORMAT_FLOAT; *p = v; switch (v) { case CU_AD_FORMAT_FLOAT: break; default: break; } }
 // name CU_AD_FORMAT_HALF
-void value_CU_AD_FORMAT_HALF(CUarray_format_enum *p) { CUarray_format_enum v = CU_AD_FORMAT_HALF; *p = v; switch (v) { case CU_AD_FORMAT_HALF: break; default: break; } }
+void value_CU_AD_FORMAT_HALF(CUarray_format *p) { CUarray_format v = CU_AD_FORMAT_HALF; *p = v; switch (v) { case CU_AD_FORMAT_HALF: break; default: break; } }
 // name CU_AD_FORMAT_SIGNED_INT16
-void value_CU_AD_FORMAT_SIGNED_INT16(CUarray_format_enum *p) { CUarray_format_enum v = CU_AD_FORMAT_SIGNED_INT16; *p = v; switch (v) { case CU_AD_FORMAT_SIGNED_INT16: break; default: break; } }
+void value_CU_AD_FORMAT_SIGNED_INT16(CUarray_format *p) { CUarray_format v = CU_AD_FORMAT_SIGNED_INT16; *p = v; switch (v) { case CU_AD_FORMAT_SIGNED_INT16: break; default: break; } }
 // name CU_AD_FORMAT_SIGNED_INT32
-void value_CU_AD_FORMAT_SIGNED_INT32(CUarray_format_enum *p) { CUarray_format_enum v = CU_AD_FORMAT_SIGNED_INT32; *p = v; switch (v) { case CU_AD_FORMAT_SIGNED_INT32: break; default: break; } }
+void value_CU_AD_FORMAT_SIGNED_INT32(CUarray_format *p) { CUarray_format v = CU_AD_FORMAT_SIGNED_INT32; *p = v; switch (v) { case CU_AD_FORMAT_SIGNED_INT32: break; default: break; } }
 // name CU_AD_FORMAT_SIGNED_INT8
-void value_CU_AD_FORMAT_SIGNED_INT8(CUarray_format_enum *p) { CUarray_format_enum v = CU_AD_FORMAT_SIGNED_INT8; *p = v; switch (v) { case CU_AD_FORMAT_SIGNED_INT8: break; default: break; } }
+void value_CU_AD_FORMAT_SIGNED_INT8(CUarray_format *p) { CUarray_format v = CU_AD_FORMAT_SIGNED_INT8; *p = v; switch (v) { case CU_AD_FORMAT_SIGNED_INT8: break; default: break; } }
 // name CU_AD_FORMAT_UNSIGNED_INT16
-void value_CU_AD_FORMAT_UNSIGNED_INT16(CUarray_format_enum *p) { CUarray_format_enum v = CU_AD_FORMAT_UNSIGNED_INT16; *p = v; switch (v) { case CU_AD_FORMAT_UNSIGNED_INT16: break; default: break; } }
+void value_CU_AD_FORMAT_UNSIGNED_INT16(CUarray_format *p) { CUarray_format v = CU_AD_FORMAT_UNSIGNED_INT16; *p = v; switch (v) { case CU_AD_FORMAT_UNSIGNED_INT16: break; default: break; } }
 // name CU_AD_FORMAT_UNSIGNED_INT32
-void value_CU_AD_FORMAT_UNSIGNED_INT32(CUarray_format_enum *p) { CUarray_format_enum v = CU_AD_FORMAT_UNSIGNED_INT32; *p = v; switch (v) { case CU_AD_FORMAT_UNSIGNED_INT32: break; default: break; } }
+void value_CU_AD_FORMAT_UNSIGNED_INT32(CUarray_format *p) { CUarray_format v = CU_AD_FORMAT_UNSIGNED_INT32; *p = v; switch (v) { case CU_AD_FORMAT_UNSIGNED_INT32: break; default: break; } }
 // name CU_AD_FORMAT_UNSIGNED_INT8
-void value_CU_AD_FORMAT_UNSIGNED_INT8(CUarray_format_enum *p) { CUarray_format_enum v = CU_AD_FORMAT_UNSIGNED_INT8; *p = v; switch (v) { case CU_AD_FORMAT_UNSIGNED_INT8: break; default: break; } }
+void value_CU_AD_FORMAT_UNSIGNED_INT8(CUarray_format *p) { CUarray_format v = CU_AD_FORMAT_UNSIGNED_INT8; *p = v; switch (v) { case CU_AD_FORMAT_UNSIGNED_INT8: break; default: break; } }
 // name CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL
-void value_CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL(CUarraySparseSubresourceType_enum *p) { CUarraySparseSubresourceType_enum v = CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL; *p = v; switch (v) { case CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL: break; default: break; } }
+void value_CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL(CUarraySparseSubresourceType *p) { CUarraySparseSubresourceType v = CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL; *p = v; switch (v) { case CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL: break; default: break; } }
 // name CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL
-void value_CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL(CUarraySparseSubresourceType_enum *p) { CUarraySparseSubresourceType_enum v = CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL; *p = v; switch (v) { case CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL: break; default: break; } }
+void value_CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL(CUarraySparseSubresourceType *p) { CUarraySparseSubresourceType v = CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL; *p = v; switch (v) { case CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL: break; default: break; } }
 // name CU_COMPUTEMODE_DEFAULT
-void value_CU_COMPUTEMODE_DEFAULT(CUcomputemode_enum *p) { CUcomputemode_enum v = CU_COMPUTEMODE_DEFAULT; *p = v; switch (v) { case CU_COMPUTEMODE_DEFAULT: break; default: break; } }
+void value_CU_COMPUTEMODE_DEFAULT(CUcomputemode *p) { CUcomputemode v = CU_COMPUTEMODE_DEFAULT; *p = v; switch (v) { case CU_COMPUTEMODE_DEFAULT: break; default: break; } }
 // name CU_COMPUTEMODE_EXCLUSIVE_PROCESS
-void value_CU_COMPUTEMODE_EXCLUSIVE_PROCESS(CUcomputemode_enum *p) { CUcomputemode_enum v = CU_COMPUTEMODE_EXCLUSIVE_PROCESS; *p = v; switch (v) { case CU_COMPUTEMODE_EXCLUSIVE_PROCESS: break; default: break; } }
+void value_CU_COMPUTEMODE_EXCLUSIVE_PROCESS(CUcomputemode *p) { CUcomputemode v = CU_COMPUTEMODE_EXCLUSIVE_PROCESS; *p = v; switch (v) { case CU_COMPUTEMODE_EXCLUSIVE_PROCESS: break; default: break; } }
 // name CU_COMPUTEMODE_PROHIBITED
-void value_CU_COMPUTEMODE_PROHIBITED(CUcomputemode_enum *p) { CUcomputemode_enum v = CU_COMPUTEMODE_PROHIBITED; *p = v; switch (v) { case CU_COMPUTEMODE_PROHIBITED: break; default: break; } }
+void value_CU_COMPUTEMODE_PROHIBITED(CUcomputemode *p) { CUcomputemode v = CU_COMPUTEMODE_PROHIBITED; *p = v; switch (v) { case CU_COMPUTEMODE_PROHIBITED: break; default: break; } }
 // name CU_CTX_BLOCKING_SYNC
-void value_CU_CTX_BLOCKING_SYNC(CUctx_flags_enum *p) { CUctx_flags_enum v = CU_CTX_BLOCKING_SYNC; *p = v; switch (v) { case CU_CTX_BLOCKING_SYNC: break; default: break; } }
+int value_CU_CTX_BLOCKING_SYNC(int a) { auto v = CU_CTX_BLOCKING_SYNC; switch (a) { case CU_CTX_BLOCKING_SYNC: return 1; default: return (int)v; } }
 // name CU_CTX_LMEM_RESIZE_TO_MAX
-void value_CU_CTX_LMEM_RESIZE_TO_MAX(CUctx_flags_enum *p) { CUctx_flags_enum v = CU_CTX_LMEM_RESIZE_TO_MAX; *p = v; switch (v) { case CU_CTX_LMEM_RESIZE_TO_MAX: break; default: break; } }
+int value_CU_CTX_LMEM_RESIZE_TO_MAX(int a) { auto v = CU_CTX_LMEM_RESIZE_TO_MAX; switch (a) { case CU_CTX_LMEM_RESIZE_TO_MAX: return 1; default: return (int)v; } }
 // name CU_CTX_MAP_HOST
-void value_CU_CTX_MAP_HOST(CUctx_flags_enum *p) { CUctx_flags_enum v = CU_CTX_MAP_HOST; *p = v; switch (v) { case CU_CTX_MAP_HOST: break; default: break; } }
+int value_CU_CTX_MAP_HOST(int a) { auto v = CU_CTX_MAP_HOST; switch (a) { case CU_CTX_MAP_HOST: return 1; default: return (int)v; } }
 // name CU_CTX_SCHED_AUTO
-void value_CU_CTX_SCHED_AUTO(CUctx_flags_enum *p) { CUctx_flags_enum v = CU_CTX_SCHED_AUTO; *p = v; switch (v) { case CU_CTX_SCHED_AUTO: break; default: break; } }
+int value_CU_CTX_SCHED_AUTO(int a) { auto v = CU_CTX_SCHED_AUTO; switch (a) { case CU_CTX_SCHED_AUTO: return 1; default: return (int)v; } }
 // name CU_CTX_SCHED_BLOCKING_SYNC
-void value_CU_CTX_SCHED_BLOCKING_SYNC(CUctx_flags_enum *p) { CUctx_flags_enum v = CU_CTX_SCHED_BLOCKING_SYNC; *p = v; switch (v) { case CU_CTX_SCHED_BLOCKING_SYNC: break; default: break; } }
+int value_CU_CTX_SCHED_BLOCKING_SYNC(int a) { auto v = CU_CTX_SCHED_BLOCKING_SYNC; switch (a) { case CU_CTX_SCHED_BLOCKING_SYNC: return 1; default: return (int)v; } }
 // name CU_CTX_SCHED_MASK
-void value_CU_CTX_SCHED_MASK(CUctx_flags_enum *p) { CUctx_flags_enum v = CU_CTX_SCHED_MASK; *p = v; switch (v) { case CU_CTX_SCHED_MASK: break; default: break; } }
+int value_CU_CTX_SCHED_MASK(int a) { auto v = CU_CTX_SCHED_MASK; switch (a) { case CU_CTX_SCHED_MASK: return 1; default: return (int)v; } }
 // name CU_CTX_SCHED_SPIN
-void value_CU_CTX_SCHED_SPIN(CUctx_flags_enum *p) { CUctx_flags_enum v = CU_CTX_SCHED_SPIN; *p = v; switch (v) { case CU_CTX_SCHED_SPIN: break; default: break; } }
+int value_CU_CTX_SCHED_SPIN(int a) { auto v = CU_CTX_SCHED_SPIN; switch (a) { case CU_CTX_SCHED_SPIN: return 1; default: return (int)v; } }
 // name CU_CTX_SCHED_YIELD
-void value_CU_CTX_SCHED_YIELD(CUctx_flags_enum *p) { CUctx_flags_enum v = CU_CTX_SCHED_YIELD; *p = v; switch (v) { case CU_CTX_SCHED_YIELD: break; default: break; } }
+int value_CU_CTX_SCHED_YIELD(int a) { auto v = CU_CTX_SCHED_YIELD; switch (a) { case CU_CTX_SCHED_YIELD: return 1; default: return (int)v; } }
 // name CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT
-void value_CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY
-void value_CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
-void value_CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR
-void value_CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1
-void value_CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_CLOCK_RATE
-void value_CU_DEVICE_ATTRIBUTE_CLOCK_RATE(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_CLOCK_RATE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_CLOCK_RATE(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_CLOCK_RATE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
-void value_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
-void value_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_COMPUTE_MODE
-void value_CU_DEVICE_ATTRIBUTE_COMPUTE_MODE(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_COMPUTE_MODE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_COMPUTE_MODE(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_COMPUTE_MODE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED
-void value_CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS
-void value_CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS
-void value_CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH
-void value_CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH
-void value_CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
-void value_CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_ECC_ENABLED
-void value_CU_DEVICE_ATTRIBUTE_ECC_ENABLED(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_ECC_ENABLED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_ECC_ENABLED(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_ECC_ENABLED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED
-void value_CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED
-void value_CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_GPU_OVERLAP
-void value_CU_DEVICE_ATTRIBUTE_GPU_OVERLAP(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_GPU_OVERLAP; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_GPU_OVERLAP(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_GPU_OVERLAP; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED
-void value_CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED
-void value_CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_INTEGRATED
-void value_CU_DEVICE_ATTRIBUTE_INTEGRATED(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_INTEGRATED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_INTEGRATED: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_INTEGRATED(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_INTEGRATED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_INTEGRATED: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT
-void value_CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
-void value_CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED
-void value_CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY
-void value_CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH
-void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR
-void value_CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X
-void value_CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y
-void value_CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z
-void value_CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X
-void value_CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y
-void value_CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z
-void value_CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_PITCH
-void value_CU_DEVICE_ATTRIBUTE_MAX_PITCH(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_PITCH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_PITCH: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_PITCH(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_PITCH; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_PITCH: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK
-void value_CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR
-void value_CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK
-void value_CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
-void value_CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
-void value_CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK
-void value_CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR
-void value_CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE
-void value_CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
-void value_CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
-void value_CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD
-void value_CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID
-void value_CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS
-void value_CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES
-void value_CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_PCI_BUS_ID
-void value_CU_DEVICE_ATTRIBUTE_PCI_BUS_ID(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_PCI_BUS_ID; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_PCI_BUS_ID(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_PCI_BUS_ID; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID
-void value_CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID
-void value_CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK
-void value_CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK
-void value_CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO
-void value_CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED
-void value_CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT
-void value_CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_TCC_DRIVER
-void value_CU_DEVICE_ATTRIBUTE_TCC_DRIVER(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_TCC_DRIVER; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_TCC_DRIVER: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_TCC_DRIVER(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_TCC_DRIVER; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_TCC_DRIVER: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT
-void value_CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT
-void value_CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY
-void value_CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING
-void value_CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED
-void value_CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
-void value_CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_ATTRIBUTE_WARP_SIZE
-void value_CU_DEVICE_ATTRIBUTE_WARP_SIZE(CUdevice_attribute_enum *p) { CUdevice_attribute_enum v = CU_DEVICE_ATTRIBUTE_WARP_SIZE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_WARP_SIZE: break; default: break; } }
+void value_CU_DEVICE_ATTRIBUTE_WARP_SIZE(CUdevice_attribute *p) { CUdevice_attribute v = CU_DEVICE_ATTRIBUTE_WARP_SIZE; *p = v; switch (v) { case CU_DEVICE_ATTRIBUTE_WARP_SIZE: break; default: break; } }
 // name CU_DEVICE_CPU
-#ifndef CU_DEVICE_CPU
-#error "CU_DEVICE_CPU is not defined"
-#endif
 void value_CU_DEVICE_CPU() { auto v = CU_DEVICE_CPU; (void)v; }
 // name CU_DEVICE_INVALID
-#ifndef CU_DEVICE_INVALID
-#error "CU_DEVICE_INVALID is not defined"
-#endif
 void value_CU_DEVICE_INVALID() { auto v = CU_DEVICE_INVALID; (void)v; }
 // name CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED
-void value_CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED(CUdevice_P2PAttribute_enum *p) { CUdevice_P2PAttribute_enum v = CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED(CUdevice_P2PAttribute *p) { CUdevice_P2PAttribute v = CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED
-void value_CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED(CUdevice_P2PAttribute_enum *p) { CUdevice_P2PAttribute_enum v = CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED(CUdevice_P2PAttribute *p) { CUdevice_P2PAttribute v = CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED
-void value_CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED(CUdevice_P2PAttribute_enum *p) { CUdevice_P2PAttribute_enum v = CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED(CUdevice_P2PAttribute *p) { CUdevice_P2PAttribute v = CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED
-void value_CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED(CUdevice_P2PAttribute_enum *p) { CUdevice_P2PAttribute_enum v = CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED: break; default: break; } }
+void value_CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED(CUdevice_P2PAttribute *p) { CUdevice_P2PAttribute v = CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED; *p = v; switch (v) { case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED: break; default: break; } }
 // name CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK
-void value_CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK(CUdevice_P2PAttribute_enum *p) { CUdevice_P2PAttribute_enum v = CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK; *p = v; switch (v) { case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK: break; default: break; } }
+void value_CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK(CUdevice_P2PAttribute *p) { CUdevice_P2PAttribute v = CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK; *p = v; switch (v) { case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK: break; default: break; } }
 // name CU_EVENT_BLOCKING_SYNC
-void value_CU_EVENT_BLOCKING_SYNC(CUevent_flags_enum *p) { CUevent_flags_enum v = CU_EVENT_BLOCKING_SYNC; *p = v; switch (v) { case CU_EVENT_BLOCKING_SYNC: break; default: break; } }
+int value_CU_EVENT_BLOCKING_SYNC(int a) { auto v = CU_EVENT_BLOCKING_SYNC; switch (a) { case CU_EVENT_BLOCKING_SYNC: return 1; default: return (int)v; } }
 // name CU_EVENT_DEFAULT
-void value_CU_EVENT_DEFAULT(CUevent_flags_enum *p) { CUevent_flags_enum v = CU_EVENT_DEFAULT; *p = v; switch (v) { case CU_EVENT_DEFAULT: break; default: break; } }
+int value_CU_EVENT_DEFAULT(int a) { auto v = CU_EVENT_DEFAULT; switch (a) { case CU_EVENT_DEFAULT: return 1; default: return (int)v; } }
 // name CU_EVENT_DISABLE_TIMING
-void value_CU_EVENT_DISABLE_TIMING(CUevent_flags_enum *p) { CUevent_flags_enum v = CU_EVENT_DISABLE_TIMING; *p = v; switch (v) { case CU_EVENT_DISABLE_TIMING: break; default: break; } }
+int value_CU_EVENT_DISABLE_TIMING(int a) { auto v = CU_EVENT_DISABLE_TIMING; switch (a) { case CU_EVENT_DISABLE_TIMING: return 1; default: return (int)v; } }
 // name CU_EVENT_INTERPROCESS
-void value_CU_EVENT_INTERPROCESS(CUevent_flags_enum *p) { CUevent_flags_enum v = CU_EVENT_INTERPROCESS; *p = v; switch (v) { case CU_EVENT_INTERPROCESS: break; default: break; } }
+int value_CU_EVENT_INTERPROCESS(int a) { auto v = CU_EVENT_INTERPROCESS; switch (a) { case CU_EVENT_INTERPROCESS: return 1; default: return (int)v; } }
 // name CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE
-void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE(CUexternalMemoryHandleType_enum *p) { CUexternalMemoryHandleType_enum v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE: break; default: break; } }
+void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE(CUexternalMemoryHandleType *p) { CUexternalMemoryHandleType v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE: break; default: break; } }
 // name CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT
-void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT(CUexternalMemoryHandleType_enum *p) { CUexternalMemoryHandleType_enum v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT: break; default: break; } }
+void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT(CUexternalMemoryHandleType *p) { CUexternalMemoryHandleType v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT: break; default: break; } }
 // name CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP
-void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP(CUexternalMemoryHandleType_enum *p) { CUexternalMemoryHandleType_enum v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP: break; default: break; } }
+void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP(CUexternalMemoryHandleType *p) { CUexternalMemoryHandleType v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP: break; default: break; } }
 // name CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE
-void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE(CUexternalMemoryHandleType_enum *p) { CUexternalMemoryHandleType_enum v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE: break; default: break; } }
+void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE(CUexternalMemoryHandleType *p) { CUexternalMemoryHandleType v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE: break; default: break; } }
 // name CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD
-void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD(CUexternalMemoryHandleType_enum *p) { CUexternalMemoryHandleType_enum v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD: break; default: break; } }
+void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD(CUexternalMemoryHandleType *p) { CUexternalMemoryHandleType v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD: break; default: break; } }
 // name CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32
-void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32(CUexternalMemoryHandleType_enum *p) { CUexternalMemoryHandleType_enum v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32: break; default: break; } }
+void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32(CUexternalMemoryHandleType *p) { CUexternalMemoryHandleType v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32: break; default: break; } }
 // name CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT
-void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT(CUexternalMemoryHandleType_enum *p) { CUexternalMemoryHandleType_enum v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT: break; default: break; } }
+void value_CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT(CUexternalMemoryHandleType *p) { CUexternalMemoryHandleType v = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT; *p = v; switch (v) { case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT: break; default: break; } }
 // name CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE
-void value_CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE(CUexternalSemaphoreHandleType_enum *p) { CUexternalSemaphoreHandleType_enum v = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE; *p = v; switch (v) { case CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE: break; default: break; } }
+void value_CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE(CUexternalSemaphoreHandleType *p) { CUexternalSemaphoreHandleType v = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE; *p = v; switch (v) { case CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE: break; default: break; } }
 // name CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD
-void value_CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD(CUexternalSemaphoreHandleType_enum *p) { CUexternalSemaphoreHandleType_enum v = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD; *p = v; switch (v) { case CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD: break; default: break; } }
+void value_CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD(CUexternalSemaphoreHandleType *p) { CUexternalSemaphoreHandleType v = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD; *p = v; switch (v) { case CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD: break; default: break; } }
 // name CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32
-void value_CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32(CUexternalSemaphoreHandleType_enum *p) { CUexternalSemaphoreHandleType_enum v = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32; *p = v; switch (v) { case CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32: break; default: break; } }
+void value_CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32(CUexternalSemaphoreHandleType *p) { CUexternalSemaphoreHandleType v = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32; *p = v; switch (v) { case CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32: break; default: break; } }
 // name CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT
-void value_CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT(CUexternalSemaphoreHandleType_enum *p) { CUexternalSemaphoreHandleType_enum v = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT; *p = v; switch (v) { case CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT: break; default: break; } }
+void value_CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT(CUexternalSemaphoreHandleType *p) { CUexternalSemaphoreHandleType v = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT; *p = v; switch (v) { case CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT: break; default: break; } }
 // name CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST
-void value_CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST(CUflushGPUDirectRDMAWritesOptions_enum *p) { CUflushGPUDirectRDMAWritesOptions_enum v = CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST; *p = v; switch (v) { case CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST: break; default: break; } }
+void value_CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST(CUflushGPUDirectRDMAWritesOptions *p) { CUflushGPUDirectRDMAWritesOptions v = CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST; *p = v; switch (v) { case CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST: break; default: break; } }
 // name CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS
-void value_CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS(CUflushGPUDirectRDMAWritesOptions_enum *p) { CUflushGPUDirectRDMAWritesOptions_enum v = CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS; *p = v; switch (v) { case CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS: break; default: break; } }
+void value_CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS(CUflushGPUDirectRDMAWritesOptions *p) { CUflushGPUDirectRDMAWritesOptions v = CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS; *p = v; switch (v) { case CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS: break; default: break; } }
 // name CU_FUNC_ATTRIBUTE_BINARY_VERSION
-void value_CU_FUNC_ATTRIBUTE_BINARY_VERSION(CUfunction_attribute_enum *p) { CUfunction_attribute_enum v = CU_FUNC_ATTRIBUTE_BINARY_VERSION; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_BINARY_VERSION: break; default: break; } }
+void value_CU_FUNC_ATTRIBUTE_BINARY_VERSION(CUfunction_attribute *p) { CUfunction_attribute v = CU_FUNC_ATTRIBUTE_BINARY_VERSION; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_BINARY_VERSION: break; default: break; } }
 // name CU_FUNC_ATTRIBUTE_CACHE_MODE_CA
-void value_CU_FUNC_ATTRIBUTE_CACHE_MODE_CA(CUfunction_attribute_enum *p) { CUfunction_attribute_enum v = CU_FUNC_ATTRIBUTE_CACHE_MODE_CA; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: break; default: break; } }
+void value_CU_FUNC_ATTRIBUTE_CACHE_MODE_CA(CUfunction_attribute *p) { CUfunction_attribute v = CU_FUNC_ATTRIBUTE_CACHE_MODE_CA; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: break; default: break; } }
 // name CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES
-void value_CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES(CUfunction_attribute_enum *p) { CUfunction_attribute_enum v = CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: break; default: break; } }
+void value_CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES(CUfunction_attribute *p) { CUfunction_attribute v = CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: break; default: break; } }
 // name CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES
-void value_CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES(CUfunction_attribute_enum *p) { CUfunction_attribute_enum v = CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: break; default: break; } }
+void value_CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES(CUfunction_attribute *p) { CUfunction_attribute v = CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: break; default: break; } }
 // name CU_FUNC_ATTRIBUTE_MAX
-void value_CU_FUNC_ATTRIBUTE_MAX(CUfunction_attribute_enum *p) { CUfunction_attribute_enum v = CU_FUNC_ATTRIBUTE_MAX; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_MAX: break; default: break; } }
+void value_CU_FUNC_ATTRIBUTE_MAX(CUfunction_attribute *p) { CUfunction_attribute v = CU_FUNC_ATTRIBUTE_MAX; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_MAX: break; default: break; } }
 // name CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-void value_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES(CUfunction_attribute_enum *p) { CUfunction_attribute_enum v = CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: break; default: break; } }
+void value_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES(CUfunction_attribute *p) { CUfunction_attribute v = CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: break; default: break; } }
 // name CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
-void value_CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK(CUfunction_attribute_enum *p) { CUfunction_attribute_enum v = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: break; default: break; } }
+void value_CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK(CUfunction_attribute *p) { CUfunction_attribute v = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: break; default: break; } }
 // name CU_FUNC_ATTRIBUTE_NUM_REGS
-void value_CU_FUNC_ATTRIBUTE_NUM_REGS(CUfunction_attribute_enum *p) { CUfunction_attribute_enum v = CU_FUNC_ATTRIBUTE_NUM_REGS; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_NUM_REGS: break; default: break; } }
+void value_CU_FUNC_ATTRIBUTE_NUM_REGS(CUfunction_attribute *p) { CUfunction_attribute v = CU_FUNC_ATTRIBUTE_NUM_REGS; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_NUM_REGS: break; default: break; } }
 // name CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
-void value_CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT(CUfunction_attribute_enum *p) { CUfunction_attribute_enum v = CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: break; default: break; } }
+void value_CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT(CUfunction_attribute *p) { CUfunction_attribute v = CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: break; default: break; } }
 // name CU_FUNC_ATTRIBUTE_PTX_VERSION
-void value_CU_FUNC_ATTRIBUTE_PTX_VERSION(CUfunction_attribute_enum *p) { CUfunction_attribute_enum v = CU_FUNC_ATTRIBUTE_PTX_VERSION; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_PTX_VERSION: break; default: break; } }
+void value_CU_FUNC_ATTRIBUTE_PTX_VERSION(CUfunction_attribute *p) { CUfunction_attribute v = CU_FUNC_ATTRIBUTE_PTX_VERSION; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_PTX_VERSION: break; default: break; } }
 // name CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
-void value_CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES(CUfunction_attribute_enum *p) { CUfunction_attribute_enum v = CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: break; default: break; } }
+void value_CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES(CUfunction_attribute *p) { CUfunction_attribute v = CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES; *p = v; switch (v) { case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: break; default: break; } }
 // name CU_FUNC_CACHE_PREFER_EQUAL
-void value_CU_FUNC_CACHE_PREFER_EQUAL(CUfunc_cache_enum *p) { CUfunc_cache_enum v = CU_FUNC_CACHE_PREFER_EQUAL; *p = v; switch (v) { case CU_FUNC_CACHE_PREFER_EQUAL: break; default: break; } }
+void value_CU_FUNC_CACHE_PREFER_EQUAL(CUfunc_cache *p) { CUfunc_cache v = CU_FUNC_CACHE_PREFER_EQUAL; *p = v; switch (v) { case CU_FUNC_CACHE_PREFER_EQUAL: break; default: break; } }
 // name CU_FUNC_CACHE_PREFER_L1
-void value_CU_FUNC_CACHE_PREFER_L1(CUfunc_cache_enum *p) { CUfunc_cache_enum v = CU_FUNC_CACHE_PREFER_L1; *p = v; switch (v) { case CU_FUNC_CACHE_PREFER_L1: break; default: break; } }
+void value_CU_FUNC_CACHE_PREFER_L1(CUfunc_cache *p) { CUfunc_cache v = CU_FUNC_CACHE_PREFER_L1; *p = v; switch (v) { case CU_FUNC_CACHE_PREFER_L1: break; default: break; } }
 // name CU_FUNC_CACHE_PREFER_NONE
-void value_CU_FUNC_CACHE_PREFER_NONE(CUfunc_cache_enum *p) { CUfunc_cache_enum v = CU_FUNC_CACHE_PREFER_NONE; *p = v; switch (v) { case CU_FUNC_CACHE_PREFER_NONE: break; default: break; } }
+void value_CU_FUNC_CACHE_PREFER_NONE(CUfunc_cache *p) { CUfunc_cache v = CU_FUNC_CACHE_PREFER_NONE; *p = v; switch (v) { case CU_FUNC_CACHE_PREFER_NONE: break; default: break; } }
 // name CU_FUNC_CACHE_PREFER_SHARED
-void value_CU_FUNC_CACHE_PREFER_SHARED(CUfunc_cache_enum *p) { CUfunc_cache_enum v = CU_FUNC_CACHE_PREFER_SHARED; *p = v; switch (v) { case CU_FUNC_CACHE_PREFER_SHARED: break; default: break; } }
+void value_CU_FUNC_CACHE_PREFER_SHARED(CUfunc_cache *p) { CUfunc_cache v = CU_FUNC_CACHE_PREFER_SHARED; *p = v; switch (v) { case CU_FUNC_CACHE_PREFER_SHARED: break; default: break; } }
 // name CU_GET_PROC_ADDRESS_SUCCESS
-void value_CU_GET_PROC_ADDRESS_SUCCESS(CUdriverProcAddressQueryResult_enum *p) { CUdriverProcAddressQueryResult_enum v = CU_GET_PROC_ADDRESS_SUCCESS; *p = v; switch (v) { case CU_GET_PROC_ADDRESS_SUCCESS: break; default: break; } }
+void value_CU_GET_PROC_ADDRESS_SUCCESS(CUdriverProcAddressQueryResult *p) { CUdriverProcAddressQueryResult v = CU_GET_PROC_ADDRESS_SUCCESS; *p = v; switch (v) { case CU_GET_PROC_ADDRESS_SUCCESS: break; default: break; } }
 // name CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
-void value_CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND(CUdriverProcAddressQueryResult_enum *p) { CUdriverProcAddressQueryResult_enum v = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND; *p = v; switch (v) { case CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: break; default: break; } }
+void value_CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND(CUdriverProcAddressQueryResult *p) { CUdriverProcAddressQueryResult v = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND; *p = v; switch (v) { case CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: break; default: break; } }
 // name CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
-void value_CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT(CUdriverProcAddressQueryResult_enum *p) { CUdriverProcAddressQueryResult_enum v = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT; *p = v; switch (v) { case CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT: break; default: break; } }
+void value_CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT(CUdriverProcAddressQueryResult *p) { CUdriverProcAddressQueryResult v = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT; *p = v; switch (v) { case CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT: break; default: break; } }
 // name CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES
-void value_CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES(CUGPUDirectRDMAWritesOrdering_enum *p) { CUGPUDirectRDMAWritesOrdering_enum v = CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES; *p = v; switch (v) { case CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES: break; default: break; } }
+void value_CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES(CUGPUDirectRDMAWritesOrdering *p) { CUGPUDirectRDMAWritesOrdering v = CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES; *p = v; switch (v) { case CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES: break; default: break; } }
 // name CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE
-void value_CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE(CUGPUDirectRDMAWritesOrdering_enum *p) { CUGPUDirectRDMAWritesOrdering_enum v = CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE; *p = v; switch (v) { case CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE: break; default: break; } }
+void value_CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE(CUGPUDirectRDMAWritesOrdering *p) { CUGPUDirectRDMAWritesOrdering v = CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE; *p = v; switch (v) { case CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE: break; default: break; } }
 // name CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER
-void value_CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER(CUGPUDirectRDMAWritesOrdering_enum *p) { CUGPUDirectRDMAWritesOrdering_enum v = CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER; *p = v; switch (v) { case CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER: break; default: break; } }
+void value_CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER(CUGPUDirectRDMAWritesOrdering *p) { CUGPUDirectRDMAWritesOrdering v = CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER; *p = v; switch (v) { case CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER: break; default: break; } }
 // name CU_GRAPHICS_REGISTER_FLAGS_NONE
-void value_CU_GRAPHICS_REGISTER_FLAGS_NONE(CUgraphicsRegisterFlags_enum *p) { CUgraphicsRegisterFlags_enum v = CU_GRAPHICS_REGISTER_FLAGS_NONE; *p = v; switch (v) { case CU_GRAPHICS_REGISTER_FLAGS_NONE: break; default: break; } }
+void value_CU_GRAPHICS_REGISTER_FLAGS_NONE(CUgraphicsRegisterFlags *p) { CUgraphicsRegisterFlags v = CU_GRAPHICS_REGISTER_FLAGS_NONE; *p = v; switch (v) { case CU_GRAPHICS_REGISTER_FLAGS_NONE: break; default: break; } }
 // name CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY
-void value_CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY(CUgraphicsRegisterFlags_enum *p) { CUgraphicsRegisterFlags_enum v = CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY; *p = v; switch (v) { case CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY: break; default: break; } }
+void value_CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY(CUgraphicsRegisterFlags *p) { CUgraphicsRegisterFlags v = CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY; *p = v; switch (v) { case CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY: break; default: break; } }
 // name CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST
-void value_CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST(CUgraphicsRegisterFlags_enum *p) { CUgraphicsRegisterFlags_enum v = CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST; *p = v; switch (v) { case CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST: break; default: break; } }
+void value_CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST(CUgraphicsRegisterFlags *p) { CUgraphicsRegisterFlags v = CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST; *p = v; switch (v) { case CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST: break; default: break; } }
 // name CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER
-void value_CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER(CUgraphicsRegisterFlags_enum *p) { CUgraphicsRegisterFlags_enum v = CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER; *p = v; switch (v) { case CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER: break; default: break; } }
+void value_CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER(CUgraphicsRegisterFlags *p) { CUgraphicsRegisterFlags v = CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER; *p = v; switch (v) { case CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER: break; default: break; } }
 // name CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD
-void value_CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD(CUgraphicsRegisterFlags_enum *p) { CUgraphicsRegisterFlags_enum v = CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD; *p = v; switch (v) { case CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD: break; default: break; } }
+void value_CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD(CUgraphicsRegisterFlags *p) { CUgraphicsRegisterFlags v = CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD; *p = v; switch (v) { case CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD: break; default: break; } }
 // name CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS
-void value_CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS(CUgraphDebugDot_flags_enum *p) { CUgraphDebugDot_flags_enum v = CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS: break; default: break; } }
+void value_CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS(CUgraphDebugDot_flags *p) { CUgraphDebugDot_flags v = CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS: break; default: break; } }
 // name CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS
-void value_CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS(CUgraphDebugDot_flags_enum *p) { CUgraphDebugDot_flags_enum v = CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS: break; default: break; } }
+void value_CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS(CUgraphDebugDot_flags *p) { CUgraphDebugDot_flags v = CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS: break; default: break; } }
 // name CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS
-void value_CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS(CUgraphDebugDot_flags_enum *p) { CUgraphDebugDot_flags_enum v = CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS: break; default: break; } }
+void value_CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS(CUgraphDebugDot_flags *p) { CUgraphDebugDot_flags v = CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS: break; default: break; } }
 // name CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES
-void value_CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES(CUgraphDebugDot_flags_enum *p) { CUgraphDebugDot_flags_enum v = CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES: break; default: break; } }
+void value_CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES(CUgraphDebugDot_flags *p) { CUgraphDebugDot_flags v = CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES: break; default: break; } }
 // name CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS
-void value_CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS(CUgraphDebugDot_flags_enum *p) { CUgraphDebugDot_flags_enum v = CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS: break; default: break; } }
+void value_CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS(CUgraphDebugDot_flags *p) { CUgraphDebugDot_flags v = CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS: break; default: break; } }
 // name CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES
-void value_CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES(CUgraphDebugDot_flags_enum *p) { CUgraphDebugDot_flags_enum v = CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES: break; default: break; } }
+void value_CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES(CUgraphDebugDot_flags *p) { CUgraphDebugDot_flags v = CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES: break; default: break; } }
 // name CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS
-void value_CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS(CUgraphDebugDot_flags_enum *p) { CUgraphDebugDot_flags_enum v = CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS: break; default: break; } }
+void value_CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS(CUgraphDebugDot_flags *p) { CUgraphDebugDot_flags v = CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS: break; default: break; } }
 // name CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS
-void value_CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS(CUgraphDebugDot_flags_enum *p) { CUgraphDebugDot_flags_enum v = CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS: break; default: break; } }
+void value_CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS(CUgraphDebugDot_flags *p) { CUgraphDebugDot_flags v = CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS: break; default: break; } }
 // name CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS
-void value_CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS(CUgraphDebugDot_flags_enum *p) { CUgraphDebugDot_flags_enum v = CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS: break; default: break; } }
-// name CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES
-void value_CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES(CUgraphDebugDot_flags_enum *p) { CUgraphDebugDot_flags_enum v = CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES: break; default: break; } }
+void value_CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS(CUgraphDebugDot_flags *p) { CUgraphDebugDot_flags v = CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS: break; default: break; } }
 // name CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE
-void value_CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE(CUgraphDebugDot_flags_enum *p) { CUgraphDebugDot_flags_enum v = CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE: break; default: break; } }
+void value_CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE(CUgraphDebugDot_flags *p) { CUgraphDebugDot_flags v = CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE; *p = v; switch (v) { case CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE: break; default: break; } }
 // name CU_GRAPH_DEPENDENCY_TYPE_DEFAULT
-void value_CU_GRAPH_DEPENDENCY_TYPE_DEFAULT(CUgraphDependencyType_enum *p) { CUgraphDependencyType_enum v = CU_GRAPH_DEPENDENCY_TYPE_DEFAULT; *p = v; switch (v) { case CU_GRAPH_DEPENDENCY_TYPE_DEFAULT: break; default: break; } }
+void value_CU_GRAPH_DEPENDENCY_TYPE_DEFAULT(CUgraphDependencyType *p) { CUgraphDependencyType v = CU_GRAPH_DEPENDENCY_TYPE_DEFAULT; *p = v; switch (v) { case CU_GRAPH_DEPENDENCY_TYPE_DEFAULT: break; default: break; } }
 // name CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC
-void value_CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC(CUgraphDependencyType_enum *p) { CUgraphDependencyType_enum v = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC; *p = v; switch (v) { case CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC: break; default: break; } }
+void value_CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC(CUgraphDependencyType *p) { CUgraphDependencyType v = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC; *p = v; switch (v) { case CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC: break; default: break; } }
 // name CU_GRAPH_EXEC_UPDATE_ERROR
-void value_CU_GRAPH_EXEC_UPDATE_ERROR(CUgraphExecUpdateResult_enum *p) { CUgraphExecUpdateResult_enum v = CU_GRAPH_EXEC_UPDATE_ERROR; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR: break; default: break; } }
+void value_CU_GRAPH_EXEC_UPDATE_ERROR(CUgraphExecUpdateResult *p) { CUgraphExecUpdateResult v = CU_GRAPH_EXEC_UPDATE_ERROR; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR: break; default: break; } }
 // name CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED
-void value_CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED(CUgraphExecUpdateResult_enum *p) { CUgraphExecUpdateResult_enum v = CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED: break; default: break; } }
+void value_CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED(CUgraphExecUpdateResult *p) { CUgraphExecUpdateResult v = CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED: break; default: break; } }
 // name CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED
-void value_CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED(CUgraphExecUpdateResult_enum *p) { CUgraphExecUpdateResult_enum v = CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED: break; default: break; } }
+void value_CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED(CUgraphExecUpdateResult *p) { CUgraphExecUpdateResult v = CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED: break; default: break; } }
 // name CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED
-void value_CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED(CUgraphExecUpdateResult_enum *p) { CUgraphExecUpdateResult_enum v = CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED: break; default: break; } }
+void value_CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED(CUgraphExecUpdateResult *p) { CUgraphExecUpdateResult v = CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED: break; default: break; } }
 // name CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED
-void value_CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED(CUgraphExecUpdateResult_enum *p) { CUgraphExecUpdateResult_enum v = CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED: break; default: break; } }
+void value_CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED(CUgraphExecUpdateResult *p) { CUgraphExecUpdateResult v = CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED: break; default: break; } }
 // name CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED
-void value_CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED(CUgraphExecUpdateResult_enum *p) { CUgraphExecUpdateResult_enum v = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED: break; default: break; } }
+void value_CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED(CUgraphExecUpdateResult *p) { CUgraphExecUpdateResult v = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED: break; default: break; } }
 // name CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE
-void value_CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE(CUgraphExecUpdateResult_enum *p) { CUgraphExecUpdateResult_enum v = CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE: break; default: break; } }
+void value_CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE(CUgraphExecUpdateResult *p) { CUgraphExecUpdateResult v = CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE: break; default: break; } }
 // name CU_GRAPH_EXEC_UPDATE_SUCCESS
-void value_CU_GRAPH_EXEC_UPDATE_SUCCESS(CUgraphExecUpdateResult_enum *p) { CUgraphExecUpdateResult_enum v = CU_GRAPH_EXEC_UPDATE_SUCCESS; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_SUCCESS: break; default: break; } }
+void value_CU_GRAPH_EXEC_UPDATE_SUCCESS(CUgraphExecUpdateResult *p) { CUgraphExecUpdateResult v = CU_GRAPH_EXEC_UPDATE_SUCCESS; *p = v; switch (v) { case CU_GRAPH_EXEC_UPDATE_SUCCESS: break; default: break; } }
 // name CU_GRAPH_KERNEL_NODE_PORT_DEFAULT
-#ifndef CU_GRAPH_KERNEL_NODE_PORT_DEFAULT
-#error "CU_GRAPH_KERNEL_NODE_PORT_DEFAULT is not defined"
-#endif
 void value_CU_GRAPH_KERNEL_NODE_PORT_DEFAULT() { auto v = CU_GRAPH_KERNEL_NODE_PORT_DEFAULT; (void)v; }
 // name CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER
-#ifndef CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER
-#error "CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER is not defined"
-#endif
 void value_CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER() { auto v = CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER; (void)v; }
 // name CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC
-#ifndef CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC
-#error "CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC is not defined"
-#endif
 void value_CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC() { auto v = CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC; (void)v; }
 // name CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT
-void value_CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT(CUgraphMem_attribute_enum *p) { CUgraphMem_attribute_enum v = CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT; *p = v; switch (v) { case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT: break; default: break; } }
+void value_CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT(CUgraphMem_attribute *p) { CUgraphMem_attribute v = CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT; *p = v; switch (v) { case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT: break; default: break; } }
 // name CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH
-void value_CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH(CUgraphMem_attribute_enum *p) { CUgraphMem_attribute_enum v = CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH; *p = v; switch (v) { case CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH: break; default: break; } }
+void value_CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH(CUgraphMem_attribute *p) { CUgraphMem_attribute v = CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH; *p = v; switch (v) { case CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH: break; default: break; } }
 // name CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT
-void value_CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT(CUgraphMem_attribute_enum *p) { CUgraphMem_attribute_enum v = CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT; *p = v; switch (v) { case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT: break; default: break; } }
+void value_CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT(CUgraphMem_attribute *p) { CUgraphMem_attribute v = CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT; *p = v; switch (v) { case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT: break; default: break; } }
 // name CU_GRAPH_MEM_ATTR_USED_MEM_HIGH
-void value_CU_GRAPH_MEM_ATTR_USED_MEM_HIGH(CUgraphMem_attribute_enum *p) { CUgraphMem_attribute_enum v = CU_GRAPH_MEM_ATTR_USED_MEM_HIGH; *p = v; switch (v) { case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: break; default: break; } }
+void value_CU_GRAPH_MEM_ATTR_USED_MEM_HIGH(CUgraphMem_attribute *p) { CUgraphMem_attribute v = CU_GRAPH_MEM_ATTR_USED_MEM_HIGH; *p = v; switch (v) { case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: break; default: break; } }
 // name CU_GRAPH_NODE_TYPE_EMPTY
-void value_CU_GRAPH_NODE_TYPE_EMPTY(CUgraphNodeType_enum *p) { CUgraphNodeType_enum v = CU_GRAPH_NODE_TYPE_EMPTY; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_EMPTY: break; default: break; } }
+void value_CU_GRAPH_NODE_TYPE_EMPTY(CUgraphNodeType *p) { CUgraphNodeType v = CU_GRAPH_NODE_TYPE_EMPTY; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_EMPTY: break; default: break; } }
 // name CU_GRAPH_NODE_TYPE_EVENT_RECORD
-void value_CU_GRAPH_NODE_TYPE_EVENT_RECORD(CUgraphNodeType_enum *p) { CUgraphNodeType_enum v = CU_GRAPH_NODE_TYPE_EVENT_RECORD; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_EVENT_RECORD: break; default: break; } }
+void value_CU_GRAPH_NODE_TYPE_EVENT_RECORD(CUgraphNodeType *p) { CUgraphNodeType v = CU_GRAPH_NODE_TYPE_EVENT_RECORD; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_EVENT_RECORD: break; default: break; } }
 // name CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL
-void value_CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL(CUgraphNodeType_enum *p) { CUgraphNodeType_enum v = CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL: break; default: break; } }
+void value_CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL(CUgraphNodeType *p) { CUgraphNodeType v = CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL: break; default: break; } }
 // name CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT
-void value_CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT(CUgraphNodeType_enum *p) { CUgraphNodeType_enum v = CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT: break; default: break; } }
+void value_CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT(CUgraphNodeType *p) { CUgraphNodeType v = CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT: break; default: break; } }
 // name CU_GRAPH_NODE_TYPE_GRAPH
-void value_CU_GRAPH_NODE_TYPE_GRAPH(CUgraphNodeType_enum *p) { CUgraphNodeType_enum v = CU_GRAPH_NODE_TYPE_GRAPH; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_GRAPH: break; default: break; } }
+void value_CU_GRAPH_NODE_TYPE_GRAPH(CUgraphNodeType *p) { CUgraphNodeType v = CU_GRAPH_NODE_TYPE_GRAPH; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_GRAPH: break; default: break; } }
 // name CU_GRAPH_NODE_TYPE_HOST
-void value_CU_GRAPH_NODE_TYPE_HOST(CUgraphNodeType_enum *p) { CUgraphNodeType_enum v = CU_GRAPH_NODE_TYPE_HOST; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_HOST: break; default: break; } }
+void value_CU_GRAPH_NODE_TYPE_HOST(CUgraphNodeType *p) { CUgraphNodeType v = CU_GRAPH_NODE_TYPE_HOST; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_HOST: break; default: break; } }
 // name CU_GRAPH_NODE_TYPE_KERNEL
-void value_CU_GRAPH_NODE_TYPE_KERNEL(CUgraphNodeType_enum *p) { CUgraphNodeType_enum v = CU_GRAPH_NODE_TYPE_KERNEL; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_KERNEL: break; default: break; } }
+void value_CU_GRAPH_NODE_TYPE_KERNEL(CUgraphNodeType *p) { CUgraphNodeType v = CU_GRAPH_NODE_TYPE_KERNEL; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_KERNEL: break; default: break; } }
 // name CU_GRAPH_NODE_TYPE_MEMCPY
-void value_CU_GRAPH_NODE_TYPE_MEMCPY(CUgraphNodeType_enum *p) { CUgraphNodeType_enum v = CU_GRAPH_NODE_TYPE_MEMCPY; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_MEMCPY: break; default: break; } }
+void value_CU_GRAPH_NODE_TYPE_MEMCPY(CUgraphNodeType *p) { CUgraphNodeType v = CU_GRAPH_NODE_TYPE_MEMCPY; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_MEMCPY: break; default: break; } }
 // name CU_GRAPH_NODE_TYPE_MEMSET
-void value_CU_GRAPH_NODE_TYPE_MEMSET(CUgraphNodeType_enum *p) { CUgraphNodeType_enum v = CU_GRAPH_NODE_TYPE_MEMSET; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_MEMSET: break; default: break; } }
+void value_CU_GRAPH_NODE_TYPE_MEMSET(CUgraphNodeType *p) { CUgraphNodeType v = CU_GRAPH_NODE_TYPE_MEMSET; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_MEMSET: break; default: break; } }
 // name CU_GRAPH_NODE_TYPE_MEM_ALLOC
-void value_CU_GRAPH_NODE_TYPE_MEM_ALLOC(CUgraphNodeType_enum *p) { CUgraphNodeType_enum v = CU_GRAPH_NODE_TYPE_MEM_ALLOC; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_MEM_ALLOC: break; default: break; } }
+void value_CU_GRAPH_NODE_TYPE_MEM_ALLOC(CUgraphNodeType *p) { CUgraphNodeType v = CU_GRAPH_NODE_TYPE_MEM_ALLOC; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_MEM_ALLOC: break; default: break; } }
 // name CU_GRAPH_NODE_TYPE_MEM_FREE
-void value_CU_GRAPH_NODE_TYPE_MEM_FREE(CUgraphNodeType_enum *p) { CUgraphNodeType_enum v = CU_GRAPH_NODE_TYPE_MEM_FREE; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_MEM_FREE: break; default: break; } }
+void value_CU_GRAPH_NODE_TYPE_MEM_FREE(CUgraphNodeType *p) { CUgraphNodeType v = CU_GRAPH_NODE_TYPE_MEM_FREE; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_MEM_FREE: break; default: break; } }
 // name CU_GRAPH_NODE_TYPE_WAIT_EVENT
-void value_CU_GRAPH_NODE_TYPE_WAIT_EVENT(CUgraphNodeType_enum *p) { CUgraphNodeType_enum v = CU_GRAPH_NODE_TYPE_WAIT_EVENT; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_WAIT_EVENT: break; default: break; } }
+void value_CU_GRAPH_NODE_TYPE_WAIT_EVENT(CUgraphNodeType *p) { CUgraphNodeType v = CU_GRAPH_NODE_TYPE_WAIT_EVENT; *p = v; switch (v) { case CU_GRAPH_NODE_TYPE_WAIT_EVENT: break; default: break; } }
 // name CU_GRAPH_USER_OBJECT_MOVE
-void value_CU_GRAPH_USER_OBJECT_MOVE(CUuserObjectRetain_flags_enum *p) { CUuserObjectRetain_flags_enum v = CU_GRAPH_USER_OBJECT_MOVE; *p = v; switch (v) { case CU_GRAPH_USER_OBJECT_MOVE: break; default: break; } }
+void value_CU_GRAPH_USER_OBJECT_MOVE(CUuserObjectRetain_flags *p) { CUuserObjectRetain_flags v = CU_GRAPH_USER_OBJECT_MOVE; *p = v; switch (v) { case CU_GRAPH_USER_OBJECT_MOVE: break; default: break; } }
 // name CU_IPC_HANDLE_SIZE
-#ifndef CU_IPC_HANDLE_SIZE
-#error "CU_IPC_HANDLE_SIZE is not defined"
-#endif
 void value_CU_IPC_HANDLE_SIZE() { auto v = CU_IPC_HANDLE_SIZE; (void)v; }
 // name CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
-void value_CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS(CUipcMem_flags_enum *p) { CUipcMem_flags_enum v = CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS; *p = v; switch (v) { case CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS: break; default: break; } }
+int value_CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS(int a) { auto v = CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS; switch (a) { case CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS: return 1; default: return (int)v; } }
 // name CU_JIT_CACHE_MODE
-void value_CU_JIT_CACHE_MODE(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_CACHE_MODE; *p = v; switch (v) { case CU_JIT_CACHE_MODE: break; default: break; } }
+void value_CU_JIT_CACHE_MODE(CUjit_option *p) { CUjit_option v = CU_JIT_CACHE_MODE; *p = v; switch (v) { case CU_JIT_CACHE_MODE: break; default: break; } }
+// name CU_JIT_CACHE_OPTION_CA
+void value_CU_JIT_CACHE_OPTION_CA(CUjit_cacheMode *p) { CUjit_cacheMode v = CU_JIT_CACHE_OPTION_CA; *p = v; switch (v) { case CU_JIT_CACHE_OPTION_CA: break; default: break; } }
+// name CU_JIT_CACHE_OPTION_CG
+void value_CU_JIT_CACHE_OPTION_CG(CUjit_cacheMode *p) { CUjit_cacheMode v = CU_JIT_CACHE_OPTION_CG; *p = v; switch (v) { case CU_JIT_CACHE_OPTION_CG: break; default: break; } }
+// name CU_JIT_CACHE_OPTION_NONE
+void value_CU_JIT_CACHE_OPTION_NONE(CUjit_cacheMode *p) { CUjit_cacheMode v = CU_JIT_CACHE_OPTION_NONE; *p = v; switch (v) { case CU_JIT_CACHE_OPTION_NONE: break; default: break; } }
 // name CU_JIT_ERROR_LOG_BUFFER
-void value_CU_JIT_ERROR_LOG_BUFFER(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_ERROR_LOG_BUFFER; *p = v; switch (v) { case CU_JIT_ERROR_LOG_BUFFER: break; default: break; } }
+void value_CU_JIT_ERROR_LOG_BUFFER(CUjit_option *p) { CUjit_option v = CU_JIT_ERROR_LOG_BUFFER; *p = v; switch (v) { case CU_JIT_ERROR_LOG_BUFFER: break; default: break; } }
 // name CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
-void value_CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES; *p = v; switch (v) { case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: break; default: break; } }
+void value_CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES(CUjit_option *p) { CUjit_option v = CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES; *p = v; switch (v) { case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: break; default: break; } }
 // name CU_JIT_FALLBACK_STRATEGY
-void value_CU_JIT_FALLBACK_STRATEGY(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_FALLBACK_STRATEGY; *p = v; switch (v) { case CU_JIT_FALLBACK_STRATEGY: break; default: break; } }
+void value_CU_JIT_FALLBACK_STRATEGY(CUjit_option *p) { CUjit_option v = CU_JIT_FALLBACK_STRATEGY; *p = v; switch (v) { case CU_JIT_FALLBACK_STRATEGY: break; default: break; } }
 // name CU_JIT_FAST_COMPILE
-void value_CU_JIT_FAST_COMPILE(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_FAST_COMPILE; *p = v; switch (v) { case CU_JIT_FAST_COMPILE: break; default: break; } }
+void value_CU_JIT_FAST_COMPILE(CUjit_option *p) { CUjit_option v = CU_JIT_FAST_COMPILE; *p = v; switch (v) { case CU_JIT_FAST_COMPILE: break; default: break; } }
+// name CU_JIT_FMA
+void value_CU_JIT_FMA(CUjit_option *p) { CUjit_option v = CU_JIT_FMA; *p = v; switch (v) { case CU_JIT_FMA: break; default: break; } }
+// name CU_JIT_FTZ
+void value_CU_JIT_FTZ(CUjit_option *p) { CUjit_option v = CU_JIT_FTZ; *p = v; switch (v) { case CU_JIT_FTZ: break; default: break; } }
 // name CU_JIT_GENERATE_DEBUG_INFO
-void value_CU_JIT_GENERATE_DEBUG_INFO(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_GENERATE_DEBUG_INFO; *p = v; switch (v) { case CU_JIT_GENERATE_DEBUG_INFO: break; default: break; } }
+void value_CU_JIT_GENERATE_DEBUG_INFO(CUjit_option *p) { CUjit_option v = CU_JIT_GENERATE_DEBUG_INFO; *p = v; switch (v) { case CU_JIT_GENERATE_DEBUG_INFO: break; default: break; } }
 // name CU_JIT_GENERATE_LINE_INFO
-void value_CU_JIT_GENERATE_LINE_INFO(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_GENERATE_LINE_INFO; *p = v; switch (v) { case CU_JIT_GENERATE_LINE_INFO: break; default: break; } }
+void value_CU_JIT_GENERATE_LINE_INFO(CUjit_option *p) { CUjit_option v = CU_JIT_GENERATE_LINE_INFO; *p = v; switch (v) { case CU_JIT_GENERATE_LINE_INFO: break; default: break; } }
+// name CU_JIT_GLOBAL_SYMBOL_ADDRESSES
+void value_CU_JIT_GLOBAL_SYMBOL_ADDRESSES(CUjit_option *p) { CUjit_option v = CU_JIT_GLOBAL_SYMBOL_ADDRESSES; *p = v; switch (v) { case CU_JIT_GLOBAL_SYMBOL_ADDRESSES: break; default: break; } }
+// name CU_JIT_GLOBAL_SYMBOL_COUNT
+void value_CU_JIT_GLOBAL_SYMBOL_COUNT(CUjit_option *p) { CUjit_option v = CU_JIT_GLOBAL_SYMBOL_COUNT; *p = v; switch (v) { case CU_JIT_GLOBAL_SYMBOL_COUNT: break; default: break; } }
+// name CU_JIT_GLOBAL_SYMBOL_NAMES
+void value_CU_JIT_GLOBAL_SYMBOL_NAMES(CUjit_option *p) { CUjit_option v = CU_JIT_GLOBAL_SYMBOL_NAMES; *p = v; switch (v) { case CU_JIT_GLOBAL_SYMBOL_NAMES: break; default: break; } }
 // name CU_JIT_INFO_LOG_BUFFER
-void value_CU_JIT_INFO_LOG_BUFFER(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_INFO_LOG_BUFFER; *p = v; switch (v) { case CU_JIT_INFO_LOG_BUFFER: break; default: break; } }
+void value_CU_JIT_INFO_LOG_BUFFER(CUjit_option *p) { CUjit_option v = CU_JIT_INFO_LOG_BUFFER; *p = v; switch (v) { case CU_JIT_INFO_LOG_BUFFER: break; default: break; } }
 // name CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES
-void value_CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES; *p = v; switch (v) { case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: break; default: break; } }
+void value_CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES(CUjit_option *p) { CUjit_option v = CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES; *p = v; switch (v) { case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: break; default: break; } }
 // name CU_JIT_INPUT_CUBIN
-void value_CU_JIT_INPUT_CUBIN(CUjitInputType_enum *p) { CUjitInputType_enum v = CU_JIT_INPUT_CUBIN; *p = v; switch (v) { case CU_JIT_INPUT_CUBIN: break; default: break; } }
+void value_CU_JIT_INPUT_CUBIN(CUjitInputType *p) { CUjitInputType v = CU_JIT_INPUT_CUBIN; *p = v; switch (v) { case CU_JIT_INPUT_CUBIN: break; default: break; } }
 // name CU_JIT_INPUT_FATBINARY
-void value_CU_JIT_INPUT_FATBINARY(CUjitInputType_enum *p) { CUjitInputType_enum v = CU_JIT_INPUT_FATBINARY; *p = v; switch (v) { case CU_JIT_INPUT_FATBINARY: break; default: break; } }
+void value_CU_JIT_INPUT_FATBINARY(CUjitInputType *p) { CUjitInputType v = CU_JIT_INPUT_FATBINARY; *p = v; switch (v) { case CU_JIT_INPUT_FATBINARY: break; default: break; } }
 // name CU_JIT_INPUT_LIBRARY
-void value_CU_JIT_INPUT_LIBRARY(CUjitInputType_enum *p) { CUjitInputType_enum v = CU_JIT_INPUT_LIBRARY; *p = v; switch (v) { case CU_JIT_INPUT_LIBRARY: break; default: break; } }
+void value_CU_JIT_INPUT_LIBRARY(CUjitInputType *p) { CUjitInputType v = CU_JIT_INPUT_LIBRARY; *p = v; switch (v) { case CU_JIT_INPUT_LIBRARY: break; default: break; } }
 // name CU_JIT_INPUT_NVVM
-void value_CU_JIT_INPUT_NVVM(CUjitInputType_enum *p) { CUjitInputType_enum v = CU_JIT_INPUT_NVVM; *p = v; switch (v) { case CU_JIT_INPUT_NVVM: break; default: break; } }
+void value_CU_JIT_INPUT_NVVM(CUjitInputType *p) { CUjitInputType v = CU_JIT_INPUT_NVVM; *p = v; switch (v) { case CU_JIT_INPUT_NVVM: break; default: break; } }
 // name CU_JIT_INPUT_OBJECT
-void value_CU_JIT_INPUT_OBJECT(CUjitInputType_enum *p) { CUjitInputType_enum v = CU_JIT_INPUT_OBJECT; *p = v; switch (v) { case CU_JIT_INPUT_OBJECT: break; default: break; } }
+void value_CU_JIT_INPUT_OBJECT(CUjitInputType *p) { CUjitInputType v = CU_JIT_INPUT_OBJECT; *p = v; switch (v) { case CU_JIT_INPUT_OBJECT: break; default: break; } }
 // name CU_JIT_INPUT_PTX
-void value_CU_JIT_INPUT_PTX(CUjitInputType_enum *p) { CUjitInputType_enum v = CU_JIT_INPUT_PTX; *p = v; switch (v) { case CU_JIT_INPUT_PTX: break; default: break; } }
+void value_CU_JIT_INPUT_PTX(CUjitInputType *p) { CUjitInputType v = CU_JIT_INPUT_PTX; *p = v; switch (v) { case CU_JIT_INPUT_PTX: break; default: break; } }
 // name CU_JIT_LOG_VERBOSE
-void value_CU_JIT_LOG_VERBOSE(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_LOG_VERBOSE; *p = v; switch (v) { case CU_JIT_LOG_VERBOSE: break; default: break; } }
+void value_CU_JIT_LOG_VERBOSE(CUjit_option *p) { CUjit_option v = CU_JIT_LOG_VERBOSE; *p = v; switch (v) { case CU_JIT_LOG_VERBOSE: break; default: break; } }
+// name CU_JIT_LTO
+void value_CU_JIT_LTO(CUjit_option *p) { CUjit_option v = CU_JIT_LTO; *p = v; switch (v) { case CU_JIT_LTO: break; default: break; } }
 // name CU_JIT_MAX_REGISTERS
-void value_CU_JIT_MAX_REGISTERS(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_MAX_REGISTERS; *p = v; switch (v) { case CU_JIT_MAX_REGISTERS: break; default: break; } }
+void value_CU_JIT_MAX_REGISTERS(CUjit_option *p) { CUjit_option v = CU_JIT_MAX_REGISTERS; *p = v; switch (v) { case CU_JIT_MAX_REGISTERS: break; default: break; } }
+// name CU_JIT_MAX_THREADS_PER_BLOCK
+void value_CU_JIT_MAX_THREADS_PER_BLOCK(CUjit_option *p) { CUjit_option v = CU_JIT_MAX_THREADS_PER_BLOCK; *p = v; switch (v) { case CU_JIT_MAX_THREADS_PER_BLOCK: break; default: break; } }
+// name CU_JIT_MIN_CTA_PER_SM
+void value_CU_JIT_MIN_CTA_PER_SM(CUjit_option *p) { CUjit_option v = CU_JIT_MIN_CTA_PER_SM; *p = v; switch (v) { case CU_JIT_MIN_CTA_PER_SM: break; default: break; } }
 // name CU_JIT_NEW_SM3X_OPT
-void value_CU_JIT_NEW_SM3X_OPT(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_NEW_SM3X_OPT; *p = v; switch (v) { case CU_JIT_NEW_SM3X_OPT: break; default: break; } }
+void value_CU_JIT_NEW_SM3X_OPT(CUjit_option *p) { CUjit_option v = CU_JIT_NEW_SM3X_OPT; *p = v; switch (v) { case CU_JIT_NEW_SM3X_OPT: break; default: break; } }
 // name CU_JIT_NUM_INPUT_TYPES
-void value_CU_JIT_NUM_INPUT_TYPES(CUjitInputType_enum *p) { CUjitInputType_enum v = CU_JIT_NUM_INPUT_TYPES; *p = v; switch (v) { case CU_JIT_NUM_INPUT_TYPES: break; default: break; } }
+void value_CU_JIT_NUM_INPUT_TYPES(CUjitInputType *p) { CUjitInputType v = CU_JIT_NUM_INPUT_TYPES; *p = v; switch (v) { case CU_JIT_NUM_INPUT_TYPES: break; default: break; } }
 // name CU_JIT_NUM_OPTIONS
-void value_CU_JIT_NUM_OPTIONS(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_NUM_OPTIONS; *p = v; switch (v) { case CU_JIT_NUM_OPTIONS: break; default: break; } }
+void value_CU_JIT_NUM_OPTIONS(CUjit_option *p) { CUjit_option v = CU_JIT_NUM_OPTIONS; *p = v; switch (v) { case CU_JIT_NUM_OPTIONS: break; default: break; } }
 // name CU_JIT_OPTIMIZATION_LEVEL
-void value_CU_JIT_OPTIMIZATION_LEVEL(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_OPTIMIZATION_LEVEL; *p = v; switch (v) { case CU_JIT_OPTIMIZATION_LEVEL: break; default: break; } }
+void value_CU_JIT_OPTIMIZATION_LEVEL(CUjit_option *p) { CUjit_option v = CU_JIT_OPTIMIZATION_LEVEL; *p = v; switch (v) { case CU_JIT_OPTIMIZATION_LEVEL: break; default: break; } }
+// name CU_JIT_OVERRIDE_DIRECTIVE_VALUES
+void value_CU_JIT_OVERRIDE_DIRECTIVE_VALUES(CUjit_option *p) { CUjit_option v = CU_JIT_OVERRIDE_DIRECTIVE_VALUES; *p = v; switch (v) { case CU_JIT_OVERRIDE_DIRECTIVE_VALUES: break; default: break; } }
+// name CU_JIT_POSITION_INDEPENDENT_CODE
+void value_CU_JIT_POSITION_INDEPENDENT_CODE(CUjit_option *p) { CUjit_option v = CU_JIT_POSITION_INDEPENDENT_CODE; *p = v; switch (v) { case CU_JIT_POSITION_INDEPENDENT_CODE: break; default: break; } }
+// name CU_JIT_PREC_DIV
+void value_CU_JIT_PREC_DIV(CUjit_option *p) { CUjit_option v = CU_JIT_PREC_DIV; *p = v; switch (v) { case CU_JIT_PREC_DIV: break; default: break; } }
+// name CU_JIT_PREC_SQRT
+void value_CU_JIT_PREC_SQRT(CUjit_option *p) { CUjit_option v = CU_JIT_PREC_SQRT; *p = v; switch (v) { case CU_JIT_PREC_SQRT: break; default: break; } }
 // name CU_JIT_TARGET
-void value_CU_JIT_TARGET(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_TARGET; *p = v; switch (v) { case CU_JIT_TARGET: break; default: break; } }
+void value_CU_JIT_TARGET(CUjit_option *p) { CUjit_option v = CU_JIT_TARGET; *p = v; switch (v) { case CU_JIT_TARGET: break; default: break; } }
 // name CU_JIT_TARGET_FROM_CUCONTEXT
-void value_CU_JIT_TARGET_FROM_CUCONTEXT(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_TARGET_FROM_CUCONTEXT; *p = v; switch (v) { case CU_JIT_TARGET_FROM_CUCONTEXT: break; default: break; } }
+void value_CU_JIT_TARGET_FROM_CUCONTEXT(CUjit_option *p) { CUjit_option v = CU_JIT_TARGET_FROM_CUCONTEXT; *p = v; switch (v) { case CU_JIT_TARGET_FROM_CUCONTEXT: break; default: break; } }
 // name CU_JIT_THREADS_PER_BLOCK
-void value_CU_JIT_THREADS_PER_BLOCK(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_THREADS_PER_BLOCK; *p = v; switch (v) { case CU_JIT_THREADS_PER_BLOCK: break; default: break; } }
+void value_CU_JIT_THREADS_PER_BLOCK(CUjit_option *p) { CUjit_option v = CU_JIT_THREADS_PER_BLOCK; *p = v; switch (v) { case CU_JIT_THREADS_PER_BLOCK: break; default: break; } }
 // name CU_JIT_WALL_TIME
-void value_CU_JIT_WALL_TIME(CUjit_option_enum *p) { CUjit_option_enum v = CU_JIT_WALL_TIME; *p = v; switch (v) { case CU_JIT_WALL_TIME: break; default: break; } }
+void value_CU_JIT_WALL_TIME(CUjit_option *p) { CUjit_option v = CU_JIT_WALL_TIME; *p = v; switch (v) { case CU_JIT_WALL_TIME: break; default: break; } }
 // name CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW
-#ifndef CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW
-#error "CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW is not defined"
-#endif
 void value_CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW() { auto v = CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW; (void)v; }
 // name CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE
-#ifndef CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE
-#error "CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE is not defined"
-#endif
 void value_CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE() { auto v = CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE; (void)v; }
 // name CU_KERNEL_NODE_ATTRIBUTE_PRIORITY
-#ifndef CU_KERNEL_NODE_ATTRIBUTE_PRIORITY
-#error "CU_KERNEL_NODE_ATTRIBUTE_PRIORITY is not defined"
-#endif
 void value_CU_KERNEL_NODE_ATTRIBUTE_PRIORITY() { auto v = CU_KERNEL_NODE_ATTRIBUTE_PRIORITY; (void)v; }
 // name CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW
-void value_CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW(CUlaunchAttributeID_enum *p) { CUlaunchAttributeID_enum v = CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW; *p = v; switch (v) { case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: break; default: break; } }
+void value_CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW(CUlaunchAttributeID *p) { CUlaunchAttributeID v = CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW; *p = v; switch (v) { case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: break; default: break; } }
 // name CU_LAUNCH_ATTRIBUTE_COOPERATIVE
-void value_CU_LAUNCH_ATTRIBUTE_COOPERATIVE(CUlaunchAttributeID_enum *p) { CUlaunchAttributeID_enum v = CU_LAUNCH_ATTRIBUTE_COOPERATIVE; *p = v; switch (v) { case CU_LAUNCH_ATTRIBUTE_COOPERATIVE: break; default: break; } }
+void value_CU_LAUNCH_ATTRIBUTE_COOPERATIVE(CUlaunchAttributeID *p) { CUlaunchAttributeID v = CU_LAUNCH_ATTRIBUTE_COOPERATIVE; *p = v; switch (v) { case CU_LAUNCH_ATTRIBUTE_COOPERATIVE: break; default: break; } }
 // name CU_LAUNCH_ATTRIBUTE_PRIORITY
-void value_CU_LAUNCH_ATTRIBUTE_PRIORITY(CUlaunchAttributeID_enum *p) { CUlaunchAttributeID_enum v = CU_LAUNCH_ATTRIBUTE_PRIORITY; *p = v; switch (v) { case CU_LAUNCH_ATTRIBUTE_PRIORITY: break; default: break; } }
+void value_CU_LAUNCH_ATTRIBUTE_PRIORITY(CUlaunchAttributeID *p) { CUlaunchAttributeID v = CU_LAUNCH_ATTRIBUTE_PRIORITY; *p = v; switch (v) { case CU_LAUNCH_ATTRIBUTE_PRIORITY: break; default: break; } }
 // name CU_LAUNCH_PARAM_BUFFER_POINTER
-#ifndef CU_LAUNCH_PARAM_BUFFER_POINTER
-#error "CU_LAUNCH_PARAM_BUFFER_POINTER is not defined"
-#endif
 void value_CU_LAUNCH_PARAM_BUFFER_POINTER() { auto v = CU_LAUNCH_PARAM_BUFFER_POINTER; (void)v; }
 // name CU_LAUNCH_PARAM_BUFFER_SIZE
-#ifndef CU_LAUNCH_PARAM_BUFFER_SIZE
-#error "CU_LAUNCH_PARAM_BUFFER_SIZE is not defined"
-#endif
 void value_CU_LAUNCH_PARAM_BUFFER_SIZE() { auto v = CU_LAUNCH_PARAM_BUFFER_SIZE; (void)v; }
 // name CU_LAUNCH_PARAM_END
-#ifndef CU_LAUNCH_PARAM_END
-#error "CU_LAUNCH_PARAM_END is not defined"
-#endif
 void value_CU_LAUNCH_PARAM_END() { auto v = CU_LAUNCH_PARAM_END; (void)v; }
 // name CU_LIBRARY_BINARY_IS_PRESERVED
-void value_CU_LIBRARY_BINARY_IS_PRESERVED(CUlibraryOption_enum *p) { CUlibraryOption_enum v = CU_LIBRARY_BINARY_IS_PRESERVED; *p = v; switch (v) { case CU_LIBRARY_BINARY_IS_PRESERVED: break; default: break; } }
+void value_CU_LIBRARY_BINARY_IS_PRESERVED(CUlibraryOption *p) { CUlibraryOption v = CU_LIBRARY_BINARY_IS_PRESERVED; *p = v; switch (v) { case CU_LIBRARY_BINARY_IS_PRESERVED: break; default: break; } }
 // name CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE
-void value_CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE(CUlibraryOption_enum *p) { CUlibraryOption_enum v = CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE; *p = v; switch (v) { case CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE: break; default: break; } }
+void value_CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE(CUlibraryOption *p) { CUlibraryOption v = CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE; *p = v; switch (v) { case CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE: break; default: break; } }
 // name CU_LIMIT_MALLOC_HEAP_SIZE
-void value_CU_LIMIT_MALLOC_HEAP_SIZE(CUlimit_enum *p) { CUlimit_enum v = CU_LIMIT_MALLOC_HEAP_SIZE; *p = v; switch (v) { case CU_LIMIT_MALLOC_HEAP_SIZE: break; default: break; } }
+void value_CU_LIMIT_MALLOC_HEAP_SIZE(CUlimit *p) { CUlimit v = CU_LIMIT_MALLOC_HEAP_SIZE; *p = v; switch (v) { case CU_LIMIT_MALLOC_HEAP_SIZE: break; default: break; } }
 // name CU_LIMIT_PRINTF_FIFO_SIZE
-void value_CU_LIMIT_PRINTF_FIFO_SIZE(CUlimit_enum *p) { CUlimit_enum v = CU_LIMIT_PRINTF_FIFO_SIZE; *p = v; switch (v) { case CU_LIMIT_PRINTF_FIFO_SIZE: break; default: break; } }
+void value_CU_LIMIT_PRINTF_FIFO_SIZE(CUlimit *p) { CUlimit v = CU_LIMIT_PRINTF_FIFO_SIZE; *p = v; switch (v) { case CU_LIMIT_PRINTF_FIFO_SIZE: break; default: break; } }
 // name CU_LIMIT_STACK_SIZE
-void value_CU_LIMIT_STACK_SIZE(CUlimit_enum *p) { CUlimit_enum v = CU_LIMIT_STACK_SIZE; *p = v; switch (v) { case CU_LIMIT_STACK_SIZE: break; default: break; } }
+void value_CU_LIMIT_STACK_SIZE(CUlimit *p) { CUlimit v = CU_LIMIT_STACK_SIZE; *p = v; switch (v) { case CU_LIMIT_STACK_SIZE: break; default: break; } }
 // name CU_MEMHOSTALLOC_DEVICEMAP
-#ifndef CU_MEMHOSTALLOC_DEVICEMAP
-#error "CU_MEMHOSTALLOC_DEVICEMAP is not defined"
-#endif
 void value_CU_MEMHOSTALLOC_DEVICEMAP() { auto v = CU_MEMHOSTALLOC_DEVICEMAP; (void)v; }
 // name CU_MEMHOSTALLOC_PORTABLE
-#ifndef CU_MEMHOSTALLOC_PORTABLE
-#error "CU_MEMHOSTALLOC_PORTABLE is not defined"
-#endif
 void value_CU_MEMHOSTALLOC_PORTABLE() { auto v = CU_MEMHOSTALLOC_PORTABLE; (void)v; }
 // name CU_MEMHOSTALLOC_WRITECOMBINED
-#ifndef CU_MEMHOSTALLOC_WRITECOMBINED
-#error "CU_MEMHOSTALLOC_WRITECOMBINED is not defined"
-#endif
 void value_CU_MEMHOSTALLOC_WRITECOMBINED() { auto v = CU_MEMHOSTALLOC_WRITECOMBINED; (void)v; }
 // name CU_MEMHOSTREGISTER_DEVICEMAP
-#ifndef CU_MEMHOSTREGISTER_DEVICEMAP
-#error "CU_MEMHOSTREGISTER_DEVICEMAP is not defined"
-#endif
 void value_CU_MEMHOSTREGISTER_DEVICEMAP() { auto v = CU_MEMHOSTREGISTER_DEVICEMAP; (void)v; }
 // name CU_MEMHOSTREGISTER_IOMEMORY
-#ifndef CU_MEMHOSTREGISTER_IOMEMORY
-#error "CU_MEMHOSTREGISTER_IOMEMORY is not defined"
-#endif
 void value_CU_MEMHOSTREGISTER_IOMEMORY() { auto v = CU_MEMHOSTREGISTER_IOMEMORY; (void)v; }
 // name CU_MEMHOSTREGISTER_PORTABLE
-#ifndef CU_MEMHOSTREGISTER_PORTABLE
-#error "CU_MEMHOSTREGISTER_PORTABLE is not defined"
-#endif
 void value_CU_MEMHOSTREGISTER_PORTABLE() { auto v = CU_MEMHOSTREGISTER_PORTABLE; (void)v; }
 // name CU_MEMHOSTREGISTER_READ_ONLY
-#ifndef CU_MEMHOSTREGISTER_READ_ONLY
-#error "CU_MEMHOSTREGISTER_READ_ONLY is not defined"
-#endif
 void value_CU_MEMHOSTREGISTER_READ_ONLY() { auto v = CU_MEMHOSTREGISTER_READ_ONLY; (void)v; }
 // name CU_MEMORYTYPE_ARRAY
-void value_CU_MEMORYTYPE_ARRAY(CUmemorytype_enum *p) { CUmemorytype_enum v = CU_MEMORYTYPE_ARRAY; *p = v; switch (v) { case CU_MEMORYTYPE_ARRAY: break; default: break; } }
+void value_CU_MEMORYTYPE_ARRAY(CUmemorytype *p) { CUmemorytype v = CU_MEMORYTYPE_ARRAY; *p = v; switch (v) { case CU_MEMORYTYPE_ARRAY: break; default: break; } }
 // name CU_MEMORYTYPE_DEVICE
-void value_CU_MEMORYTYPE_DEVICE(CUmemorytype_enum *p) { CUmemorytype_enum v = CU_MEMORYTYPE_DEVICE; *p = v; switch (v) { case CU_MEMORYTYPE_DEVICE: break; default: break; } }
+void value_CU_MEMORYTYPE_DEVICE(CUmemorytype *p) { CUmemorytype v = CU_MEMORYTYPE_DEVICE; *p = v; switch (v) { case CU_MEMORYTYPE_DEVICE: break; default: break; } }
 // name CU_MEMORYTYPE_HOST
-void value_CU_MEMORYTYPE_HOST(CUmemorytype_enum *p) { CUmemorytype_enum v = CU_MEMORYTYPE_HOST; *p = v; switch (v) { case CU_MEMORYTYPE_HOST: break; default: break; } }
+void value_CU_MEMORYTYPE_HOST(CUmemorytype *p) { CUmemorytype v = CU_MEMORYTYPE_HOST; *p = v; switch (v) { case CU_MEMORYTYPE_HOST: break; default: break; } }
 // name CU_MEMORYTYPE_UNIFIED
-void value_CU_MEMORYTYPE_UNIFIED(CUmemorytype_enum *p) { CUmemorytype_enum v = CU_MEMORYTYPE_UNIFIED; *p = v; switch (v) { case CU_MEMORYTYPE_UNIFIED: break; default: break; } }
+void value_CU_MEMORYTYPE_UNIFIED(CUmemorytype *p) { CUmemorytype v = CU_MEMORYTYPE_UNIFIED; *p = v; switch (v) { case CU_MEMORYTYPE_UNIFIED: break; default: break; } }
 // name CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
-void value_CU_MEMPOOL_ATTR_RELEASE_THRESHOLD(CUmemPool_attribute_enum *p) { CUmemPool_attribute_enum v = CU_MEMPOOL_ATTR_RELEASE_THRESHOLD; *p = v; switch (v) { case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: break; default: break; } }
+void value_CU_MEMPOOL_ATTR_RELEASE_THRESHOLD(CUmemPool_attribute *p) { CUmemPool_attribute v = CU_MEMPOOL_ATTR_RELEASE_THRESHOLD; *p = v; switch (v) { case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: break; default: break; } }
 // name CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT
-void value_CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT(CUmemPool_attribute_enum *p) { CUmemPool_attribute_enum v = CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT; *p = v; switch (v) { case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: break; default: break; } }
+void value_CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT(CUmemPool_attribute *p) { CUmemPool_attribute v = CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT; *p = v; switch (v) { case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: break; default: break; } }
 // name CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH
-void value_CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH(CUmemPool_attribute_enum *p) { CUmemPool_attribute_enum v = CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH; *p = v; switch (v) { case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH: break; default: break; } }
+void value_CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH(CUmemPool_attribute *p) { CUmemPool_attribute v = CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH; *p = v; switch (v) { case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH: break; default: break; } }
 // name CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES
-void value_CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES(CUmemPool_attribute_enum *p) { CUmemPool_attribute_enum v = CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES; *p = v; switch (v) { case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES: break; default: break; } }
+void value_CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES(CUmemPool_attribute *p) { CUmemPool_attribute v = CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES; *p = v; switch (v) { case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES: break; default: break; } }
 // name CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC
-void value_CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC(CUmemPool_attribute_enum *p) { CUmemPool_attribute_enum v = CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC; *p = v; switch (v) { case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC: break; default: break; } }
+void value_CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC(CUmemPool_attribute *p) { CUmemPool_attribute v = CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC; *p = v; switch (v) { case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC: break; default: break; } }
 // name CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES
-void value_CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES(CUmemPool_attribute_enum *p) { CUmemPool_attribute_enum v = CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES; *p = v; switch (v) { case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: break; default: break; } }
+void value_CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES(CUmemPool_attribute *p) { CUmemPool_attribute v = CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES; *p = v; switch (v) { case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: break; default: break; } }
 // name CU_MEMPOOL_ATTR_USED_MEM_CURRENT
-void value_CU_MEMPOOL_ATTR_USED_MEM_CURRENT(CUmemPool_attribute_enum *p) { CUmemPool_attribute_enum v = CU_MEMPOOL_ATTR_USED_MEM_CURRENT; *p = v; switch (v) { case CU_MEMPOOL_ATTR_USED_MEM_CURRENT: break; default: break; } }
+void value_CU_MEMPOOL_ATTR_USED_MEM_CURRENT(CUmemPool_attribute *p) { CUmemPool_attribute v = CU_MEMPOOL_ATTR_USED_MEM_CURRENT; *p = v; switch (v) { case CU_MEMPOOL_ATTR_USED_MEM_CURRENT: break; default: break; } }
 // name CU_MEMPOOL_ATTR_USED_MEM_HIGH
-void value_CU_MEMPOOL_ATTR_USED_MEM_HIGH(CUmemPool_attribute_enum *p) { CUmemPool_attribute_enum v = CU_MEMPOOL_ATTR_USED_MEM_HIGH; *p = v; switch (v) { case CU_MEMPOOL_ATTR_USED_MEM_HIGH: break; default: break; } }
+void value_CU_MEMPOOL_ATTR_USED_MEM_HIGH(CUmemPool_attribute *p) { CUmemPool_attribute v = CU_MEMPOOL_ATTR_USED_MEM_HIGH; *p = v; switch (v) { case CU_MEMPOOL_ATTR_USED_MEM_HIGH: break; default: break; } }
 // name CU_MEM_ACCESS_FLAGS_PROT_NONE
-void value_CU_MEM_ACCESS_FLAGS_PROT_NONE(CUmemAccess_flags_enum *p) { CUmemAccess_flags_enum v = CU_MEM_ACCESS_FLAGS_PROT_NONE; *p = v; switch (v) { case CU_MEM_ACCESS_FLAGS_PROT_NONE: break; default: break; } }
+void value_CU_MEM_ACCESS_FLAGS_PROT_NONE(CUmemAccess_flags *p) { CUmemAccess_flags v = CU_MEM_ACCESS_FLAGS_PROT_NONE; *p = v; switch (v) { case CU_MEM_ACCESS_FLAGS_PROT_NONE: break; default: break; } }
 // name CU_MEM_ACCESS_FLAGS_PROT_READ
-void value_CU_MEM_ACCESS_FLAGS_PROT_READ(CUmemAccess_flags_enum *p) { CUmemAccess_flags_enum v = CU_MEM_ACCESS_FLAGS_PROT_READ; *p = v; switch (v) { case CU_MEM_ACCESS_FLAGS_PROT_READ: break; default: break; } }
+void value_CU_MEM_ACCESS_FLAGS_PROT_READ(CUmemAccess_flags *p) { CUmemAccess_flags v = CU_MEM_ACCESS_FLAGS_PROT_READ; *p = v; switch (v) { case CU_MEM_ACCESS_FLAGS_PROT_READ: break; default: break; } }
 // name CU_MEM_ACCESS_FLAGS_PROT_READWRITE
-void value_CU_MEM_ACCESS_FLAGS_PROT_READWRITE(CUmemAccess_flags_enum *p) { CUmemAccess_flags_enum v = CU_MEM_ACCESS_FLAGS_PROT_READWRITE; *p = v; switch (v) { case CU_MEM_ACCESS_FLAGS_PROT_READWRITE: break; default: break; } }
+void value_CU_MEM_ACCESS_FLAGS_PROT_READWRITE(CUmemAccess_flags *p) { CUmemAccess_flags v = CU_MEM_ACCESS_FLAGS_PROT_READWRITE; *p = v; switch (v) { case CU_MEM_ACCESS_FLAGS_PROT_READWRITE: break; default: break; } }
 // name CU_MEM_ADVISE_SET_ACCESSED_BY
-void value_CU_MEM_ADVISE_SET_ACCESSED_BY(CUmem_advise_enum *p) { CUmem_advise_enum v = CU_MEM_ADVISE_SET_ACCESSED_BY; *p = v; switch (v) { case CU_MEM_ADVISE_SET_ACCESSED_BY: break; default: break; } }
+void value_CU_MEM_ADVISE_SET_ACCESSED_BY(CUmem_advise *p) { CUmem_advise v = CU_MEM_ADVISE_SET_ACCESSED_BY; *p = v; switch (v) { case CU_MEM_ADVISE_SET_ACCESSED_BY: break; default: break; } }
 // name CU_MEM_ADVISE_SET_PREFERRED_LOCATION
-void value_CU_MEM_ADVISE_SET_PREFERRED_LOCATION(CUmem_advise_enum *p) { CUmem_advise_enum v = CU_MEM_ADVISE_SET_PREFERRED_LOCATION; *p = v; switch (v) { case CU_MEM_ADVISE_SET_PREFERRED_LOCATION: break; default: break; } }
+void value_CU_MEM_ADVISE_SET_PREFERRED_LOCATION(CUmem_advise *p) { CUmem_advise v = CU_MEM_ADVISE_SET_PREFERRED_LOCATION; *p = v; switch (v) { case CU_MEM_ADVISE_SET_PREFERRED_LOCATION: break; default: break; } }
 // name CU_MEM_ADVISE_SET_READ_MOSTLY
-void value_CU_MEM_ADVISE_SET_READ_MOSTLY(CUmem_advise_enum *p) { CUmem_advise_enum v = CU_MEM_ADVISE_SET_READ_MOSTLY; *p = v; switch (v) { case CU_MEM_ADVISE_SET_READ_MOSTLY: break; default: break; } }
+void value_CU_MEM_ADVISE_SET_READ_MOSTLY(CUmem_advise *p) { CUmem_advise v = CU_MEM_ADVISE_SET_READ_MOSTLY; *p = v; switch (v) { case CU_MEM_ADVISE_SET_READ_MOSTLY: break; default: break; } }
 // name CU_MEM_ADVISE_UNSET_ACCESSED_BY
-void value_CU_MEM_ADVISE_UNSET_ACCESSED_BY(CUmem_advise_enum *p) { CUmem_advise_enum v = CU_MEM_ADVISE_UNSET_ACCESSED_BY; *p = v; switch (v) { case CU_MEM_ADVISE_UNSET_ACCESSED_BY: break; default: break; } }
+void value_CU_MEM_ADVISE_UNSET_ACCESSED_BY(CUmem_advise *p) { CUmem_advise v = CU_MEM_ADVISE_UNSET_ACCESSED_BY; *p = v; switch (v) { case CU_MEM_ADVISE_UNSET_ACCESSED_BY: break; default: break; } }
 // name CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION
-void value_CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION(CUmem_advise_enum *p) { CUmem_advise_enum v = CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION; *p = v; switch (v) { case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION: break; default: break; } }
+void value_CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION(CUmem_advise *p) { CUmem_advise v = CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION; *p = v; switch (v) { case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION: break; default: break; } }
 // name CU_MEM_ADVISE_UNSET_READ_MOSTLY
-void value_CU_MEM_ADVISE_UNSET_READ_MOSTLY(CUmem_advise_enum *p) { CUmem_advise_enum v = CU_MEM_ADVISE_UNSET_READ_MOSTLY; *p = v; switch (v) { case CU_MEM_ADVISE_UNSET_READ_MOSTLY: break; default: break; } }
+void value_CU_MEM_ADVISE_UNSET_READ_MOSTLY(CUmem_advise *p) { CUmem_advise v = CU_MEM_ADVISE_UNSET_READ_MOSTLY; *p = v; switch (v) { case CU_MEM_ADVISE_UNSET_READ_MOSTLY: break; default: break; } }
 // name CU_MEM_ALLOCATION_TYPE_INVALID
-void value_CU_MEM_ALLOCATION_TYPE_INVALID(CUmemAllocationType_enum *p) { CUmemAllocationType_enum v = CU_MEM_ALLOCATION_TYPE_INVALID; *p = v; switch (v) { case CU_MEM_ALLOCATION_TYPE_INVALID: break; default: break; } }
+void value_CU_MEM_ALLOCATION_TYPE_INVALID(CUmemAllocationType *p) { CUmemAllocationType v = CU_MEM_ALLOCATION_TYPE_INVALID; *p = v; switch (v) { case CU_MEM_ALLOCATION_TYPE_INVALID: break; default: break; } }
 // name CU_MEM_ALLOCATION_TYPE_MAX
-void value_CU_MEM_ALLOCATION_TYPE_MAX(CUmemAllocationType_enum *p) { CUmemAllocationType_enum v = CU_MEM_ALLOCATION_TYPE_MAX; *p = v; switch (v) { case CU_MEM_ALLOCATION_TYPE_MAX: break; default: break; } }
+void value_CU_MEM_ALLOCATION_TYPE_MAX(CUmemAllocationType *p) { CUmemAllocationType v = CU_MEM_ALLOCATION_TYPE_MAX; *p = v; switch (v) { case CU_MEM_ALLOCATION_TYPE_MAX: break; default: break; } }
 // name CU_MEM_ALLOCATION_TYPE_PINNED
-void value_CU_MEM_ALLOCATION_TYPE_PINNED(CUmemAllocationType_enum *p) { CUmemAllocationType_enum v = CU_MEM_ALLOCATION_TYPE_PINNED; *p = v; switch (v) { case CU_MEM_ALLOCATION_TYPE_PINNED: break; default: break; } }
+void value_CU_MEM_ALLOCATION_TYPE_PINNED(CUmemAllocationType *p) { CUmemAllocationType v = CU_MEM_ALLOCATION_TYPE_PINNED; *p = v; switch (v) { case CU_MEM_ALLOCATION_TYPE_PINNED: break; default: break; } }
 // name CU_MEM_ALLOC_GRANULARITY_MINIMUM
-void value_CU_MEM_ALLOC_GRANULARITY_MINIMUM(CUmemAllocationGranularity_flags_enum *p) { CUmemAllocationGranularity_flags_enum v = CU_MEM_ALLOC_GRANULARITY_MINIMUM; *p = v; switch (v) { case CU_MEM_ALLOC_GRANULARITY_MINIMUM: break; default: break; } }
+void value_CU_MEM_ALLOC_GRANULARITY_MINIMUM(CUmemAllocationGranularity_flags *p) { CUmemAllocationGranularity_flags v = CU_MEM_ALLOC_GRANULARITY_MINIMUM; *p = v; switch (v) { case CU_MEM_ALLOC_GRANULARITY_MINIMUM: break; default: break; } }
 // name CU_MEM_ALLOC_GRANULARITY_RECOMMENDED
-void value_CU_MEM_ALLOC_GRANULARITY_RECOMMENDED(CUmemAllocationGranularity_flags_enum *p) { CUmemAllocationGranularity_flags_enum v = CU_MEM_ALLOC_GRANULARITY_RECOMMENDED; *p = v; switch (v) { case CU_MEM_ALLOC_GRANULARITY_RECOMMENDED: break; default: break; } }
+void value_CU_MEM_ALLOC_GRANULARITY_RECOMMENDED(CUmemAllocationGranularity_flags *p) { CUmemAllocationGranularity_flags v = CU_MEM_ALLOC_GRANULARITY_RECOMMENDED; *p = v; switch (v) { case CU_MEM_ALLOC_GRANULARITY_RECOMMENDED: break; default: break; } }
 // name CU_MEM_ATTACH_GLOBAL
-void value_CU_MEM_ATTACH_GLOBAL(CUmemAttach_flags_enum *p) { CUmemAttach_flags_enum v = CU_MEM_ATTACH_GLOBAL; *p = v; switch (v) { case CU_MEM_ATTACH_GLOBAL: break; default: break; } }
+int value_CU_MEM_ATTACH_GLOBAL(int a) { auto v = CU_MEM_ATTACH_GLOBAL; switch (a) { case CU_MEM_ATTACH_GLOBAL: return 1; default: return (int)v; } }
 // name CU_MEM_ATTACH_HOST
-void value_CU_MEM_ATTACH_HOST(CUmemAttach_flags_enum *p) { CUmemAttach_flags_enum v = CU_MEM_ATTACH_HOST; *p = v; switch (v) { case CU_MEM_ATTACH_HOST: break; default: break; } }
+int value_CU_MEM_ATTACH_HOST(int a) { auto v = CU_MEM_ATTACH_HOST; switch (a) { case CU_MEM_ATTACH_HOST: return 1; default: return (int)v; } }
 // name CU_MEM_ATTACH_SINGLE
-void value_CU_MEM_ATTACH_SINGLE(CUmemAttach_flags_enum *p) { CUmemAttach_flags_enum v = CU_MEM_ATTACH_SINGLE; *p = v; switch (v) { case CU_MEM_ATTACH_SINGLE: break; default: break; } }
+int value_CU_MEM_ATTACH_SINGLE(int a) { auto v = CU_MEM_ATTACH_SINGLE; switch (a) { case CU_MEM_ATTACH_SINGLE: return 1; default: return (int)v; } }
 // name CU_MEM_HANDLE_TYPE_GENERIC
-void value_CU_MEM_HANDLE_TYPE_GENERIC(CUmemHandleType_enum *p) { CUmemHandleType_enum v = CU_MEM_HANDLE_TYPE_GENERIC; *p = v; switch (v) { case CU_MEM_HANDLE_TYPE_GENERIC: break; default: break; } }
+void value_CU_MEM_HANDLE_TYPE_GENERIC(CUmemHandleType *p) { CUmemHandleType v = CU_MEM_HANDLE_TYPE_GENERIC; *p = v; switch (v) { case CU_MEM_HANDLE_TYPE_GENERIC: break; default: break; } }
 // name CU_MEM_HANDLE_TYPE_NONE
-void value_CU_MEM_HANDLE_TYPE_NONE(CUmemAllocationHandleType_enum *p) { CUmemAllocationHandleType_enum v = CU_MEM_HANDLE_TYPE_NONE; *p = v; switch (v) { case CU_MEM_HANDLE_TYPE_NONE: break; default: break; } }
+void value_CU_MEM_HANDLE_TYPE_NONE(CUmemAllocationHandleType *p) { CUmemAllocationHandleType v = CU_MEM_HANDLE_TYPE_NONE; *p = v; switch (v) { case CU_MEM_HANDLE_TYPE_NONE: break; default: break; } }
 // name CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
-void value_CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR(CUmemAllocationHandleType_enum *p) { CUmemAllocationHandleType_enum v = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR; *p = v; switch (v) { case CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR: break; default: break; } }
+void value_CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR(CUmemAllocationHandleType *p) { CUmemAllocationHandleType v = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR; *p = v; switch (v) { case CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR: break; default: break; } }
 // name CU_MEM_HANDLE_TYPE_WIN32
-void value_CU_MEM_HANDLE_TYPE_WIN32(CUmemAllocationHandleType_enum *p) { CUmemAllocationHandleType_enum v = CU_MEM_HANDLE_TYPE_WIN32; *p = v; switch (v) { case CU_MEM_HANDLE_TYPE_WIN32: break; default: break; } }
+void value_CU_MEM_HANDLE_TYPE_WIN32(CUmemAllocationHandleType *p) { CUmemAllocationHandleType v = CU_MEM_HANDLE_TYPE_WIN32; *p = v; switch (v) { case CU_MEM_HANDLE_TYPE_WIN32: break; default: break; } }
 // name CU_MEM_HANDLE_TYPE_WIN32_KMT
-void value_CU_MEM_HANDLE_TYPE_WIN32_KMT(CUmemAllocationHandleType_enum *p) { CUmemAllocationHandleType_enum v = CU_MEM_HANDLE_TYPE_WIN32_KMT; *p = v; switch (v) { case CU_MEM_HANDLE_TYPE_WIN32_KMT: break; default: break; } }
+void value_CU_MEM_HANDLE_TYPE_WIN32_KMT(CUmemAllocationHandleType *p) { CUmemAllocationHandleType v = CU_MEM_HANDLE_TYPE_WIN32_KMT; *p = v; switch (v) { case CU_MEM_HANDLE_TYPE_WIN32_KMT: break; default: break; } }
 // name CU_MEM_LOCATION_TYPE_DEVICE
-void value_CU_MEM_LOCATION_TYPE_DEVICE(CUmemLocationType_enum *p) { CUmemLocationType_enum v = CU_MEM_LOCATION_TYPE_DEVICE; *p = v; switch (v) { case CU_MEM_LOCATION_TYPE_DEVICE: break; default: break; } }
+void value_CU_MEM_LOCATION_TYPE_DEVICE(CUmemLocationType *p) { CUmemLocationType v = CU_MEM_LOCATION_TYPE_DEVICE; *p = v; switch (v) { case CU_MEM_LOCATION_TYPE_DEVICE: break; default: break; } }
 // name CU_MEM_LOCATION_TYPE_INVALID
-void value_CU_MEM_LOCATION_TYPE_INVALID(CUmemLocationType_enum *p) { CUmemLocationType_enum v = CU_MEM_LOCATION_TYPE_INVALID; *p = v; switch (v) { case CU_MEM_LOCATION_TYPE_INVALID: break; default: break; } }
+void value_CU_MEM_LOCATION_TYPE_INVALID(CUmemLocationType *p) { CUmemLocationType v = CU_MEM_LOCATION_TYPE_INVALID; *p = v; switch (v) { case CU_MEM_LOCATION_TYPE_INVALID: break; default: break; } }
 // name CU_MEM_OPERATION_TYPE_MAP
-void value_CU_MEM_OPERATION_TYPE_MAP(CUmemOperationType_enum *p) { CUmemOperationType_enum v = CU_MEM_OPERATION_TYPE_MAP; *p = v; switch (v) { case CU_MEM_OPERATION_TYPE_MAP: break; default: break; } }
+void value_CU_MEM_OPERATION_TYPE_MAP(CUmemOperationType *p) { CUmemOperationType v = CU_MEM_OPERATION_TYPE_MAP; *p = v; switch (v) { case CU_MEM_OPERATION_TYPE_MAP: break; default: break; } }
 // name CU_MEM_OPERATION_TYPE_UNMAP
-void value_CU_MEM_OPERATION_TYPE_UNMAP(CUmemOperationType_enum *p) { CUmemOperationType_enum v = CU_MEM_OPERATION_TYPE_UNMAP; *p = v; switch (v) { case CU_MEM_OPERATION_TYPE_UNMAP: break; default: break; } }
+void value_CU_MEM_OPERATION_TYPE_UNMAP(CUmemOperationType *p) { CUmemOperationType v = CU_MEM_OPERATION_TYPE_UNMAP; *p = v; switch (v) { case CU_MEM_OPERATION_TYPE_UNMAP: break; default: break; } }
 // name CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY
-void value_CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY(CUmem_range_attribute_enum *p) { CUmem_range_attribute_enum v = CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY; *p = v; switch (v) { case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: break; default: break; } }
+void value_CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY(CUmem_range_attribute *p) { CUmem_range_attribute v = CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY; *p = v; switch (v) { case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: break; default: break; } }
 // name CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION
-void value_CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION(CUmem_range_attribute_enum *p) { CUmem_range_attribute_enum v = CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION; *p = v; switch (v) { case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION: break; default: break; } }
+void value_CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION(CUmem_range_attribute *p) { CUmem_range_attribute v = CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION; *p = v; switch (v) { case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION: break; default: break; } }
 // name CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION
-void value_CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION(CUmem_range_attribute_enum *p) { CUmem_range_attribute_enum v = CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION; *p = v; switch (v) { case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION: break; default: break; } }
+void value_CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION(CUmem_range_attribute *p) { CUmem_range_attribute v = CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION; *p = v; switch (v) { case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION: break; default: break; } }
 // name CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY
-void value_CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY(CUmem_range_attribute_enum *p) { CUmem_range_attribute_enum v = CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY; *p = v; switch (v) { case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY: break; default: break; } }
+void value_CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY(CUmem_range_attribute *p) { CUmem_range_attribute v = CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY; *p = v; switch (v) { case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY: break; default: break; } }
 // name CU_OCCUPANCY_DEFAULT
-void value_CU_OCCUPANCY_DEFAULT(CUoccupancy_flags_enum *p) { CUoccupancy_flags_enum v = CU_OCCUPANCY_DEFAULT; *p = v; switch (v) { case CU_OCCUPANCY_DEFAULT: break; default: break; } }
+int value_CU_OCCUPANCY_DEFAULT(int a) { auto v = CU_OCCUPANCY_DEFAULT; switch (a) { case CU_OCCUPANCY_DEFAULT: return 1; default: return (int)v; } }
 // name CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE
-void value_CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE(CUoccupancy_flags_enum *p) { CUoccupancy_flags_enum v = CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE; *p = v; switch (v) { case CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE: break; default: break; } }
+int value_CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE(int a) { auto v = CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE; switch (a) { case CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE: return 1; default: return (int)v; } }
 // name CU_POINTER_ATTRIBUTE_ACCESS_FLAGS
-void value_CU_POINTER_ATTRIBUTE_ACCESS_FLAGS(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_ACCESS_FLAGS; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_ACCESS_FLAGS(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_ACCESS_FLAGS; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES
-void value_CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_BUFFER_ID
-void value_CU_POINTER_ATTRIBUTE_BUFFER_ID(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_BUFFER_ID; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_BUFFER_ID: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_BUFFER_ID(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_BUFFER_ID; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_BUFFER_ID: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_CONTEXT
-void value_CU_POINTER_ATTRIBUTE_CONTEXT(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_CONTEXT; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_CONTEXT: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_CONTEXT(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_CONTEXT; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_CONTEXT: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
-void value_CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_DEVICE_POINTER
-void value_CU_POINTER_ATTRIBUTE_DEVICE_POINTER(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_DEVICE_POINTER; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_DEVICE_POINTER(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_DEVICE_POINTER; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_HOST_POINTER
-void value_CU_POINTER_ATTRIBUTE_HOST_POINTER(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_HOST_POINTER; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_HOST_POINTER: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_HOST_POINTER(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_HOST_POINTER; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_HOST_POINTER: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE
-void value_CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE
-void value_CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_IS_MANAGED
-void value_CU_POINTER_ATTRIBUTE_IS_MANAGED(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_IS_MANAGED; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_IS_MANAGED: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_IS_MANAGED(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_IS_MANAGED; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_IS_MANAGED: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_MAPPED
-void value_CU_POINTER_ATTRIBUTE_MAPPED(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_MAPPED; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_MAPPED: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_MAPPED(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_MAPPED; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_MAPPED: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_MEMORY_TYPE
-void value_CU_POINTER_ATTRIBUTE_MEMORY_TYPE(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_MEMORY_TYPE; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_MEMORY_TYPE(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_MEMORY_TYPE; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE
-void value_CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_P2P_TOKENS
-void value_CU_POINTER_ATTRIBUTE_P2P_TOKENS(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_P2P_TOKENS; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_P2P_TOKENS: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_P2P_TOKENS(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_P2P_TOKENS; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_P2P_TOKENS: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_RANGE_SIZE
-void value_CU_POINTER_ATTRIBUTE_RANGE_SIZE(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_RANGE_SIZE; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_RANGE_SIZE: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_RANGE_SIZE(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_RANGE_SIZE; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_RANGE_SIZE: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_RANGE_START_ADDR
-void value_CU_POINTER_ATTRIBUTE_RANGE_START_ADDR(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_RANGE_START_ADDR; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_RANGE_START_ADDR(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_RANGE_START_ADDR; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: break; default: break; } }
 // name CU_POINTER_ATTRIBUTE_SYNC_MEMOPS
-void value_CU_POINTER_ATTRIBUTE_SYNC_MEMOPS(CUpointer_attribute_enum *p) { CUpointer_attribute_enum v = CU_POINTER_ATTRIBUTE_SYNC_MEMOPS; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: break; default: break; } }
+void value_CU_POINTER_ATTRIBUTE_SYNC_MEMOPS(CUpointer_attribute *p) { CUpointer_attribute v = CU_POINTER_ATTRIBUTE_SYNC_MEMOPS; *p = v; switch (v) { case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: break; default: break; } }
+// name CU_PREFER_BINARY
+void value_CU_PREFER_BINARY(CUjit_fallback *p) { CUjit_fallback v = CU_PREFER_BINARY; *p = v; switch (v) { case CU_PREFER_BINARY: break; default: break; } }
+// name CU_PREFER_PTX
+void value_CU_PREFER_PTX(CUjit_fallback *p) { CUjit_fallback v = CU_PREFER_PTX; *p = v; switch (v) { case CU_PREFER_PTX: break; default: break; } }
 // name CU_RESOURCE_TYPE_ARRAY
-void value_CU_RESOURCE_TYPE_ARRAY(CUresourcetype_enum *p) { CUresourcetype_enum v = CU_RESOURCE_TYPE_ARRAY; *p = v; switch (v) { case CU_RESOURCE_TYPE_ARRAY: break; default: break; } }
+void value_CU_RESOURCE_TYPE_ARRAY(CUresourcetype *p) { CUresourcetype v = CU_RESOURCE_TYPE_ARRAY; *p = v; switch (v) { case CU_RESOURCE_TYPE_ARRAY: break; default: break; } }
 // name CU_RESOURCE_TYPE_LINEAR
-void value_CU_RESOURCE_TYPE_LINEAR(CUresourcetype_enum *p) { CUresourcetype_enum v = CU_RESOURCE_TYPE_LINEAR; *p = v; switch (v) { case CU_RESOURCE_TYPE_LINEAR: break; default: break; } }
+void value_CU_RESOURCE_TYPE_LINEAR(CUresourcetype *p) { CUresourcetype v = CU_RESOURCE_TYPE_LINEAR; *p = v; switch (v) { case CU_RESOURCE_TYPE_LINEAR: break; default: break; } }
 // name CU_RESOURCE_TYPE_MIPMAPPED_ARRAY
-void value_CU_RESOURCE_TYPE_MIPMAPPED_ARRAY(CUresourcetype_enum *p) { CUresourcetype_enum v = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY; *p = v; switch (v) { case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: break; default: break; } }
+void value_CU_RESOURCE_TYPE_MIPMAPPED_ARRAY(CUresourcetype *p) { CUresourcetype v = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY; *p = v; switch (v) { case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: break; default: break; } }
 // name CU_RESOURCE_TYPE_PITCH2D
-void value_CU_RESOURCE_TYPE_PITCH2D(CUresourcetype_enum *p) { CUresourcetype_enum v = CU_RESOURCE_TYPE_PITCH2D; *p = v; switch (v) { case CU_RESOURCE_TYPE_PITCH2D: break; default: break; } }
+void value_CU_RESOURCE_TYPE_PITCH2D(CUresourcetype *p) { CUresourcetype v = CU_RESOURCE_TYPE_PITCH2D; *p = v; switch (v) { case CU_RESOURCE_TYPE_PITCH2D: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_FLOAT_1X16
-void value_CU_RES_VIEW_FORMAT_FLOAT_1X16(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_FLOAT_1X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_FLOAT_1X16: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_FLOAT_1X16(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_FLOAT_1X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_FLOAT_1X16: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_FLOAT_1X32
-void value_CU_RES_VIEW_FORMAT_FLOAT_1X32(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_FLOAT_1X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_FLOAT_1X32: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_FLOAT_1X32(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_FLOAT_1X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_FLOAT_1X32: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_FLOAT_2X16
-void value_CU_RES_VIEW_FORMAT_FLOAT_2X16(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_FLOAT_2X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_FLOAT_2X16: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_FLOAT_2X16(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_FLOAT_2X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_FLOAT_2X16: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_FLOAT_2X32
-void value_CU_RES_VIEW_FORMAT_FLOAT_2X32(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_FLOAT_2X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_FLOAT_2X32: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_FLOAT_2X32(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_FLOAT_2X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_FLOAT_2X32: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_FLOAT_4X16
-void value_CU_RES_VIEW_FORMAT_FLOAT_4X16(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_FLOAT_4X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_FLOAT_4X16: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_FLOAT_4X16(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_FLOAT_4X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_FLOAT_4X16: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_FLOAT_4X32
-void value_CU_RES_VIEW_FORMAT_FLOAT_4X32(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_FLOAT_4X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_FLOAT_4X32: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_FLOAT_4X32(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_FLOAT_4X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_FLOAT_4X32: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_NONE
-void value_CU_RES_VIEW_FORMAT_NONE(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_NONE; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_NONE: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_NONE(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_NONE; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_NONE: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_SIGNED_BC4
-void value_CU_RES_VIEW_FORMAT_SIGNED_BC4(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_SIGNED_BC4; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SIGNED_BC4: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_SIGNED_BC4(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_SIGNED_BC4; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SIGNED_BC4: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_SIGNED_BC5
-void value_CU_RES_VIEW_FORMAT_SIGNED_BC5(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_SIGNED_BC5; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SIGNED_BC5: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_SIGNED_BC5(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_SIGNED_BC5; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SIGNED_BC5: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_SIGNED_BC6H
-void value_CU_RES_VIEW_FORMAT_SIGNED_BC6H(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_SIGNED_BC6H; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SIGNED_BC6H: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_SIGNED_BC6H(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_SIGNED_BC6H; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SIGNED_BC6H: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_SINT_1X16
-void value_CU_RES_VIEW_FORMAT_SINT_1X16(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_SINT_1X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_1X16: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_SINT_1X16(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_SINT_1X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_1X16: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_SINT_1X32
-void value_CU_RES_VIEW_FORMAT_SINT_1X32(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_SINT_1X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_1X32: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_SINT_1X32(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_SINT_1X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_1X32: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_SINT_1X8
-void value_CU_RES_VIEW_FORMAT_SINT_1X8(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_SINT_1X8; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_1X8: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_SINT_1X8(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_SINT_1X8; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_1X8: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_SINT_2X16
-void value_CU_RES_VIEW_FORMAT_SINT_2X16(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_SINT_2X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_2X16: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_SINT_2X16(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_SINT_2X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_2X16: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_SINT_2X32
-void value_CU_RES_VIEW_FORMAT_SINT_2X32(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_SINT_2X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_2X32: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_SINT_2X32(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_SINT_2X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_2X32: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_SINT_2X8
-void value_CU_RES_VIEW_FORMAT_SINT_2X8(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_SINT_2X8; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_2X8: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_SINT_2X8(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_SINT_2X8; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_2X8: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_SINT_4X16
-void value_CU_RES_VIEW_FORMAT_SINT_4X16(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_SINT_4X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_4X16: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_SINT_4X16(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_SINT_4X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_4X16: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_SINT_4X32
-void value_CU_RES_VIEW_FORMAT_SINT_4X32(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_SINT_4X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_4X32: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_SINT_4X32(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_SINT_4X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_4X32: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_SINT_4X8
-void value_CU_RES_VIEW_FORMAT_SINT_4X8(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_SINT_4X8; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_4X8: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_SINT_4X8(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_SINT_4X8; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_SINT_4X8: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UINT_1X16
-void value_CU_RES_VIEW_FORMAT_UINT_1X16(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UINT_1X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_1X16: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UINT_1X16(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UINT_1X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_1X16: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UINT_1X32
-void value_CU_RES_VIEW_FORMAT_UINT_1X32(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UINT_1X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_1X32: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UINT_1X32(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UINT_1X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_1X32: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UINT_1X8
-void value_CU_RES_VIEW_FORMAT_UINT_1X8(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UINT_1X8; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_1X8: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UINT_1X8(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UINT_1X8; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_1X8: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UINT_2X16
-void value_CU_RES_VIEW_FORMAT_UINT_2X16(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UINT_2X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_2X16: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UINT_2X16(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UINT_2X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_2X16: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UINT_2X32
-void value_CU_RES_VIEW_FORMAT_UINT_2X32(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UINT_2X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_2X32: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UINT_2X32(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UINT_2X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_2X32: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UINT_2X8
-void value_CU_RES_VIEW_FORMAT_UINT_2X8(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UINT_2X8; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_2X8: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UINT_2X8(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UINT_2X8; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_2X8: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UINT_4X16
-void value_CU_RES_VIEW_FORMAT_UINT_4X16(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UINT_4X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_4X16: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UINT_4X16(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UINT_4X16; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_4X16: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UINT_4X32
-void value_CU_RES_VIEW_FORMAT_UINT_4X32(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UINT_4X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_4X32: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UINT_4X32(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UINT_4X32; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_4X32: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UINT_4X8
-void value_CU_RES_VIEW_FORMAT_UINT_4X8(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UINT_4X8; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_4X8: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UINT_4X8(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UINT_4X8; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UINT_4X8: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UNSIGNED_BC1
-void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC1(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UNSIGNED_BC1; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC1: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC1(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UNSIGNED_BC1; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC1: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UNSIGNED_BC2
-void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC2(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UNSIGNED_BC2; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC2: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC2(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UNSIGNED_BC2; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC2: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UNSIGNED_BC3
-void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC3(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UNSIGNED_BC3; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC3: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC3(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UNSIGNED_BC3; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC3: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UNSIGNED_BC4
-void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC4(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UNSIGNED_BC4; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC4: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC4(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UNSIGNED_BC4; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC4: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UNSIGNED_BC5
-void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC5(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UNSIGNED_BC5; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC5: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC5(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UNSIGNED_BC5; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC5: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UNSIGNED_BC6H
-void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC6H(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UNSIGNED_BC6H; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC6H: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC6H(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UNSIGNED_BC6H; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC6H: break; default: break; } }
 // name CU_RES_VIEW_FORMAT_UNSIGNED_BC7
-void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC7(CUresourceViewFormat_enum *p) { CUresourceViewFormat_enum v = CU_RES_VIEW_FORMAT_UNSIGNED_BC7; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC7: break; default: break; } }
+void value_CU_RES_VIEW_FORMAT_UNSIGNED_BC7(CUresourceViewFormat *p) { CUresourceViewFormat v = CU_RES_VIEW_FORMAT_UNSIGNED_BC7; *p = v; switch (v) { case CU_RES_VIEW_FORMAT_UNSIGNED_BC7: break; default: break; } }
 // name CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE
-void value_CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE(CUsharedconfig_enum *p) { CUsharedconfig_enum v = CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE; *p = v; switch (v) { case CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE: break; default: break; } }
+void value_CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE(CUsharedconfig *p) { CUsharedconfig v = CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE; *p = v; switch (v) { case CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE: break; default: break; } }
 // name CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE
-void value_CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE(CUsharedconfig_enum *p) { CUsharedconfig_enum v = CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE; *p = v; switch (v) { case CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE: break; default: break; } }
+void value_CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE(CUsharedconfig *p) { CUsharedconfig v = CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE; *p = v; switch (v) { case CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE: break; default: break; } }
 // name CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE
-void value_CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE(CUsharedconfig_enum *p) { CUsharedconfig_enum v = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE; *p = v; switch (v) { case CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE: break; default: break; } }
+void value_CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE(CUsharedconfig *p) { CUsharedconfig v = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE; *p = v; switch (v) { case CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE: break; default: break; } }
 // name CU_STREAM_ADD_CAPTURE_DEPENDENCIES
-void value_CU_STREAM_ADD_CAPTURE_DEPENDENCIES(CUstreamUpdateCaptureDependencies_flags_enum *p) { CUstreamUpdateCaptureDependencies_flags_enum v = CU_STREAM_ADD_CAPTURE_DEPENDENCIES; *p = v; switch (v) { case CU_STREAM_ADD_CAPTURE_DEPENDENCIES: break; default: break; } }
+void value_CU_STREAM_ADD_CAPTURE_DEPENDENCIES(CUstreamUpdateCaptureDependencies_flags *p) { CUstreamUpdateCaptureDependencies_flags v = CU_STREAM_ADD_CAPTURE_DEPENDENCIES; *p = v; switch (v) { case CU_STREAM_ADD_CAPTURE_DEPENDENCIES: break; default: break; } }
 // name CU_STREAM_CAPTURE_MODE_GLOBAL
-void value_CU_STREAM_CAPTURE_MODE_GLOBAL(CUstreamCaptureMode_enum *p) { CUstreamCaptureMode_enum v = CU_STREAM_CAPTURE_MODE_GLOBAL; *p = v; switch (v) { case CU_STREAM_CAPTURE_MODE_GLOBAL: break; default: break; } }
+void value_CU_STREAM_CAPTURE_MODE_GLOBAL(CUstreamCaptureMode *p) { CUstreamCaptureMode v = CU_STREAM_CAPTURE_MODE_GLOBAL; *p = v; switch (v) { case CU_STREAM_CAPTURE_MODE_GLOBAL: break; default: break; } }
 // name CU_STREAM_CAPTURE_MODE_RELAXED
-void value_CU_STREAM_CAPTURE_MODE_RELAXED(CUstreamCaptureMode_enum *p) { CUstreamCaptureMode_enum v = CU_STREAM_CAPTURE_MODE_RELAXED; *p = v; switch (v) { case CU_STREAM_CAPTURE_MODE_RELAXED: break; default: break; } }
+void value_CU_STREAM_CAPTURE_MODE_RELAXED(CUstreamCaptureMode *p) { CUstreamCaptureMode v = CU_STREAM_CAPTURE_MODE_RELAXED; *p = v; switch (v) { case CU_STREAM_CAPTURE_MODE_RELAXED: break; default: break; } }
 // name CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
-void value_CU_STREAM_CAPTURE_MODE_THREAD_LOCAL(CUstreamCaptureMode_enum *p) { CUstreamCaptureMode_enum v = CU_STREAM_CAPTURE_MODE_THREAD_LOCAL; *p = v; switch (v) { case CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: break; default: break; } }
+void value_CU_STREAM_CAPTURE_MODE_THREAD_LOCAL(CUstreamCaptureMode *p) { CUstreamCaptureMode v = CU_STREAM_CAPTURE_MODE_THREAD_LOCAL; *p = v; switch (v) { case CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: break; default: break; } }
 // name CU_STREAM_CAPTURE_STATUS_ACTIVE
-void value_CU_STREAM_CAPTURE_STATUS_ACTIVE(CUstreamCaptureStatus_enum *p) { CUstreamCaptureStatus_enum v = CU_STREAM_CAPTURE_STATUS_ACTIVE; *p = v; switch (v) { case CU_STREAM_CAPTURE_STATUS_ACTIVE: break; default: break; } }
+void value_CU_STREAM_CAPTURE_STATUS_ACTIVE(CUstreamCaptureStatus *p) { CUstreamCaptureStatus v = CU_STREAM_CAPTURE_STATUS_ACTIVE; *p = v; switch (v) { case CU_STREAM_CAPTURE_STATUS_ACTIVE: break; default: break; } }
 // name CU_STREAM_CAPTURE_STATUS_INVALIDATED
-void value_CU_STREAM_CAPTURE_STATUS_INVALIDATED(CUstreamCaptureStatus_enum *p) { CUstreamCaptureStatus_enum v = CU_STREAM_CAPTURE_STATUS_INVALIDATED; *p = v; switch (v) { case CU_STREAM_CAPTURE_STATUS_INVALIDATED: break; default: break; } }
+void value_CU_STREAM_CAPTURE_STATUS_INVALIDATED(CUstreamCaptureStatus *p) { CUstreamCaptureStatus v = CU_STREAM_CAPTURE_STATUS_INVALIDATED; *p = v; switch (v) { case CU_STREAM_CAPTURE_STATUS_INVALIDATED: break; default: break; } }
 // name CU_STREAM_CAPTURE_STATUS_NONE
-void value_CU_STREAM_CAPTURE_STATUS_NONE(CUstreamCaptureStatus_enum *p) { CUstreamCaptureStatus_enum v = CU_STREAM_CAPTURE_STATUS_NONE; *p = v; switch (v) { case CU_STREAM_CAPTURE_STATUS_NONE: break; default: break; } }
+void value_CU_STREAM_CAPTURE_STATUS_NONE(CUstreamCaptureStatus *p) { CUstreamCaptureStatus v = CU_STREAM_CAPTURE_STATUS_NONE; *p = v; switch (v) { case CU_STREAM_CAPTURE_STATUS_NONE: break; default: break; } }
 // name CU_STREAM_DEFAULT
-void value_CU_STREAM_DEFAULT(CUstream_flags_enum *p) { CUstream_flags_enum v = CU_STREAM_DEFAULT; *p = v; switch (v) { case CU_STREAM_DEFAULT: break; default: break; } }
+int value_CU_STREAM_DEFAULT(int a) { auto v = CU_STREAM_DEFAULT; switch (a) { case CU_STREAM_DEFAULT: return 1; default: return (int)v; } }
 // name CU_STREAM_LEGACY
-#ifndef CU_STREAM_LEGACY
-#error "CU_STREAM_LEGACY is not defined"
-#endif
 void value_CU_STREAM_LEGACY() { auto v = CU_STREAM_LEGACY; (void)v; }
 // name CU_STREAM_NON_BLOCKING
-void value_CU_STREAM_NON_BLOCKING(CUstream_flags_enum *p) { CUstream_flags_enum v = CU_STREAM_NON_BLOCKING; *p = v; switch (v) { case CU_STREAM_NON_BLOCKING: break; default: break; } }
+int value_CU_STREAM_NON_BLOCKING(int a) { auto v = CU_STREAM_NON_BLOCKING; switch (a) { case CU_STREAM_NON_BLOCKING: return 1; default: return (int)v; } }
 // name CU_STREAM_PER_THREAD
-#ifndef CU_STREAM_PER_THREAD
-#error "CU_STREAM_PER_THREAD is not defined"
-#endif
 void value_CU_STREAM_PER_THREAD() { auto v = CU_STREAM_PER_THREAD; (void)v; }
 // name CU_STREAM_SET_CAPTURE_DEPENDENCIES
-void value_CU_STREAM_SET_CAPTURE_DEPENDENCIES(CUstreamUpdateCaptureDependencies_flags_enum *p) { CUstreamUpdateCaptureDependencies_flags_enum v = CU_STREAM_SET_CAPTURE_DEPENDENCIES; *p = v; switch (v) { case CU_STREAM_SET_CAPTURE_DEPENDENCIES: break; default: break; } }
+void value_CU_STREAM_SET_CAPTURE_DEPENDENCIES(CUstreamUpdateCaptureDependencies_flags *p) { CUstreamUpdateCaptureDependencies_flags v = CU_STREAM_SET_CAPTURE_DEPENDENCIES; *p = v; switch (v) { case CU_STREAM_SET_CAPTURE_DEPENDENCIES: break; default: break; } }
 // name CU_STREAM_WAIT_VALUE_AND
-void value_CU_STREAM_WAIT_VALUE_AND(CUstreamWaitValue_flags_enum *p) { CUstreamWaitValue_flags_enum v = CU_STREAM_WAIT_VALUE_AND; *p = v; switch (v) { case CU_STREAM_WAIT_VALUE_AND: break; default: break; } }
+int value_CU_STREAM_WAIT_VALUE_AND(int a) { auto v = CU_STREAM_WAIT_VALUE_AND; switch (a) { case CU_STREAM_WAIT_VALUE_AND: return 1; default: return (int)v; } }
 // name CU_STREAM_WAIT_VALUE_EQ
-void value_CU_STREAM_WAIT_VALUE_EQ(CUstreamWaitValue_flags_enum *p) { CUstreamWaitValue_flags_enum v = CU_STREAM_WAIT_VALUE_EQ; *p = v; switch (v) { case CU_STREAM_WAIT_VALUE_EQ: break; default: break; } }
+int value_CU_STREAM_WAIT_VALUE_EQ(int a) { auto v = CU_STREAM_WAIT_VALUE_EQ; switch (a) { case CU_STREAM_WAIT_VALUE_EQ: return 1; default: return (int)v; } }
 // name CU_STREAM_WAIT_VALUE_GEQ
-void value_CU_STREAM_WAIT_VALUE_GEQ(CUstreamWaitValue_flags_enum *p) { CUstreamWaitValue_flags_enum v = CU_STREAM_WAIT_VALUE_GEQ; *p = v; switch (v) { case CU_STREAM_WAIT_VALUE_GEQ: break; default: break; } }
+int value_CU_STREAM_WAIT_VALUE_GEQ(int a) { auto v = CU_STREAM_WAIT_VALUE_GEQ; switch (a) { case CU_STREAM_WAIT_VALUE_GEQ: return 1; default: return (int)v; } }
 // name CU_STREAM_WAIT_VALUE_NOR
-void value_CU_STREAM_WAIT_VALUE_NOR(CUstreamWaitValue_flags_enum *p) { CUstreamWaitValue_flags_enum v = CU_STREAM_WAIT_VALUE_NOR; *p = v; switch (v) { case CU_STREAM_WAIT_VALUE_NOR: break; default: break; } }
+int value_CU_STREAM_WAIT_VALUE_NOR(int a) { auto v = CU_STREAM_WAIT_VALUE_NOR; switch (a) { case CU_STREAM_WAIT_VALUE_NOR: return 1; default: return (int)v; } }
 // name CU_TRSA_OVERRIDE_FORMAT
-#ifndef CU_TRSA_OVERRIDE_FORMAT
-#error "CU_TRSA_OVERRIDE_FORMAT is not defined"
-#endif
 void value_CU_TRSA_OVERRIDE_FORMAT() { auto v = CU_TRSA_OVERRIDE_FORMAT; (void)v; }
 // name CU_TRSF_NORMALIZED_COORDINATES
-#ifndef CU_TRSF_NORMALIZED_COORDINATES
-#error "CU_TRSF_NORMALIZED_COORDINATES is not defined"
-#endif
 void value_CU_TRSF_NORMALIZED_COORDINATES() { auto v = CU_TRSF_NORMALIZED_COORDINATES; (void)v; }
 // name CU_TRSF_READ_AS_INTEGER
-#ifndef CU_TRSF_READ_AS_INTEGER
-#error "CU_TRSF_READ_AS_INTEGER is not defined"
-#endif
 void value_CU_TRSF_READ_AS_INTEGER() { auto v = CU_TRSF_READ_AS_INTEGER; (void)v; }
 // name CU_TRSF_SRGB
-#ifndef CU_TRSF_SRGB
-#error "CU_TRSF_SRGB is not defined"
-#endif
 void value_CU_TRSF_SRGB() { auto v = CU_TRSF_SRGB; (void)v; }
 // name CU_TR_ADDRESS_MODE_BORDER
-void value_CU_TR_ADDRESS_MODE_BORDER(CUaddress_mode_enum *p) { CUaddress_mode_enum v = CU_TR_ADDRESS_MODE_BORDER; *p = v; switch (v) { case CU_TR_ADDRESS_MODE_BORDER: break; default: break; } }
+void value_CU_TR_ADDRESS_MODE_BORDER(CUaddress_mode *p) { CUaddress_mode v = CU_TR_ADDRESS_MODE_BORDER; *p = v; switch (v) { case CU_TR_ADDRESS_MODE_BORDER: break; default: break; } }
 // name CU_TR_ADDRESS_MODE_CLAMP
-void value_CU_TR_ADDRESS_MODE_CLAMP(CUaddress_mode_enum *p) { CUaddress_mode_enum v = CU_TR_ADDRESS_MODE_CLAMP; *p = v; switch (v) { case CU_TR_ADDRESS_MODE_CLAMP: break; default: break; } }
+void value_CU_TR_ADDRESS_MODE_CLAMP(CUaddress_mode *p) { CUaddress_mode v = CU_TR_ADDRESS_MODE_CLAMP; *p = v; switch (v) { case CU_TR_ADDRESS_MODE_CLAMP: break; default: break; } }
 // name CU_TR_ADDRESS_MODE_MIRROR
-void value_CU_TR_ADDRESS_MODE_MIRROR(CUaddress_mode_enum *p) { CUaddress_mode_enum v = CU_TR_ADDRESS_MODE_MIRROR; *p = v; switch (v) { case CU_TR_ADDRESS_MODE_MIRROR: break; default: break; } }
+void value_CU_TR_ADDRESS_MODE_MIRROR(CUaddress_mode *p) { CUaddress_mode v = CU_TR_ADDRESS_MODE_MIRROR; *p = v; switch (v) { case CU_TR_ADDRESS_MODE_MIRROR: break; default: break; } }
 // name CU_TR_ADDRESS_MODE_WRAP
-void value_CU_TR_ADDRESS_MODE_WRAP(CUaddress_mode_enum *p) { CUaddress_mode_enum v = CU_TR_ADDRESS_MODE_WRAP; *p = v; switch (v) { case CU_TR_ADDRESS_MODE_WRAP: break; default: break; } }
+void value_CU_TR_ADDRESS_MODE_WRAP(CUaddress_mode *p) { CUaddress_mode v = CU_TR_ADDRESS_MODE_WRAP; *p = v; switch (v) { case CU_TR_ADDRESS_MODE_WRAP: break; default: break; } }
 // name CU_TR_FILTER_MODE_LINEAR
-void value_CU_TR_FILTER_MODE_LINEAR(CUfilter_mode_enum *p) { CUfilter_mode_enum v = CU_TR_FILTER_MODE_LINEAR; *p = v; switch (v) { case CU_TR_FILTER_MODE_LINEAR: break; default: break; } }
+void value_CU_TR_FILTER_MODE_LINEAR(CUfilter_mode *p) { CUfilter_mode v = CU_TR_FILTER_MODE_LINEAR; *p = v; switch (v) { case CU_TR_FILTER_MODE_LINEAR: break; default: break; } }
 // name CU_TR_FILTER_MODE_POINT
-void value_CU_TR_FILTER_MODE_POINT(CUfilter_mode_enum *p) { CUfilter_mode_enum v = CU_TR_FILTER_MODE_POINT; *p = v; switch (v) { case CU_TR_FILTER_MODE_POINT: break; default: break; } }
+void value_CU_TR_FILTER_MODE_POINT(CUfilter_mode *p) { CUfilter_mode v = CU_TR_FILTER_MODE_POINT; *p = v; switch (v) { case CU_TR_FILTER_MODE_POINT: break; default: break; } }
 // name CU_USER_OBJECT_NO_DESTRUCTOR_SYNC
-void value_CU_USER_OBJECT_NO_DESTRUCTOR_SYNC(CUuserObject_flags_enum *p) { CUuserObject_flags_enum v = CU_USER_OBJECT_NO_DESTRUCTOR_SYNC; *p = v; switch (v) { case CU_USER_OBJECT_NO_DESTRUCTOR_SYNC: break; default: break; } }
+void value_CU_USER_OBJECT_NO_DESTRUCTOR_SYNC(CUuserObject_flags *p) { CUuserObject_flags v = CU_USER_OBJECT_NO_DESTRUCTOR_SYNC; *p = v; switch (v) { case CU_USER_OBJECT_NO_DESTRUCTOR_SYNC: break; default: break; } }
 // name CUaccessPolicyWindow
 void type_CUaccessPolicyWindow(CUaccessPolicyWindow *p) { CUaccessPolicyWindow v = *p; *p = v; }
 // name CUaccessPolicyWindow::base_ptr
@@ -1895,6 +1828,14 @@ void type_CUipcMemHandle_v1(CUipcMemHandle_v1 *p) { CUipcMemHandle_v1 v = *p; *p
 void type_CUjitInputType(CUjitInputType *p) { CUjitInputType v = *p; *p = v; }
 // name CUjitInputType_enum
 void type_CUjitInputType_enum(CUjitInputType_enum *p) { CUjitInputType_enum v = *p; *p = v; }
+// name CUjit_cacheMode
+void type_CUjit_cacheMode(CUjit_cacheMode *p) { CUjit_cacheMode v = *p; *p = v; }
+// name CUjit_cacheMode_enum
+void type_CUjit_cacheMode_enum(CUjit_cacheMode_enum *p) { CUjit_cacheMode_enum v = *p; *p = v; }
+// name CUjit_fallback
+void type_CUjit_fallback(CUjit_fallback *p) { CUjit_fallback v = *p; *p = v; }
+// name CUjit_fallback_enum
+void type_CUjit_fallback_enum(CUjit_fallback_enum *p) { CUjit_fallback_enum v = *p; *p = v; }
 // name CUjit_option
 void type_CUjit_option(CUjit_option *p) { CUjit_option v = *p; *p = v; }
 // name CUjit_option_enum
@@ -2714,9 +2655,6 @@ void type_PFN_cuUserObjectRetain_v11030(PFN_cuUserObjectRetain_v11030 *p) { PFN_
 // name PFN_cuWaitExternalSemaphoresAsync_v10000
 void type_PFN_cuWaitExternalSemaphoresAsync_v10000(PFN_cuWaitExternalSemaphoresAsync_v10000 *p) { PFN_cuWaitExternalSemaphoresAsync_v10000 v = *p; *p = v; }
 // name __CUDACC__
-#ifndef __CUDACC__
-#error "__CUDACC__ is not defined"
-#endif
 void value___CUDACC__() { auto v = __CUDACC__; (void)v; }
 // name cuMemDiscardAndPrefetchBatchAsync
 #ifndef cuMemDiscardAndPrefetchBatchAsync

@@ -80,9 +80,6 @@ void value_NCCL_UNDEF_FLOAT() { auto v = NCCL_UNDEF_FLOAT; (void)v; }
 #endif
 void value_NCCL_UNIQUE_ID_BYTES() { auto v = NCCL_UNIQUE_ID_BYTES; (void)v; }
 // name NCCL_VERSION
-#ifndef NCCL_VERSION
-#error "NCCL_VERSION is not defined"
-#endif
 void value_NCCL_VERSION() { auto v = NCCL_VERSION(1, 1, 1); (void)v; }
 // name NCCL_VERSION_CODE
 #ifndef NCCL_VERSION_CODE
@@ -220,9 +217,6 @@ void type_ncclRedOp_t(ncclRedOp_t *p) { ncclRedOp_t v = *p; *p = v; }
 // name ncclRemoteError
 void value_ncclRemoteError(ncclResult_t *p) { ncclResult_t v = ncclRemoteError; *p = v; switch (v) { case ncclRemoteError: break; default: break; } }
 // name ncclResetDebugInit
-#ifndef ncclResetDebugInit
-#error "ncclResetDebugInit is not defined"
-#endif
 void value_ncclResetDebugInit() { ncclResetDebugInit(); }
 // name ncclResult_t
 void type_ncclResult_t(ncclResult_t *p) { ncclResult_t v = *p; *p = v; }
@@ -267,7 +261,4 @@ void type_ncclWindow_t(ncclWindow_t *p) { ncclWindow_t v = *p; *p = v; }
 // name ncclWindow_vidmem
 void type_ncclWindow_vidmem(ncclWindow_vidmem *p) { ncclWindow_vidmem *q = p; (void)q; }
 // name pncclResetDebugInit
-#ifndef pncclResetDebugInit
-#error "pncclResetDebugInit is not defined"
-#endif
 void value_pncclResetDebugInit() { pncclResetDebugInit(); }

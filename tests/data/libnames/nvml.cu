@@ -2,19 +2,19 @@
 // Each mapped CUDA name of nvml that is not a function, used as CUDA code uses it.
 #include <nvml.h>
 // name NVML_ERROR_INSUFFICIENT_SIZE
-void value_NVML_ERROR_INSUFFICIENT_SIZE(nvmlReturn_enum *p) { nvmlReturn_enum v = NVML_ERROR_INSUFFICIENT_SIZE; *p = v; switch (v) { case NVML_ERROR_INSUFFICIENT_SIZE: break; default: break; } }
+void value_NVML_ERROR_INSUFFICIENT_SIZE(nvmlReturn_t *p) { nvmlReturn_t v = NVML_ERROR_INSUFFICIENT_SIZE; *p = v; switch (v) { case NVML_ERROR_INSUFFICIENT_SIZE: break; default: break; } }
 // name NVML_ERROR_INVALID_ARGUMENT
-void value_NVML_ERROR_INVALID_ARGUMENT(nvmlReturn_enum *p) { nvmlReturn_enum v = NVML_ERROR_INVALID_ARGUMENT; *p = v; switch (v) { case NVML_ERROR_INVALID_ARGUMENT: break; default: break; } }
+void value_NVML_ERROR_INVALID_ARGUMENT(nvmlReturn_t *p) { nvmlReturn_t v = NVML_ERROR_INVALID_ARGUMENT; *p = v; switch (v) { case NVML_ERROR_INVALID_ARGUMENT: break; default: break; } }
 // name NVML_ERROR_NOT_FOUND
-void value_NVML_ERROR_NOT_FOUND(nvmlReturn_enum *p) { nvmlReturn_enum v = NVML_ERROR_NOT_FOUND; *p = v; switch (v) { case NVML_ERROR_NOT_FOUND: break; default: break; } }
+void value_NVML_ERROR_NOT_FOUND(nvmlReturn_t *p) { nvmlReturn_t v = NVML_ERROR_NOT_FOUND; *p = v; switch (v) { case NVML_ERROR_NOT_FOUND: break; default: break; } }
 // name NVML_ERROR_NOT_SUPPORTED
-void value_NVML_ERROR_NOT_SUPPORTED(nvmlReturn_enum *p) { nvmlReturn_enum v = NVML_ERROR_NOT_SUPPORTED; *p = v; switch (v) { case NVML_ERROR_NOT_SUPPORTED: break; default: break; } }
+void value_NVML_ERROR_NOT_SUPPORTED(nvmlReturn_t *p) { nvmlReturn_t v = NVML_ERROR_NOT_SUPPORTED; *p = v; switch (v) { case NVML_ERROR_NOT_SUPPORTED: break; default: break; } }
 // name NVML_ERROR_NO_PERMISSION
-void value_NVML_ERROR_NO_PERMISSION(nvmlReturn_enum *p) { nvmlReturn_enum v = NVML_ERROR_NO_PERMISSION; *p = v; switch (v) { case NVML_ERROR_NO_PERMISSION: break; default: break; } }
+void value_NVML_ERROR_NO_PERMISSION(nvmlReturn_t *p) { nvmlReturn_t v = NVML_ERROR_NO_PERMISSION; *p = v; switch (v) { case NVML_ERROR_NO_PERMISSION: break; default: break; } }
 // name NVML_ERROR_UNKNOWN
-void value_NVML_ERROR_UNKNOWN(nvmlReturn_enum *p) { nvmlReturn_enum v = NVML_ERROR_UNKNOWN; *p = v; switch (v) { case NVML_ERROR_UNKNOWN: break; default: break; } }
+void value_NVML_ERROR_UNKNOWN(nvmlReturn_t *p) { nvmlReturn_t v = NVML_ERROR_UNKNOWN; *p = v; switch (v) { case NVML_ERROR_UNKNOWN: break; default: break; } }
 // name NVML_SUCCESS
-void value_NVML_SUCCESS(nvmlReturn_enum *p) { nvmlReturn_enum v = NVML_SUCCESS; *p = v; switch (v) { case NVML_SUCCESS: break; default: break; } }
+void value_NVML_SUCCESS(nvmlReturn_t *p) { nvmlReturn_t v = NVML_SUCCESS; *p = v; switch (v) { case NVML_SUCCESS: break; default: break; } }
 // name nvmlDeviceGetCount
 void value_nvmlDeviceGetCount() { auto v = &nvmlDeviceGetCount; (void)v; }
 // name nvmlInit

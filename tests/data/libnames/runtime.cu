@@ -5,29 +5,14 @@
 #include <cuda_profiler_api.h>
 #include <math_constants.h>
 // name CUDART_2_OVER_PI
-#ifndef CUDART_2_OVER_PI
-#error "CUDART_2_OVER_PI is not defined"
-#endif
 void value_CUDART_2_OVER_PI() { auto v = CUDART_2_OVER_PI; (void)v; }
 // name CUDART_2_OVER_PI_F
-#ifndef CUDART_2_OVER_PI_F
-#error "CUDART_2_OVER_PI_F is not defined"
-#endif
 void value_CUDART_2_OVER_PI_F() { auto v = CUDART_2_OVER_PI_F; (void)v; }
 // name CUDART_3PIO4
-#ifndef CUDART_3PIO4
-#error "CUDART_3PIO4 is not defined"
-#endif
 void value_CUDART_3PIO4() { auto v = CUDART_3PIO4; (void)v; }
 // name CUDART_3PIO4_F
-#ifndef CUDART_3PIO4_F
-#error "CUDART_3PIO4_F is not defined"
-#endif
 void value_CUDART_3PIO4_F() { auto v = CUDART_3PIO4_F; (void)v; }
 // name CUDART_DBL2INT_CVT
-#ifndef CUDART_DBL2INT_CVT
-#error "CUDART_DBL2INT_CVT is not defined"
-#endif
 void value_CUDART_DBL2INT_CVT() { auto v = CUDART_DBL2INT_CVT; (void)v; }
 // name CUDART_INF
 #ifndef CUDART_INF
@@ -38,149 +23,62 @@ void value_CUDART_DBL2INT_CVT() { auto v = CUDART_DBL2INT_CVT; (void)v; }
 #error "CUDART_INF_F is not defined"
 #endif
 // name CUDART_L2E
-#ifndef CUDART_L2E
-#error "CUDART_L2E is not defined"
-#endif
 void value_CUDART_L2E() { auto v = CUDART_L2E; (void)v; }
 // name CUDART_L2E_F
-#ifndef CUDART_L2E_F
-#error "CUDART_L2E_F is not defined"
-#endif
 void value_CUDART_L2E_F() { auto v = CUDART_L2E_F; (void)v; }
 // name CUDART_L2E_HI
-#ifndef CUDART_L2E_HI
-#error "CUDART_L2E_HI is not defined"
-#endif
 void value_CUDART_L2E_HI() { auto v = CUDART_L2E_HI; (void)v; }
 // name CUDART_L2E_LO
-#ifndef CUDART_L2E_LO
-#error "CUDART_L2E_LO is not defined"
-#endif
 void value_CUDART_L2E_LO() { auto v = CUDART_L2E_LO; (void)v; }
 // name CUDART_L2T
-#ifndef CUDART_L2T
-#error "CUDART_L2T is not defined"
-#endif
 void value_CUDART_L2T() { auto v = CUDART_L2T; (void)v; }
 // name CUDART_L2T_F
-#ifndef CUDART_L2T_F
-#error "CUDART_L2T_F is not defined"
-#endif
 void value_CUDART_L2T_F() { auto v = CUDART_L2T_F; (void)v; }
 // name CUDART_LG2
-#ifndef CUDART_LG2
-#error "CUDART_LG2 is not defined"
-#endif
 void value_CUDART_LG2() { auto v = CUDART_LG2; (void)v; }
 // name CUDART_LG2_F
-#ifndef CUDART_LG2_F
-#error "CUDART_LG2_F is not defined"
-#endif
 void value_CUDART_LG2_F() { auto v = CUDART_LG2_F; (void)v; }
 // name CUDART_LG2_HI
-#ifndef CUDART_LG2_HI
-#error "CUDART_LG2_HI is not defined"
-#endif
 void value_CUDART_LG2_HI() { auto v = CUDART_LG2_HI; (void)v; }
 // name CUDART_LG2_LO
-#ifndef CUDART_LG2_LO
-#error "CUDART_LG2_LO is not defined"
-#endif
 void value_CUDART_LG2_LO() { auto v = CUDART_LG2_LO; (void)v; }
 // name CUDART_LG2_X_1024
-#ifndef CUDART_LG2_X_1024
-#error "CUDART_LG2_X_1024 is not defined"
-#endif
 void value_CUDART_LG2_X_1024() { auto v = CUDART_LG2_X_1024; (void)v; }
 // name CUDART_LG2_X_1075
-#ifndef CUDART_LG2_X_1075
-#error "CUDART_LG2_X_1075 is not defined"
-#endif
 void value_CUDART_LG2_X_1075() { auto v = CUDART_LG2_X_1075; (void)v; }
 // name CUDART_LGE
-#ifndef CUDART_LGE
-#error "CUDART_LGE is not defined"
-#endif
 void value_CUDART_LGE() { auto v = CUDART_LGE; (void)v; }
 // name CUDART_LGE_F
-#ifndef CUDART_LGE_F
-#error "CUDART_LGE_F is not defined"
-#endif
 void value_CUDART_LGE_F() { auto v = CUDART_LGE_F; (void)v; }
 // name CUDART_LGE_HI
-#ifndef CUDART_LGE_HI
-#error "CUDART_LGE_HI is not defined"
-#endif
 void value_CUDART_LGE_HI() { auto v = CUDART_LGE_HI; (void)v; }
 // name CUDART_LGE_LO
-#ifndef CUDART_LGE_LO
-#error "CUDART_LGE_LO is not defined"
-#endif
 void value_CUDART_LGE_LO() { auto v = CUDART_LGE_LO; (void)v; }
 // name CUDART_LN2
-#ifndef CUDART_LN2
-#error "CUDART_LN2 is not defined"
-#endif
 void value_CUDART_LN2() { auto v = CUDART_LN2; (void)v; }
 // name CUDART_LN2_F
-#ifndef CUDART_LN2_F
-#error "CUDART_LN2_F is not defined"
-#endif
 void value_CUDART_LN2_F() { auto v = CUDART_LN2_F; (void)v; }
 // name CUDART_LN2_HI
-#ifndef CUDART_LN2_HI
-#error "CUDART_LN2_HI is not defined"
-#endif
 void value_CUDART_LN2_HI() { auto v = CUDART_LN2_HI; (void)v; }
 // name CUDART_LN2_LO
-#ifndef CUDART_LN2_LO
-#error "CUDART_LN2_LO is not defined"
-#endif
 void value_CUDART_LN2_LO() { auto v = CUDART_LN2_LO; (void)v; }
 // name CUDART_LN2_X_1024
-#ifndef CUDART_LN2_X_1024
-#error "CUDART_LN2_X_1024 is not defined"
-#endif
 void value_CUDART_LN2_X_1024() { auto v = CUDART_LN2_X_1024; (void)v; }
 // name CUDART_LN2_X_1025
-#ifndef CUDART_LN2_X_1025
-#error "CUDART_LN2_X_1025 is not defined"
-#endif
 void value_CUDART_LN2_X_1025() { auto v = CUDART_LN2_X_1025; (void)v; }
 // name CUDART_LN2_X_1075
-#ifndef CUDART_LN2_X_1075
-#error "CUDART_LN2_X_1075 is not defined"
-#endif
 void value_CUDART_LN2_X_1075() { auto v = CUDART_LN2_X_1075; (void)v; }
 // name CUDART_LNPI
-#ifndef CUDART_LNPI
-#error "CUDART_LNPI is not defined"
-#endif
 void value_CUDART_LNPI() { auto v = CUDART_LNPI; (void)v; }
 // name CUDART_LNPI_F
-#ifndef CUDART_LNPI_F
-#error "CUDART_LNPI_F is not defined"
-#endif
 void value_CUDART_LNPI_F() { auto v = CUDART_LNPI_F; (void)v; }
 // name CUDART_LNT
-#ifndef CUDART_LNT
-#error "CUDART_LNT is not defined"
-#endif
 void value_CUDART_LNT() { auto v = CUDART_LNT; (void)v; }
 // name CUDART_LNT_F
-#ifndef CUDART_LNT_F
-#error "CUDART_LNT_F is not defined"
-#endif
 void value_CUDART_LNT_F() { auto v = CUDART_LNT_F; (void)v; }
 // name CUDART_LNT_HI
-#ifndef CUDART_LNT_HI
-#error "CUDART_LNT_HI is not defined"
-#endif
 void value_CUDART_LNT_HI() { auto v = CUDART_LNT_HI; (void)v; }
 // name CUDART_LNT_LO
-#ifndef CUDART_LNT_LO
-#error "CUDART_LNT_LO is not defined"
-#endif
 void value_CUDART_LNT_LO() { auto v = CUDART_LNT_LO; (void)v; }
 // name CUDART_MAX_NORMAL_F
 #ifndef CUDART_MAX_NORMAL_F
@@ -211,274 +109,112 @@ void value_CUDART_LNT_LO() { auto v = CUDART_LNT_LO; (void)v; }
 #error "CUDART_NEG_ZERO_F is not defined"
 #endif
 // name CUDART_NORM_HUGE_F
-#ifndef CUDART_NORM_HUGE_F
-#error "CUDART_NORM_HUGE_F is not defined"
-#endif
 void value_CUDART_NORM_HUGE_F() { auto v = CUDART_NORM_HUGE_F; (void)v; }
 // name CUDART_ONE
-#ifndef CUDART_ONE
-#error "CUDART_ONE is not defined"
-#endif
 void value_CUDART_ONE() { auto v = CUDART_ONE; (void)v; }
 // name CUDART_ONE_F
-#ifndef CUDART_ONE_F
-#error "CUDART_ONE_F is not defined"
-#endif
 void value_CUDART_ONE_F() { auto v = CUDART_ONE_F; (void)v; }
 // name CUDART_PI
-#ifndef CUDART_PI
-#error "CUDART_PI is not defined"
-#endif
 void value_CUDART_PI() { auto v = CUDART_PI; (void)v; }
 // name CUDART_PIO2
-#ifndef CUDART_PIO2
-#error "CUDART_PIO2 is not defined"
-#endif
 void value_CUDART_PIO2() { auto v = CUDART_PIO2; (void)v; }
 // name CUDART_PIO2_F
-#ifndef CUDART_PIO2_F
-#error "CUDART_PIO2_F is not defined"
-#endif
 void value_CUDART_PIO2_F() { auto v = CUDART_PIO2_F; (void)v; }
 // name CUDART_PIO2_HI
-#ifndef CUDART_PIO2_HI
-#error "CUDART_PIO2_HI is not defined"
-#endif
 void value_CUDART_PIO2_HI() { auto v = CUDART_PIO2_HI; (void)v; }
 // name CUDART_PIO2_LO
-#ifndef CUDART_PIO2_LO
-#error "CUDART_PIO2_LO is not defined"
-#endif
 void value_CUDART_PIO2_LO() { auto v = CUDART_PIO2_LO; (void)v; }
 // name CUDART_PIO4
-#ifndef CUDART_PIO4
-#error "CUDART_PIO4 is not defined"
-#endif
 void value_CUDART_PIO4() { auto v = CUDART_PIO4; (void)v; }
 // name CUDART_PIO4_F
-#ifndef CUDART_PIO4_F
-#error "CUDART_PIO4_F is not defined"
-#endif
 void value_CUDART_PIO4_F() { auto v = CUDART_PIO4_F; (void)v; }
 // name CUDART_PIO4_HI
-#ifndef CUDART_PIO4_HI
-#error "CUDART_PIO4_HI is not defined"
-#endif
 void value_CUDART_PIO4_HI() { auto v = CUDART_PIO4_HI; (void)v; }
 // name CUDART_PIO4_LO
-#ifndef CUDART_PIO4_LO
-#error "CUDART_PIO4_LO is not defined"
-#endif
 void value_CUDART_PIO4_LO() { auto v = CUDART_PIO4_LO; (void)v; }
 // name CUDART_PI_F
-#ifndef CUDART_PI_F
-#error "CUDART_PI_F is not defined"
-#endif
 void value_CUDART_PI_F() { auto v = CUDART_PI_F; (void)v; }
 // name CUDART_PI_HI
-#ifndef CUDART_PI_HI
-#error "CUDART_PI_HI is not defined"
-#endif
 void value_CUDART_PI_HI() { auto v = CUDART_PI_HI; (void)v; }
 // name CUDART_PI_LO
-#ifndef CUDART_PI_LO
-#error "CUDART_PI_LO is not defined"
-#endif
 void value_CUDART_PI_LO() { auto v = CUDART_PI_LO; (void)v; }
 // name CUDART_REMQUO_BITS_F
-#ifndef CUDART_REMQUO_BITS_F
-#error "CUDART_REMQUO_BITS_F is not defined"
-#endif
 void value_CUDART_REMQUO_BITS_F() { auto v = CUDART_REMQUO_BITS_F; (void)v; }
 // name CUDART_REMQUO_MASK_F
-#ifndef CUDART_REMQUO_MASK_F
-#error "CUDART_REMQUO_MASK_F is not defined"
-#endif
 void value_CUDART_REMQUO_MASK_F() { auto v = CUDART_REMQUO_MASK_F; (void)v; }
 // name CUDART_SQRT_2OPI
-#ifndef CUDART_SQRT_2OPI
-#error "CUDART_SQRT_2OPI is not defined"
-#endif
 void value_CUDART_SQRT_2OPI() { auto v = CUDART_SQRT_2OPI; (void)v; }
 // name CUDART_SQRT_2PI
-#ifndef CUDART_SQRT_2PI
-#error "CUDART_SQRT_2PI is not defined"
-#endif
 void value_CUDART_SQRT_2PI() { auto v = CUDART_SQRT_2PI; (void)v; }
 // name CUDART_SQRT_2PI_HI
-#ifndef CUDART_SQRT_2PI_HI
-#error "CUDART_SQRT_2PI_HI is not defined"
-#endif
 void value_CUDART_SQRT_2PI_HI() { auto v = CUDART_SQRT_2PI_HI; (void)v; }
 // name CUDART_SQRT_2PI_LO
-#ifndef CUDART_SQRT_2PI_LO
-#error "CUDART_SQRT_2PI_LO is not defined"
-#endif
 void value_CUDART_SQRT_2PI_LO() { auto v = CUDART_SQRT_2PI_LO; (void)v; }
 // name CUDART_SQRT_2_OVER_PI_F
-#ifndef CUDART_SQRT_2_OVER_PI_F
-#error "CUDART_SQRT_2_OVER_PI_F is not defined"
-#endif
 void value_CUDART_SQRT_2_OVER_PI_F() { auto v = CUDART_SQRT_2_OVER_PI_F; (void)v; }
 // name CUDART_SQRT_HALF
-#ifndef CUDART_SQRT_HALF
-#error "CUDART_SQRT_HALF is not defined"
-#endif
 void value_CUDART_SQRT_HALF() { auto v = CUDART_SQRT_HALF; (void)v; }
 // name CUDART_SQRT_HALF_F
-#ifndef CUDART_SQRT_HALF_F
-#error "CUDART_SQRT_HALF_F is not defined"
-#endif
 void value_CUDART_SQRT_HALF_F() { auto v = CUDART_SQRT_HALF_F; (void)v; }
 // name CUDART_SQRT_HALF_HI
-#ifndef CUDART_SQRT_HALF_HI
-#error "CUDART_SQRT_HALF_HI is not defined"
-#endif
 void value_CUDART_SQRT_HALF_HI() { auto v = CUDART_SQRT_HALF_HI; (void)v; }
 // name CUDART_SQRT_HALF_HI_F
-#ifndef CUDART_SQRT_HALF_HI_F
-#error "CUDART_SQRT_HALF_HI_F is not defined"
-#endif
 void value_CUDART_SQRT_HALF_HI_F() { auto v = CUDART_SQRT_HALF_HI_F; (void)v; }
 // name CUDART_SQRT_HALF_LO
-#ifndef CUDART_SQRT_HALF_LO
-#error "CUDART_SQRT_HALF_LO is not defined"
-#endif
 void value_CUDART_SQRT_HALF_LO() { auto v = CUDART_SQRT_HALF_LO; (void)v; }
 // name CUDART_SQRT_HALF_LO_F
-#ifndef CUDART_SQRT_HALF_LO_F
-#error "CUDART_SQRT_HALF_LO_F is not defined"
-#endif
 void value_CUDART_SQRT_HALF_LO_F() { auto v = CUDART_SQRT_HALF_LO_F; (void)v; }
 // name CUDART_SQRT_PIO2
-#ifndef CUDART_SQRT_PIO2
-#error "CUDART_SQRT_PIO2 is not defined"
-#endif
 void value_CUDART_SQRT_PIO2() { auto v = CUDART_SQRT_PIO2; (void)v; }
 // name CUDART_SQRT_PIO2_HI
-#ifndef CUDART_SQRT_PIO2_HI
-#error "CUDART_SQRT_PIO2_HI is not defined"
-#endif
 void value_CUDART_SQRT_PIO2_HI() { auto v = CUDART_SQRT_PIO2_HI; (void)v; }
 // name CUDART_SQRT_PIO2_LO
-#ifndef CUDART_SQRT_PIO2_LO
-#error "CUDART_SQRT_PIO2_LO is not defined"
-#endif
 void value_CUDART_SQRT_PIO2_LO() { auto v = CUDART_SQRT_PIO2_LO; (void)v; }
 // name CUDART_SQRT_TWO
-#ifndef CUDART_SQRT_TWO
-#error "CUDART_SQRT_TWO is not defined"
-#endif
 void value_CUDART_SQRT_TWO() { auto v = CUDART_SQRT_TWO; (void)v; }
 // name CUDART_SQRT_TWO_F
-#ifndef CUDART_SQRT_TWO_F
-#error "CUDART_SQRT_TWO_F is not defined"
-#endif
 void value_CUDART_SQRT_TWO_F() { auto v = CUDART_SQRT_TWO_F; (void)v; }
 // name CUDART_THIRD
-#ifndef CUDART_THIRD
-#error "CUDART_THIRD is not defined"
-#endif
 void value_CUDART_THIRD() { auto v = CUDART_THIRD; (void)v; }
 // name CUDART_THIRD_F
-#ifndef CUDART_THIRD_F
-#error "CUDART_THIRD_F is not defined"
-#endif
 void value_CUDART_THIRD_F() { auto v = CUDART_THIRD_F; (void)v; }
 // name CUDART_TRIG_PLOSS
-#ifndef CUDART_TRIG_PLOSS
-#error "CUDART_TRIG_PLOSS is not defined"
-#endif
 void value_CUDART_TRIG_PLOSS() { auto v = CUDART_TRIG_PLOSS; (void)v; }
 // name CUDART_TRIG_PLOSS_F
-#ifndef CUDART_TRIG_PLOSS_F
-#error "CUDART_TRIG_PLOSS_F is not defined"
-#endif
 void value_CUDART_TRIG_PLOSS_F() { auto v = CUDART_TRIG_PLOSS_F; (void)v; }
 // name CUDART_TWOTHIRD
-#ifndef CUDART_TWOTHIRD
-#error "CUDART_TWOTHIRD is not defined"
-#endif
 void value_CUDART_TWOTHIRD() { auto v = CUDART_TWOTHIRD; (void)v; }
 // name CUDART_TWO_TO_126_F
-#ifndef CUDART_TWO_TO_126_F
-#error "CUDART_TWO_TO_126_F is not defined"
-#endif
 void value_CUDART_TWO_TO_126_F() { auto v = CUDART_TWO_TO_126_F; (void)v; }
 // name CUDART_TWO_TO_23
-#ifndef CUDART_TWO_TO_23
-#error "CUDART_TWO_TO_23 is not defined"
-#endif
 void value_CUDART_TWO_TO_23() { auto v = CUDART_TWO_TO_23; (void)v; }
 // name CUDART_TWO_TO_23_F
-#ifndef CUDART_TWO_TO_23_F
-#error "CUDART_TWO_TO_23_F is not defined"
-#endif
 void value_CUDART_TWO_TO_23_F() { auto v = CUDART_TWO_TO_23_F; (void)v; }
 // name CUDART_TWO_TO_24_F
-#ifndef CUDART_TWO_TO_24_F
-#error "CUDART_TWO_TO_24_F is not defined"
-#endif
 void value_CUDART_TWO_TO_24_F() { auto v = CUDART_TWO_TO_24_F; (void)v; }
 // name CUDART_TWO_TO_31_F
-#ifndef CUDART_TWO_TO_31_F
-#error "CUDART_TWO_TO_31_F is not defined"
-#endif
 void value_CUDART_TWO_TO_31_F() { auto v = CUDART_TWO_TO_31_F; (void)v; }
 // name CUDART_TWO_TO_32_F
-#ifndef CUDART_TWO_TO_32_F
-#error "CUDART_TWO_TO_32_F is not defined"
-#endif
 void value_CUDART_TWO_TO_32_F() { auto v = CUDART_TWO_TO_32_F; (void)v; }
 // name CUDART_TWO_TO_52
-#ifndef CUDART_TWO_TO_52
-#error "CUDART_TWO_TO_52 is not defined"
-#endif
 void value_CUDART_TWO_TO_52() { auto v = CUDART_TWO_TO_52; (void)v; }
 // name CUDART_TWO_TO_53
-#ifndef CUDART_TWO_TO_53
-#error "CUDART_TWO_TO_53 is not defined"
-#endif
 void value_CUDART_TWO_TO_53() { auto v = CUDART_TWO_TO_53; (void)v; }
 // name CUDART_TWO_TO_54
-#ifndef CUDART_TWO_TO_54
-#error "CUDART_TWO_TO_54 is not defined"
-#endif
 void value_CUDART_TWO_TO_54() { auto v = CUDART_TWO_TO_54; (void)v; }
 // name CUDART_TWO_TO_M1022
-#ifndef CUDART_TWO_TO_M1022
-#error "CUDART_TWO_TO_M1022 is not defined"
-#endif
 void value_CUDART_TWO_TO_M1022() { auto v = CUDART_TWO_TO_M1022; (void)v; }
 // name CUDART_TWO_TO_M126_F
-#ifndef CUDART_TWO_TO_M126_F
-#error "CUDART_TWO_TO_M126_F is not defined"
-#endif
 void value_CUDART_TWO_TO_M126_F() { auto v = CUDART_TWO_TO_M126_F; (void)v; }
 // name CUDART_TWO_TO_M54
-#ifndef CUDART_TWO_TO_M54
-#error "CUDART_TWO_TO_M54 is not defined"
-#endif
 void value_CUDART_TWO_TO_M54() { auto v = CUDART_TWO_TO_M54; (void)v; }
 // name CUDART_VERSION
-#ifndef CUDART_VERSION
-#error "CUDART_VERSION is not defined"
-#endif
 void value_CUDART_VERSION() { auto v = CUDART_VERSION; (void)v; }
 // name CUDART_ZERO
-#ifndef CUDART_ZERO
-#error "CUDART_ZERO is not defined"
-#endif
 void value_CUDART_ZERO() { auto v = CUDART_ZERO; (void)v; }
 // name CUDART_ZERO_F
-#ifndef CUDART_ZERO_F
-#error "CUDART_ZERO_F is not defined"
-#endif
 void value_CUDART_ZERO_F() { auto v = CUDART_ZERO_F; (void)v; }
 // name CUDA_IPC_HANDLE_SIZE
-#ifndef CUDA_IPC_HANDLE_SIZE
-#error "CUDA_IPC_HANDLE_SIZE is not defined"
-#endif
 void value_CUDA_IPC_HANDLE_SIZE() { auto v = CUDA_IPC_HANDLE_SIZE; (void)v; }
 // name CUevent_st
 void type_CUevent_st(CUevent_st *p) { CUevent_st *q = p; (void)q; }
@@ -495,28 +231,21 @@ void type_CUuuid_st(CUuuid_st *p) { CUuuid_st v = *p; *p = v; }
 // name CUuuid_st::bytes
 void field_CUuuid_st_bytes(CUuuid_st *p) { char *v = p->bytes; p->bytes[0] = v[0]; }
 // name __CUDACC_VER_BUILD__
-#ifndef __CUDACC_VER_BUILD__
-#error "__CUDACC_VER_BUILD__ is not defined"
-#endif
 void value___CUDACC_VER_BUILD__() { auto v = __CUDACC_VER_BUILD__; (void)v; }
 // name __CUDACC_VER_MAJOR__
-#ifndef __CUDACC_VER_MAJOR__
-#error "__CUDACC_VER_MAJOR__ is not defined"
-#endif
 void value___CUDACC_VER_MAJOR__() { auto v = __CUDACC_VER_MAJOR__; (void)v; }
 // name __CUDACC_VER_MINOR__
-#ifndef __CUDACC_VER_MINOR__
-#error "__CUDACC_VER_MINOR__ is not defined"
-#endif
 void value___CUDACC_VER_MINOR__() { auto v = __CUDACC_VER_MINOR__; (void)v; }
 // name __CUDA_RUNTIME_H__
 #ifndef __CUDA_RUNTIME_H__
 #error "__CUDA_RUNTIME_H__ is not defined"
 #endif
+__CUDA_RUNTIME_H__ int attribute___CUDA_RUNTIME_H__(int a) { return a; }
 // name __DRIVER_TYPES_H__
 #ifndef __DRIVER_TYPES_H__
 #error "__DRIVER_TYPES_H__ is not defined"
 #endif
+__DRIVER_TYPES_H__ int attribute___DRIVER_TYPES_H__(int a) { return a; }
 // name cudaAccessPolicyWindow
 void type_cudaAccessPolicyWindow(cudaAccessPolicyWindow *p) { cudaAccessPolicyWindow v = *p; *p = v; }
 // name cudaAccessPolicyWindow::base_ptr
@@ -548,29 +277,14 @@ void value_cudaAddressModeWrap(cudaTextureAddressMode *p) { cudaTextureAddressMo
 // name cudaArray
 void type_cudaArray(cudaArray *p) { cudaArray *q = p; (void)q; }
 // name cudaArrayCubemap
-#ifndef cudaArrayCubemap
-#error "cudaArrayCubemap is not defined"
-#endif
 void value_cudaArrayCubemap() { auto v = cudaArrayCubemap; (void)v; }
 // name cudaArrayDefault
-#ifndef cudaArrayDefault
-#error "cudaArrayDefault is not defined"
-#endif
 void value_cudaArrayDefault() { auto v = cudaArrayDefault; (void)v; }
 // name cudaArrayLayered
-#ifndef cudaArrayLayered
-#error "cudaArrayLayered is not defined"
-#endif
 void value_cudaArrayLayered() { auto v = cudaArrayLayered; (void)v; }
 // name cudaArraySurfaceLoadStore
-#ifndef cudaArraySurfaceLoadStore
-#error "cudaArraySurfaceLoadStore is not defined"
-#endif
 void value_cudaArraySurfaceLoadStore() { auto v = cudaArraySurfaceLoadStore; (void)v; }
 // name cudaArrayTextureGather
-#ifndef cudaArrayTextureGather
-#error "cudaArrayTextureGather is not defined"
-#endif
 void value_cudaArrayTextureGather() { auto v = cudaArrayTextureGather; (void)v; }
 // name cudaArray_const_t
 void type_cudaArray_const_t(cudaArray_const_t *p) { cudaArray_const_t v = *p; *p = v; }
@@ -621,9 +335,6 @@ void value_cudaComputeModeExclusiveProcess(cudaComputeMode *p) { cudaComputeMode
 // name cudaComputeModeProhibited
 void value_cudaComputeModeProhibited(cudaComputeMode *p) { cudaComputeMode v = cudaComputeModeProhibited; *p = v; switch (v) { case cudaComputeModeProhibited: break; default: break; } }
 // name cudaCpuDeviceId
-#ifndef cudaCpuDeviceId
-#error "cudaCpuDeviceId is not defined"
-#endif
 void value_cudaCpuDeviceId() { auto v = cudaCpuDeviceId; (void)v; }
 // name cudaDevAttrAsyncEngineCount
 void value_cudaDevAttrAsyncEngineCount(cudaDeviceAttr *p) { cudaDeviceAttr v = cudaDevAttrAsyncEngineCount; *p = v; switch (v) { case cudaDevAttrAsyncEngineCount: break; default: break; } }
@@ -822,19 +533,10 @@ void value_cudaDevP2PAttrPerformanceRank(cudaDeviceP2PAttr *p) { cudaDeviceP2PAt
 // name cudaDeviceAttr
 void type_cudaDeviceAttr(cudaDeviceAttr *p) { cudaDeviceAttr v = *p; *p = v; }
 // name cudaDeviceBlockingSync
-#ifndef cudaDeviceBlockingSync
-#error "cudaDeviceBlockingSync is not defined"
-#endif
 void value_cudaDeviceBlockingSync() { auto v = cudaDeviceBlockingSync; (void)v; }
 // name cudaDeviceLmemResizeToMax
-#ifndef cudaDeviceLmemResizeToMax
-#error "cudaDeviceLmemResizeToMax is not defined"
-#endif
 void value_cudaDeviceLmemResizeToMax() { auto v = cudaDeviceLmemResizeToMax; (void)v; }
 // name cudaDeviceMapHost
-#ifndef cudaDeviceMapHost
-#error "cudaDeviceMapHost is not defined"
-#endif
 void value_cudaDeviceMapHost() { auto v = cudaDeviceMapHost; (void)v; }
 // name cudaDeviceP2PAttr
 void type_cudaDeviceP2PAttr(cudaDeviceP2PAttr *p) { cudaDeviceP2PAttr v = *p; *p = v; }
@@ -1027,29 +729,14 @@ void field_cudaDeviceProp_hostNumaMultinodeIpcSupported(cudaDeviceProp *p) { int
 // name cudaDeviceProp::reserved
 void field_cudaDeviceProp_reserved(cudaDeviceProp *p) { int *v = p->reserved; p->reserved[0] = v[0]; }
 // name cudaDeviceScheduleAuto
-#ifndef cudaDeviceScheduleAuto
-#error "cudaDeviceScheduleAuto is not defined"
-#endif
 void value_cudaDeviceScheduleAuto() { auto v = cudaDeviceScheduleAuto; (void)v; }
 // name cudaDeviceScheduleBlockingSync
-#ifndef cudaDeviceScheduleBlockingSync
-#error "cudaDeviceScheduleBlockingSync is not defined"
-#endif
 void value_cudaDeviceScheduleBlockingSync() { auto v = cudaDeviceScheduleBlockingSync; (void)v; }
 // name cudaDeviceScheduleMask
-#ifndef cudaDeviceScheduleMask
-#error "cudaDeviceScheduleMask is not defined"
-#endif
 void value_cudaDeviceScheduleMask() { auto v = cudaDeviceScheduleMask; (void)v; }
 // name cudaDeviceScheduleSpin
-#ifndef cudaDeviceScheduleSpin
-#error "cudaDeviceScheduleSpin is not defined"
-#endif
 void value_cudaDeviceScheduleSpin() { auto v = cudaDeviceScheduleSpin; (void)v; }
 // name cudaDeviceScheduleYield
-#ifndef cudaDeviceScheduleYield
-#error "cudaDeviceScheduleYield is not defined"
-#endif
 void value_cudaDeviceScheduleYield() { auto v = cudaDeviceScheduleYield; (void)v; }
 // name cudaDriverEntryPointQueryResult
 void type_cudaDriverEntryPointQueryResult(cudaDriverEntryPointQueryResult *p) { cudaDriverEntryPointQueryResult v = *p; *p = v; }
@@ -1062,166 +749,152 @@ void value_cudaDriverEntryPointVersionNotSufficent(cudaDriverEntryPointQueryResu
 // name cudaError
 void type_cudaError(cudaError *p) { cudaError v = *p; *p = v; }
 // name cudaErrorAlreadyAcquired
-void value_cudaErrorAlreadyAcquired(cudaError *p) { cudaError v = cudaErrorAlreadyAcquired; *p = v; switch (v) { case cudaErrorAlreadyAcquired: break; default: break; } }
+void value_cudaErrorAlreadyAcquired(cudaError_t *p) { cudaError_t v = cudaErrorAlreadyAcquired; *p = v; switch (v) { case cudaErrorAlreadyAcquired: break; default: break; } }
 // name cudaErrorAlreadyMapped
-void value_cudaErrorAlreadyMapped(cudaError *p) { cudaError v = cudaErrorAlreadyMapped; *p = v; switch (v) { case cudaErrorAlreadyMapped: break; default: break; } }
+void value_cudaErrorAlreadyMapped(cudaError_t *p) { cudaError_t v = cudaErrorAlreadyMapped; *p = v; switch (v) { case cudaErrorAlreadyMapped: break; default: break; } }
 // name cudaErrorArrayIsMapped
-void value_cudaErrorArrayIsMapped(cudaError *p) { cudaError v = cudaErrorArrayIsMapped; *p = v; switch (v) { case cudaErrorArrayIsMapped: break; default: break; } }
+void value_cudaErrorArrayIsMapped(cudaError_t *p) { cudaError_t v = cudaErrorArrayIsMapped; *p = v; switch (v) { case cudaErrorArrayIsMapped: break; default: break; } }
 // name cudaErrorAssert
-void value_cudaErrorAssert(cudaError *p) { cudaError v = cudaErrorAssert; *p = v; switch (v) { case cudaErrorAssert: break; default: break; } }
+void value_cudaErrorAssert(cudaError_t *p) { cudaError_t v = cudaErrorAssert; *p = v; switch (v) { case cudaErrorAssert: break; default: break; } }
 // name cudaErrorCapturedEvent
-void value_cudaErrorCapturedEvent(cudaError *p) { cudaError v = cudaErrorCapturedEvent; *p = v; switch (v) { case cudaErrorCapturedEvent: break; default: break; } }
+void value_cudaErrorCapturedEvent(cudaError_t *p) { cudaError_t v = cudaErrorCapturedEvent; *p = v; switch (v) { case cudaErrorCapturedEvent: break; default: break; } }
 // name cudaErrorContextIsDestroyed
-void value_cudaErrorContextIsDestroyed(cudaError *p) { cudaError v = cudaErrorContextIsDestroyed; *p = v; switch (v) { case cudaErrorContextIsDestroyed: break; default: break; } }
+void value_cudaErrorContextIsDestroyed(cudaError_t *p) { cudaError_t v = cudaErrorContextIsDestroyed; *p = v; switch (v) { case cudaErrorContextIsDestroyed: break; default: break; } }
 // name cudaErrorCooperativeLaunchTooLarge
-void value_cudaErrorCooperativeLaunchTooLarge(cudaError *p) { cudaError v = cudaErrorCooperativeLaunchTooLarge; *p = v; switch (v) { case cudaErrorCooperativeLaunchTooLarge: break; default: break; } }
+void value_cudaErrorCooperativeLaunchTooLarge(cudaError_t *p) { cudaError_t v = cudaErrorCooperativeLaunchTooLarge; *p = v; switch (v) { case cudaErrorCooperativeLaunchTooLarge: break; default: break; } }
 // name cudaErrorCudartUnloading
-void value_cudaErrorCudartUnloading(cudaError *p) { cudaError v = cudaErrorCudartUnloading; *p = v; switch (v) { case cudaErrorCudartUnloading: break; default: break; } }
+void value_cudaErrorCudartUnloading(cudaError_t *p) { cudaError_t v = cudaErrorCudartUnloading; *p = v; switch (v) { case cudaErrorCudartUnloading: break; default: break; } }
 // name cudaErrorDeviceAlreadyInUse
-void value_cudaErrorDeviceAlreadyInUse(cudaError *p) { cudaError v = cudaErrorDeviceAlreadyInUse; *p = v; switch (v) { case cudaErrorDeviceAlreadyInUse: break; default: break; } }
+void value_cudaErrorDeviceAlreadyInUse(cudaError_t *p) { cudaError_t v = cudaErrorDeviceAlreadyInUse; *p = v; switch (v) { case cudaErrorDeviceAlreadyInUse: break; default: break; } }
 // name cudaErrorDeviceUninitialized
-void value_cudaErrorDeviceUninitialized(cudaError *p) { cudaError v = cudaErrorDeviceUninitialized; *p = v; switch (v) { case cudaErrorDeviceUninitialized: break; default: break; } }
+void value_cudaErrorDeviceUninitialized(cudaError_t *p) { cudaError_t v = cudaErrorDeviceUninitialized; *p = v; switch (v) { case cudaErrorDeviceUninitialized: break; default: break; } }
 // name cudaErrorECCUncorrectable
-void value_cudaErrorECCUncorrectable(cudaError *p) { cudaError v = cudaErrorECCUncorrectable; *p = v; switch (v) { case cudaErrorECCUncorrectable: break; default: break; } }
+void value_cudaErrorECCUncorrectable(cudaError_t *p) { cudaError_t v = cudaErrorECCUncorrectable; *p = v; switch (v) { case cudaErrorECCUncorrectable: break; default: break; } }
 // name cudaErrorFileNotFound
-void value_cudaErrorFileNotFound(cudaError *p) { cudaError v = cudaErrorFileNotFound; *p = v; switch (v) { case cudaErrorFileNotFound: break; default: break; } }
+void value_cudaErrorFileNotFound(cudaError_t *p) { cudaError_t v = cudaErrorFileNotFound; *p = v; switch (v) { case cudaErrorFileNotFound: break; default: break; } }
 // name cudaErrorGraphExecUpdateFailure
-void value_cudaErrorGraphExecUpdateFailure(cudaError *p) { cudaError v = cudaErrorGraphExecUpdateFailure; *p = v; switch (v) { case cudaErrorGraphExecUpdateFailure: break; default: break; } }
+void value_cudaErrorGraphExecUpdateFailure(cudaError_t *p) { cudaError_t v = cudaErrorGraphExecUpdateFailure; *p = v; switch (v) { case cudaErrorGraphExecUpdateFailure: break; default: break; } }
 // name cudaErrorHostMemoryAlreadyRegistered
-void value_cudaErrorHostMemoryAlreadyRegistered(cudaError *p) { cudaError v = cudaErrorHostMemoryAlreadyRegistered; *p = v; switch (v) { case cudaErrorHostMemoryAlreadyRegistered: break; default: break; } }
+void value_cudaErrorHostMemoryAlreadyRegistered(cudaError_t *p) { cudaError_t v = cudaErrorHostMemoryAlreadyRegistered; *p = v; switch (v) { case cudaErrorHostMemoryAlreadyRegistered: break; default: break; } }
 // name cudaErrorHostMemoryNotRegistered
-void value_cudaErrorHostMemoryNotRegistered(cudaError *p) { cudaError v = cudaErrorHostMemoryNotRegistered; *p = v; switch (v) { case cudaErrorHostMemoryNotRegistered: break; default: break; } }
+void value_cudaErrorHostMemoryNotRegistered(cudaError_t *p) { cudaError_t v = cudaErrorHostMemoryNotRegistered; *p = v; switch (v) { case cudaErrorHostMemoryNotRegistered: break; default: break; } }
 // name cudaErrorIllegalAddress
-void value_cudaErrorIllegalAddress(cudaError *p) { cudaError v = cudaErrorIllegalAddress; *p = v; switch (v) { case cudaErrorIllegalAddress: break; default: break; } }
+void value_cudaErrorIllegalAddress(cudaError_t *p) { cudaError_t v = cudaErrorIllegalAddress; *p = v; switch (v) { case cudaErrorIllegalAddress: break; default: break; } }
 // name cudaErrorIllegalState
-void value_cudaErrorIllegalState(cudaError *p) { cudaError v = cudaErrorIllegalState; *p = v; switch (v) { case cudaErrorIllegalState: break; default: break; } }
+void value_cudaErrorIllegalState(cudaError_t *p) { cudaError_t v = cudaErrorIllegalState; *p = v; switch (v) { case cudaErrorIllegalState: break; default: break; } }
 // name cudaErrorInitializationError
-void value_cudaErrorInitializationError(cudaError *p) { cudaError v = cudaErrorInitializationError; *p = v; switch (v) { case cudaErrorInitializationError: break; default: break; } }
+void value_cudaErrorInitializationError(cudaError_t *p) { cudaError_t v = cudaErrorInitializationError; *p = v; switch (v) { case cudaErrorInitializationError: break; default: break; } }
 // name cudaErrorInsufficientDriver
-void value_cudaErrorInsufficientDriver(cudaError *p) { cudaError v = cudaErrorInsufficientDriver; *p = v; switch (v) { case cudaErrorInsufficientDriver: break; default: break; } }
+void value_cudaErrorInsufficientDriver(cudaError_t *p) { cudaError_t v = cudaErrorInsufficientDriver; *p = v; switch (v) { case cudaErrorInsufficientDriver: break; default: break; } }
 // name cudaErrorInvalidConfiguration
-void value_cudaErrorInvalidConfiguration(cudaError *p) { cudaError v = cudaErrorInvalidConfiguration; *p = v; switch (v) { case cudaErrorInvalidConfiguration: break; default: break; } }
+void value_cudaErrorInvalidConfiguration(cudaError_t *p) { cudaError_t v = cudaErrorInvalidConfiguration; *p = v; switch (v) { case cudaErrorInvalidConfiguration: break; default: break; } }
 // name cudaErrorInvalidDevice
-void value_cudaErrorInvalidDevice(cudaError *p) { cudaError v = cudaErrorInvalidDevice; *p = v; switch (v) { case cudaErrorInvalidDevice: break; default: break; } }
+void value_cudaErrorInvalidDevice(cudaError_t *p) { cudaError_t v = cudaErrorInvalidDevice; *p = v; switch (v) { case cudaErrorInvalidDevice: break; default: break; } }
 // name cudaErrorInvalidDeviceFunction
-void value_cudaErrorInvalidDeviceFunction(cudaError *p) { cudaError v = cudaErrorInvalidDeviceFunction; *p = v; switch (v) { case cudaErrorInvalidDeviceFunction: break; default: break; } }
+void value_cudaErrorInvalidDeviceFunction(cudaError_t *p) { cudaError_t v = cudaErrorInvalidDeviceFunction; *p = v; switch (v) { case cudaErrorInvalidDeviceFunction: break; default: break; } }
 // name cudaErrorInvalidDevicePointer
-void value_cudaErrorInvalidDevicePointer(cudaError *p) { cudaError v = cudaErrorInvalidDevicePointer; *p = v; switch (v) { case cudaErrorInvalidDevicePointer: break; default: break; } }
+void value_cudaErrorInvalidDevicePointer(cudaError_t *p) { cudaError_t v = cudaErrorInvalidDevicePointer; *p = v; switch (v) { case cudaErrorInvalidDevicePointer: break; default: break; } }
 // name cudaErrorInvalidGraphicsContext
-void value_cudaErrorInvalidGraphicsContext(cudaError *p) { cudaError v = cudaErrorInvalidGraphicsContext; *p = v; switch (v) { case cudaErrorInvalidGraphicsContext: break; default: break; } }
+void value_cudaErrorInvalidGraphicsContext(cudaError_t *p) { cudaError_t v = cudaErrorInvalidGraphicsContext; *p = v; switch (v) { case cudaErrorInvalidGraphicsContext: break; default: break; } }
 // name cudaErrorInvalidKernelImage
-void value_cudaErrorInvalidKernelImage(cudaError *p) { cudaError v = cudaErrorInvalidKernelImage; *p = v; switch (v) { case cudaErrorInvalidKernelImage: break; default: break; } }
+void value_cudaErrorInvalidKernelImage(cudaError_t *p) { cudaError_t v = cudaErrorInvalidKernelImage; *p = v; switch (v) { case cudaErrorInvalidKernelImage: break; default: break; } }
 // name cudaErrorInvalidMemcpyDirection
-void value_cudaErrorInvalidMemcpyDirection(cudaError *p) { cudaError v = cudaErrorInvalidMemcpyDirection; *p = v; switch (v) { case cudaErrorInvalidMemcpyDirection: break; default: break; } }
+void value_cudaErrorInvalidMemcpyDirection(cudaError_t *p) { cudaError_t v = cudaErrorInvalidMemcpyDirection; *p = v; switch (v) { case cudaErrorInvalidMemcpyDirection: break; default: break; } }
 // name cudaErrorInvalidPitchValue
-void value_cudaErrorInvalidPitchValue(cudaError *p) { cudaError v = cudaErrorInvalidPitchValue; *p = v; switch (v) { case cudaErrorInvalidPitchValue: break; default: break; } }
+void value_cudaErrorInvalidPitchValue(cudaError_t *p) { cudaError_t v = cudaErrorInvalidPitchValue; *p = v; switch (v) { case cudaErrorInvalidPitchValue: break; default: break; } }
 // name cudaErrorInvalidPtx
-void value_cudaErrorInvalidPtx(cudaError *p) { cudaError v = cudaErrorInvalidPtx; *p = v; switch (v) { case cudaErrorInvalidPtx: break; default: break; } }
+void value_cudaErrorInvalidPtx(cudaError_t *p) { cudaError_t v = cudaErrorInvalidPtx; *p = v; switch (v) { case cudaErrorInvalidPtx: break; default: break; } }
 // name cudaErrorInvalidResourceHandle
-void value_cudaErrorInvalidResourceHandle(cudaError *p) { cudaError v = cudaErrorInvalidResourceHandle; *p = v; switch (v) { case cudaErrorInvalidResourceHandle: break; default: break; } }
+void value_cudaErrorInvalidResourceHandle(cudaError_t *p) { cudaError_t v = cudaErrorInvalidResourceHandle; *p = v; switch (v) { case cudaErrorInvalidResourceHandle: break; default: break; } }
 // name cudaErrorInvalidSource
-void value_cudaErrorInvalidSource(cudaError *p) { cudaError v = cudaErrorInvalidSource; *p = v; switch (v) { case cudaErrorInvalidSource: break; default: break; } }
+void value_cudaErrorInvalidSource(cudaError_t *p) { cudaError_t v = cudaErrorInvalidSource; *p = v; switch (v) { case cudaErrorInvalidSource: break; default: break; } }
 // name cudaErrorInvalidSymbol
-void value_cudaErrorInvalidSymbol(cudaError *p) { cudaError v = cudaErrorInvalidSymbol; *p = v; switch (v) { case cudaErrorInvalidSymbol: break; default: break; } }
+void value_cudaErrorInvalidSymbol(cudaError_t *p) { cudaError_t v = cudaErrorInvalidSymbol; *p = v; switch (v) { case cudaErrorInvalidSymbol: break; default: break; } }
 // name cudaErrorInvalidValue
-void value_cudaErrorInvalidValue(cudaError *p) { cudaError v = cudaErrorInvalidValue; *p = v; switch (v) { case cudaErrorInvalidValue: break; default: break; } }
+void value_cudaErrorInvalidValue(cudaError_t *p) { cudaError_t v = cudaErrorInvalidValue; *p = v; switch (v) { case cudaErrorInvalidValue: break; default: break; } }
 // name cudaErrorLaunchFailure
-void value_cudaErrorLaunchFailure(cudaError *p) { cudaError v = cudaErrorLaunchFailure; *p = v; switch (v) { case cudaErrorLaunchFailure: break; default: break; } }
+void value_cudaErrorLaunchFailure(cudaError_t *p) { cudaError_t v = cudaErrorLaunchFailure; *p = v; switch (v) { case cudaErrorLaunchFailure: break; default: break; } }
 // name cudaErrorLaunchOutOfResources
-void value_cudaErrorLaunchOutOfResources(cudaError *p) { cudaError v = cudaErrorLaunchOutOfResources; *p = v; switch (v) { case cudaErrorLaunchOutOfResources: break; default: break; } }
+void value_cudaErrorLaunchOutOfResources(cudaError_t *p) { cudaError_t v = cudaErrorLaunchOutOfResources; *p = v; switch (v) { case cudaErrorLaunchOutOfResources: break; default: break; } }
 // name cudaErrorLaunchTimeout
-void value_cudaErrorLaunchTimeout(cudaError *p) { cudaError v = cudaErrorLaunchTimeout; *p = v; switch (v) { case cudaErrorLaunchTimeout: break; default: break; } }
-// name cudaErrorLossyQuery
-void value_cudaErrorLossyQuery(cudaError *p) { cudaError v = cudaErrorLossyQuery; *p = v; switch (v) { case cudaErrorLossyQuery: break; default: break; } }
+void value_cudaErrorLaunchTimeout(cudaError_t *p) { cudaError_t v = cudaErrorLaunchTimeout; *p = v; switch (v) { case cudaErrorLaunchTimeout: break; default: break; } }
 // name cudaErrorMapBufferObjectFailed
-void value_cudaErrorMapBufferObjectFailed(cudaError *p) { cudaError v = cudaErrorMapBufferObjectFailed; *p = v; switch (v) { case cudaErrorMapBufferObjectFailed: break; default: break; } }
+void value_cudaErrorMapBufferObjectFailed(cudaError_t *p) { cudaError_t v = cudaErrorMapBufferObjectFailed; *p = v; switch (v) { case cudaErrorMapBufferObjectFailed: break; default: break; } }
 // name cudaErrorMemoryAllocation
-void value_cudaErrorMemoryAllocation(cudaError *p) { cudaError v = cudaErrorMemoryAllocation; *p = v; switch (v) { case cudaErrorMemoryAllocation: break; default: break; } }
+void value_cudaErrorMemoryAllocation(cudaError_t *p) { cudaError_t v = cudaErrorMemoryAllocation; *p = v; switch (v) { case cudaErrorMemoryAllocation: break; default: break; } }
 // name cudaErrorMissingConfiguration
-void value_cudaErrorMissingConfiguration(cudaError *p) { cudaError v = cudaErrorMissingConfiguration; *p = v; switch (v) { case cudaErrorMissingConfiguration: break; default: break; } }
+void value_cudaErrorMissingConfiguration(cudaError_t *p) { cudaError_t v = cudaErrorMissingConfiguration; *p = v; switch (v) { case cudaErrorMissingConfiguration: break; default: break; } }
 // name cudaErrorNoDevice
-void value_cudaErrorNoDevice(cudaError *p) { cudaError v = cudaErrorNoDevice; *p = v; switch (v) { case cudaErrorNoDevice: break; default: break; } }
+void value_cudaErrorNoDevice(cudaError_t *p) { cudaError_t v = cudaErrorNoDevice; *p = v; switch (v) { case cudaErrorNoDevice: break; default: break; } }
 // name cudaErrorNoKernelImageForDevice
-void value_cudaErrorNoKernelImageForDevice(cudaError *p) { cudaError v = cudaErrorNoKernelImageForDevice; *p = v; switch (v) { case cudaErrorNoKernelImageForDevice: break; default: break; } }
+void value_cudaErrorNoKernelImageForDevice(cudaError_t *p) { cudaError_t v = cudaErrorNoKernelImageForDevice; *p = v; switch (v) { case cudaErrorNoKernelImageForDevice: break; default: break; } }
 // name cudaErrorNotMapped
-void value_cudaErrorNotMapped(cudaError *p) { cudaError v = cudaErrorNotMapped; *p = v; switch (v) { case cudaErrorNotMapped: break; default: break; } }
+void value_cudaErrorNotMapped(cudaError_t *p) { cudaError_t v = cudaErrorNotMapped; *p = v; switch (v) { case cudaErrorNotMapped: break; default: break; } }
 // name cudaErrorNotMappedAsArray
-void value_cudaErrorNotMappedAsArray(cudaError *p) { cudaError v = cudaErrorNotMappedAsArray; *p = v; switch (v) { case cudaErrorNotMappedAsArray: break; default: break; } }
+void value_cudaErrorNotMappedAsArray(cudaError_t *p) { cudaError_t v = cudaErrorNotMappedAsArray; *p = v; switch (v) { case cudaErrorNotMappedAsArray: break; default: break; } }
 // name cudaErrorNotMappedAsPointer
-void value_cudaErrorNotMappedAsPointer(cudaError *p) { cudaError v = cudaErrorNotMappedAsPointer; *p = v; switch (v) { case cudaErrorNotMappedAsPointer: break; default: break; } }
+void value_cudaErrorNotMappedAsPointer(cudaError_t *p) { cudaError_t v = cudaErrorNotMappedAsPointer; *p = v; switch (v) { case cudaErrorNotMappedAsPointer: break; default: break; } }
 // name cudaErrorNotReady
-void value_cudaErrorNotReady(cudaError *p) { cudaError v = cudaErrorNotReady; *p = v; switch (v) { case cudaErrorNotReady: break; default: break; } }
+void value_cudaErrorNotReady(cudaError_t *p) { cudaError_t v = cudaErrorNotReady; *p = v; switch (v) { case cudaErrorNotReady: break; default: break; } }
 // name cudaErrorNotSupported
-void value_cudaErrorNotSupported(cudaError *p) { cudaError v = cudaErrorNotSupported; *p = v; switch (v) { case cudaErrorNotSupported: break; default: break; } }
+void value_cudaErrorNotSupported(cudaError_t *p) { cudaError_t v = cudaErrorNotSupported; *p = v; switch (v) { case cudaErrorNotSupported: break; default: break; } }
 // name cudaErrorOperatingSystem
-void value_cudaErrorOperatingSystem(cudaError *p) { cudaError v = cudaErrorOperatingSystem; *p = v; switch (v) { case cudaErrorOperatingSystem: break; default: break; } }
+void value_cudaErrorOperatingSystem(cudaError_t *p) { cudaError_t v = cudaErrorOperatingSystem; *p = v; switch (v) { case cudaErrorOperatingSystem: break; default: break; } }
 // name cudaErrorPeerAccessAlreadyEnabled
-void value_cudaErrorPeerAccessAlreadyEnabled(cudaError *p) { cudaError v = cudaErrorPeerAccessAlreadyEnabled; *p = v; switch (v) { case cudaErrorPeerAccessAlreadyEnabled: break; default: break; } }
+void value_cudaErrorPeerAccessAlreadyEnabled(cudaError_t *p) { cudaError_t v = cudaErrorPeerAccessAlreadyEnabled; *p = v; switch (v) { case cudaErrorPeerAccessAlreadyEnabled: break; default: break; } }
 // name cudaErrorPeerAccessNotEnabled
-void value_cudaErrorPeerAccessNotEnabled(cudaError *p) { cudaError v = cudaErrorPeerAccessNotEnabled; *p = v; switch (v) { case cudaErrorPeerAccessNotEnabled: break; default: break; } }
+void value_cudaErrorPeerAccessNotEnabled(cudaError_t *p) { cudaError_t v = cudaErrorPeerAccessNotEnabled; *p = v; switch (v) { case cudaErrorPeerAccessNotEnabled: break; default: break; } }
 // name cudaErrorPeerAccessUnsupported
-void value_cudaErrorPeerAccessUnsupported(cudaError *p) { cudaError v = cudaErrorPeerAccessUnsupported; *p = v; switch (v) { case cudaErrorPeerAccessUnsupported: break; default: break; } }
+void value_cudaErrorPeerAccessUnsupported(cudaError_t *p) { cudaError_t v = cudaErrorPeerAccessUnsupported; *p = v; switch (v) { case cudaErrorPeerAccessUnsupported: break; default: break; } }
 // name cudaErrorPriorLaunchFailure
-void value_cudaErrorPriorLaunchFailure(cudaError *p) { cudaError v = cudaErrorPriorLaunchFailure; *p = v; switch (v) { case cudaErrorPriorLaunchFailure: break; default: break; } }
+void value_cudaErrorPriorLaunchFailure(cudaError_t *p) { cudaError_t v = cudaErrorPriorLaunchFailure; *p = v; switch (v) { case cudaErrorPriorLaunchFailure: break; default: break; } }
 // name cudaErrorProfilerAlreadyStarted
-void value_cudaErrorProfilerAlreadyStarted(cudaError *p) { cudaError v = cudaErrorProfilerAlreadyStarted; *p = v; switch (v) { case cudaErrorProfilerAlreadyStarted: break; default: break; } }
+void value_cudaErrorProfilerAlreadyStarted(cudaError_t *p) { cudaError_t v = cudaErrorProfilerAlreadyStarted; *p = v; switch (v) { case cudaErrorProfilerAlreadyStarted: break; default: break; } }
 // name cudaErrorProfilerAlreadyStopped
-void value_cudaErrorProfilerAlreadyStopped(cudaError *p) { cudaError v = cudaErrorProfilerAlreadyStopped; *p = v; switch (v) { case cudaErrorProfilerAlreadyStopped: break; default: break; } }
+void value_cudaErrorProfilerAlreadyStopped(cudaError_t *p) { cudaError_t v = cudaErrorProfilerAlreadyStopped; *p = v; switch (v) { case cudaErrorProfilerAlreadyStopped: break; default: break; } }
 // name cudaErrorProfilerDisabled
-void value_cudaErrorProfilerDisabled(cudaError *p) { cudaError v = cudaErrorProfilerDisabled; *p = v; switch (v) { case cudaErrorProfilerDisabled: break; default: break; } }
+void value_cudaErrorProfilerDisabled(cudaError_t *p) { cudaError_t v = cudaErrorProfilerDisabled; *p = v; switch (v) { case cudaErrorProfilerDisabled: break; default: break; } }
 // name cudaErrorProfilerNotInitialized
-void value_cudaErrorProfilerNotInitialized(cudaError *p) { cudaError v = cudaErrorProfilerNotInitialized; *p = v; switch (v) { case cudaErrorProfilerNotInitialized: break; default: break; } }
+void value_cudaErrorProfilerNotInitialized(cudaError_t *p) { cudaError_t v = cudaErrorProfilerNotInitialized; *p = v; switch (v) { case cudaErrorProfilerNotInitialized: break; default: break; } }
 // name cudaErrorSetOnActiveProcess
-void value_cudaErrorSetOnActiveProcess(cudaError *p) { cudaError v = cudaErrorSetOnActiveProcess; *p = v; switch (v) { case cudaErrorSetOnActiveProcess: break; default: break; } }
+void value_cudaErrorSetOnActiveProcess(cudaError_t *p) { cudaError_t v = cudaErrorSetOnActiveProcess; *p = v; switch (v) { case cudaErrorSetOnActiveProcess: break; default: break; } }
 // name cudaErrorSharedObjectInitFailed
-void value_cudaErrorSharedObjectInitFailed(cudaError *p) { cudaError v = cudaErrorSharedObjectInitFailed; *p = v; switch (v) { case cudaErrorSharedObjectInitFailed: break; default: break; } }
+void value_cudaErrorSharedObjectInitFailed(cudaError_t *p) { cudaError_t v = cudaErrorSharedObjectInitFailed; *p = v; switch (v) { case cudaErrorSharedObjectInitFailed: break; default: break; } }
 // name cudaErrorSharedObjectSymbolNotFound
-void value_cudaErrorSharedObjectSymbolNotFound(cudaError *p) { cudaError v = cudaErrorSharedObjectSymbolNotFound; *p = v; switch (v) { case cudaErrorSharedObjectSymbolNotFound: break; default: break; } }
+void value_cudaErrorSharedObjectSymbolNotFound(cudaError_t *p) { cudaError_t v = cudaErrorSharedObjectSymbolNotFound; *p = v; switch (v) { case cudaErrorSharedObjectSymbolNotFound: break; default: break; } }
 // name cudaErrorStreamCaptureImplicit
-void value_cudaErrorStreamCaptureImplicit(cudaError *p) { cudaError v = cudaErrorStreamCaptureImplicit; *p = v; switch (v) { case cudaErrorStreamCaptureImplicit: break; default: break; } }
+void value_cudaErrorStreamCaptureImplicit(cudaError_t *p) { cudaError_t v = cudaErrorStreamCaptureImplicit; *p = v; switch (v) { case cudaErrorStreamCaptureImplicit: break; default: break; } }
 // name cudaErrorStreamCaptureInvalidated
-void value_cudaErrorStreamCaptureInvalidated(cudaError *p) { cudaError v = cudaErrorStreamCaptureInvalidated; *p = v; switch (v) { case cudaErrorStreamCaptureInvalidated: break; default: break; } }
+void value_cudaErrorStreamCaptureInvalidated(cudaError_t *p) { cudaError_t v = cudaErrorStreamCaptureInvalidated; *p = v; switch (v) { case cudaErrorStreamCaptureInvalidated: break; default: break; } }
 // name cudaErrorStreamCaptureIsolation
-void value_cudaErrorStreamCaptureIsolation(cudaError *p) { cudaError v = cudaErrorStreamCaptureIsolation; *p = v; switch (v) { case cudaErrorStreamCaptureIsolation: break; default: break; } }
+void value_cudaErrorStreamCaptureIsolation(cudaError_t *p) { cudaError_t v = cudaErrorStreamCaptureIsolation; *p = v; switch (v) { case cudaErrorStreamCaptureIsolation: break; default: break; } }
 // name cudaErrorStreamCaptureMerge
-void value_cudaErrorStreamCaptureMerge(cudaError *p) { cudaError v = cudaErrorStreamCaptureMerge; *p = v; switch (v) { case cudaErrorStreamCaptureMerge: break; default: break; } }
+void value_cudaErrorStreamCaptureMerge(cudaError_t *p) { cudaError_t v = cudaErrorStreamCaptureMerge; *p = v; switch (v) { case cudaErrorStreamCaptureMerge: break; default: break; } }
 // name cudaErrorStreamCaptureUnjoined
-void value_cudaErrorStreamCaptureUnjoined(cudaError *p) { cudaError v = cudaErrorStreamCaptureUnjoined; *p = v; switch (v) { case cudaErrorStreamCaptureUnjoined: break; default: break; } }
+void value_cudaErrorStreamCaptureUnjoined(cudaError_t *p) { cudaError_t v = cudaErrorStreamCaptureUnjoined; *p = v; switch (v) { case cudaErrorStreamCaptureUnjoined: break; default: break; } }
 // name cudaErrorStreamCaptureUnmatched
-void value_cudaErrorStreamCaptureUnmatched(cudaError *p) { cudaError v = cudaErrorStreamCaptureUnmatched; *p = v; switch (v) { case cudaErrorStreamCaptureUnmatched: break; default: break; } }
+void value_cudaErrorStreamCaptureUnmatched(cudaError_t *p) { cudaError_t v = cudaErrorStreamCaptureUnmatched; *p = v; switch (v) { case cudaErrorStreamCaptureUnmatched: break; default: break; } }
 // name cudaErrorStreamCaptureUnsupported
-void value_cudaErrorStreamCaptureUnsupported(cudaError *p) { cudaError v = cudaErrorStreamCaptureUnsupported; *p = v; switch (v) { case cudaErrorStreamCaptureUnsupported: break; default: break; } }
+void value_cudaErrorStreamCaptureUnsupported(cudaError_t *p) { cudaError_t v = cudaErrorStreamCaptureUnsupported; *p = v; switch (v) { case cudaErrorStreamCaptureUnsupported: break; default: break; } }
 // name cudaErrorStreamCaptureWrongThread
-void value_cudaErrorStreamCaptureWrongThread(cudaError *p) { cudaError v = cudaErrorStreamCaptureWrongThread; *p = v; switch (v) { case cudaErrorStreamCaptureWrongThread: break; default: break; } }
+void value_cudaErrorStreamCaptureWrongThread(cudaError_t *p) { cudaError_t v = cudaErrorStreamCaptureWrongThread; *p = v; switch (v) { case cudaErrorStreamCaptureWrongThread: break; default: break; } }
 // name cudaErrorSymbolNotFound
-void value_cudaErrorSymbolNotFound(cudaError *p) { cudaError v = cudaErrorSymbolNotFound; *p = v; switch (v) { case cudaErrorSymbolNotFound: break; default: break; } }
+void value_cudaErrorSymbolNotFound(cudaError_t *p) { cudaError_t v = cudaErrorSymbolNotFound; *p = v; switch (v) { case cudaErrorSymbolNotFound: break; default: break; } }
 // name cudaErrorUnknown
-void value_cudaErrorUnknown(cudaError *p) { cudaError v = cudaErrorUnknown; *p = v; switch (v) { case cudaErrorUnknown: break; default: break; } }
+void value_cudaErrorUnknown(cudaError_t *p) { cudaError_t v = cudaErrorUnknown; *p = v; switch (v) { case cudaErrorUnknown: break; default: break; } }
 // name cudaErrorUnmapBufferObjectFailed
-void value_cudaErrorUnmapBufferObjectFailed(cudaError *p) { cudaError v = cudaErrorUnmapBufferObjectFailed; *p = v; switch (v) { case cudaErrorUnmapBufferObjectFailed: break; default: break; } }
+void value_cudaErrorUnmapBufferObjectFailed(cudaError_t *p) { cudaError_t v = cudaErrorUnmapBufferObjectFailed; *p = v; switch (v) { case cudaErrorUnmapBufferObjectFailed: break; default: break; } }
 // name cudaErrorUnsupportedLimit
-void value_cudaErrorUnsupportedLimit(cudaError *p) { cudaError v = cudaErrorUnsupportedLimit; *p = v; switch (v) { case cudaErrorUnsupportedLimit: break; default: break; } }
+void value_cudaErrorUnsupportedLimit(cudaError_t *p) { cudaError_t v = cudaErrorUnsupportedLimit; *p = v; switch (v) { case cudaErrorUnsupportedLimit: break; default: break; } }
 // name cudaError_t
 void type_cudaError_t(cudaError_t *p) { cudaError_t v = *p; *p = v; }
 // name cudaEventBlockingSync
-#ifndef cudaEventBlockingSync
-#error "cudaEventBlockingSync is not defined"
-#endif
 void value_cudaEventBlockingSync() { auto v = cudaEventBlockingSync; (void)v; }
 // name cudaEventDefault
-#ifndef cudaEventDefault
-#error "cudaEventDefault is not defined"
-#endif
 void value_cudaEventDefault() { auto v = cudaEventDefault; (void)v; }
 // name cudaEventDisableTiming
-#ifndef cudaEventDisableTiming
-#error "cudaEventDisableTiming is not defined"
-#endif
 void value_cudaEventDisableTiming() { auto v = cudaEventDisableTiming; (void)v; }
 // name cudaEventInterprocess
-#ifndef cudaEventInterprocess
-#error "cudaEventInterprocess is not defined"
-#endif
 void value_cudaEventInterprocess() { auto v = cudaEventInterprocess; (void)v; }
 // name cudaEventRecordNodeParams
 void type_cudaEventRecordNodeParams(cudaEventRecordNodeParams *p) { cudaEventRecordNodeParams v = *p; *p = v; }
@@ -1252,9 +925,6 @@ void field_cudaExternalMemoryBufferDesc_flags(cudaExternalMemoryBufferDesc *p) {
 // name cudaExternalMemoryBufferDesc::reserved
 void field_cudaExternalMemoryBufferDesc_reserved(cudaExternalMemoryBufferDesc *p) { unsigned int *v = p->reserved; p->reserved[0] = v[0]; }
 // name cudaExternalMemoryDedicated
-#ifndef cudaExternalMemoryDedicated
-#error "cudaExternalMemoryDedicated is not defined"
-#endif
 void value_cudaExternalMemoryDedicated() { auto v = cudaExternalMemoryDedicated; (void)v; }
 // name cudaExternalMemoryHandleDesc
 void type_cudaExternalMemoryHandleDesc(cudaExternalMemoryHandleDesc *p) { cudaExternalMemoryHandleDesc v = *p; *p = v; }
@@ -1509,9 +1179,9 @@ void value_cudaGraphDebugDotFlagsVerbose(cudaGraphDebugDotFlags *p) { cudaGraphD
 // name cudaGraphDependencyType
 void type_cudaGraphDependencyType(cudaGraphDependencyType *p) { cudaGraphDependencyType v = *p; *p = v; }
 // name cudaGraphDependencyTypeDefault
-void value_cudaGraphDependencyTypeDefault(cudaGraphDependencyType_enum *p) { cudaGraphDependencyType_enum v = cudaGraphDependencyTypeDefault; *p = v; switch (v) { case cudaGraphDependencyTypeDefault: break; default: break; } }
+void value_cudaGraphDependencyTypeDefault(cudaGraphDependencyType *p) { cudaGraphDependencyType v = cudaGraphDependencyTypeDefault; *p = v; switch (v) { case cudaGraphDependencyTypeDefault: break; default: break; } }
 // name cudaGraphDependencyTypeProgrammatic
-void value_cudaGraphDependencyTypeProgrammatic(cudaGraphDependencyType_enum *p) { cudaGraphDependencyType_enum v = cudaGraphDependencyTypeProgrammatic; *p = v; switch (v) { case cudaGraphDependencyTypeProgrammatic: break; default: break; } }
+void value_cudaGraphDependencyTypeProgrammatic(cudaGraphDependencyType *p) { cudaGraphDependencyType v = cudaGraphDependencyTypeProgrammatic; *p = v; switch (v) { case cudaGraphDependencyTypeProgrammatic: break; default: break; } }
 // name cudaGraphDependencyType_enum
 void type_cudaGraphDependencyType_enum(cudaGraphDependencyType_enum *p) { cudaGraphDependencyType_enum v = *p; *p = v; }
 // name cudaGraphEdgeData
@@ -1591,19 +1261,10 @@ void type_cudaGraphInstantiateResult(cudaGraphInstantiateResult *p) { cudaGraphI
 // name cudaGraphInstantiateSuccess
 void value_cudaGraphInstantiateSuccess(cudaGraphInstantiateResult *p) { cudaGraphInstantiateResult v = cudaGraphInstantiateSuccess; *p = v; switch (v) { case cudaGraphInstantiateSuccess: break; default: break; } }
 // name cudaGraphKernelNodePortDefault
-#ifndef cudaGraphKernelNodePortDefault
-#error "cudaGraphKernelNodePortDefault is not defined"
-#endif
 void value_cudaGraphKernelNodePortDefault() { auto v = cudaGraphKernelNodePortDefault; (void)v; }
 // name cudaGraphKernelNodePortLaunchCompletion
-#ifndef cudaGraphKernelNodePortLaunchCompletion
-#error "cudaGraphKernelNodePortLaunchCompletion is not defined"
-#endif
 void value_cudaGraphKernelNodePortLaunchCompletion() { auto v = cudaGraphKernelNodePortLaunchCompletion; (void)v; }
 // name cudaGraphKernelNodePortProgrammatic
-#ifndef cudaGraphKernelNodePortProgrammatic
-#error "cudaGraphKernelNodePortProgrammatic is not defined"
-#endif
 void value_cudaGraphKernelNodePortProgrammatic() { auto v = cudaGraphKernelNodePortProgrammatic; (void)v; }
 // name cudaGraphMemAttrReservedMemCurrent
 void value_cudaGraphMemAttrReservedMemCurrent(cudaGraphMemAttributeType *p) { cudaGraphMemAttributeType v = cudaGraphMemAttrReservedMemCurrent; *p = v; switch (v) { case cudaGraphMemAttrReservedMemCurrent: break; default: break; } }
@@ -1651,8 +1312,6 @@ void field_cudaGraphNodeParams_conditional(cudaGraphNodeParams *p) { struct cuda
 void field_cudaGraphNodeParams_reserved2(cudaGraphNodeParams *p) { long long v = p->reserved2; p->reserved2 = v; }
 // name cudaGraphNodeType
 void type_cudaGraphNodeType(cudaGraphNodeType *p) { cudaGraphNodeType v = *p; *p = v; }
-// name cudaGraphNodeTypeConditional
-void value_cudaGraphNodeTypeConditional(cudaGraphNodeType *p) { cudaGraphNodeType v = cudaGraphNodeTypeConditional; *p = v; switch (v) { case cudaGraphNodeTypeConditional: break; default: break; } }
 // name cudaGraphNodeTypeCount
 void value_cudaGraphNodeTypeCount(cudaGraphNodeType *p) { cudaGraphNodeType v = cudaGraphNodeTypeCount; *p = v; switch (v) { case cudaGraphNodeTypeCount: break; default: break; } }
 // name cudaGraphNodeTypeEmpty
@@ -1686,11 +1345,11 @@ void value_cudaGraphUserObjectMove(cudaUserObjectRetainFlags *p) { cudaUserObjec
 // name cudaGraph_t
 void type_cudaGraph_t(cudaGraph_t *p) { cudaGraph_t v = *p; *p = v; }
 // name cudaGraphicsMapFlagsNone
-void value_cudaGraphicsMapFlagsNone(cudaGraphicsMapFlags *p) { cudaGraphicsMapFlags v = cudaGraphicsMapFlagsNone; *p = v; switch (v) { case cudaGraphicsMapFlagsNone: break; default: break; } }
+int value_cudaGraphicsMapFlagsNone(int a) { auto v = cudaGraphicsMapFlagsNone; switch (a) { case cudaGraphicsMapFlagsNone: return 1; default: return (int)v; } }
 // name cudaGraphicsMapFlagsReadOnly
-void value_cudaGraphicsMapFlagsReadOnly(cudaGraphicsMapFlags *p) { cudaGraphicsMapFlags v = cudaGraphicsMapFlagsReadOnly; *p = v; switch (v) { case cudaGraphicsMapFlagsReadOnly: break; default: break; } }
+int value_cudaGraphicsMapFlagsReadOnly(int a) { auto v = cudaGraphicsMapFlagsReadOnly; switch (a) { case cudaGraphicsMapFlagsReadOnly: return 1; default: return (int)v; } }
 // name cudaGraphicsMapFlagsWriteDiscard
-void value_cudaGraphicsMapFlagsWriteDiscard(cudaGraphicsMapFlags *p) { cudaGraphicsMapFlags v = cudaGraphicsMapFlagsWriteDiscard; *p = v; switch (v) { case cudaGraphicsMapFlagsWriteDiscard: break; default: break; } }
+int value_cudaGraphicsMapFlagsWriteDiscard(int a) { auto v = cudaGraphicsMapFlagsWriteDiscard; switch (a) { case cudaGraphicsMapFlagsWriteDiscard: return 1; default: return (int)v; } }
 // name cudaGraphicsRegisterFlags
 void type_cudaGraphicsRegisterFlags(cudaGraphicsRegisterFlags *p) { cudaGraphicsRegisterFlags v = *p; *p = v; }
 // name cudaGraphicsRegisterFlagsNone
@@ -1708,24 +1367,12 @@ void type_cudaGraphicsResource(cudaGraphicsResource *p) { cudaGraphicsResource *
 // name cudaGraphicsResource_t
 void type_cudaGraphicsResource_t(cudaGraphicsResource_t *p) { cudaGraphicsResource_t v = *p; *p = v; }
 // name cudaHostAllocDefault
-#ifndef cudaHostAllocDefault
-#error "cudaHostAllocDefault is not defined"
-#endif
 void value_cudaHostAllocDefault() { auto v = cudaHostAllocDefault; (void)v; }
 // name cudaHostAllocMapped
-#ifndef cudaHostAllocMapped
-#error "cudaHostAllocMapped is not defined"
-#endif
 void value_cudaHostAllocMapped() { auto v = cudaHostAllocMapped; (void)v; }
 // name cudaHostAllocPortable
-#ifndef cudaHostAllocPortable
-#error "cudaHostAllocPortable is not defined"
-#endif
 void value_cudaHostAllocPortable() { auto v = cudaHostAllocPortable; (void)v; }
 // name cudaHostAllocWriteCombined
-#ifndef cudaHostAllocWriteCombined
-#error "cudaHostAllocWriteCombined is not defined"
-#endif
 void value_cudaHostAllocWriteCombined() { auto v = cudaHostAllocWriteCombined; (void)v; }
 // name cudaHostFn_t
 void type_cudaHostFn_t(cudaHostFn_t *p) { cudaHostFn_t v = *p; *p = v; }
@@ -1736,39 +1383,18 @@ void field_cudaHostNodeParams_fn(cudaHostNodeParams *p) { cudaHostFn_t v = p->fn
 // name cudaHostNodeParams::userData
 void field_cudaHostNodeParams_userData(cudaHostNodeParams *p) { void * v = p->userData; p->userData = v; }
 // name cudaHostRegisterDefault
-#ifndef cudaHostRegisterDefault
-#error "cudaHostRegisterDefault is not defined"
-#endif
 void value_cudaHostRegisterDefault() { auto v = cudaHostRegisterDefault; (void)v; }
 // name cudaHostRegisterIoMemory
-#ifndef cudaHostRegisterIoMemory
-#error "cudaHostRegisterIoMemory is not defined"
-#endif
 void value_cudaHostRegisterIoMemory() { auto v = cudaHostRegisterIoMemory; (void)v; }
 // name cudaHostRegisterMapped
-#ifndef cudaHostRegisterMapped
-#error "cudaHostRegisterMapped is not defined"
-#endif
 void value_cudaHostRegisterMapped() { auto v = cudaHostRegisterMapped; (void)v; }
 // name cudaHostRegisterPortable
-#ifndef cudaHostRegisterPortable
-#error "cudaHostRegisterPortable is not defined"
-#endif
 void value_cudaHostRegisterPortable() { auto v = cudaHostRegisterPortable; (void)v; }
 // name cudaHostRegisterReadOnly
-#ifndef cudaHostRegisterReadOnly
-#error "cudaHostRegisterReadOnly is not defined"
-#endif
 void value_cudaHostRegisterReadOnly() { auto v = cudaHostRegisterReadOnly; (void)v; }
 // name cudaInitDeviceFlagsAreValid
-#ifndef cudaInitDeviceFlagsAreValid
-#error "cudaInitDeviceFlagsAreValid is not defined"
-#endif
 void value_cudaInitDeviceFlagsAreValid() { auto v = cudaInitDeviceFlagsAreValid; (void)v; }
 // name cudaInvalidDeviceId
-#ifndef cudaInvalidDeviceId
-#error "cudaInvalidDeviceId is not defined"
-#endif
 void value_cudaInvalidDeviceId() { auto v = cudaInvalidDeviceId; (void)v; }
 // name cudaIpcEventHandle_st
 void type_cudaIpcEventHandle_st(cudaIpcEventHandle_st *p) { cudaIpcEventHandle_st v = *p; *p = v; }
@@ -1783,34 +1409,16 @@ void field_cudaIpcMemHandle_st_reserved(cudaIpcMemHandle_st *p) { char *v = p->r
 // name cudaIpcMemHandle_t
 void type_cudaIpcMemHandle_t(cudaIpcMemHandle_t *p) { cudaIpcMemHandle_t v = *p; *p = v; }
 // name cudaIpcMemLazyEnablePeerAccess
-#ifndef cudaIpcMemLazyEnablePeerAccess
-#error "cudaIpcMemLazyEnablePeerAccess is not defined"
-#endif
 void value_cudaIpcMemLazyEnablePeerAccess() { auto v = cudaIpcMemLazyEnablePeerAccess; (void)v; }
 // name cudaKernelNodeAttrID
-#ifndef cudaKernelNodeAttrID
-#error "cudaKernelNodeAttrID is not defined"
-#endif
 void type_cudaKernelNodeAttrID(cudaKernelNodeAttrID *p) { cudaKernelNodeAttrID *q = p; (void)q; }
 // name cudaKernelNodeAttrValue
-#ifndef cudaKernelNodeAttrValue
-#error "cudaKernelNodeAttrValue is not defined"
-#endif
 void type_cudaKernelNodeAttrValue(cudaKernelNodeAttrValue *p) { cudaKernelNodeAttrValue *q = p; (void)q; }
 // name cudaKernelNodeAttributeAccessPolicyWindow
-#ifndef cudaKernelNodeAttributeAccessPolicyWindow
-#error "cudaKernelNodeAttributeAccessPolicyWindow is not defined"
-#endif
 void value_cudaKernelNodeAttributeAccessPolicyWindow() { auto v = cudaKernelNodeAttributeAccessPolicyWindow; (void)v; }
 // name cudaKernelNodeAttributeCooperative
-#ifndef cudaKernelNodeAttributeCooperative
-#error "cudaKernelNodeAttributeCooperative is not defined"
-#endif
 void value_cudaKernelNodeAttributeCooperative() { auto v = cudaKernelNodeAttributeCooperative; (void)v; }
 // name cudaKernelNodeAttributePriority
-#ifndef cudaKernelNodeAttributePriority
-#error "cudaKernelNodeAttributePriority is not defined"
-#endif
 void value_cudaKernelNodeAttributePriority() { auto v = cudaKernelNodeAttributePriority; (void)v; }
 // name cudaKernelNodeParams
 void type_cudaKernelNodeParams(cudaKernelNodeParams *p) { cudaKernelNodeParams v = *p; *p = v; }
@@ -1989,19 +1597,10 @@ void value_cudaMemAllocationTypeMax(cudaMemAllocationType *p) { cudaMemAllocatio
 // name cudaMemAllocationTypePinned
 void value_cudaMemAllocationTypePinned(cudaMemAllocationType *p) { cudaMemAllocationType v = cudaMemAllocationTypePinned; *p = v; switch (v) { case cudaMemAllocationTypePinned: break; default: break; } }
 // name cudaMemAttachGlobal
-#ifndef cudaMemAttachGlobal
-#error "cudaMemAttachGlobal is not defined"
-#endif
 void value_cudaMemAttachGlobal() { auto v = cudaMemAttachGlobal; (void)v; }
 // name cudaMemAttachHost
-#ifndef cudaMemAttachHost
-#error "cudaMemAttachHost is not defined"
-#endif
 void value_cudaMemAttachHost() { auto v = cudaMemAttachHost; (void)v; }
 // name cudaMemAttachSingle
-#ifndef cudaMemAttachSingle
-#error "cudaMemAttachSingle is not defined"
-#endif
 void value_cudaMemAttachSingle() { auto v = cudaMemAttachSingle; (void)v; }
 // name cudaMemFreeNodeParams
 void type_cudaMemFreeNodeParams(cudaMemFreeNodeParams *p) { cudaMemFreeNodeParams v = *p; *p = v; }
@@ -2146,14 +1745,8 @@ void type_cudaMipmappedArray_const_t(cudaMipmappedArray_const_t *p) { cudaMipmap
 // name cudaMipmappedArray_t
 void type_cudaMipmappedArray_t(cudaMipmappedArray_t *p) { cudaMipmappedArray_t v = *p; *p = v; }
 // name cudaOccupancyDefault
-#ifndef cudaOccupancyDefault
-#error "cudaOccupancyDefault is not defined"
-#endif
 void value_cudaOccupancyDefault() { auto v = cudaOccupancyDefault; (void)v; }
 // name cudaOccupancyDisableCachingOverride
-#ifndef cudaOccupancyDisableCachingOverride
-#error "cudaOccupancyDisableCachingOverride is not defined"
-#endif
 void value_cudaOccupancyDisableCachingOverride() { auto v = cudaOccupancyDisableCachingOverride; (void)v; }
 // name cudaPitchedPtr
 void type_cudaPitchedPtr(cudaPitchedPtr *p) { cudaPitchedPtr v = *p; *p = v; }
@@ -2360,24 +1953,12 @@ void value_cudaStreamCaptureStatusInvalidated(cudaStreamCaptureStatus *p) { cuda
 // name cudaStreamCaptureStatusNone
 void value_cudaStreamCaptureStatusNone(cudaStreamCaptureStatus *p) { cudaStreamCaptureStatus v = cudaStreamCaptureStatusNone; *p = v; switch (v) { case cudaStreamCaptureStatusNone: break; default: break; } }
 // name cudaStreamDefault
-#ifndef cudaStreamDefault
-#error "cudaStreamDefault is not defined"
-#endif
 void value_cudaStreamDefault() { auto v = cudaStreamDefault; (void)v; }
 // name cudaStreamLegacy
-#ifndef cudaStreamLegacy
-#error "cudaStreamLegacy is not defined"
-#endif
 void value_cudaStreamLegacy() { auto v = cudaStreamLegacy; (void)v; }
 // name cudaStreamNonBlocking
-#ifndef cudaStreamNonBlocking
-#error "cudaStreamNonBlocking is not defined"
-#endif
 void value_cudaStreamNonBlocking() { auto v = cudaStreamNonBlocking; (void)v; }
 // name cudaStreamPerThread
-#ifndef cudaStreamPerThread
-#error "cudaStreamPerThread is not defined"
-#endif
 void value_cudaStreamPerThread() { auto v = cudaStreamPerThread; (void)v; }
 // name cudaStreamSetCaptureDependencies
 void value_cudaStreamSetCaptureDependencies(cudaStreamUpdateCaptureDependenciesFlags *p) { cudaStreamUpdateCaptureDependenciesFlags v = cudaStreamSetCaptureDependencies; *p = v; switch (v) { case cudaStreamSetCaptureDependencies: break; default: break; } }
@@ -2386,7 +1967,7 @@ void type_cudaStreamUpdateCaptureDependenciesFlags(cudaStreamUpdateCaptureDepend
 // name cudaStream_t
 void type_cudaStream_t(cudaStream_t *p) { cudaStream_t v = *p; *p = v; }
 // name cudaSuccess
-void value_cudaSuccess(cudaError *p) { cudaError v = cudaSuccess; *p = v; switch (v) { case cudaSuccess: break; default: break; } }
+void value_cudaSuccess(cudaError_t *p) { cudaError_t v = cudaSuccess; *p = v; switch (v) { case cudaSuccess: break; default: break; } }
 // name cudaSurfaceBoundaryMode
 void type_cudaSurfaceBoundaryMode(cudaSurfaceBoundaryMode *p) { cudaSurfaceBoundaryMode v = *p; *p = v; }
 // name cudaSurfaceObject_t
@@ -2428,39 +2009,18 @@ void type_cudaTextureObject_t(cudaTextureObject_t *p) { cudaTextureObject_t v = 
 // name cudaTextureReadMode
 void type_cudaTextureReadMode(cudaTextureReadMode *p) { cudaTextureReadMode v = *p; *p = v; }
 // name cudaTextureType1D
-#ifndef cudaTextureType1D
-#error "cudaTextureType1D is not defined"
-#endif
 void value_cudaTextureType1D() { auto v = cudaTextureType1D; (void)v; }
 // name cudaTextureType1DLayered
-#ifndef cudaTextureType1DLayered
-#error "cudaTextureType1DLayered is not defined"
-#endif
 void value_cudaTextureType1DLayered() { auto v = cudaTextureType1DLayered; (void)v; }
 // name cudaTextureType2D
-#ifndef cudaTextureType2D
-#error "cudaTextureType2D is not defined"
-#endif
 void value_cudaTextureType2D() { auto v = cudaTextureType2D; (void)v; }
 // name cudaTextureType2DLayered
-#ifndef cudaTextureType2DLayered
-#error "cudaTextureType2DLayered is not defined"
-#endif
 void value_cudaTextureType2DLayered() { auto v = cudaTextureType2DLayered; (void)v; }
 // name cudaTextureType3D
-#ifndef cudaTextureType3D
-#error "cudaTextureType3D is not defined"
-#endif
 void value_cudaTextureType3D() { auto v = cudaTextureType3D; (void)v; }
 // name cudaTextureTypeCubemap
-#ifndef cudaTextureTypeCubemap
-#error "cudaTextureTypeCubemap is not defined"
-#endif
 void value_cudaTextureTypeCubemap() { auto v = cudaTextureTypeCubemap; (void)v; }
 // name cudaTextureTypeCubemapLayered
-#ifndef cudaTextureTypeCubemapLayered
-#error "cudaTextureTypeCubemapLayered is not defined"
-#endif
 void value_cudaTextureTypeCubemapLayered() { auto v = cudaTextureTypeCubemapLayered; (void)v; }
 // name cudaUUID_t
 void type_cudaUUID_t(cudaUUID_t *p) { cudaUUID_t v = *p; *p = v; }
