@@ -13,6 +13,7 @@ import bisect
 import fnmatch
 import functools
 import hashlib
+import os
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -583,6 +584,24 @@ class _Translator:
             self.find("CP303", start, f"{name.decode()} looks CUDA-specific but no CMake "
                       "rule knows it", name)
 
+    def _missed_mark(self, cmd: Command, arg, value: bytes) -> None:
+        """A .cu name given to a project's own function or macro is marked LANGUAGE HIP by
+        that name; when no such file sits next to the CMake file, the function makes
+        another path of it (BabelStream's ``register_model(cuda CUDA CUDAStream.cu)`` adds
+        ``src/cuda/CUDAStream.cu``), the mark reaches nothing, and CMake's HIP language,
+        which compiles only ``.hip`` files by their name, leaves the source out: the link
+        then fails with no error on it. Said here (CP302), where it can be fixed."""
+        folder = os.path.dirname(self.path)
+        if b"$" in value or not os.path.isdir(folder or ".") or not os.path.isfile(self.path):
+            return  # (a variable, or no file on disk to look beside)
+        name = value.decode("utf-8", "surrogateescape")
+        if os.path.exists(os.path.join(folder, name)):
+            return
+        self.find("CP302", arg.value_start, f"{name} given to {cmd.name.decode()}() is marked "
+                  f"LANGUAGE HIP by this name, but no {name} is next to this file: if "
+                  f"{cmd.name.decode()} makes another path of it, mark that path LANGUAGE HIP "
+                  "(CMake's HIP language compiles a .cu file only when it is marked)", value)
+
     def _sources(self, cmd: Command, marked: set[bytes]) -> None:
         """.cu sources: renamed with --rename, else marked LANGUAGE HIP after the command."""
         globbing = cmd.name == b"file" and cmd.args and cmd.args[0].value.startswith(b"GLOB")
@@ -611,6 +630,8 @@ class _Translator:
                 kept_globs = kept_globs or globbing
             elif value not in marked:
                 unmarked.append(value)
+                if cmd.name not in SOURCE_LIST_COMMANDS:
+                    self._missed_mark(cmd, arg, value)
         if not self.rules.languages.get(b"CUDA"):
             return
         language = self.rules.languages[b"CUDA"]

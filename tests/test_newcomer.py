@@ -371,3 +371,19 @@ def test_unseen_projects_build_files_name_why_host_files_need_the_platform():
                             Options(), "CMakeLists.txt")
     (finding,) = [f for f in cmake.findings if "TOOLKIT_INCLUDE" in f.message]
     assert finding.code == "CP302" and "hip::host" in finding.message
+
+
+def test_a_cu_mark_that_names_no_file_is_said_where_it_can_be_fixed(tmp_path, monkeypatch):
+    """BabelStream's register_model(cuda CUDA CUDAStream.cu) adds src/cuda/CUDAStream.cu:
+    the LANGUAGE HIP mark by the bare name reached nothing, CMake's HIP language left the
+    source out and the link failed with no finding; a mark whose file is there says
+    nothing."""
+    _tree(tmp_path / "p", {
+        "CMakeLists.txt": b"project(p LANGUAGES CXX CUDA)\nregister_model(cuda CUDA Stream.cu)\n"
+                          b"add_sample(gemm.cu)\n",
+        "src/cuda/Stream.cu": KERNEL, "gemm.cu": KERNEL})
+    monkeypatch.chdir(tmp_path)
+    text = _cli("check", "p").output
+    assert ("p/CMakeLists.txt:2:26: CP302 Stream.cu given to register_model() is marked "
+            "LANGUAGE HIP by this name, but no Stream.cu is next to this file") in text
+    assert "gemm.cu given" not in text
