@@ -124,17 +124,47 @@ def stub_folder(base: Path) -> tuple[Path, dict[str, str]]:
     return base / "stub.mk", env
 
 
-def make_parses(folder: Path, name: str, stub: Path, env: dict[str, str]) -> tuple[bool, str]:
+def make_parses(folder: Path, name: str, stub: Path, env: dict[str, str], tree: Path
+                ) -> tuple[bool, str, set[str]]:
+    """(make parses it, its message, the variables and targets the file itself defines,
+    paths below the scratch tree and the stub toolkits written alike)."""
     try:
         proc = subprocess.run(["make", "-n", "-p", "-f", name, "-f", str(stub), STUB_GOAL],
                               cwd=folder, env=env, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60)
+                              capture_output=True, timeout=60)
     except subprocess.TimeoutExpired:
-        return False, "timed out"
+        return False, "timed out", set()
     err = proc.stderr.decode("utf-8", "replace")
     stop = [line for line in err.splitlines() if "***" in line]
     last = err.strip().splitlines()[-1:] or [""]
-    return proc.returncode == 0, (stop[0] if stop else last[0])[:300]
+    database = proc.stdout.decode("utf-8", "replace").replace(str(tree), "<tree>")
+    for toolkit in ("cuda", "rocm"):
+        database = database.replace(env[f"{toolkit.upper()}_PATH"], "<toolkit>")
+    return proc.returncode == 0, (stop[0] if stop else last[0])[:300], \
+        _defined(database, name)
+
+
+# Variables a translation adds, renames or removes by design (make.yaml's arch variable and
+# toolkit folder variables).
+RENAMED = re.compile(r"HIP_ARCH|ROCM_PATH|CUDA_\w*(?:PATH|HOME|DIR|ROOT|TOOLKIT\w*|BASE|PREFIX)"
+                     r"|CUDADIR|CUDAHOME|CUDATOOLKIT_HOME")
+
+
+def _defined(database: str, name: str) -> set[str]:
+    """``var NAME`` and ``target NAME`` of what ``make -p`` says the makefile ``name``
+    defines (variables by their origin line, targets from the Files section)."""
+    found = set()
+    lines = database.splitlines()
+    origin = f"# makefile (from '{name}'"
+    for i, line in enumerate(lines[:-1]):
+        if line.startswith(origin):
+            m = re.match(r"(?:define )?([^\s:+?!]+)\s*[:+?!]*=?", lines[i + 1])
+            if m and not RENAMED.fullmatch(m.group(1)):
+                found.add("var " + m.group(1))
+    files = database.split("# Files", 1)[-1]
+    for m in re.finditer(r"(?m)^([^#\s][^:=\n]*?):(?![:=])", files):
+        found.add("target " + m.group(1))
+    return found
 
 
 def cmake_parses(data: bytes, scratch: Path) -> tuple[bool, str]:
@@ -182,6 +212,8 @@ def main() -> int:
                         help="glob of paths to leave out (repeatable)")
     parser.add_argument("--configure", action="store_true",
                         help="also configure each repository's top-level CMakeLists.txt")
+    parser.add_argument("--configure-only", action="store_true",
+                        help="only configure (no parse checks)")
     parser.add_argument("--cudaport", type=Path, default=ROOT,
                         help="the checkout whose cudaport translates (default: this one)")
     parser.add_argument("--scratch", type=Path, default=None)
@@ -219,6 +251,8 @@ def main() -> int:
             target.write_bytes(data if out is None else out)
             results[rel] = (kind, data, out, error, errors)
         for rel, (kind, data, out, error, errors) in results.items():
+            if args.configure_only:
+                break
             digest = hashlib.sha256(kind.encode() + data).digest()
             if digest in seen:
                 continue
@@ -228,14 +262,15 @@ def main() -> int:
                    "errors": errors}
             if kind == "make":
                 folder = Path(rel).parent
-                row["orig_ok"], row["orig_msg"] = make_parses(orig / folder, Path(rel).name,
-                                                              stub, env)
+                row["orig_ok"], row["orig_msg"], defined = make_parses(
+                    orig / folder, Path(rel).name, stub, env, orig)
                 if out is None:
-                    row["hip_ok"], row["hip_msg"] = False, error
+                    row["hip_ok"], row["hip_msg"], defined2 = False, error, set()
                 else:
-                    row["hip_ok"], row["hip_msg"] = make_parses(hip / folder, Path(rel).name,
-                                                                stub, env)
+                    row["hip_ok"], row["hip_msg"], defined2 = make_parses(
+                        hip / folder, Path(rel).name, stub, env, hip)
                 row["syntax"] = bool(MAKE_SYNTAX.search(row["hip_msg"]))
+                row["defines_other"] = sorted(defined ^ defined2) if row["hip_ok"] else []
             else:
                 row["orig_ok"], row["orig_msg"] = cmake_parses(data, scratch)
                 if out is None:
@@ -244,7 +279,7 @@ def main() -> int:
                     row["hip_ok"], row["hip_msg"] = cmake_parses(out, scratch)
                 row["syntax"] = bool(CMAKE_SYNTAX.search(row["hip_msg"]))
             rows.append(row)
-        if args.configure and (root / "CMakeLists.txt").is_file():
+        if (args.configure or args.configure_only) and (root / "CMakeLists.txt").is_file():
             ok, msg = configure(orig, scratch / "build-orig" / root.name, hip=False)
             entry = {"repo": root.name, "orig_ok": ok, "orig_msg": msg}
             if ok:
@@ -273,12 +308,17 @@ def report(rows: list[dict], configured: list[dict], seconds: float) -> None:
         broken = [r for r in parses if not r["hip_ok"]]
         syntax = [r for r in broken if r["syntax"]]
         tool = [r for r in mine if r["tool_error"]]
+        other = [r for r in parses if r.get("defines_other")]
         print(f"{title}: {len(mine)} distinct files from {repos} repositories; the original "
               f"parses: {len(parses)} ({len(changed)} changed by the translation); "
               f"translation fails where the original parses: {len(broken)} "
-              f"({len(syntax)} with a syntax error); tool errors: {len(tool)}")
+              f"({len(syntax)} with a syntax error); tool errors: {len(tool)}"
+              + (f"; parses but defines other variables or targets: {len(other)}"
+                 if kind == "make" else ""))
         for r in broken + [t for t in tool if not t["orig_ok"]]:
             print(f"  {r['repo']}/{r['path']}: {r['hip_msg']}")
+        for r in other:
+            print(f"  {r['repo']}/{r['path']}: defines other: {', '.join(r['defines_other'][:6])}")
     if configured:
         ok = [c for c in configured if c["orig_ok"]]
         bad = [c for c in ok if not c["hip_ok"]]

@@ -8,6 +8,13 @@ were tried and every distinct failure. Each failure's shrunk input is saved unde
 ``--save`` (default ``bench/fuzz-failures/``, git-ignored) with the options that broke it,
 so it can be replayed with ``--replay FILE``.
 
+Build files are fuzzed too (``--kinds``): generated Makefiles and CMake files (the
+generators of tests/test_build_syntax.py: continuations, recipe tabs, conditionals,
+``define``, ``$(foreach)``, shell loops, generator expressions) and mutated build files of
+the examples and of ``--corpus`` folders must translate without a crash (nor a CP908),
+idempotently, keeping the bytes outside the edits, and parse with make or CMake wherever
+the original parses (with the same variables and targets, or commands).
+
 Time is checked too: an input that takes longer than ``--budget`` seconds is a failure,
 and the inputs whose time per KB is far above the median (``--slow-factor``) are timed
 again at four times their size (the input repeated): one that then takes more than
@@ -16,6 +23,7 @@ again at four times their size (the input repeated): one that then takes more th
     python bench/fuzz.py --minutes 10
     python bench/fuzz.py --minutes 10 --corpus ../cuda-samples ../llm.c
     python bench/fuzz.py --replay bench/fuzz-failures/failure-1.cu
+    python bench/fuzz.py --minutes 5 --kinds make cmake --corpus /tmp/projects
 """
 
 from __future__ import annotations
@@ -40,7 +48,22 @@ from cudaport.integrity import problems  # noqa: E402
 from cudaport.translate import InputError, check_text  # noqa: E402
 from test_properties import FRAGMENTS, OPTIONS, _example_sources  # noqa: E402
 
-COUNT = {"token soup": 0, "mutated example": 0, "mutated corpus file": 0}
+COUNT = {"token soup": 0, "mutated example": 0, "mutated corpus file": 0,
+         "generated Makefile": 0, "mutated Makefile": 0, "generated CMake file": 0,
+         "mutated CMake file": 0}
+BUILD_FRAGMENTS = {
+    "make": [b" ", b"\t", b"\n", b"\\\n", b"\n\t", b"#", b"$(", b")", b"${", b"}", b",",
+             b";", b"'", b'"', b"-arch=sm_70", b"-Xptxas -v", b"-Xcompiler -fPIC,-O2",
+             b"--expt-relaxed-constexpr", b"$(addprefix -Xcompiler ,$(F))", b"nvcc",
+             b"$(CUDA_PATH)/lib64", b"-gencode arch=compute_70,code=sm_70", b"define X\n",
+             b"endef\n", b"ifeq ($(A),1)\n", b"else\n", b"endif\n", b"-lcudart",
+             b"for c in 70; do nvcc -arch=compute_$$c $< ; done"],
+    "cmake": [b" ", b"\n", b"(", b")", b'"', b";", b"#", b"[[", b"]]", b"$<", b">", b":",
+              b"${", b"}", b"-Xptxas -v", b"--extended-lambda", b"-arch=sm_80", b"-dc",
+              b"SHELL:", b"$<$<COMPILE_LANGUAGE:CUDA>:", b"set(CMAKE_CUDA_FLAGS \"",
+              b"target_compile_options(t PRIVATE ", b"if(ENABLE_ROCM)\n", b"else()\n",
+              b"endif()\n", b"-gencode arch=compute_70,code=sm_70"],
+}
 LAST_FAILURE: dict[str, object] = {}
 BUDGET = {"seconds": 5.0}
 MIN_TIMED_BYTES = 1024  # smaller inputs are timed by their fixed costs, not their size
@@ -85,6 +108,90 @@ def inputs(corpus: list[bytes]) -> st.SearchStrategy[tuple[str, bytes]]:
     return st.one_of(kinds)
 
 
+def build_files(folders: list[Path], kind: str, limit: int, seed: int = 0) -> list[bytes]:
+    """Up to ``limit`` build files of ``kind`` (make, cmake) from ``folders`` and the
+    examples, as mutation seeds."""
+    import random
+
+    from cudaport.kinds import kind_of
+
+    paths = sorted(p for folder in [ROOT / "examples", *folders] for p in folder.rglob("*")
+                   if p.is_file() and "expected" not in p.parts and kind_of(p.name) == kind
+                   and p.stat().st_size < 200_000)
+    random.Random(seed).shuffle(paths)
+    return [data for data in (p.read_bytes() for p in paths[:limit]) if _accepted(data)]
+
+
+def build_inputs(kind: str, seeds: list[bytes]) -> st.SearchStrategy[tuple[str, bytes]]:
+    from test_build_syntax import cmake_file, makefile
+
+    name = "Makefile" if kind == "make" else "CMake file"
+    generated = makefile() if kind == "make" else cmake_file()
+    kinds = [st.tuples(st.just(f"generated {name}"), generated)]
+    if seeds:
+        kinds.append(st.tuples(st.just(f"mutated {name}"), st.builds(
+            _mutate, st.sampled_from(seeds),
+            st.lists(st.tuples(st.floats(0, 1), st.sampled_from(BUILD_FRAGMENTS[kind]),
+                               st.integers(0, 3)), max_size=12))))
+    return st.one_of(kinds)
+
+
+def build_problems(src: bytes, kind: str, scratch: Path) -> list[str]:
+    """Everything wrong with translating the build file ``src``: a crash or CP908, a second
+    pass that changes it, bytes changed outside the edits, or a translation that make or
+    CMake cannot parse where they parse the original."""
+    import test_build_syntax as syntax
+
+    from cudaport.cmake import translate_cmake
+    from cudaport.makefile import translate_makefile
+
+    translate = translate_makefile if kind == "make" else translate_cmake
+    try:
+        result = translate(src)
+        again = translate(result.output)
+    except Exception as exc:  # the point is to report crashes, whatever they are
+        return [f"crash: {type(exc).__name__}: {str(exc)[:200]}"]
+    found = []
+    if again.output != result.output:
+        found.append("not idempotent: a second pass changed the output")
+    pos_in = pos_out = 0
+    for edit in result.edits:
+        gap = src[pos_in:edit.start]
+        if result.output[pos_out:pos_out + len(gap)] != gap:
+            found.append(f"bytes before offset {edit.start} changed outside any edit")
+            break
+        pos_out += len(gap) + len(edit.replacement)
+        pos_in = edit.end
+    if found:
+        return found
+    try:
+        if kind == "make" and syntax.MAKE:
+            syntax.assert_make_keeps_syntax(scratch, src)
+        elif kind == "cmake" and syntax.CMAKE:
+            syntax.assert_cmake_keeps_syntax(scratch, src)
+    except AssertionError as exc:
+        return [str(exc).splitlines()[0][:300]]
+    return []
+
+
+def run_build_batch(batch: int, kind: str, strategy, scratch: Path
+                    ) -> list[tuple[str, bytes, dict]]:
+    @settings(max_examples=batch, deadline=None, database=None, derandomize=False,
+              suppress_health_check=list(HealthCheck))
+    @given(kind_and_src=strategy)
+    def check(kind_and_src):
+        what, src = kind_and_src
+        if not _accepted(src):
+            return
+        COUNT[what] += 1
+        found = build_problems(src, kind, scratch)
+        if found:
+            LAST_FAILURE.update(src=src, options={"kind": kind})
+        assert not found, found
+
+    return _failures(check)
+
+
 def run_batch(batch: int, strategy: st.SearchStrategy[tuple[str, bytes]]
               ) -> list[tuple[str, bytes, dict]]:
     @settings(max_examples=batch, deadline=None, database=None, derandomize=False,
@@ -106,6 +213,11 @@ def run_batch(batch: int, strategy: st.SearchStrategy[tuple[str, bytes]]
             LAST_FAILURE.update(src=src, options=options.__dict__.copy())
         assert not found, found
 
+    return _failures(check)
+
+
+def _failures(check) -> list[tuple[str, bytes, dict]]:
+    """Run a batch; its failure (the first line, the shrunk input, its options), if any."""
     try:
         check()
         return []
@@ -187,19 +299,38 @@ def main() -> int:
     parser.add_argument("--growth", type=float, default=8.0,
                         help="a suspect whose time grows more than this many times at four "
                              "times the size is superlinear (linear: about 4)")
+    parser.add_argument("--kinds", nargs="+", default=["source", "make", "cmake"],
+                        choices=["source", "make", "cmake"],
+                        help="file kinds to fuzz, in turn (default: all three)")
     args = parser.parse_args()
     BUDGET["seconds"] = args.budget
     if args.replay:
         return replay(args.replay)
     deadline = time.monotonic() + args.minutes * 60
     failures: dict[str, int] = {}
-    strategy = inputs(corpus_sources(args.corpus, args.corpus_files) if args.corpus else [])
+    runs = []
+    if "source" in args.kinds:
+        strategy = inputs(corpus_sources(args.corpus, args.corpus_files) if args.corpus else [])
+        runs.append(lambda: run_batch(args.batch, strategy))
+    import tempfile
+
+    scratch = Path(tempfile.mkdtemp(prefix="cudaport-fuzz-"))
+    for kind in ("make", "cmake"):
+        if kind in args.kinds:
+            seeds = build_files(args.corpus, kind, args.corpus_files)
+            build = build_inputs(kind, seeds)
+            runs.append(lambda kind=kind, build=build: run_build_batch(
+                max(args.batch // 10, 10), kind, build, scratch))
+    turn = 0
     while time.monotonic() < deadline:
-        for failure, src, options in run_batch(args.batch, strategy):
+        for failure, src, options in runs[turn % len(runs)]():
             if failure not in failures:
-                saved = save(args.save, len(failures) + 1, src, options)
+                saved = save(args.save, len(failures) + 1, src, options,
+                             suffix=".mk" if options.get("kind") == "make" else
+                             ".cmake" if options.get("kind") == "cmake" else ".cu")
                 print(f"failure: {failure}\n  saved: {saved}", flush=True)
             failures[failure] = failures.get(failure, 0) + 1
+        turn += 1
     kinds = ", ".join(f"{n:,} {kind}" for kind, n in COUNT.items() if n)
     slow = superlinear(args.slow_factor, args.growth)
     median = statistics.median(TIMES) * 1000 if TIMES else 0.0
@@ -215,10 +346,11 @@ def main() -> int:
     return 1 if failures or slow else 0
 
 
-def save(folder: Path, number: int, src: bytes, options: dict, kind: str = "failure") -> Path:
+def save(folder: Path, number: int, src: bytes, options: dict, kind: str = "failure",
+         suffix: str = ".cu") -> Path:
     """Write a failing input and its options (``<name>.json`` beside it)."""
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{kind}-{number}.cu"
+    path = folder / f"{kind}-{number}{suffix}"
     path.write_bytes(src)
     path.with_suffix(".json").write_text(json.dumps(options, indent=1, default=str) + "\n")
     return path
@@ -228,8 +360,16 @@ def replay(path: Path) -> int:
     """Run the integrity checks on one saved input with its saved options."""
     sidecar = path.with_suffix(".json")
     fields = json.loads(sidecar.read_text()) if sidecar.exists() else {}
-    options = _options(fields)
     src = path.read_bytes()
+    if fields.get("kind") in ("make", "cmake"):
+        import tempfile
+
+        found = build_problems(src, fields["kind"], Path(tempfile.mkdtemp()))
+        for problem in found:
+            print(problem)
+        print(f"{len(found)} problem(s)")
+        return 1 if found else 0
+    options = _options(fields)
     start = time.process_time()
     found = problems(src, options, str(path))
     seconds = time.process_time() - start

@@ -407,8 +407,9 @@ class _Translator:
         (a project's own function: HecBench's add_hecbench_benchmark(... COMPILE_OPTIONS
         -use_fast_math)) up to the next keyword."""
         table = self.rules.table
-        if table is None or cmd.name in LANGUAGE_COMMANDS:
-            return []
+        if table is None or cmd.name in LANGUAGE_COMMANDS or cmd.name == b"string" and (
+                not cmd.args or cmd.args[0].value in (b"REGEX", b"FIND", b"COMPARE")):
+            return []  # (a regular expression or a string searched for is no option list)
         words: list[Word] = []
         owner: dict[int, Arg] = {}
         segment = 0
@@ -460,8 +461,14 @@ class _Translator:
                     if lists[arg.start]:
                         text = text.replace(b" ", b";")
                 self.edit(change.start, change.end, text, "flag")
-        for start, end in merged_spans(self._removal(start, end, arg)
-                                  for start, end, arg in _runs(removed, self.src)):
+        runs = _runs(removed, self.src)
+        if runs and _positional(cmd):  # an argument's place counts: it stays, empty
+            whole = [r for r in runs if r[0] <= r[2].value_start and
+                     r[1] >= r[2].value_start + len(r[2].value)]
+            for _, _, arg in whole:
+                self.edit(arg.start, arg.end, b'""', "flag")
+            runs = [r for r in runs if r not in whole]
+        for start, end in merged_spans(self._removal(start, end, arg) for start, end, arg in runs):
             self.edit(*self._whole_line(start, end), b"", "flag")
         for note in notes:
             self.find(_FLAG_CODES[note.outcome], note.offset, note.message, note.shown.encode())
@@ -841,6 +848,26 @@ def _runs(removed: list[tuple[int, int, Arg]], src: bytes) -> list[tuple[int, in
         else:
             out.append((start, end, arg))
     return out
+
+
+_PROPERTY_PAIRS = frozenset({b"set_target_properties", b"set_source_files_properties",
+                             b"set_tests_properties", b"set_directory_properties"})
+_GROWING = frozenset({b"APPEND", b"PREPEND", b"REMOVE_ITEM"})
+
+
+def _positional(cmd: Command) -> bool:
+    """Whether removing an argument of ``cmd`` would shift the meaning of the others:
+    ``string(REPLACE "-G" "" ...)``, property pairs, ``set(VAR "-Xptxas -v")`` (which would
+    unset VAR)."""
+    if cmd.name in _PROPERTY_PAIRS:
+        return True
+    first = cmd.args[0].value if cmd.args else b""
+    if cmd.name in (b"string", b"list"):
+        return first not in _GROWING
+    if cmd.name == b"set":
+        values = [a for a in cmd.args[1:] if a.value not in (b"CACHE", b"PARENT_SCOPE")]
+        return len(values) == 1
+    return False
 
 
 def _blank_back(src: bytes, i: int, stop: int) -> int:

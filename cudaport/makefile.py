@@ -165,7 +165,6 @@ def _comment_start(src: bytes, start: int, end: int, recipe: bool) -> int:
     return end
 
 
-
 def _is_ref_open(src: bytes, i: int) -> bool:
     return src[i:i + 1] == b"$" and src[i + 1:i + 2] in (b"(", b"{")
 
@@ -263,6 +262,11 @@ def _scan(src: bytes, start: int, end: int, recipe: bool) -> tuple[list[Word], s
                     segment += 1
                     i += len(sep)
                     continue
+        if c == 0x24 and src[i + 1:i + 2] == b"$":  # `$$`: a dollar for the shell
+            if word_start < 0:
+                word_start = i
+            i += 2
+            continue
         if _is_ref_open(src, i):
             closer = 0x29 if src[i + 1] == 0x28 else 0x7D
             called = _function(src, i, end) if word_start < 0 else None

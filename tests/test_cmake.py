@@ -381,6 +381,19 @@ def test_flag_contexts_keep_their_separators(before, after):
     assert tr(out)[0] == out
 
 
+@pytest.mark.parametrize("before, after", [
+    ('string(REPLACE "-Xptxas -v" "-G" CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS}")',
+     'string(REPLACE "" "-g" CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS}")'),
+    ('set(FLAGS "--extended-lambda")', 'set(FLAGS "")'),  # set(FLAGS) would unset it
+    ("set_target_properties(t PROPERTIES COMPILE_OPTIONS -Xptxas=-v LINKER_LANGUAGE CXX)",
+     'set_target_properties(t PROPERTIES COMPILE_OPTIONS "" LINKER_LANGUAGE CXX)'),
+    # a regular expression is no option list
+    ('string(REGEX REPLACE "-G" "" OUT "${X}")', 'string(REGEX REPLACE "-G" "" OUT "${X}")'),
+], ids=["string-replace", "set-one-value", "property-pairs", "regex"])
+def test_an_argument_whose_place_counts_stays(before, after):
+    assert tr(before)[0] == after
+
+
 def _outcome(findings) -> str:
     return {"CP306": "removed", "CP311": "dropped", "CP301": "kept", "CP312": "kept",
             "CP302": "review", "CP313": "review"}.get(findings[0].code, "?") if findings \
