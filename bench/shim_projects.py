@@ -61,12 +61,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", default=(), help="these unit file names only")
     ap.add_argument("--rocm", default="7.2")
     ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=900,
+                    help="seconds one unit may take to compile (ggml's largest need minutes)")
     args = ap.parse_args(argv)
     compiler = rocm_compiler(rocm_dir(args.rocm))
     if compiler is None:
         print("no ROCm toolchain: run tools/setup-rocm.sh 7.2", file=sys.stderr)
         return 2
     options = Options(target_version=compiler.hip_version)
+    import cudaport.verify
+
+    cudaport.verify.COMPILE_TIMEOUT = args.timeout
     for name, paths, units, flags in projects(args):
         if args.only:
             units = [u for u in units if u.name in args.only]

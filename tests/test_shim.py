@@ -234,6 +234,25 @@ def test_nothing_needs_an_edit_in_a_branch_the_shim_build_never_compiles(tmp_pat
     assert [f.line for f in shim.findings if f.code == "CP701"] == [10]
 
 
+def test_a_probed_library_hip_lacks_is_left_out_so_the_fallback_is_built(tmp_path):
+    """llm.c's mfu.h: NVML is optional (`__has_include(<nvml.h>)`); ROCm SMI, which the
+    translation maps it to, has few of its calls. The shim leaves nvml.h out, the probe
+    finds nothing, the `#else` is built, and its NVML code is not reported."""
+    probe = ("#if __has_include(<{h}>)\n#define USE_{n} 1\n#include <{h}>\n#else\n"
+             "#define USE_{n} 0\n#endif\n")
+    shim, _ = shim_of(tmp_path, {"mfu.h": "#ifndef MFU_H\n#define MFU_H\n"
+                                 + probe.format(h="nvml.h", n="NVML")
+                                 + probe.format(h="cublas_v2.h", n="BLAS") +
+                                 "#if USE_NVML\ninline void f() { nvmlDevice_t d; nvmlInit(); "
+                                 "nvmlDeviceGetHandleByIndex(0, &d); }\n#endif\n"
+                                 "#if USE_BLAS\ninline void g(cublasHandle_t* h) { "
+                                 "cublasCreate(h); }\n#endif\n#endif\n"})
+    assert "nvml.h" not in shim.files and "cublas_v2.h" in shim.files
+    assert "#define cublasCreate hipblasCreate\n" in shim.files["cudaport_shim/cublas.h"].decode()
+    assert not [f for f in shim.findings if f.severity == "error"], \
+        [(f.code, f.message) for f in shim.findings]
+
+
 def test_libcudacxx_standard_names_and_headers(tmp_path):
     shim, _ = shim_of(tmp_path, {"a.cu": "#include <cuda/std/cmath>\n#include <cuda/std/limits>\n"
                                  "__global__ void k(float* x) { x[0] = cuda::std::sqrt(x[1]) + "
@@ -314,14 +333,16 @@ def test_cli_writes_prints_the_build_lines_and_checks(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_unmodified_program_compiles_to_object_code_with_the_shim(tmp_path):
-    """ROCm 7.2's hipcc, object code: the program above, unmodified, through its shim."""
+@pytest.mark.parametrize("version", ["7.2", "6.4"])
+def test_the_unmodified_program_compiles_to_object_code_with_the_shim(tmp_path, version):
+    """ROCm 7.2's and 6.4's hipcc, object code: the program above, unmodified, through the
+    shim made for that version (6.4: warp functions need HIP_ENABLE_WARP_SYNC_BUILTINS)."""
     from conftest import rocm_wrapper
 
     root = make(tmp_path, {"prog.cu": PROGRAM})
     out = tmp_path / "shim"
-    write(generate([str(root)], Options()), out)
-    proc = subprocess.run([str(rocm_wrapper("7.2")), "-x", "hip", "--offload-arch=gfx90a",
+    write(generate([str(root)], Options(target_version=version)), out)
+    proc = subprocess.run([str(rocm_wrapper(version)), "-x", "hip", "--offload-arch=gfx90a",
                            "-std=c++17", "-I", str(out), "-include", "cuda_runtime.h", "-c",
                            str(root / "prog.cu"), "-o", str(tmp_path / "prog.o")],
                           capture_output=True, text=True)

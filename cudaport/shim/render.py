@@ -50,6 +50,8 @@ class Project:
     register: bool = False
     std_printf: bool = False
     cuda_std: bool = False
+    probes: set[bytes] = field(default_factory=set)
+    lacking: set[str] = field(default_factory=set)
     members: dict[bytes, bytes] = field(default_factory=dict)
 
 

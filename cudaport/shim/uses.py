@@ -94,22 +94,25 @@ class FileUses:
     std_printf: bool = False  # calls std::printf in device code
     cuda_std: bool = False  # names standard names through cuda::std::
     members: dict[bytes, bytes] = field(default_factory=dict)  # launch attribute members
+    probes: set[bytes] = field(default_factory=set)  # CUDA headers `__has_include` tests
+    lacking: set[str] = field(default_factory=set)  # libraries of names HIP lacks it uses
     own: dict[bytes, int] = field(default_factory=dict)  # CUDA names the project declares
     findings: list[Finding] = field(default_factory=list)  # the shim's, and translation's
+    edits: list[tuple[int, str, str]] = field(default_factory=list)  # (offset, what, id):
+    # edits only a source edit makes, reported by finish()
+    translated: list[Finding] = field(default_factory=list)  # the translation's findings
     lines: LineIndex | None = None
 
 
-def file_uses(data: bytes, outcome, compiled: Compiled, scanned: Scan | None = None,
-              dead=None) -> FileUses:
+def file_uses(data: bytes, outcome, compiled: Compiled, scanned: Scan | None = None
+              ) -> FileUses:
     """Sort the translation ``outcome`` of ``data`` (a FileOutcome with its references and
-    edits kept) into what the shim provides and what needs a source edit. ``dead``: a
-    test of the offsets in branches the shim's build never compiles (see
-    :mod:`.branches`), where nothing needs an edit and no finding is reported."""
+    edits kept) into what the shim provides and what needs a source edit (the findings
+    are made by :func:`finish`, once the branches the shim's build skips are known)."""
     uses = FileUses(outcome.shown, lines=LineIndex(data))
     target = compiled.target.name + "/"
     lookup = compiled.identifiers
     scanned = scanned or scan(data, compiled)
-    dead = dead or (lambda offset: False)
     brackets = lexer.Brackets(data)
     include_spans = [(inc.start, inc.end, inc.name) for inc in scanned.includes]
     for inc in scanned.includes:
@@ -135,6 +138,8 @@ def file_uses(data: bytes, outcome, compiled: Compiled, scanned: Scan | None = N
             uses.mentions.add(name)  # (defined by the shim, see render.condition_macros)
             covered_rules.add(r.entry.rule_id)
             continue
+        if ref.status == "unsupported":
+            uses.lacking.add(r.entry.library)
         if ref.status == "drop":
             drops.add(name)
             covered_rules.add(ref.rule_id)
@@ -145,10 +150,17 @@ def file_uses(data: bytes, outcome, compiled: Compiled, scanned: Scan | None = N
             covered_rules.add(r.entry.rule_id)
     for edit in outcome.edits or ():
         name = rule_names.get(edit.rule_id)
-        if name is None or edit.start in seen or name in conditions:
+        if name is None or edit.start in seen:
             continue
         r = lookup[name]
-        if _mapped(r):
+        if name in conditions:
+            uses.mentions.add(name)
+            covered_rules.add(edit.rule_id)
+        elif r.status == "unsupported" and edit.replacement == b"" \
+                and data.startswith(b"case", edit.start):  # (a label in a dead branch)
+            drops.add(name)
+            covered_rules.add(edit.rule_id)
+        elif _mapped(r):
             covered_rules.add(edit.rule_id)
             if data.startswith(name, edit.start):
                 seen.add(edit.start)
@@ -158,7 +170,6 @@ def file_uses(data: bytes, outcome, compiled: Compiled, scanned: Scan | None = N
         if context == "code" and name in conditions:  # translation leaves them)
             uses.mentions.add(name)
     # Edits: covered by the names and headers above, or a source edit.
-    reported: set[tuple[str, int]] = set()
     last_header: bytes | None = None
     for edit in sorted(outcome.edits or (), key=lambda e: e[0]):
         rule = edit.rule_id
@@ -186,7 +197,7 @@ def file_uses(data: bytes, outcome, compiled: Compiled, scanned: Scan | None = N
             continue
         span = data[edit.start:edit.end]
         if span and compiled.header(span) is not None:  # `__has_include(<nvml.h>)`
-            uses.headers.setdefault(span, edit.start)  # (finds the shim's header)
+            uses.probes.add(span)  # (finds the shim's header, if it has one)
             continue
         if kind == "register-storage-class":
             uses.register = True
@@ -197,35 +208,50 @@ def file_uses(data: bytes, outcome, compiled: Compiled, scanned: Scan | None = N
         elif kind == "launch-ex" and isinstance(edit.replacement, bytes) \
                 and _IDENT.fullmatch(span) and _IDENT.fullmatch(edit.replacement):
             uses.members[span] = edit.replacement
-        if kind in COVERED or dead(edit.start):
+        if kind in COVERED:
             continue
         what = NEEDS_EDIT.get(kind) if kind is not None else None
         if what is None:  # an identifier rule of a name the shim does not map
             name = rule.rsplit(":", 1)[-1]
             what = f"{name}, which the translation rewrites where a macro cannot"
-        line, _ = uses.lines.linecol(edit.start)
-        if (what, line) in reported:
-            continue
-        reported.add((what, line))
-        _needs_edit(uses, edit.start, what, kind or "")
-    for name, use in uses.names.items():
-        use.bare = [o for o in use.bare if not dead(o)]
-        use.split = [c for c in use.split if not dead(c[0])]
-        for offset in use.bare[:1]:
-            _needs_edit(uses, offset, f"{name.decode()} used other than in a call: the shim "
-                        "maps its calls with a function-like macro, which a name alone does "
-                        "not expand", name.decode())
-        for offset, cpp, pp in use.split[:1]:
-            _needs_edit(uses, offset, f"a call of {name.decode()} with {cpp} argument(s) "
-                        f"that the preprocessor splits into {pp} (a comma inside <...> or "
-                        "{...}): put that argument in parentheses", name.decode())
+        uses.edits.append((edit.start, what, kind or ""))
     for f in outcome.findings:
         if f.code == "CP164" and f.identifier:
             name = f.identifier.encode()
             uses.own.setdefault(name, f.offset)
-        if f.code not in REPLACED_BY_CP701 and not (f.offset >= 0 and dead(f.offset)):
-            uses.findings.append(f)
+        if f.code == "CP108" and f.identifier.encode() in conditions:
+            continue  # (the translation's note on its rename; the shim defines CUDA's value)
+        if f.code not in REPLACED_BY_CP701:
+            uses.translated.append(f)
     return uses
+
+
+def finish(uses: FileUses, dead=None) -> None:
+    """The file's findings: CP701 for each construct that needs a source edit, and the
+    translation's, except in branches ``dead`` says the shim's build never compiles (see
+    :mod:`.branches`)."""
+    dead = dead or (lambda offset: False)
+    reported: set[tuple[str, int]] = set()
+    for offset, what, identifier in uses.edits:
+        if dead(offset):
+            continue
+        line, _ = uses.lines.linecol(offset)
+        if (what, line) not in reported:
+            reported.add((what, line))
+            _needs_edit(uses, offset, what, identifier)
+    for name, use in uses.names.items():
+        bare = [o for o in use.bare if not dead(o)]
+        split = [c for c in use.split if not dead(c[0])]
+        for offset in bare[:1]:
+            _needs_edit(uses, offset, f"{name.decode()} used other than in a call: the shim "
+                        "maps its calls with a function-like macro, which a name alone does "
+                        "not expand", name.decode())
+        for offset, cpp, pp in split[:1]:
+            _needs_edit(uses, offset, f"a call of {name.decode()} with {cpp} argument(s) "
+                        f"that the preprocessor splits into {pp} (a comma inside <...> or "
+                        "{...}): put that argument in parentheses", name.decode())
+    uses.findings += [f for f in uses.translated if not (f.offset >= 0 and dead(f.offset))]
+    uses.findings.sort(key=lambda f: (f.line, f.col, f.code))
 
 
 def _use(uses: FileUses, data: bytes, offset: int, name: bytes, r: Resolved,
