@@ -13,6 +13,7 @@ The cache lives in :mod:`cudaport.runner.cache`, the git checks for ``--in-place
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import threading
@@ -329,6 +330,10 @@ def _project_options(jobs: list[Job], request: Request, compiled, workers: int,
     from .cmake import rules_digest
 
     sources = [j.source for j in jobs if j.kind == "source"]
+    # (the project's headers the sources include, read for what they declare and define
+    # though not checked: `check user.cu` reads the header beside it as a run over the
+    # folder does)
+    sources += included_headers(sources, request.options.include_dirs)
     memo_path = stats = None
     if cache_scope is not None:
         memo_path = _cache_file(request, "project-options " + compiled.table.digest
@@ -344,9 +349,56 @@ def _project_options(jobs: list[Job], request: Request, compiled, workers: int,
         _prescan_in_pool(sources, compiled, workers)
     options = project_names.project_options(
         request.options, lambda: portability_layers.read_all(sources), compiled, sources)
+    # (what the project's own CMake build defines for the target: its ROCm switch)
+    builds = [j.source for j in jobs if j.kind == "cmake"]
+    if builds:
+        from .cmake import project_hip_defines
+
+        defined = tuple(sorted(project_hip_defines(builds, request.options).items()))
+        if defined:
+            extra = tuple(kv for kv in options.extra if kv[0] != BUILD_DEFINES)
+            options = replace(options, extra=extra + ((BUILD_DEFINES, defined),))
     if memo_path is not None:
         _save_cache(memo_path, {"sources": stats, "extra": options.extra})
     return options
+
+
+BUILD_DEFINES = "build_defines"  # options.extra: (name, value) the project's build defines
+_QUOTED_INCLUDE = re.compile(rb'(?m)^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"')
+_CONTEXT_LIMIT = 256  # headers read beside a run's sources, at most
+
+
+def included_headers(sources: list[Path], include_dirs: tuple[str, ...] = ()) -> list[Path]:
+    """The regular files that ``#include "name"`` in the sources reads (next to the
+    includer, or in an -I folder), and those they include in turn, that are not sources
+    themselves; at most ``_CONTEXT_LIMIT``."""
+    seen = {p.resolve() for p in sources}
+    queue = list(sources)
+    found: list[Path] = []
+    while queue and len(found) < _CONTEXT_LIMIT:
+        path = queue.pop()
+        try:
+            data = path.read_bytes() if path.is_file() else b""
+        except OSError:
+            continue
+        if b"include" not in data:
+            continue
+        for m in _QUOTED_INCLUDE.finditer(data):
+            name = m.group(1).decode(errors="replace").strip()
+            for folder in (path.parent, *map(Path, include_dirs)):
+                candidate = folder / name
+                try:
+                    if candidate.is_symlink() or not candidate.is_file():
+                        continue
+                    real = candidate.resolve()
+                except OSError:
+                    continue
+                if real not in seen:
+                    seen.add(real)
+                    found.append(candidate)
+                    queue.append(candidate)
+                break
+    return found[:_CONTEXT_LIMIT]
 
 
 def _prescan(batch: list[Path]) -> list[tuple[int, int, object]]:

@@ -308,15 +308,31 @@ overloads the renaming makes one, even in different `#if` branches (helper_cuda.
 stays, later ones are guarded, and the finding is information.
 """)
 register("CP164", "own-cuda-name", "info", "CUDA-named symbol of the project kept", """
-What: the name is spelled like a CUDA API but is the project's own: qualified by one of its
-namespaces or classes (`mine::cudaMalloc`), reached through an object (`cfg.cudaStream`),
-or declared in a namespace of the project and used inside it; or a function the target
-lacks that the file defines itself (a polyfill: ROCm/aiter's `make_bfloat162`), whose uses
-in that file call the project's definition. It was not renamed.
+What: the name is spelled like a CUDA API but is the project's own, as C++ looks it up
+(cudaport/symbols/): qualified by one of its namespaces or classes (`mine::cudaMalloc`),
+reached through an object (`cfg.cudaStream`), a member of one of its classes, a local, a
+parameter or a template parameter (`template <typename curandState>`), an enumerator or
+a name declared in one of its namespaces (and used there, or brought in by `using
+namespace`), its own global alias, a call of its own overload for a type of its own, an
+opaque type it only forward-declares or points to (`struct cublasContext;`); or a function
+the target lacks that the file defines itself (a polyfill: ROCm/aiter's
+`make_bfloat162`), whose uses in that file call the project's definition. It was not
+renamed, and every use that reaches the same declaration is left alike.
 Why: CUDA API never lives in a project's namespace; renaming the use but not the
 declaration (or both, in some files only) breaks the build.
 Fix: nothing; rename the project's symbol if the clash is confusing. `--clang` resolves
 every name exactly (CP906).
+""")
+register("CP175", "overloaded-call-undecided", "warning", "call of an overloaded CUDA function left as written", """
+What: the project declares an overload of a CUDA function for a type of its own
+(`__device__ Pair __shfl_xor_sync(unsigned mask, Pair v, int m)`), and the arguments of
+this call do not show which function it reaches (an expression whose type the text does
+not give). It was left as written.
+Why: a call of the project's overload must stay as written (a widened mask makes the
+target's template the better match, and the project's function is no longer called); a
+call of CUDA's function may need the translation's rewrite.
+Fix: check the call; if it reaches CUDA's function, apply the rewrite by hand (or give
+the argument a declared variable), or translate with `--clang`, which resolves calls.
 """)
 register("CP165", "self-alias-dropped", "info", "alias that translation made name itself dropped", """
 What: a typedef, `using` alias or macro between two CUDA names that map to the same target

@@ -173,7 +173,8 @@ def _build_switch(ctx, before: int) -> None:
     if not pattern:
         return
     own = _platform_test((), pattern)
-    given = {d.split("=")[0].encode() for d in ctx.options.defines}
+    given = {d.split("=")[0].encode() for d in ctx.options.defines} | {
+        n.encode() for n, _ in dict(ctx.options.extra).get(BUILD_DEFINES, ())}
     code = ctx.code
     found = None
     for m in _directives(code, before):
@@ -341,6 +342,15 @@ def _with_defines(sources: list[bytes]):
 
 
 PROJECT_CONSTANTS = "project_constants"
+BUILD_DEFINES = "build_defines"  # (set by the driver from the project's CMake files)
+
+
+def _int(value: str) -> int:
+    """A -D value as the preprocessor reads it in #if; 1 for none or a non-number."""
+    try:
+        return int(value.strip() or "1", 0)
+    except ValueError:
+        return 1
 _OPENS = (b"if", b"ifdef", b"ifndef")
 
 
@@ -526,6 +536,12 @@ def known(ctx) -> conditions.Known:
     if redefined:
         base = _without(base, redefined)
     constants = dict(ctx.options.extra).get(PROJECT_CONSTANTS, ())
+    built = dict(ctx.options.extra).get(BUILD_DEFINES, ())
+    if built:  # (the project's own build for the target: CMake's add_definitions)
+        have = {n for n, _ in base.defined}
+        base = dataclasses.replace(base, defined=base.defined + tuple(
+            (n.encode(), _int(v)) for n, v in built if n.encode() not in have),
+            undefined=base.undefined - {n.encode() for n, _ in built})
     if constants:  # (after the target's facts and -D, which win)
         have = {n for n, _ in base.defined} | base.undefined | redefined
         base = dataclasses.replace(base, defined=base.defined + tuple(
@@ -855,6 +871,48 @@ def _force(ctx, offset: int, a: int, b: int, outcome: bool, gate: bytes) -> None
     ctx.edits.append(Edit(hi, hi, (b") || defined(" if outcome else b") && !defined(") + gate
                           + b")", rule))
     ctx.forced_conditions[offset] = outcome
+
+
+def compiler_skipped_spans(ctx) -> list[tuple[int, int, bytes]]:
+    """(start, end, macro) of the branches the target's compiler never compiles by what it
+    defines itself (``predefined_macros``: hipcc's ``__HIP__``, ``__HIPCC__``), each decided
+    by a condition that names one of them: ``#if defined(__CUDACC__) && !defined(__HIP__)``,
+    a project's HIP-to-CUDA layer for nvcc, or the ``#else`` of ``#ifdef __HIPCC__``. That
+    is the project's code for other compilers, as it wrote it; the directive lines come
+    with it, so the group reads as before."""
+    macros = [m.encode() for m in ctx.compiled.target.extra.get("predefined_macros") or ()]
+    if not ctx.scan.directives or not any(m in ctx.src for m in macros):
+        return []
+    facts = conditions.Known(tuple((m, 1) for m in macros))
+    tree = ctx.branch_tree
+    named: dict[int, bytes] = {}
+
+    def test(branch) -> bool | None:
+        cond = condition_at(ctx, *branch.cond)
+        found = next((m for m in macros if m in cond), None)
+        if found is None:
+            return None
+        named[branch.group] = found
+        word = branch.word if branch.first else b"if"
+        if word in (b"ifdef", b"ifndef"):
+            cond = (b"" if word == b"ifdef" else b"!") + b"defined(" + cond.strip() + b")"
+        return conditions.evaluate(cond, facts)
+
+    decided = tree.decide(test)
+    out: list[tuple[int, int, bytes]] = []
+    for b, d in zip(tree.branches, decided):
+        if d is not False or b.group not in named:
+            continue
+        if out and b.start < out[-1][1]:
+            continue  # (inside one already taken)
+        # (a group's last branch runs to its #endif: the directive line goes with it)
+        group = tree.groups[b.group]
+        end = b.end
+        if b.end == group.endif:
+            nl = ctx.src.find(b"\n", end)
+            end = len(ctx.src) if nl < 0 else nl
+        out.append((b.start, end, named[b.group]))
+    return out
 
 
 def branch_outcome(ctx, offset: int, word: bytes, cond: bytes) -> str:

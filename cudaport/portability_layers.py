@@ -25,7 +25,7 @@ from typing import Callable, Iterable
 
 from . import lexer
 from .context import FileContext
-from .platform_branches import retired_macros
+from .platform_branches import compiler_skipped_spans, retired_macros
 
 BRANCH, LAYER, LAYER_NAMES = "CP160", "CP161", "CP162"
 OPTION_GUARDS, OPTION_LAYER_NAMES = "portable_guards", "layer_names"
@@ -297,6 +297,13 @@ def portable_spans(ctx: FileContext) -> list[tuple[int, int, str]]:
         ctx.find(BRANCH, start, f"lines {first}-{last} are built only with {shown} "
                  "defined: already portable, left as they are")
         out.append((start, end, guard.decode()))
+    for start, end, macro in compiler_skipped_spans(ctx):
+        first, _ = ctx.linecol(start)
+        last, _ = ctx.linecol(max(start, end - 1))
+        ctx.find(BRANCH, start, f"lines {first}-{last} are built only by compilers that do not "
+                 f"define {macro.decode()}, which {ctx.compiled.target.title}'s compiler "
+                 "defines: the project's code for them, left as it is")
+        out.append((start, end, "other compilers"))
     out += [(a, b, "condition") for a, b in sorted(set(conditions))]  # (no finding of their own)
     inside = _Spans(spans) if spans and defs else None
     loose = [(a, b, "definition") for a, b, _ in defs if inside is None or a not in inside]

@@ -25,13 +25,14 @@ from typing import Callable, Iterable, Sequence
 from . import lexer, portability_layers
 from .context import FileContext
 from .scan import keep_scan
+from .symbols import latent
 from .symbols import model as M
 from .symbols.resolve import FileSymbols
 from .symbols.roles import api_namespaces, qualifier  # noqa: F401 (used by other modules)
 from .symbols.project import OPTION, project_declarations  # noqa: F401 (re-exported)
 from .symbols.skeleton import CLASS, Skeleton
 
-KEPT = "CP164"
+KEPT, UNDECIDED_CALL = "CP164", "CP175"
 
 def _in_class_body(ctx: FileContext, start: int) -> bool:
     """Whether the innermost block around ``start`` is a struct, class or union body."""
@@ -69,6 +70,9 @@ def before_passes(ctx: FileContext) -> None:
     # accepts `void Operator::CUDART_CB Callback(...)` only because it expands to nothing)
     kept = {r.start: r.why for r in symbols.project_refs()
             if (r.name not in lookup or lookup[r.name].replacement != b"")}
+    undecided = symbols.undecided_calls()
+    for r in undecided:
+        kept[r.start] = "a call its arguments do not tie to CUDA's function or the project's overload"
     for r in symbols.opaque_refs():
         # a type the target has no form of, needed only by name (a forward declaration,
         # a pointer to it): the project's own opaque type there, not a blocker
@@ -84,6 +88,11 @@ def before_passes(ctx: FileContext) -> None:
         if own:
             ctx.own_names = ctx.own_names | frozenset(u[1] for u in own)
             ctx.scan.unknown[:] = [u for u in ctx.scan.unknown if u[0] not in kept]
+    for r in undecided:
+        ctx.find(UNDECIDED_CALL, r.start, f"{r.name.decode()}: the project overloads it for a "
+                 "type of its own, and this call's arguments do not tell which function it "
+                 "calls: left as written (a call of CUDA's function may need the "
+                 "translation's rewrite, a widened mask or another name)", r.name.decode())
     counts = Counter((n, kept[s]) for s, n in found)
     reported: set[tuple[bytes, str]] = set()
     for s, n in found:
@@ -128,4 +137,10 @@ def project_options(options, sources: Callable[[], Iterable[bytes]], compiled,
         if dead:
             extra = tuple(kv for kv in options.extra if kv[0] != DEAD_SWITCHES)
             options = dataclasses.replace(options, extra=extra + ((DEAD_SWITCHES, dead),))
+        # (which macros holding CUDA names the run expands, and what it #defines: a
+        # finding the run never meets is a warning, symbols/latent.py)
+        bodies = set().union(*(latent.macros_with_cuda(src, compiled) for src in read))
+        facts = latent.run_facts(read, bodies)
+        extra = tuple(kv for kv in options.extra if kv[0] not in facts)
+        options = dataclasses.replace(options, extra=extra + tuple(facts.items()))
     return portability_layers.with_layer_names(options, lambda: read, compiled)

@@ -12,6 +12,7 @@ from .gc_pause import gc_paused
 from .options import Options
 from .passes import final_steps, passes
 from .rules.compiled import Compiled, get_compiled
+from .symbols import latent
 from .scan import Scan, kept_scan, scan
 
 
@@ -123,6 +124,7 @@ def _translate_bytes(src: bytes, options: Options, path: str,
         src = original
     platform_branches.reached_errors(ctx)
     platform_branches.drop_other_platform(ctx)
+    latent.soften(ctx)
     ctx.findings.sort(key=lambda f: (f.offset, f.code))
     return Result(output, kept, ctx.findings, path, ctx.lines or LineIndex(src),
                   ctx.scan, compiled.identifiers, ctx.references, own_names=ctx.own_names)

@@ -380,9 +380,11 @@ def test_a_switch_another_file_defines_only_in_dead_branches_is_undefined_there(
                       if f.severity == "error")
 
     assert errors("GGML_USE_HIP") == []
-    # the file alone knows nothing of the other's definition: blocked as before
+    # the file alone reads the header it includes, as a run over the folder does (a
+    # verdict no longer depends on what else is in the run)
     alone = check_paths([str(tmp_path / "mma.cuh")], Options(defines=("GGML_USE_HIP",)))
-    assert [(f.line, f.code) for f in alone.findings if f.severity == "error"] == [(5, "CP210")]
+    assert [(f.line, f.code) for f in alone.findings if f.severity == "error"] == []
+    assert {Path(f.path).name for f in alone.findings} <= {"mma.cuh"}
     # given with -D, or defined where the target compiles it, the branch may be compiled
     assert errors("GGML_USE_HIP", "MMA_AVAILABLE") == [("mma.cuh", 5, "CP210")]
     # without -D too (hipcc defines no __CUDA_ARCH__), unless a file of the run defines

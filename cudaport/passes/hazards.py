@@ -344,7 +344,7 @@ def _warp_width(ctx: FileContext, code: bytes, names: frozenset[bytes], report: 
                    decl.group(1).decode(), fix=_wide_ballot(decl))
     for m in _MASK_LITERAL.finditer(code) if b"_sync" in code else ():
         call = _SYNC_CALL_OPEN.search(code, max(0, m.start() - 80), m.start())
-        if call is not None:
+        if call is not None and not ctx.symbols.is_project(call.start(1)):
             r = ctx.compiled.identifiers.get(call.group(1))
             fixed = r is not None and r.entry is not None and r.entry.lane_mask is not None \
                 and r.status in ("converted", "same") \

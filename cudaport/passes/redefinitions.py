@@ -119,8 +119,8 @@ def _defined_by_target(ctx: FileContext, code: bytes, facts: dict, guard: bytes 
     for m in _DEFINITION.finditer(code) if known else ():
         name = m.group(1).decode()
         overloads = known.get(name)
-        if not overloads:
-            continue
+        if not overloads or ctx.symbols.is_project(m.start(1)):
+            continue  # (`namespace mine { __device__ float atomicMin(...) }` is mine::)
         types = tuple(parameter_types(m.group(2).decode("latin-1")))
         header = overloads.get(types)
         if header is not None:

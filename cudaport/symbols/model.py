@@ -14,9 +14,10 @@ API, PROJECT, TARGET, UNDECIDED = "api", "project", "target", "undecided"
 
 # Roles a reference plays where it stands (a bounded window around it decides).
 USE, CALL, MEMBER, QUALIFIED, DECLARATOR, FORWARD, TAG, OPAQUE_POINTER, TEMPLATE_PARAMETER, \
-    PARAMETER, ENUMERATOR, MACRO_NAME, MACRO_BODY = (
+    PARAMETER, ENUMERATOR, MACRO_NAME, MACRO_BODY, UNDECIDED_CALL = (
         "use", "call", "member", "qualified", "declarator", "forward", "tag", "opaque pointer",
-        "template parameter", "parameter", "enumerator", "macro name", "macro body")
+        "template parameter", "parameter", "enumerator", "macro name", "macro body",
+        "call of an overload not decided")
 
 # Kinds of declaration.
 FIELD, METHOD, FUNCTION, VARIABLE, LOCAL, TYPE, ALIAS, FORWARD_DECLARATION, \

@@ -23,7 +23,10 @@ from .. import lexer
 from . import model as M
 from .roles import Role, namespace_aliases, role
 from ..preprocessor.branches import BranchTree
-from .skeleton import FUNCTION, Skeleton
+from .overloads import PROJECT as PROJECT_CALL
+from .overloads import UNDECIDED as UNDECIDED_CALL
+from .overloads import Callee
+from .skeleton import EXTERN, FUNCTION, Skeleton
 
 _DEFINE = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?(" + lexer.REST_OF_LINE + b")")
 _USING_NAMESPACE = re.compile(rb"(?<![\w$])using\s+namespace\s+((?:[A-Za-z_]\w*\s*::\s*)*"
@@ -140,8 +143,24 @@ class FileSymbols:
         self._members = frozenset(members)
         self._member_names = frozenset(n for _, n in members)
         self._using = self._using_directives() if self._names_in_namespaces else {}
+        # the project's overloads of CUDA functions for its own types (global declarations
+        # with a parameter of such a type)
+        self.callee = Callee(code, skeleton, frozenset(n for _, n in hits))
+        overloaded: set[int] = set()
         for start, name, found in roles:
+            if found.role == M.DECLARATOR and found.decl is None \
+                    and skeleton.namespace_at(start) == b"" and skeleton.kind_at(start) in (
+                        None, EXTERN) and self.callee.declare(name, start):
+                overloaded.add(start)
+        for start, name, found in roles:
+            if start in overloaded:
+                self.refs[start] = M.Ref(start, name, M.DECLARATOR, M.PROJECT,
+                                         "the project's overload for its own type")
+                continue
             self.refs[start] = self._resolve(start, name, found)
+            if found.role == M.CALL and self.callee.overloads and name in self.callee.overloads \
+                    and self.refs[start].owner != M.PROJECT:
+                self.refs[start] = self._overloaded_call(self.refs[start])
 
     # -- queries ----------------------------------------------------------------------
 
@@ -157,6 +176,11 @@ class FileSymbols:
 
     def project_refs(self) -> list[M.Ref]:
         return [r for r in self.refs.values() if r.owner == M.PROJECT]
+
+    def undecided_calls(self) -> list[M.Ref]:
+        """Calls of a CUDA function the project overloads whose arguments do not tell
+        which one they reach: left as written, with a warning."""
+        return [r for r in self.refs.values() if r.role == M.UNDECIDED_CALL]
 
     def opaque_refs(self) -> list[M.Ref]:
         """References that need nothing of a type but its name (:attr:`Ref.opaque`)."""
@@ -204,6 +228,17 @@ class FileSymbols:
         if why:
             return M.Ref(start, name, r, M.PROJECT, why, macro=macro_name)
         return M.Ref(start, name, r, M.UNDECIDED, macro=macro_name)
+
+    def _overloaded_call(self, ref: M.Ref) -> M.Ref:
+        """A call of a CUDA function the project overloads: the project's when its
+        arguments reach the overload, left undecided (and marked) when no shape tells."""
+        whose, overload = self.callee.call(ref.name, ref.start)
+        if whose == PROJECT_CALL:
+            return ref._replace(owner=M.PROJECT, why="a call of the project's overload for "
+                                "its own type")
+        if whose == UNDECIDED_CALL:
+            return ref._replace(role=M.UNDECIDED_CALL)
+        return ref
 
     def _lookup(self, start: int, name: bytes) -> M.Decl | None:
         visible = self._visible.get(name)

@@ -1,0 +1,163 @@
+"""Calls of a CUDA function the project overloads for its own types.
+
+A project may declare, at global scope, an overload of a CUDA function for a type of its
+own (``__device__ Pair __shfl_xor_sync(unsigned mask, Pair v, int m)``). A call whose
+argument at such a parameter has that type calls the project's overload, and must stay as
+written: rewriting it (a widened mask) makes the target's template a better match. The
+callee is chosen from the argument shapes C++ would use: a literal's type, an identifier's
+declared type (read back from the call within a bounded window of its function), an
+element of a declared array or pointer. A call no shape decides is left as written too,
+with a warning (see :class:`Callee`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .. import lexer
+from .skeleton import FUNCTION, LAMBDA, Skeleton
+
+PROJECT, API, UNDECIDED = "project", "api", "undecided"
+
+# Types no project declares: a parameter of one of these is no project's overload mark.
+_BUILTIN = frozenset(b"""void bool char short int long float double unsigned signed size_t
+ptrdiff_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t uint auto
+const volatile half __half __half2 __nv_bfloat16 __nv_bfloat162 std""".split())
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+_LOOK_BACK = 4000  # bytes read back from a call for an argument's declaration
+
+
+class Overload(NamedTuple):
+    at: int  # the declared name
+    types: tuple[bytes, ...]  # each parameter's type, normalized (b"" when not read)
+    marks: tuple[int, ...]  # positions whose type is the project's own
+
+
+def parameter_type(text: bytes) -> bytes:
+    """``const Pair& v`` -> ``Pair``; ``float* p`` -> ``float*``: the declared name,
+    qualifiers and references dropped, pointers kept."""
+    text = text.split(b"=", 1)[0].strip()
+    words = _WORD.findall(text)
+    stars = text.count(b"*")
+    if len(words) >= 2:
+        words = words[:-1]  # (the parameter's name)
+    words = [w for w in words if w not in (b"const", b"volatile", b"struct", b"class")]
+    return b" ".join(words) + b"*" * stars
+
+
+class Callee:
+    """The project's overloads of CUDA functions in one file, and which one a call
+    reaches."""
+
+    def __init__(self, code: bytes, skeleton: Skeleton, hit_names: frozenset[bytes]) -> None:
+        self.code = code
+        self.skeleton = skeleton
+        self.hit_names = hit_names
+        self.overloads: dict[bytes, list[Overload]] = {}
+        self._classes: dict[bytes, bool] = {}  # type name -> none of the file's aliases
+
+    def declare(self, name: bytes, start: int) -> bool:
+        """Record the global declaration of ``name`` at ``start`` when a parameter has a
+        type of the project's own; whether it is such an overload."""
+        paren = lexer.next_token(self.code, start + len(name))
+        if paren is None or paren.text != b"(":
+            return False
+        parsed = lexer.split_arguments(self.code, paren.start)
+        if parsed is None:
+            return False
+        types = tuple(parameter_type(self.code[a:b]) for a, b in parsed[0])
+        marks = tuple(i for i, t in enumerate(types) if self._own(t))
+        if not marks:
+            return False
+        self.overloads.setdefault(name, []).append(Overload(start, types, marks))
+        return True
+
+    def _own(self, t: bytes) -> bool:
+        """A type of the project's own: no builtin or CUDA type, nor an alias the file
+        declares (which may name a builtin type: pytorch_scatter's `typedef unsigned int
+        warp_mask_t`)."""
+        base = t.rstrip(b"*").split(b" ")[-1] if t else b""
+        if not base or base in _BUILTIN or base in self.hit_names or base.startswith(b"__"):
+            return False
+        found = self._classes.get(base)
+        if found is None:
+            name = re.escape(base)
+            found = self._classes[base] = re.search(
+                rb"(?<![\w$])typedef\b[^;{}]*(?<![\w$])" + name + rb"\s*;|(?<![\w$])using\s+"
+                + name + rb"\s*=", self.code) is None
+        return found
+
+    def call(self, name: bytes, start: int) -> tuple[str, Overload | None]:
+        """Whose function the call of ``name`` at ``start`` reaches: PROJECT (with the
+        overload), API, or UNDECIDED (an argument the overload marks has no shape read)."""
+        overloads = self.overloads.get(name)
+        if not overloads:
+            return API, None
+        paren = lexer.next_token(self.code, start + len(name))
+        parsed = lexer.split_arguments(self.code, paren.start) if paren is not None \
+            and paren.text == b"(" else None
+        if parsed is None:
+            return UNDECIDED, overloads[0]
+        args = parsed[0]
+        unsure = None
+        for o in overloads:
+            if len(args) > len(o.types):
+                continue
+            verdict = True
+            for i in o.marks:
+                if i >= len(args):
+                    verdict = False
+                    break
+                found = self.argument_type(*args[i])
+                if found is None:
+                    verdict = None
+                elif found.rstrip(b"*").split(b" ")[-1] != o.types[i].rstrip(b"*").split(
+                        b" ")[-1] or found.count(b"*") != o.types[i].count(b"*"):
+                    verdict = False
+                    break
+            if verdict is True:
+                return PROJECT, o
+            if verdict is None:
+                unsure = o
+        return (UNDECIDED, unsure) if unsure is not None else (API, None)
+
+    def argument_type(self, a: int, b: int) -> bytes | None:
+        """The type of the argument ``code[a:b]``: a literal's, a declared identifier's, an
+        element of a declared pointer or array; None when not read."""
+        text = self.code[a:b].strip()
+        if re.fullmatch(rb"[0-9][0-9a-fA-FxX.]*[uUlLfF]*", text):
+            return b"double" if b"." in text and not text.endswith((b"f", b"F")) else b"int"
+        if re.fullmatch(rb"[A-Za-z_]\w*\s*(?:\.|->)\s*[A-Za-z_]\w*", text):
+            return b"<member>"  # (a member of an object: not the object's own type)
+        m = re.fullmatch(rb"([A-Za-z_]\w*)\s*(\[[^\[\]]*\])?", text)
+        if m is None:
+            return None
+        declared = self._declared(m.group(1), a)
+        if declared is None:
+            return None
+        if m.group(2) is not None:
+            return declared[:-1] if declared.endswith(b"*") else None
+        return declared
+
+    def _declared(self, name: bytes, at: int) -> bytes | None:
+        """The type ``name`` is declared with before ``at``, in the function around it (its
+        parameters included), read back at most a few kilobytes."""
+        low = max(0, at - _LOOK_BACK)
+        i = self.skeleton.at(at)
+        while i >= 0:
+            block = self.skeleton.blocks[i]
+            if block.kind in (FUNCTION, LAMBDA):
+                low = max(low, block.head)
+                if block.kind == FUNCTION:
+                    break
+            i = block.parent
+        found = None
+        pattern = re.compile(rb"([A-Za-z_][\w:]*(?:\s*<[^;{}()<>]*>)?)\s*([*&]*)\s*(?<![\w$])"
+                             + re.escape(name) + rb"\s*(?:[=;,)\[{(]|\Z)")
+        for m in pattern.finditer(self.code, low, at):
+            if m.group(1) not in (b"return", b"case", b"else", b"goto"):
+                found = m
+        if found is None:
+            return None
+        return parameter_type(found.group(1) + found.group(2).replace(b"&", b"") + b" x")
