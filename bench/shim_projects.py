@@ -2,7 +2,7 @@
 `cudaport shim` instead of its own HIP port.
 
 - ggml (ggml-org/ggml or llama.cpp's ggml/): the CUDA backend's units, src/ggml-cuda/*.cu
-  (--template-instances adds src/ggml-cuda/template-instances/*.cu), compiled as ggml's
+  (--template-instances N adds every Nth of src/ggml-cuda/template-instances/*.cu), compiled as ggml's
   CUDA build compiles them (-I include -I src -I src/ggml-cuda, GGML_USE_HIP *not*
   defined: its CUDA branches and vendors/cuda.h, not vendors/hip.h), with the shim made
   from src/ggml-cuda and include/;
@@ -42,7 +42,8 @@ def projects(args) -> list[tuple[str, list[Path], list[Path], list[str]]]:
         cuda = root / "src" / "ggml-cuda"
         units = sorted(cuda.glob("*.cu"))
         if args.template_instances:
-            units += sorted((cuda / "template-instances").glob("*.cu"))
+            instances = sorted((cuda / "template-instances").glob("*.cu"))
+            units += instances[::max(1, args.template_instances)]
         out.append(("ggml CUDA backend", [cuda, root / "include"], units,
                     [f"-I{root / 'include'}", f"-I{root / 'src'}", f"-I{cuda}"]))
     if args.llmc:
@@ -55,8 +56,9 @@ def projects(args) -> list[tuple[str, list[Path], list[Path], list[str]]]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ggml", type=Path, help="a ggml checkout (src/ggml-cuda, include)")
-    ap.add_argument("--template-instances", action="store_true",
-                    help="also ggml's src/ggml-cuda/template-instances/*.cu")
+    ap.add_argument("--template-instances", type=int, default=0, metavar="N",
+                    help="also every Nth of ggml's src/ggml-cuda/template-instances/*.cu "
+                         "(1: all 121; each takes minutes)")
     ap.add_argument("--llmc", type=Path, help="an llm.c checkout")
     ap.add_argument("--only", nargs="*", default=(), help="these unit file names only")
     ap.add_argument("--rocm", default="7.2")

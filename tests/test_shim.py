@@ -188,6 +188,23 @@ def test_a_file_it_did_not_generate_is_never_overwritten(tmp_path):
         write(generate([str(root)], Options()), out)
 
 
+def test_nothing_is_written_outside_the_folder(tmp_path):
+    root = make(tmp_path, {"a.cu": "#include <cub/../../escape.h>\n#include <cub/cub.cuh>\n"
+                           "#include <thrust/../../../escape2.h>\n"
+                           "__global__ void k() { cub::WarpReduce<int>* p = nullptr; }\n"})
+    out = tmp_path / "shim"
+    write(generate([str(root)], Options()), out)
+    assert not list(tmp_path.rglob("escape*.h"))
+    assert (out / "cub" / "cub.cuh").is_file()
+    (out / "cub" / "cub.cuh").unlink()
+    (out / "cub").rmdir()
+    (tmp_path / "elsewhere").mkdir()
+    (out / "cub").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(ShimError, match="symbolic link"):
+        write(generate([str(root)], Options()), out)
+    assert not list((tmp_path / "elsewhere").iterdir())
+
+
 def test_what_a_header_cannot_express_needs_a_source_edit(tmp_path):
     shim, root = shim_of(tmp_path, {"k.cu": r"""#include <cuda_runtime.h>
 __global__ void k(unsigned* out, float4* v) {
@@ -326,6 +343,7 @@ def test_cli_writes_prints_the_build_lines_and_checks(tmp_path):
     assert stale.exit_code == 1 and "cufft.h: not up to date" in stale.stderr
     missing = runner.invoke(cli_main, ["shim", str(tmp_path / "nope"), "--out", str(out)])
     assert missing.exit_code == 2 and "no such file or folder" in missing.stderr
+    assert "nothing written" in missing.stderr
     (root / "bad.cu").write_text("#include <cuda_runtime.h>\n__global__ void k(unsigned* o) "
                                  '{ asm("mov.u32 %0, %%laneid;" : "=r"(o[0])); }\n')
     failing = runner.invoke(cli_main, ["shim", str(root), "--out", str(out), "-q"])

@@ -64,6 +64,8 @@ def command(paths: tuple[str, ...], out: Path, check_only: bool, exclude: tuple[
         raise UsageError(str(exc)) from None
     for error in shim.errors:
         click.echo(f"cudaport: error: {error}", err=True)
+    if shim.errors:  # (a shim of part of the project would be wrong for the rest)
+        raise UsageError(f"{len(shim.errors)} input(s) could not be read; nothing written")
     for f in shim.findings:
         click.echo(f"{f.path}:{f.line}:{f.col}: {f.code} {f.severity}: {f.message}")
     if check_only:
@@ -73,14 +75,14 @@ def command(paths: tuple[str, ...], out: Path, check_only: bool, exclude: tuple[
         if not quiet:
             click.echo(f"shim: {len(shim.files)} header(s), {len(stale)} not up to date in "
                        f"{out}", err=True)
-        sys.exit(2 if shim.errors else 1 if stale else exit_code(shim.findings, fail_on))
+        sys.exit(1 if stale else exit_code(shim.findings, fail_on))
     try:
         written, removed = write(shim, out)
     except ShimError as exc:
         raise UsageError(str(exc)) from None
     if not quiet:
         _summary(shim, out, written, removed)
-    sys.exit(2 if shim.errors else exit_code(shim.findings, fail_on))
+    sys.exit(exit_code(shim.findings, fail_on))
 
 
 def _stale(files: dict[str, bytes], out: Path) -> list[str]:

@@ -100,7 +100,7 @@ def render(project: Project, compiled: Compiled, options_line: str) -> dict[str,
         files[f"{PRIVATE}/{library}.h"] = "".join(lines).encode()
     # One file per CUDA header.
     for name in sorted(project.headers):
-        if name == RUNTIME_HEADER:
+        if name == RUNTIME_HEADER or not _plain(name):
             continue
         r = compiled.header(name)
         rel = name.decode()
@@ -119,7 +119,7 @@ def render(project: Project, compiled: Compiled, options_line: str) -> dict[str,
     # thrust/ wrappers that hide __CUDACC__ from rocThrust.
     hidden = [m for m in (b"__CUDACC__", b"__NVCC__") if m in project.mentions]
     if hidden:
-        for name in sorted(project.thrust):
+        for name in sorted(n for n in project.thrust if _plain(n)):
             lines = [top, "// rocThrust reads __CUDACC__/__NVCC__ as \"compiled by nvcc\": "
                      "they are hidden while it is read.\n"]
             lines += [f'#pragma push_macro("{m.decode()}")\n#undef {m.decode()}\n' for m in hidden]
@@ -180,6 +180,13 @@ def _library_targets(compiled: Compiled) -> dict[str, frozenset[bytes]]:
         found = {k: frozenset(v) for k, v in out.items()}
         compiled._shim_library_targets = found
     return found
+
+
+def _plain(name: bytes) -> bool:
+    """A header name the folder can hold: relative, no ``..``, no odd bytes (a project's
+    `#include <cub/../x>` reaches cub's folder rule, but no file is written for it)."""
+    return (re.fullmatch(rb"[A-Za-z0-9_.+-]+(?:/[A-Za-z0-9_.+-]+)*", name) is not None
+            and b".." not in name.split(b"/"))
 
 
 def _guarded(path: str, body: list[str]) -> list[str]:
