@@ -397,3 +397,23 @@ def test_verify_and_verify_build_accept_the_shim(tmp_path):
     assert built.exit_code == 0, built.output
     assert ": built (make" in built.output
     assert b"cudaMalloc" in (root / "saxpy.cu").read_bytes()  # the input is untouched
+
+
+@pytest.mark.slow
+def test_a_host_file_compiles_with_g_plus_plus_through_the_shim(tmp_path):
+    """A .cpp file of the project that a host compiler builds (g++, against HIP's headers
+    with __HIP_PLATFORM_AMD__, as HIP documents) includes cuda_runtime.h too: what only
+    HIP's compiler reads (hip_bf16.h, the half/bfloat16 portable functions, device
+    helpers) is kept from it."""
+    from conftest import hip_headers_for_gxx
+
+    root = make(tmp_path, {"prog.cu": PROGRAM,
+                           "host.cpp": "#include <cuda_runtime.h>\n#include <cstdio>\n"
+                                       "int main() { float* p; cudaMalloc(&p, 4); printf(\"%s\\n\","
+                                       " cudaGetErrorString(cudaGetLastError())); cudaFree(p); }\n"})
+    out = tmp_path / "shim"
+    write(generate([str(root)], Options()), out)
+    proc = subprocess.run(["g++", "-std=c++17", "-D__HIP_PLATFORM_AMD__", "-I", str(out), "-I",
+                           str(hip_headers_for_gxx(tmp_path)), "-c", str(root / "host.cpp"),
+                           "-o", str(tmp_path / "host.o")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]

@@ -35,6 +35,7 @@ PRIVATE = "cudaport_shim"  # the folder of the per-library name files
 MAX_ARGS = 24  # the argument counts the dispatch macro tells apart
 _PLACEHOLDER = re.compile(rb"\$(\d+|\*)")
 _PORTABLE_NAME = re.compile(rb"\bcudaport_\w+")
+_HIP_ONLY_INCLUDE = re.compile(rb"#\s*include\s*<hip/hip_(?:fp16|bf16|fp8)\.h>")
 
 
 @dataclass
@@ -138,7 +139,9 @@ def render(project: Project, compiled: Compiled, options_line: str) -> dict[str,
                    if compiled.header(h).status == "converted"
                    and compiled.header(h).entry.library in RUNTIME_LIBRARIES
                    and compiled.header(h).replacement != main})
-    body += [f"#include <{h}>\n" for h in core]
+    if core:  # (before any macro; HIP's compiler only: hip_bf16.h needs clang)
+        body += ["#if defined(__HIPCC__)\n", *(f"#include <{h}>\n" for h in core),
+                 "#endif\n"]
     body += [line.decode() + "\n" for line in project.companions.get(RUNTIME_HEADER, ())]
     if project.register:
         body.append("// C++17 removed `register`; nvcc accepts it, and so does clang here.\n"
@@ -229,7 +232,21 @@ def _portable_sections(project: Project, compiled: Compiled) -> str:
     idents = portable.closure(header, wanted)
     if not idents:
         return ""
-    return portable.block(header, idents).decode()
+    # Sections that read HIP's half and bfloat16 headers (directly or through the ones
+    # they need), which only HIP's compiler reads: a host compiler's file that includes
+    # cuda_runtime.h gets the others.
+    hip_only: set[str] = set()
+    for ident in idents:
+        text, needs = header.sections[ident]
+        if _HIP_ONLY_INCLUDE.search(text) or hip_only.intersection(needs):
+            hip_only.add(ident)
+    host = [i for i in idents if i not in hip_only]
+    out = portable.block(header, host).decode() if host else ""
+    if hip_only:
+        out += ("#if defined(__HIPCC__)\n"
+                + portable.block(header, [i for i in idents if i in hip_only]).decode()
+                + "#endif  // __HIPCC__\n")
+    return out
 
 
 def _dropped_labels(project: Project, compiled: Compiled) -> list[str]:
@@ -269,12 +286,14 @@ class _Helpers:
                 "// Warp lane masks are 64 bits wide in HIP (a static_assert rejects others): a\n"
                 "// full 32-bit mask means every lane of the warp, __activemask(); any other\n"
                 "// 32-bit mask is widened as it is (it names lanes 0-31 only: CP219).\n"
+                "#if defined(__HIPCC__)  // (device code: not for a host compiler)\n"
                 "template <class M>\n"
                 "__device__ inline unsigned long long cudaport_shim_lane_mask(M mask) {\n"
                 "  return sizeof(M) < 8 && static_cast<unsigned int>(mask) == 0xffffffffu\n"
                 "             ? __activemask()\n"
                 "             : static_cast<unsigned long long>(mask);\n"
-                "}\n")
+                "}\n"
+                "#endif\n")
         return out
 
 
