@@ -81,7 +81,9 @@ def command(paths: tuple[str, ...], out: Path, check_only: bool, exclude: tuple[
     except ShimError as exc:
         raise UsageError(str(exc)) from None
     if not quiet:
-        _summary(shim, out, written, removed)
+        from ..rules.compiled import get_compiled
+
+        _summary(shim, out, written, removed, get_compiled(options))
     sys.exit(exit_code(shim.findings, fail_on))
 
 
@@ -99,8 +101,11 @@ def _stale(files: dict[str, bytes], out: Path) -> list[str]:
     return stale
 
 
-def _summary(shim, out: Path, written: list[str], removed: list[str]) -> None:
+def _summary(shim, out: Path, written: list[str], removed: list[str], compiled) -> None:
     needs = shim.needs_edit()
+    compiler = compiled.target.extra.get("compiler") or {}
+    command = str(compiler.get("command") or "CC")
+    language = " ".join(compiler.get("args") or ())
     flags = f"-I {shlex.quote(str(out.resolve()))} -include cuda_runtime.h"
     echo = lambda text="": click.echo(text, err=True)  # noqa: E731
     echo(f"shim: {len(shim.uses)} file(s) read, {len(shim.project.names)} CUDA name(s) "
@@ -111,12 +116,12 @@ def _summary(shim, out: Path, written: list[str], removed: list[str]) -> None:
              + ", ".join(sorted(needs)[:5]) + (" ..." if len(needs) > 5 else ""))
     echo()
     echo("Build the unmodified sources with:")
-    echo(f"  hipcc {flags} -x hip -c file.cu")
+    echo(f"  {command} {flags} {language} -c file.cu")
     echo("Makefile:")
     echo(f"  CUDAPORT_SHIM_FLAGS := {flags}")
-    echo("  HIPCC ?= hipcc")
+    echo(f"  CUDAPORT_CC ?= {command}")
     echo("  %.o: %.cu")
-    echo("  \t$(HIPCC) $(CUDAPORT_SHIM_FLAGS) -x hip $(CFLAGS) -c $< -o $@")
+    echo(f"  \t$(CUDAPORT_CC) $(CUDAPORT_SHIM_FLAGS) {language} $(CFLAGS) -c $< -o $@")
     echo("CMake (the CUDA sources compiled as HIP):")
     echo("  enable_language(HIP)")
     echo("  set_source_files_properties(${CUDA_SOURCES} PROPERTIES LANGUAGE HIP)")

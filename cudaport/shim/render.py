@@ -140,8 +140,7 @@ def render(project: Project, compiled: Compiled, options_line: str) -> dict[str,
                    and compiled.header(h).entry.library in RUNTIME_LIBRARIES
                    and compiled.header(h).replacement != main})
     if core:  # (before any macro; HIP's compiler only: hip_bf16.h needs clang)
-        body += ["#if defined(__HIPCC__)\n", *(f"#include <{h}>\n" for h in core),
-                 "#endif\n"]
+        body += _only_for_target(compiled, [f"#include <{h}>\n" for h in core])
     body += [line.decode() + "\n" for line in project.companions.get(RUNTIME_HEADER, ())]
     if project.register:
         body.append("// C++17 removed `register`; nvcc accepts it, and so does clang here.\n"
@@ -158,9 +157,10 @@ def render(project: Project, compiled: Compiled, options_line: str) -> dict[str,
     sections = _portable_sections(project, compiled)
     if sections:
         cxx.append(sections)
-    cxx += helpers.text()
+    cxx += _only_for_target(compiled, helpers.device_text())
     if cxx:
         body += ["#ifdef __cplusplus\n", *cxx, "#endif  // __cplusplus\n"]
+    body += helpers.text()
     body += labels
     if project.members:
         body.append("// Members of a launch attribute's value HIP's union lacks, as the "
@@ -190,6 +190,16 @@ def _plain(name: bytes) -> bool:
     `#include <cub/../x>` reaches cub's folder rule, but no file is written for it)."""
     return (re.fullmatch(rb"[A-Za-z0-9_.+-]+(?:/[A-Za-z0-9_.+-]+)*", name) is not None
             and b".." not in name.split(b"/"))
+
+
+def _only_for_target(compiled: Compiled, body: list[str]) -> list[str]:
+    """``body`` read by the target's compiler only (its first ``predefined_macros``, hipcc's
+    ``__HIPCC__``), not by a host compiler that reads cuda_runtime.h for a .cpp file:
+    HIP's bfloat16 header and device code need clang's HIP mode."""
+    macros = compiled.target.extra.get("predefined_macros") or ()
+    if not body or not macros:
+        return body
+    return [f"#if defined({macros[0]})\n", *body, f"#endif  // {macros[0]}\n"]
 
 
 def _guarded(path: str, body: list[str]) -> list[str]:
@@ -243,9 +253,8 @@ def _portable_sections(project: Project, compiled: Compiled) -> str:
     host = [i for i in idents if i not in hip_only]
     out = portable.block(header, host).decode() if host else ""
     if hip_only:
-        out += ("#if defined(__HIPCC__)\n"
-                + portable.block(header, [i for i in idents if i in hip_only]).decode()
-                + "#endif  // __HIPCC__\n")
+        out += "".join(_only_for_target(compiled, [portable.block(
+            header, [i for i in idents if i in hip_only]).decode()]))
     return out
 
 
@@ -270,6 +279,7 @@ class _Helpers:
         self.lane_mask = False
 
     def text(self) -> list[str]:
+        """The preprocessor helpers (any compiler)."""
         out = []
         if self.dispatch:
             count = ", ".join(str(i) for i in range(MAX_ARGS, 0, -1))
@@ -281,19 +291,22 @@ class _Helpers:
                 f"#define CUDAPORT_SHIM_NARGS_({params}, N, ...) N\n"
                 "#define CUDAPORT_SHIM_CAT(a, b) CUDAPORT_SHIM_CAT_(a, b)\n"
                 "#define CUDAPORT_SHIM_CAT_(a, b) a##b\n")
+        return out
+
+    def device_text(self) -> list[str]:
+        """The device helpers (the target's compiler only)."""
+        out = []
         if self.lane_mask:
             out.append(
                 "// Warp lane masks are 64 bits wide in HIP (a static_assert rejects others): a\n"
                 "// full 32-bit mask means every lane of the warp, __activemask(); any other\n"
                 "// 32-bit mask is widened as it is (it names lanes 0-31 only: CP219).\n"
-                "#if defined(__HIPCC__)  // (device code: not for a host compiler)\n"
                 "template <class M>\n"
                 "__device__ inline unsigned long long cudaport_shim_lane_mask(M mask) {\n"
                 "  return sizeof(M) < 8 && static_cast<unsigned int>(mask) == 0xffffffffu\n"
                 "             ? __activemask()\n"
                 "             : static_cast<unsigned long long>(mask);\n"
-                "}\n"
-                "#endif\n")
+                "}\n")
         return out
 
 
