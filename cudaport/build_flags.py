@@ -234,13 +234,29 @@ def _unwrap(w: Word, value_word: Word | None, value: str, changes: list[Change])
     """``-Xcompiler A,B``: the host options as they are (hipcc takes them itself)."""
     quoted = len(value) > 1 and value[0] == value[-1] and value[0] in "\"'"
     inner = value[1:-1] if quoted else value
-    parts = [p for p in inner.split(",") if p]
+    parts = [p for p in _split_commas(inner) if p]
     if value_word is None:  # -Xcompiler=A,B: one word
         changes.append(Change(w.start, w.end, " ".join(parts) if parts else None))
         return
     changes.append(Change(w.start, w.end, None))
-    if "," in inner:
+    if len(parts) > 1:
         changes.append(Change(value_word.start, value_word.end, " ".join(parts) or None))
+
+
+def _split_commas(text: str) -> list[str]:
+    """``text`` cut at its commas outside references and generator expressions
+    (``-fPIC,$(if $(D),-g,-O2)``: two options)."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "({<":
+            depth += 1
+        elif c in ")}>" and depth:
+            depth -= 1
+        elif c == "," and not depth:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
 
 
 def _apply(rule: FlagRule, w: Word, value_word: Word | None, shown: str, value: str,

@@ -97,7 +97,7 @@ class CMakeRules:
     digest: str
     libraries: dict[bytes, Rule] = field(default_factory=dict)  # plain link library names
     # architectures: the variables/properties naming GPU architectures, and the AMD one
-    # their NVIDIA values (70, 80-real, native, all) become (flags.yaml's arch.default)
+    # their NVIDIA values (70, 80-real, native, all) become (the run's architecture)
     arch_names: frozenset[bytes] = frozenset()
     arch_default: bytes = b""
     switches: re.Pattern[bytes] | None = None  # the project's options selecting the target

@@ -374,7 +374,9 @@ def test_adjacent_removed_flags_share_no_byte():
      'string(APPEND CMAKE_HIP_FLAGS " -fgpu-rdc -c -fPIC -Wall")'),
     ('target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:-Xptxas;-v;-O3>")',
      'target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:-O3>")'),
-], ids=["gencode-string", "list", "list-elements", "string", "genex-list"])
+    ('target_compile_options(t PRIVATE -Xcompiler=$<IF:$<BOOL:x>,-a,-b> "-Xcompiler=-fPIC,-Wall")',
+     'target_compile_options(t PRIVATE $<IF:$<BOOL:x>,-a,-b> "-fPIC;-Wall")'),
+], ids=["gencode-string", "list", "list-elements", "string", "genex-list", "host-options"])
 def test_flag_contexts_keep_their_separators(before, after):
     out, _ = tr(before)
     assert out == after

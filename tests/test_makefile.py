@@ -162,6 +162,8 @@ def test_a_flag_ending_a_continued_line_keeps_the_continuation():
     ("F += $(addprefix -Xcompiler ,$(CCFLAGS))\nG = $(addprefix -Xcompiler,$(X))\n",
      "F += $(addprefix ,$(CCFLAGS))\nG = $(addprefix ,$(X))\n"),
     ("H = $(if $(D),-Xcompiler -fPIC,-O2)\n", "H = $(if $(D),-fPIC,-O2)\n"),
+    ("F = -Xcompiler=$(subst x,y,z) -Xcompiler -fPIC,$(if $(D),-g,-O2)\n",
+     "F = $(subst x,y,z) -fPIC $(if $(D),-g,-O2)\n"),
     ("G = $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\n",
      ARCH + "G = $(foreach sm,$(SMS),--offload-arch=$(HIP_ARCH))\n"),
     # quoting, comments and a define's recipe
@@ -173,7 +175,7 @@ def test_a_flag_ending_a_continued_line_keeps_the_continuation():
     ("# note \\\ncontinued\nF = -arch=sm_70\n",
      "# note \\\ncontinued\n" + ARCH + "\nF = --offload-arch=$(HIP_ARCH)\n"),
 ], ids=["recipe-continuation", "recipe-last", "continued-assignment", "continued-middle",
-        "addprefix", "if", "foreach", "quotes-comment", "define", "continued-comment"])
+        "addprefix", "if", "host-options-with-functions", "foreach", "quotes-comment", "define", "continued-comment"])
 def test_syntax_around_rewritten_options(before, after):
     assert tr(before)[0] == after
 
