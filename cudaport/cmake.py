@@ -44,7 +44,7 @@ _PIECE = re.compile(rb"(?P<target>\bCUDA::\w+)"
 _CUDA_ARCHS = re.compile(rb"(?:(?:\d{2,3}[af]?(?:-real|-virtual)?|native|all|all-major)(?:;|\Z))+")
 _VERSION = re.compile(rb"\d+(?:\.\d+)*\Z")
 # A token of a flag context: flags sit in lists, quoted strings and genexes.
-_TOKEN_IN_ARG = re.compile(rb"[^\s;]+")
+_TOKEN_IN_ARG = re.compile(rb"(?:\\[^\r\n]|[^\s;\\])+")  # (a backslash-newline separates)
 # Where an option starts inside a token (``$<$<COMPILE_LANGUAGE:CUDA>:-Xptxas``,
 # ``SHELL:-Xcudafe``).
 _FLAG_START = re.compile(rb"(?:\A|(?<=[:>\"]))-{1,2}[A-Za-z]")

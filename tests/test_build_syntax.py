@@ -320,3 +320,72 @@ def test_translated_cmake_scripts_run_where_the_originals_run(tmp_path_factory, 
         runs.append((proc.returncode, (proc.stdout + proc.stderr).decode("utf-8", "replace")))
     if runs[0][0] == 0:
         assert runs[1][0] == 0, runs[1][1][-800:] + "\n" + translate_cmake(text).output.decode()
+
+
+# ---------------------------------------------------------------------------------------
+# Real configures: the original with nvcc, the translation with ROCm 7.2's root
+
+CONFIGURED = {
+    "flag-contexts": """cmake_minimum_required(VERSION 3.21)
+project(p LANGUAGES CXX CUDA)
+find_package(CUDAToolkit REQUIRED)
+set(CMAKE_CUDA_ARCHITECTURES 70 80)
+set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -gencode arch=compute_80,code=sm_80 --extended-lambda \\
+-Xptxas -v -lineinfo")
+string(APPEND CMAKE_CUDA_FLAGS " -Xcompiler=-fPIC,-Wall -maxrregcount=64")
+string(REPLACE "-Xptxas -v" "" CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS}")
+add_library(k STATIC k.cu)
+target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas;-v;--use_fast_math;-dc>
+  "$<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -G>"
+  $<$<COMPILE_LANGUAGE:CUDA>:
+    --expt-relaxed-constexpr --expt-extended-lambda
+    "SHELL:-Xcudafe --diag_suppress=177"
+  >)
+set_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_ARCHITECTURES "75;86")
+target_link_libraries(k PUBLIC CUDA::cudart)
+""",
+    "rocm-switch": """cmake_minimum_required(VERSION 3.21)
+project(p LANGUAGES CXX)
+option(ENABLE_ROCM "AMD" OFF)
+if(ENABLE_ROCM)
+  enable_language(HIP)
+  add_definitions(-DUSE_AMD_ROCM)
+else()
+  enable_language(CUDA)
+  set(CUDA_FLAGS --expt-extended-lambda -arch=sm_70)
+  add_executable(app main.cu)
+  target_compile_options(app PRIVATE ${CUDA_FLAGS})
+endif()
+""",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(CONFIGURED))
+def test_translated_cmake_projects_configure_where_the_originals_do(tmp_path, name):
+    """``cmake`` configures (and generates) the translation with ROCm 7.2's root wherever
+    this machine's CMake and nvcc configure the original."""
+    from cudaport.build import rocm72_dir
+
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    wrapper = rocm72_dir() / "cudaport-run"
+    if CMAKE is None or not Path(nvcc).exists() or not wrapper.exists():
+        pytest.skip("needs cmake, nvcc and ROCm 7.2's root (tools/setup-rocm.sh 7.2)")
+    text = CONFIGURED[name].encode()
+    for side in ("original", "translated"):
+        (tmp_path / side).mkdir()
+        for unit in ("k.cu", "main.cu"):
+            (tmp_path / side / unit).write_text("__global__ void k() {}\nint main() {}\n")
+    (tmp_path / "original" / "CMakeLists.txt").write_bytes(text)
+    (tmp_path / "translated" / "CMakeLists.txt").write_bytes(translate_cmake(text).output)
+    proc = subprocess.run([CMAKE, "-S", str(tmp_path / "original"), "-B", str(tmp_path / "b1"),
+                           f"-DCMAKE_CUDA_COMPILER={nvcc}"], capture_output=True, text=True,
+                          timeout=600)
+    if proc.returncode != 0:
+        pytest.skip(f"the original does not configure here: {proc.stdout[-300:]}{proc.stderr[-300:]}")
+    args = ["-DENABLE_ROCM=ON"] if name == "rocm-switch" else []
+    for extra in ([], args) if args else ([],):
+        build = tmp_path / f"b2{len(extra)}"
+        proc = subprocess.run([str(wrapper), "cmake", "-S", str(tmp_path / "translated"), "-B",
+                               str(build), *extra], capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
