@@ -297,6 +297,7 @@ def portable_spans(ctx: FileContext) -> list[tuple[int, int, str]]:
         ctx.find(BRANCH, start, f"lines {first}-{last} are built only with {shown} "
                  "defined: already portable, left as they are")
         out.append((start, end, guard.decode()))
+    out += _portable_header_spans(ctx)  # (no finding: cudaport's own text)
     for start, end, macro in compiler_skipped_spans(ctx):
         first, _ = ctx.linecol(start)
         last, _ = ctx.linecol(max(start, end - 1))
@@ -311,6 +312,26 @@ def portable_spans(ctx: FileContext) -> list[tuple[int, int, str]]:
         ctx.find(LAYER, loose[0][0], f"{len(loose)} definition(s) of CUDA names in terms of "
                  f"the target's ({shown}) left as they are")
     return out + loose
+
+
+def _portable_header_spans(ctx: FileContext) -> list[tuple[int, int, str]]:
+    """The sections of cudaport's portable header a first translation copied in (each
+    under ``#ifndef CUDAPORT_PORTABLE_...``): its own output, which a second run leaves as
+    it is, comments included (``--rewrite-comments`` rewrote the CUDA names they quote)."""
+    if b"CUDAPORT_PORTABLE_" not in ctx.src:
+        return []
+    tree = ctx.branch_tree
+    out = []
+    for group in tree.groups:
+        first = tree.branches[group.branches[0]]
+        if first.word != b"ifndef" or group.endif < 0 or not tree.condition(
+                group.branches[0]).strip().startswith(b"CUDAPORT_PORTABLE_"):
+            continue
+        if out and first.start < out[-1][1]:
+            continue  # (nested in one already taken)
+        end = ctx.src.find(b"\n", group.endif)
+        out.append((first.start, len(ctx.src) if end < 0 else end + 1, "portable header"))
+    return out
 
 
 def before_passes(ctx: FileContext) -> list[tuple[int, int, str]]:

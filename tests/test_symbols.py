@@ -251,3 +251,17 @@ def test_the_projects_hip_switch_from_its_cmake_build_is_defined(tmp_path):
     # without the build file the switch is unknown: CP166 says so
     alone = check_paths([str(tmp_path / "k.cu")], Options())
     assert "CP166" in {f.code for f in alone.findings}
+
+
+@pytest.mark.parametrize("src, options", [
+    ("#include <cuda_runtime.h>\n#include <cuda.h>\n#include <cstdio>\n"
+     "inline void gpuAssert(cudaError_t code) { if (code != cudaSuccess) printf(\"x\"); }\n"
+     "inline void gpuAssert(CUresult code) { if (code != CUDA_SUCCESS) printf(\"y\"); }\n", {}),
+    ("#include <cuda_fp16.h>\n"
+     "__global__ void k(double* d, __half* h) { h[0] = __double2half(d[0]); }\n",
+     {"rewrite_comments": True}),
+], ids=["overload-pair", "portable-header-comments"])
+def test_translating_the_output_again_changes_nothing(src, options):
+    # case 11: fuzzing found second passes that edited the first's output
+    once = tr(src, **options).text
+    assert tr(once, **options).text == once
