@@ -14,7 +14,8 @@ when every use of the name in the file is the definition, ``mine::name`` or insi
 from __future__ import annotations
 
 from . import lexer
-from .project_names import _in_class_body, qualifier
+from .project_names import _in_class_body
+from .symbols.roles import qualifier
 from .scopes import is_declaration
 
 _AFTER_PARAMETERS = frozenset((b"const", b"noexcept", b"override", b"final", b"volatile"))

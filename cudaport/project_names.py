@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-import re
 from typing import Callable, Iterable, Sequence
 
 from . import lexer, portability_layers
@@ -28,8 +27,8 @@ from .scan import keep_scan
 from .symbols import latent
 from .symbols import model as M
 from .symbols.resolve import FileSymbols
-from .symbols.roles import api_namespaces, qualifier  # noqa: F401 (used by other modules)
-from .symbols.project import OPTION, project_declarations  # noqa: F401 (re-exported)
+from .symbols.roles import api_namespaces
+from .symbols.project import OPTION
 from .symbols.skeleton import CLASS, Skeleton
 
 KEPT, UNDECIDED_CALL = "CP164", "CP175"

@@ -10,7 +10,7 @@ from ..context import FileContext
 from ..edits import Edit, new_edit
 from ..frameworks import FRAMEWORK_LIBRARY, is_framework_qualified
 from ..rules.compiled import Resolved
-from ..symbols.roles import NOT_A_TYPE as _NOT_A_TYPE
+from ..symbols.unknown import own_unknown_names
 from .registry import register
 
 _KERNEL_LANGUAGE = frozenset(("keyword", "variable"))  # __global__, threadIdx (extra.yaml)
@@ -94,8 +94,7 @@ def identifiers(ctx: FileContext) -> None:
     if ctx.scan.unknown:  # the project's own CUDA_CHECK, cudaDev & co. are not CUDA API,
         # nor is a member (`x.cudaConn`, `p->cudaPtr`): CUDA's names are never reached
         # through an object
-        macros = _defined_macros(src)
-        own = macros | _declared_names(src, ctx.scan.unknown, macros)
+        own = own_unknown_names(src, ctx.scan.unknown)
         ctx.own_names = ctx.own_names | frozenset(u[1] for u in ctx.scan.unknown if u[1] in own)
         ctx.scan.unknown[:] = [u for u in ctx.scan.unknown
                                if u[1] not in own and not scopes.is_member(src, u[0])]
@@ -150,53 +149,6 @@ _STRUCT_KEYWORD = re.compile(rb"(?<![\w$])(?:struct|class|union|enum)[ \t\r\n]+\
 def _after_struct_keyword(src: bytes, start: int) -> bool:
     """``struct NAME`` / ``class NAME`` / ``enum NAME``: an elaborated type specifier."""
     return _STRUCT_KEYWORD.search(src, max(0, start - 32), start) is not None
-
-
-_DEFINE = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)")
-
-
-def _defined_macros(src: bytes) -> frozenset[bytes]:
-    """Names the file itself ``#define``s."""
-    return frozenset(m.group(1) for m in _DEFINE.finditer(src)
-                     if lexer.starts_line(src, m.start()))
-
-
-def _declared_names(src: bytes, unknown: list[tuple[int, bytes, str]],
-                    skip: frozenset[bytes]) -> frozenset[bytes]:
-    """Unknown names the file declares itself: some occurrence follows a type name
-    (``int cudaDev``, ``cudaError_t* cudaErr``). CUDA API is never declared in user code,
-    so such a name is the project's own. Names in ``skip`` are known to be own already."""
-    declared = set()
-    for start, name, context in unknown:
-        if context != "code" or name in declared or name in skip:
-            continue
-        word_start, word = scopes.word_before(src, start)
-        if not word or word in _NOT_A_TYPE:
-            if _defines_type(src, start, len(name), word):
-                declared.add(name)
-            continue
-        line_start = src.rfind(b"\n", 0, word_start) + 1
-        line = src[line_start:word_start]
-        # not `#define M cudaX`, nor a word ending a line comment (`// runtime` + newline)
-        if not line.lstrip().startswith(b"#") and b"//" not in line:
-            declared.add(name)
-    return frozenset(declared)
-
-
-_TAG = frozenset((b"struct", b"class", b"union", b"enum"))
-
-
-def _defines_type(src: bytes, start: int, length: int, word: bytes) -> bool:
-    """``struct cudaX {`` / ``: base`` / ``;``, ``} cudaX;`` (a typedef'd or declared
-    struct), ``using cudaX =`` and ``namespace cuda_driver {``: the project names a type
-    or namespace of its own. ``word`` is the identifier before the name, if any."""
-    after = lexer.next_token(src, start + length)
-    follows = after.text if after is not None else b""
-    if word:
-        if word in _TAG:  # (`enum class cudaX {` ends in a tag word too)
-            return follows in (b"{", b":", b";", b"final")
-        return word == b"using" and follows == b"=" or word == b"namespace" and follows == b"{"
-    return src[max(0, start - 64):start].rstrip().endswith(b"}") and follows in (b";", b",")
 
 
 _CASE_BEFORE = re.compile(rb"\bcase[ \t]+\Z")

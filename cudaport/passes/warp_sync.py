@@ -52,7 +52,7 @@ def warp_sync(ctx: FileContext) -> None:
             _mask(ctx, start, start + len(name), entry.lane_mask, name.decode())
         since = entry.runtime_value_since
         if since and version is not None and version >= version_tuple(since) \
-                and _needs_constant(src, start) and not _own_name_at(ctx, name, start):
+                and _needs_constant(src, start):
             ctx.find("CP220", start, f"{name.decode()} is used as a constant expression; "
                      f"from {ctx.compiled.target.title} {since} it is a run-time value",
                      name.decode())
@@ -153,64 +153,6 @@ _CONSTANT_CONTEXT = re.compile(
     rb"|(?:__shared__|\bstatic|\bconst)\b[^=;]*\w\s*\[[^\]]*\Z"  # __shared__ T a[warpSize
     rb"|^\s*(?:[\w:]+\s+)+\w+\s*\[[^\]]*\Z"  # T a[warpSize (a declaration)
     rb"|\w<[^<>;(){}]*\Z", re.M)  # Template<warpSize
-
-
-# A declaration of the name: after a type word, before `,` `>` `=` `;` `)` `[` or `{`
-# (aiter's groupnorm.cu: `template<typename T, uint32_t THREADS, uint32_t warpSize>`).
-_DECLARED = r"(\w+)[ \t\r\n]+{}[ \t\r\n]*(?=[,>=;)\[{{])"
-_NOT_TYPES = frozenset((b"return", b"case", b"sizeof", b"else", b"throw", b"new", b"delete",
-                        b"co_return", b"co_yield", b"operator", b"typename", b"goto", b"and",
-                        b"or", b"not", b"xor", b"bitand", b"bitor"))
-
-
-def _own_name_at(ctx: FileContext, name: bytes, start: int) -> bool:
-    """Whether ``name`` at ``start`` is the project's own declaration or lies in its
-    scope: a template or function parameter up to the end of the body that follows, a
-    variable up to the end of its block (or of the file)."""
-    scopes = ctx.__dict__.setdefault("_own_name_scopes", {})
-    if name not in scopes:
-        scopes[name] = _own_scopes(ctx, name)
-    return any(begin <= start < end for begin, end in scopes[name])
-
-
-def _own_scopes(ctx: FileContext, name: bytes) -> list[tuple[int, int]]:
-    code = ctx.code
-    found = []
-    for m in re.finditer(_DECLARED.format(re.escape(name.decode())).encode(), code):
-        if m.group(1) in _NOT_TYPES or m.group(1)[:1].isdigit():
-            continue
-        at = code.index(name, m.end(1))
-        if _in_parameter_list(code, at):
-            body = code.find(b"{", at)
-            close = ctx.brackets.close_end(body) if body >= 0 else None
-        else:
-            block = ctx.skeleton.at(at)
-            close = ctx.skeleton.blocks[block].close + 1 if block >= 0 else None
-        found.append((at, close if close is not None else len(code)))
-    return found
-
-
-def _in_parameter_list(code: bytes, at: int) -> bool:
-    """Inside ``template <...>`` or a ``(...)`` that no ``;``, ``{`` or ``}`` separates
-    from ``at``."""
-    window = max(0, at - 2000)
-    t = code.rfind(b"template", window, at)
-    if t >= 0 and not re.search(rb"[;{}]", code[t:at]):
-        between = code[t + 8:at]
-        if between.count(b"<") > between.count(b">"):
-            return True
-    depth = 0
-    for i in range(at - 1, window - 1, -1):
-        c = code[i]
-        if c == 0x29:  # )
-            depth += 1
-        elif c == 0x28:  # (
-            if depth == 0:
-                return True
-            depth -= 1
-        elif c in b";{}":
-            return False
-    return False
 
 
 def _needs_constant(src: bytes, start: int) -> bool:

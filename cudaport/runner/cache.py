@@ -4,6 +4,7 @@ atomically; a missing or corrupt cache is treated as empty."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -18,10 +19,29 @@ def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
+@functools.cache
+def code_stamp() -> str:
+    """The size and modification time of every module of cudaport itself: a tree cache
+    written by other code (an updated checkout or editable install, whose version string
+    did not change) is not read back. Stat calls only: a one-file check stays quick."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    stamp = []
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                try:
+                    st = os.stat(os.path.join(folder, name))
+                except OSError:
+                    continue
+                stamp.append((folder, name, st.st_size, st.st_mtime_ns))
+    return hashlib.sha256(repr(stamp).encode()).hexdigest()[:16]
+
+
 def _cache_file(request: Request, digest: str, roots: str) -> Path:
     from ..rules.loader import _cache_dir
 
-    key = hashlib.sha256(repr((__version__, digest, request.options, request.mode,
+    key = hashlib.sha256(repr((__version__, code_stamp(), digest, request.options, request.mode,
                                 request.copy_all, request.rename, sorted(request.renamed),
                                 roots, request.policy is not None)).encode()).hexdigest()[:32]
     return _cache_dir() / "tree" / f"{key}.pickle"

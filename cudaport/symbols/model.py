@@ -21,10 +21,10 @@ USE, CALL, MEMBER, QUALIFIED, DECLARATOR, FORWARD, TAG, OPAQUE_POINTER, TEMPLATE
 
 # Kinds of declaration.
 FIELD, METHOD, FUNCTION, VARIABLE, LOCAL, TYPE, ALIAS, FORWARD_DECLARATION, \
-    ENUMERATOR_DECL, PARAMETER_DECL, TEMPLATE_PARAMETER_DECL, GLOBAL_ALIAS = (
+    ENUMERATOR_DECL, PARAMETER_DECL, TEMPLATE_PARAMETER_DECL, GLOBAL_ALIAS, GLOBAL_VARIABLE = (
         "field", "method", "function", "variable", "local", "type", "alias",
         "forward declaration", "enumerator", "parameter", "template parameter",
-        "global alias")
+        "global alias", "global variable")
 
 
 class Decl(NamedTuple):

@@ -250,7 +250,8 @@ class FileSymbols:
                 or self.code[max(0, start - 16):start].rstrip().endswith(b"namespace")):
             return None  # (`cub::X`, `using namespace cub`: a namespace's or a type's name)
         if decl is not None and decl.kind in (M.LOCAL, M.VARIABLE, M.FORWARD_DECLARATION,
-                                              M.ALIAS, M.TYPE, M.FUNCTION, M.GLOBAL_ALIAS) \
+                                              M.ALIAS, M.TYPE, M.FUNCTION, M.GLOBAL_ALIAS,
+                                              M.GLOBAL_VARIABLE) \
                 and not decl.owner_class and decl.at > start:
             return None  # (a block's name is visible from its declaration on)
         return decl
@@ -307,7 +308,7 @@ class FileSymbols:
         return found
 
 
-_GLOBAL = (M.GLOBAL_ALIAS, M.FORWARD_DECLARATION, M.TYPE, M.ENUMERATOR_DECL)
+_GLOBAL = (M.GLOBAL_ALIAS, M.GLOBAL_VARIABLE, M.FORWARD_DECLARATION, M.TYPE, M.ENUMERATOR_DECL)
 _SCOPES = (M.TYPE, M.ALIAS, M.GLOBAL_ALIAS, M.FORWARD_DECLARATION, M.TEMPLATE_PARAMETER_DECL)
 
 

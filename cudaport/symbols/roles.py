@@ -142,6 +142,11 @@ def role(src: bytes, code: bytes, start: int, name: bytes, skeleton: Skeleton) -
                 skeleton, name, M.TEMPLATE_PARAMETER_DECL, start, head))
     typed = word and word not in NOT_A_TYPE and not word[:1].isdigit() \
         or code[max(0, wstart - 1):wstart] == b">" and not word
+    if typed and follows in (b",", b">", b"="):
+        head = _template_head(code, start)  # (`template <typename T, uint32_t warpSize>`)
+        if head is not None:
+            return Role(M.TEMPLATE_PARAMETER, decl=_following(
+                skeleton, name, M.TEMPLATE_PARAMETER_DECL, start, head))
     if typed and follows in _DECLARATOR_FOLLOWS:
         found = _variable(code, skeleton, name, start, wstart, block, kind, follows)
         if found is not None:
@@ -269,15 +274,19 @@ def _variable(code: bytes, skeleton: Skeleton, name: bytes, start: int, wstart: 
                                               skeleton.namespace_at(start)))
     if follows == b")" or not _DECLARATION_HEAD.match(statement):
         return None
-    if statement.lstrip().startswith((b"return", b"case", b"goto")):
-        return None
+    if statement.lstrip().startswith((b"return", b"case", b"goto", b"typedef", b"using")):
+        return None  # (an alias is read as one: roles._declared)
     if kind == CLASS:
         return Role(M.DECLARATOR, decl=_member(skeleton, name, M.FIELD, start, block))
     if kind in (FUNCTION, BLOCK, LAMBDA):
         return Role(M.DECLARATOR, decl=_scoped(skeleton, name, M.LOCAL, start, block))
     if kind == NAMESPACE and skeleton.blocks[block].name:
         return Role(M.DECLARATOR, decl=_scoped(skeleton, name, M.VARIABLE, start, block))
-    return Role(M.DECLARATOR)  # (a global variable: a redefinition, not settled here)
+    if re.search(rb"(?<![\w$])extern(?![\w$])", statement):
+        return Role(M.DECLARATOR)  # (`extern const dim3 blockDim;`: a redeclaration, CP115)
+    # a global variable of its own (`constexpr int warpSize = 64;`), from here on (the
+    # caller keeps it only outside conditional branches)
+    return Role(M.DECLARATOR, decl=_scoped(skeleton, name, M.GLOBAL_VARIABLE, start, block))
 
 
 def _declared(code: bytes, skeleton: Skeleton, name: bytes, start: int, block: int,
