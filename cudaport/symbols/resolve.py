@@ -320,9 +320,18 @@ def _names_api_type(code: bytes, hits: list[tuple[int, bytes]], i: int,
     end = code.find(b";", start, start + 400)
     if end < 0:
         return False
-    for at, name in hits[i + 1:]:
+    low = max(0, start - 400)
+    begin = max(code.rfind(b";", low, start), code.rfind(b"{", low, start),
+                code.rfind(b"}", low, start)) + 1  # (a typedef names its type before)
+    j = i
+    while j > 0 and hits[j - 1][0] >= begin:
+        j -= 1
+    for k in range(j, len(hits)):
+        at = hits[k][0]
         if at >= end:
             break
+        if k == i:
+            continue
         before = code[max(0, at - 16):at].rstrip()
         if not before.endswith((b"struct", b"class", b"union", b"enum")):
             return True
