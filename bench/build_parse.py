@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import functools
 import hashlib
 import json
 import os
@@ -144,10 +145,15 @@ def make_parses(folder: Path, name: str, stub: Path, env: dict[str, str], tree: 
         _defined(database, name)
 
 
-# Variables a translation adds, renames or removes by design (make.yaml's arch variable and
-# toolkit folder variables).
-RENAMED = re.compile(r"HIP_ARCH|ROCM_PATH|CUDA_\w*(?:PATH|HOME|DIR|ROOT|TOOLKIT\w*|BASE|PREFIX)"
-                     r"|CUDADIR|CUDAHOME|CUDATOOLKIT_HOME")
+@functools.lru_cache(maxsize=1)
+def renamed_variables() -> frozenset[str]:
+    """Variables a translation adds, renames or removes by design: make.yaml's architecture
+    variable and the toolkit folder's variables."""
+    from cudaport.makefile import load_rules
+    from cudaport.options import Options
+
+    rules = load_rules(Options())
+    return frozenset((rules.arch_variable, rules.root_variable, *rules.root_variables))
 
 
 def _defined(database: str, name: str) -> set[str]:
@@ -159,7 +165,7 @@ def _defined(database: str, name: str) -> set[str]:
     for i, line in enumerate(lines[:-1]):
         if line.startswith(origin):
             m = re.match(r"(?:define )?([^\s:+?!]+)\s*[:+?!]*=?", lines[i + 1])
-            if m and not RENAMED.fullmatch(m.group(1)):
+            if m and m.group(1) not in renamed_variables():
                 found.add("var " + m.group(1))
     files = database.split("# Files", 1)[-1]
     for m in re.finditer(r"(?m)^([^#\s][^:=\n]*?):(?![:=])", files):
