@@ -95,5 +95,26 @@ SHAPES = {
         b"__global__ void k(float* x, cudaStream_t s) {\n",
         b"  x[threadIdx.x] += __shfl_xor_sync(0xffffffff, x[0], 1); if (x[1]) { x[2] = 0; }\n",
         b"}\n"), Options(), False),
+    # symbols/: members, locals, parameters, template parameters, using-directives,
+    # overloaded calls and forward declarations, each resolved by bisects, never a rescan
+    "class members named like CUDA": (_numbered(
+        "struct M{i} {{ int cuFuncSetAttribute(int a) const {{ return mulhi(a, 1); }}\n"
+        "  int mulhi(int a, int b) const {{ return a * b; }} }};\n"
+        "int u{i}(M{i}& m) {{ return m.cuFuncSetAttribute(1); }}\n"), Options(), False),
+    "locals and parameters named like CUDA": (_numbered(
+        "template <typename curandState> __device__ float d{i}(curandState* s, int warpSize) {{\n"
+        "  int cublasStatus = warpSize; return cublasStatus + warpSize; }}\n"), Options(), False),
+    "using-directives": (_numbered(
+        "namespace n{i} {{ void cudaFree(void*); }}\nusing namespace n{i};\n"
+        "void f{i}() {{ cudaFree(0); cudaMalloc(0, 1); }}\n"), Options(), False),
+    "overloaded calls": (_wrapped(
+        b"struct Pair { float a, b; };\n"
+        b"__device__ Pair __shfl_xor_sync(unsigned mask, Pair v, int m);\n",
+        b"__global__ void k(Pair* p, float* f) { Pair v = p[0];\n"
+        b"  v = __shfl_xor_sync(0xffffffff, v, 1); f[0] = __shfl_xor_sync(0xffffffff, f[0], 1);\n"
+        b"  p[0] = v; }\n", b""), Options(), False),
+    "forward declarations and opaque pointers": (_numbered(
+        "extern \"C\" {{ struct cublasContext; }}\n"
+        "void h{i}(cublasContext* c, struct nvmlDevice_st* d);\n"), Options(), False),
     "ordinary code": (_repeat(ORDINARY), HIP_LAUNCH, True),
 }

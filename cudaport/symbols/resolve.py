@@ -140,6 +140,9 @@ class FileSymbols:
         self._visible = {name: _Visible(found) for name, found in by_name.items()}
         self._namespaced = frozenset(namespaced)
         self._names_in_namespaces = frozenset(n for _, n in namespaced)
+        self._declaring: dict[bytes, list[bytes]] = {}  # name -> namespaces declaring it
+        for ns, n in namespaced:
+            self._declaring.setdefault(n, []).append(ns)
         self._members = frozenset(members)
         self._member_names = frozenset(n for _, n in members)
         self._using = self._using_directives() if self._names_in_namespaces else {}
@@ -268,9 +271,9 @@ class FileSymbols:
                 if (ns, name) in self._namespaced:
                     return f"declared in namespace {ns.decode()}"
                 ns = ns.rpartition(b"::")[0]
-            for used in self._using_at(start):
-                if (used, name) in self._namespaced:
-                    return f"declared in namespace {used.decode()}, used here"
+            used = self._using_before(start, name)
+            if used:
+                return f"declared in namespace {used.decode()}, used here"
         if name in self._member_names:
             i = skeleton.at(start)
             while i >= 0:
@@ -283,29 +286,28 @@ class FileSymbols:
                 i = b.parent
         return ""
 
-    def _using_directives(self) -> dict[int, list[tuple[int, bytes]]]:
-        """block -> (offset, namespace) of the ``using namespace`` directives it holds."""
-        out: dict[int, list[tuple[int, bytes]]] = {}
+    def _using_directives(self) -> dict[tuple[int, bytes], int]:
+        """(block, namespace) -> offset of the first ``using namespace`` of it in that
+        block."""
+        out: dict[tuple[int, bytes], int] = {}
         if b"using" not in self.code:
             return out
         for m in _USING_NAMESPACE.finditer(self.code):
             ns = re.sub(rb"\s+", b"", m.group(1)).lstrip(b":")
-            out.setdefault(self.skeleton.at(m.start()), []).append((m.start(), ns))
+            out.setdefault((self.skeleton.at(m.start()), ns), m.start())
         return out
 
-    def _using_at(self, start: int) -> list[bytes]:
+    def _using_before(self, start: int, name: bytes) -> bytes:
+        """A namespace declaring ``name`` that a using-directive before ``start``, in a
+        block around it, brings in; b"" if none."""
         if not self._using:
-            return []
-        found = []
-        i = self.skeleton.at(start)
-        while True:
-            for offset, ns in self._using.get(i, ()):
-                if offset < start:
-                    found.append(ns)
-            if i < 0:
-                break
-            i = self.skeleton.blocks[i].parent
-        return found
+            return b""
+        chain = self.skeleton.chain(self.skeleton.at(start)) + [-1]
+        for ns in self._declaring.get(name, ()):
+            for block in chain:
+                if self._using.get((block, ns), start) < start:
+                    return ns
+        return b""
 
 
 _GLOBAL = (M.GLOBAL_ALIAS, M.GLOBAL_VARIABLE, M.FORWARD_DECLARATION, M.TYPE, M.ENUMERATOR_DECL)
