@@ -90,6 +90,8 @@ _DECLARATOR_FOLLOWS = frozenset((b"=", b";", b",", b")", b"[", b"{"))
 # template arguments, pointers and references, nothing that makes an expression.
 _DECLARATION_HEAD = re.compile(rb"[\s\w:<>,*&]*\Z")
 _TEMPLATE_HEAD = re.compile(rb"(?<![\w$])template\s*<")
+# The token after a name, as far as a role needs it (blanks, line splices between).
+_NEXT = re.compile(rb"(?:[ \t\r\n\f\v]|\\\r?\n)*(::|->|[A-Za-z_$][\w$]*|[0-9]|\S)")
 
 
 class Role:
@@ -109,19 +111,24 @@ def role(src: bytes, code: bytes, start: int, name: bytes, skeleton: Skeleton) -
     literal left open on the line before (``g."str``) is blanked to spaces, and the code
     alone would make ``g.`` reach the next line's name."""
     end = start + len(name)
-    suspicious = b"/" in src[max(0, start - 16):start]
-    if (suspicious or scopes.is_member(src, start)) and scopes.is_member(code, start):
-        return Role(M.MEMBER)
-    q = qualifier(src, start)
-    if q is not None or suspicious:
-        q = qualifier(code, start)
-    if q is not None:
-        return Role(M.QUALIFIED, q)
+    low = max(0, start - 16)
+    suspicious = b"/" in src[low:start]
+    # (most names follow neither `.`, `->` nor `::`: one look at the byte before tells)
+    if suspicious or src[low:start].rstrip()[-1:] in (b".", b">", b":"):
+        if (suspicious or scopes.is_member(src, start)) and scopes.is_member(code, start):
+            return Role(M.MEMBER)
+        q = qualifier(src, start)
+        if q is not None or suspicious:
+            q = qualifier(code, start)
+        if q is not None:
+            return Role(M.QUALIFIED, q)
     block = skeleton.at(start)
     kind = skeleton.blocks[block].kind if block >= 0 else None
-    after = lexer.next_token(code, end)
-    follows = after.text if after is not None else b""
+    after = _NEXT.match(code, end)
+    follows = after.group(1) if after is not None else b""
     wstart, word = scopes.word_before(code, start)
+    if not word and follows == b"(" and kind != ENUM:
+        return Role(M.CALL)  # (`= cudaMalloc(`, `(cudaFree(`: the usual call)
     if word in _TAGS:
         if follows == b";" and not _before_word(code, wstart) in (b"friend", b"typedef"):
             return Role(M.FORWARD, decl=_scoped(skeleton, name, M.FORWARD_DECLARATION, start,
@@ -151,7 +158,7 @@ def role(src: bytes, code: bytes, start: int, name: bytes, skeleton: Skeleton) -
         found = _variable(code, skeleton, name, start, wstart, block, kind, follows)
         if found is not None:
             return found
-    if scopes.is_declaration(code, start, len(name)):
+    if (word or follows == b";") and scopes.is_declaration(code, start, len(name)):
         decl = _declared(code, skeleton, name, start, block, kind, word)
         return Role(M.DECLARATOR, decl=decl)
     return Role(M.CALL if follows == b"(" else M.USE)

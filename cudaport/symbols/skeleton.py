@@ -21,6 +21,7 @@ NAMESPACE, CLASS, ENUM, FUNCTION, LAMBDA, EXTERN, INIT, BLOCK = (
     "namespace", "class", "enum", "function", "lambda", "extern", "init", "block")
 
 _BRACE = re.compile(rb"[{}]")
+_PAREN = re.compile(rb"[()]")
 _LOOK_BEHIND = 400  # bytes read before a '{' to classify it
 
 _NAMESPACE_HEAD = re.compile(
@@ -149,8 +150,9 @@ class Skeleton:
             if 0 <= nl < brace:
                 start = nl + 1
         head = code[start:brace].rstrip()
-        while head[:1].isspace():
-            head, start = head[1:], start + 1
+        stripped = head.lstrip()
+        start += len(head) - len(stripped)
+        head = stripped
         if not head:
             return BLOCK, b"", start
         m = _NAMESPACE_HEAD.search(head)
@@ -180,16 +182,15 @@ class Skeleton:
         """A '{' after ``(...)``: a function, a lambda or a control statement."""
         m = _CLOSE_PAREN_HEAD.search(head)
         close = m.start() if m is not None else len(head) - 1
-        depth, j = 0, close
-        while j >= 0:
-            c = head[j]
-            if c == 0x29:
+        depth, j = 0, -1
+        for p in reversed([q.start() for q in _PAREN.finditer(head, 0, close + 1)]):
+            if head[p] == 0x29:
                 depth += 1
-            elif c == 0x28:
+            else:
                 depth -= 1
                 if depth == 0:
+                    j = p
                     break
-            j -= 1
         if j < 0:
             return BLOCK, b"", start
         before = head[:j].rstrip()
