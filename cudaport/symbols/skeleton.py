@@ -38,6 +38,8 @@ _CLOSE_PAREN_HEAD = re.compile(
     rb"\)\s*(?:(?:const|volatile|noexcept|override|final|mutable|constexpr|&&|&|try"
     rb"|__device__|__host__)\s*|noexcept\s*\([^;{}]*\)\s*|->\s*[^;{}()=]*?\s*"
     rb"|__attribute__\s*\(\([^;{}]*\)\)\s*)*\Z")
+_BLANKS = re.compile(rb"\s+")
+_TAG_WORD = re.compile(rb"enum|struct|class|union")
 _CONTROL = frozenset(b"if for while switch catch".split())
 _ELSE_DO = re.compile(rb"(?<![\w$])(?:else|do|try|__try|__finally)\s*\Z")
 _WORD_BEFORE = re.compile(rb"((?:[A-Za-z_~][\w]*\s*::\s*)*(?:operator\s*[^\s\w(]+|~?[A-Za-z_]\w*))"
@@ -155,20 +157,22 @@ class Skeleton:
         head = stripped
         if not head:
             return BLOCK, b"", start
-        m = _NAMESPACE_HEAD.search(head)
+        # (each head regex is anchored at the end and would be tried from every byte of
+        # the head: the words it needs are looked for first)
+        m = _NAMESPACE_HEAD.search(head) if b"namespace" in head else None
         if m is not None:
             name = re.sub(rb"\s+|inline\s", b"", m.group(1) or b"")
             return NAMESPACE, name, start
-        if _EXTERN_HEAD.search(head):
+        if head.endswith(b"extern") and _EXTERN_HEAD.search(head):
             return EXTERN, b"", start
-        m = _CLASS_HEAD.search(head)
+        m = _CLASS_HEAD.search(head) if _TAG_WORD.search(head) else None
         if m is not None and b"(" not in head[m.start():].split(b":", 1)[0]:
             kind = ENUM if m.group(1).startswith(b"enum") else CLASS
             name = m.group(3) or b""
             return kind, name.rpartition(b"::")[2].strip(), start
-        if head.endswith(b")") or _CLOSE_PAREN_HEAD.search(head):
+        if head.endswith(b")") or b")" in head and _CLOSE_PAREN_HEAD.search(head):
             return self._after_parameters(head, start, parent)
-        if _ELSE_DO.search(head):
+        if head.endswith((b"else", b"do", b"try", b"__finally")) and _ELSE_DO.search(head):
             return BLOCK, b"", start
         last = head[-1:]
         if last in b"=,([{?" or head.endswith(b"return") or last == b">" or last == b")":
@@ -199,7 +203,7 @@ class Skeleton:
         w = _WORD_BEFORE.search(before)
         if w is None:
             return BLOCK, b"", start
-        name = re.sub(rb"\s+", b"", w.group(1))
+        name = _BLANKS.sub(b"", w.group(1))
         if name in _CONTROL:
             return BLOCK, b"", start
         if b"::" not in name and before[:w.start()].rstrip().endswith((b",", b":")) \
