@@ -72,8 +72,9 @@ class FileContext:
     # Kernel-language use (__global__, threadIdx, a launch): only the target's own main
     # header declares those, not the library headers that count as main (hipfft.h).
     uses_device: bool = False
-    main_header: tuple = (False, None, None, False)  # (has it, target header before it,
-    # its include when translated from a CUDA header, has the target's own main header)
+    main_header: tuple = (False, None, None, False, False)  # (has it, target header before
+    # it, its include when translated from a CUDA header, has the target's own main header,
+    # a project header is included before that one or without one after it)
     # Macros the target's headers need defined before them (HIP_ENABLE_WARP_SYNC_BUILTINS):
     # always, and only when the file ends up including the main header.
     defines: set[bytes] = field(default_factory=set)

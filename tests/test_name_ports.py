@@ -95,3 +95,35 @@ def test_names_rocm_lacks_are_reported_not_renamed():
     src = b"#include <cub/cub.cuh>\nconstexpr int w = CUB_PTX_WARP_THREADS;\n"
     assert "HIPCUB_WARP_THREADS" in _out(src, target_version="6.4")
     assert "CUB_PTX_WARP_THREADS" in _out(src, target_version="7.2")
+
+
+def test_cooperative_groups_gaps_follow_the_version():
+    """num_threads() is in ROCm 7.2's cooperative groups (not 6.4's); grid_group's
+    num_blocks(), dim_blocks() and block_index() are in neither."""
+    src = (b"#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+           b"__global__ void k(int *o) {\n  cg::grid_group g = cg::this_grid();\n"
+           b"  auto b = cg::this_thread_block();\n"
+           b"  o[0] = b.num_threads() + g.num_blocks() + g.block_index().x;\n}\n")
+    found = lambda version: sorted(m.split(" has ")[0] for _l, code, m in
+                                   _findings(src, target_version=version) if code == "CP213")
+    assert found("7.2") == ["cooperative groups: block_index", "cooperative groups: num_blocks"]
+    assert found("6.4") == ["cooperative groups: block_index", "cooperative groups: num_blocks",
+                            "cooperative groups: num_threads"]
+
+
+def test_a_unit_includes_the_runtime_before_a_project_header(tmp_path):
+    """nvcc includes cuda_runtime.h before anything in a .cu unit, so a project header
+    included first may use __device__ & co.; the translation puts the main header first
+    (and leaves the include it translated where it was). Not in headers, nor where the
+    runtime comes first already; translating again changes nothing."""
+    src = (b'#include "common.h"\n#include <cuda_runtime.h>\n'
+           b"__global__ void k(float *x) { x[0] = sq(x[0]); }\n")
+    out = translate_bytes(src, Options(), "a.cu").output
+    assert out.startswith(b'#include <hip/hip_runtime.h>\n#include "common.h"\n'
+                          b"#include <hip/hip_runtime.h>\n")
+    assert translate_bytes(out, Options(), "a.cu").output == out
+    assert not translate_bytes(src, Options(), "a.cuh").output.startswith(b"#include <hip/")
+    first = b'#include <cuda_runtime.h>\n#include "common.h"\n__global__ void k() {}\n'
+    assert translate_bytes(first, Options(), "b.cu").output.count(b"hip_runtime.h") == 1
+    plain = b'#include "common.h"\nint main() { return 0; }\n'  # (no CUDA: unchanged)
+    assert translate_bytes(plain, Options(), "c.cu").output == plain

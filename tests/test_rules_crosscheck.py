@@ -87,3 +87,31 @@ def test_cuda13_names_file_is_sorted_and_unique():
     assert lines == sorted(lines, key=lambda line: (line.split("\t")[0], line.split("\t")[1]))
     names = [line.split("\t")[1] for line in lines]
     assert len(names) == len(set(names))
+
+
+def _rocm_root(version: str) -> Path:
+    root = rocm_dir(version)
+    if not (root / "cudaport-hipcc").exists():
+        pytest.skip(f"no ROCm {version} folder (tools/setup-system.sh)")
+    return root
+
+
+@pytest.mark.slow
+def test_no_counterpart_finding_for_a_name_rocm_declares(known):
+    """A CUDA name reported as having no HIP equivalent (CP101) whose counterpart's
+    spelling an AMD build of ROCm 7.2's headers sees is a defect, unless known-differences
+    says why it is not the counterpart (tools/gen_rocm_counterparts.py maps the others)."""
+    words = X.preprocessed_words(_rocm_root("7.2"))
+    found = X.counterparts_present(get_compiled(Options(target_version="7.2")), words)
+    assert set(found) == set(known.get("counterpart", {}))
+
+
+@pytest.mark.parametrize("version", ["7.2", "6.4"])
+def test_cooperative_groups_findings_name_only_what_rocm_lacks(version):
+    """CP213 names a cooperative-groups function or method the target version lacks: none
+    of them may be declared by that ROCm's cooperative-groups headers."""
+    include = rocm_dir(version) / "usr" / "include"
+    if not (include / "hip" / "hip_cooperative_groups.h").is_file():
+        pytest.skip(f"no ROCm {version} folder (tools/setup-system.sh)")
+    compiled = get_compiled(Options(target_version=version))
+    assert X.cooperative_groups_present(compiled, include) == set()

@@ -248,3 +248,18 @@ def test_gen_signature_diffs_is_reproducible(tmp_path, version, name):
     out = tmp_path / name
     assert gen.main(["--hip-version", version, "--rocm-include", str(rocm), "--out", str(out)]) == 0
     assert out.read_bytes() == (HIP_RULES / name).read_bytes()
+
+
+@pytest.mark.slow
+def test_gen_rocm_counterparts_is_reproducible(tmp_path):
+    """rules/hip/rocm-counterparts.yaml is what tools/gen_rocm_counterparts.py writes from
+    the ROCm 7.2 and 6.4 folders and the committed packs (the generator runs ROCm's own
+    preprocessor over their headers)."""
+    gen = _tool("gen_rocm_counterparts")
+    roots = [Path(f"/var/cache/cudaport/rocm-{v}") for v in ("7.2", "6.4")]
+    if not all((root / "cudaport-hipcc").exists() for root in roots):
+        pytest.skip("the ROCm 7.2 and 6.4 folders (tools/setup-system.sh) are not here")
+    out = tmp_path / "rocm-counterparts.yaml"
+    shutil.copy(HIP_RULES / out.name, out)
+    gen.generate(*roots, out)
+    assert out.read_bytes() == (HIP_RULES / out.name).read_bytes()

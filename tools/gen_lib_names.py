@@ -30,7 +30,8 @@ variable or keyword with a target name in some column (functions are gen_lib_cal
 Each block is checked against CUDA itself, first with libclang (a form CUDA rejects is
 replaced by the next one: a macro that is no expression keeps only its ``#ifndef``), then
 the whole file with nvcc (``--no-nvcc`` skips that). A name no header declares is listed
-in the file's ``// undeclared:`` line. Rerunning gives an identical output.
+in the file's ``// undeclared:`` line, as is a macro the header undefines again at its end.
+Rerunning gives an identical output.
 """
 
 from __future__ import annotations
@@ -490,6 +491,11 @@ def main(argv: list[str] | None = None) -> int:
                     order.append(key)
         head = [f"#include <{h}>" for h in headers]
         chosen, rejected = choose(head, candidates, base)
+        # (a macro CUDA's header undefines again at its end, cusparse.h's
+        # CUSPARSE_DEPRECATED: no code after the include can use it)
+        for name in [n for n, why in rejected.items() if why == f'"{n} is not defined"']:
+            undeclared.append(name)
+            del rejected[name]
         text = render(stem, headers, order, chosen, undeclared, rejected)
         path = args.out / f"{stem}.cu"
         path.write_text(text, encoding="utf-8")

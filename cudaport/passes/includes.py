@@ -36,11 +36,15 @@ def includes(ctx: FileContext) -> None:
     outside = OutsideBlocks(src)
     hoisted: set[tuple[int, bytes]] = set()
     first_main = None  # the first top-level include of the target's main header
+    project_first = None  # the first top-level quoted include of a header the rules don't know
     unused: list[bool] = []  # (whether the file names libcu++, asked once)
     for inc in ctx.scan.includes:
         r = ctx.compiled.header(inc.name)
         effective = inc.name
         translated = False
+        if r is None and project_first is None and not inc.branch \
+                and src[inc.name_start - 1:inc.name_start] == b'"':
+            project_first = inc
         if r is not None and _own_header(ctx, inc):
             shown = inc.name.decode(errors="replace")
             ctx.find("CP167", inc.name_start, f'"{shown}" is the project\'s own header (the '
@@ -118,7 +122,10 @@ def includes(ctx: FileContext) -> None:
         if inc.name in ctx.compiled.main_headers:
             has_main = True
             has_target_main = has_target_main or inc.name == target_main
-    ctx.main_header = (has_main, early, translated_main, has_target_main)
+    # (a project header included before the target's main header, or with none after it)
+    before_main = project_first is not None and (first_main is None
+                                                 or project_first.start < first_main.start)
+    ctx.main_header = (has_main, early, translated_main, has_target_main, before_main)
     if first_main is not None and not ctx.path.endswith(".c"):
         _main_header_before_min_max(ctx, first_main, outside)
 
@@ -225,7 +232,7 @@ def main_header(ctx: FileContext) -> None:
     """Add the target's main header once, after every pass had its say: passes that
     see runtime or device use ask for it (``ctx.uses_runtime``), and macros the target's
     headers need defined first (``ctx.defines``) go before the file's first include."""
-    has_main, early, translated_main, has_target_main = ctx.main_header
+    has_main, early, translated_main, has_target_main, before_main = ctx.main_header
     insert = ctx.options.insert_main_header
     main = f"{ctx.compiled.target.name}/main-header"
     header = b"#include <" + ctx.compiled.target.main_header.encode() + b">" + ctx.eol()
@@ -236,7 +243,13 @@ def main_header(ctx: FileContext) -> None:
     # includes cuda_runtime.h in every .cu file (cuda-samples' oceanFFT_kernel.cu includes
     # only cufft.h).
     kernels = ctx.uses_device and not has_target_main
-    inserted_at_top = (ctx.uses_runtime and not has_main or kernels or always) and insert
+    # nvcc includes cuda_runtime.h before anything else in a .cu unit: a project header
+    # included first (`#include "common.h"` with __forceinline__ __device__ functions, then
+    # <cuda_runtime.h>) compiled there, and needs the target's main header first too.
+    force_included = before_main and ctx.path.endswith(".cu") and (
+        has_main or ctx.uses_runtime or ctx.uses_device)
+    inserted_at_top = (ctx.uses_runtime and not has_main or kernels or always
+                       or force_included) and insert
     defines = set(ctx.defines)
     # A translation unit that includes none of the target's headers itself still gets the
     # macros when a project header it includes may use the intrinsics: that header (or

@@ -120,3 +120,93 @@ def read_known_differences(path: Path) -> dict[str, dict[str, str]]:
             check, name, reason = line.split("\t")
             out.setdefault(check, {})[name] = reason
     return out
+
+
+# What a CUDA name's target counterpart is spelled like, when the target keeps CUDA's
+# naming with its own prefix (HIP's rule): CUDA prefix -> target prefix, longest first.
+COUNTERPART_PREFIXES = (
+    ("cublasLt", "hipblasLt"), ("CUBLASLT_", "HIPBLASLT_"), ("cublas", "hipblas"),
+    ("CUBLAS_", "HIPBLAS_"), ("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_"),
+    ("cusolver", "hipsolver"), ("CUSOLVER_", "HIPSOLVER_"), ("curand", "hiprand"),
+    ("CURAND_", "HIPRAND_"), ("cufft", "hipfft"), ("CUFFT_", "HIPFFT_"), ("nvrtc", "hiprtc"),
+    ("NVRTC_", "HIPRTC_"), ("cudnn", "miopen"), ("CUDNN_", "MIOPEN_"), ("CUDART_", "HIP_"),
+    ("cudaJit", "hipJitOption"),  # (cudaJitMaxRegisters: an enumerator of hipJitOption)
+    ("CUDA_", "HIP_"), ("cuda", "hip"), ("CU_", "HIP_"), ("CU", "hip"), ("cu", "hip"),
+    ("__nv_", "__hip_"))
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+# The headers of every library cudaport maps to, as a translation includes them.
+ROCM_HEADERS = (
+    "hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_fp8.h", "hip/hip_fp6.h",
+    "hip/hip_fp4.h", "hip/hip_complex.h", "hip/hiprtc.h", "hip/hip_cooperative_groups.h",
+    "hip/hip_math_constants.h", "hipblas/hipblas.h", "hipblaslt/hipblaslt.h",
+    "hipsparse/hipsparse.h", "hipsolver/hipsolver.h", "hipfft/hipfft.h", "hipfft/hipfftXt.h",
+    "hiprand/hiprand.h", "hiprand/hiprand_kernel.h", "miopen/miopen.h", "rocblas/rocblas.h",
+    "rocsparse/rocsparse.h", "rocsolver/rocsolver.h", "rocrand/rocrand.h",
+    "rocrand/rocrand_kernel.h", "hipcub/hipcub.hpp", "rccl/rccl.h", "roctracer/roctx.h",
+    "rocm_smi/rocm_smi.h")
+
+
+def preprocessed_words(root: Path, headers: tuple[str, ...] = ROCM_HEADERS) -> set[str]:
+    """Identifiers an AMD build sees: the target headers under ``root`` (a ROCm folder of
+    tools/setup-rocm.sh) preprocessed by its own compiler, host and device side, with the
+    macros they define (``-E -dD``). Unlike a word search of the files, this leaves out
+    comments, the NVIDIA-platform branches and rocThrust's CUDA back end, which spell CUDA's
+    names. The headers a folder lacks (RCCL in 6.4's) are left out."""
+    import subprocess
+    import tempfile
+    include = root / "usr" / "include"
+    wanted = [h for h in headers if (include / h).is_file()]
+    words: set[str] = set()
+    with tempfile.TemporaryDirectory(prefix="cudaport-words-") as tmp:
+        source = Path(tmp) / "all.hip"
+        source.write_text("".join(f"#include <{h}>\n" for h in wanted))
+        for side in ("--cuda-host-only", "--cuda-device-only"):
+            out = Path(tmp) / "all.i"
+            subprocess.run([str(root / "cudaport-hipcc"), "-x", "hip", "-std=c++17",
+                            "--offload-arch=gfx942", side, "-E", "-dD", "-DMIOPEN_BETA_API=1",
+                            "-DHIP_ENABLE_WARP_SYNC_BUILTINS", str(source), "-o", str(out)],
+                           check=True, capture_output=True)
+            words.update(WORD.findall(out.read_text(encoding="latin-1")))
+    return words
+
+
+def counterpart_candidates(name: str) -> list[str]:
+    """The target names a CUDA name's counterpart would be spelled as: the same name, and
+    the name with its CUDA prefix replaced (each prefix that applies)."""
+    out = [name]
+    for cuda, target in COUNTERPART_PREFIXES:
+        if name.startswith(cuda):
+            rest = name[len(cuda):]
+            out.append(target + rest)
+            if cuda in ("CU", "cu") and rest[:1].islower():  # (CUmemRangeHandleType)
+                out.append(target + rest[:1].upper() + rest[1:])
+    return out
+
+
+def counterparts_present(compiled, words: set[str]) -> dict[str, str]:
+    """CUDA names the translation reports as having no equivalent (CP101) although the
+    target's headers declare a name spelled as their counterpart: name -> that name."""
+    out = {}
+    for name, r in compiled.identifiers.items():
+        if r.entry is None or r.status != "unsupported" or r.entry.kind == "namespace":
+            continue
+        found = next((c for c in counterpart_candidates(name.decode()) if c in words), None)
+        if found is not None:
+            out[name.decode()] = found
+    return out
+
+
+_CG_HEADERS = ("hip/hip_cooperative_groups.h", "hip/amd_detail/amd_hip_cooperative_groups.h",
+               "hip/amd_detail/hip_cooperative_groups_helper.h")
+
+
+def cooperative_groups_present(compiled, include: Path) -> set[str]:
+    """Cooperative-groups functions and methods the hazards facts say the target version
+    lacks (CP213) that its cooperative-groups headers declare (``name(`` or ``name<``)."""
+    from .hazards import lacking, target_facts
+    facts = target_facts(compiled.target).get("cooperative_groups") or {}
+    text = "".join(_COMMENTS.sub(" ", (include / h).read_text(encoding="latin-1"))
+                   for h in _CG_HEADERS if (include / h).is_file())
+    names = lacking(facts, "functions", compiled.version) + lacking(facts, "methods",
+                                                                    compiled.version)
+    return {n for n in names if re.search(rf"\b{re.escape(n)}\s*[(<]", text)}

@@ -23,6 +23,8 @@ void call_cublasCcopy_v2(cublasHandle_t a1, int a2, const cuComplex* a3, int a4,
 void call_cublasCcopy_v2_64(cublasHandle_t a1, int64_t a2, const cuComplex* a3, int64_t a4, cuComplex* a5, int64_t a6) { (void)cublasCcopy_v2_64(a1, a2, a3, a4, a5, a6); }
 // call cublasCdgmm
 void call_cublasCdgmm(cublasHandle_t a1, cublasSideMode_t a2, int a3, int a4, const cuComplex* a5, int a6, const cuComplex* a7, int a8, cuComplex* a9, int a10) { (void)cublasCdgmm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
+// call cublasCdgmm_64
+void call_cublasCdgmm_64(cublasHandle_t a1, cublasSideMode_t a2, int64_t a3, int64_t a4, const cuComplex* a5, int64_t a6, const cuComplex* a7, int64_t a8, cuComplex* a9, int64_t a10) { (void)cublasCdgmm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cublasCdotc
 void call_cublasCdotc(cublasHandle_t a1, int a2, const cuComplex* a3, int a4, const cuComplex* a5, int a6, cuComplex* a7) { (void)cublasCdotc(a1, a2, a3, a4, a5, a6, a7); }
 // call cublasCdotc_64
@@ -49,6 +51,8 @@ void call_cublasCgbmv_v2(cublasHandle_t a1, cublasOperation_t a2, int a3, int a4
 void call_cublasCgbmv_v2_64(cublasHandle_t a1, cublasOperation_t a2, int64_t a3, int64_t a4, int64_t a5, int64_t a6, const cuComplex* a7, const cuComplex* a8, int64_t a9, const cuComplex* a10, int64_t a11, const cuComplex* a12, cuComplex* a13, int64_t a14) { (void)cublasCgbmv_v2_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasCgeam
 void call_cublasCgeam(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int a4, int a5, const cuComplex* a6, const cuComplex* a7, int a8, const cuComplex* a9, const cuComplex* a10, int a11, cuComplex* a12, int a13) { (void)cublasCgeam(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasCgeam_64
+void call_cublasCgeam_64(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const cuComplex* a6, const cuComplex* a7, int64_t a8, const cuComplex* a9, const cuComplex* a10, int64_t a11, cuComplex* a12, int64_t a13) { (void)cublasCgeam_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasCgelsBatched
 void call_cublasCgelsBatched(cublasHandle_t a1, cublasOperation_t a2, int a3, int a4, int a5, cuComplex*const* a6, int a7, cuComplex*const* a8, int a9, int* a10, int* a11, int a12) { (void)cublasCgelsBatched(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
 // call cublasCgemm
@@ -117,6 +121,8 @@ void call_cublasChbmv_v2(cublasHandle_t a1, cublasFillMode_t a2, int a3, int a4,
 void call_cublasChbmv_v2_64(cublasHandle_t a1, cublasFillMode_t a2, int64_t a3, int64_t a4, const cuComplex* a5, const cuComplex* a6, int64_t a7, const cuComplex* a8, int64_t a9, const cuComplex* a10, cuComplex* a11, int64_t a12) { (void)cublasChbmv_v2_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
 // call cublasChemm
 void call_cublasChemm(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int a4, int a5, const cuComplex* a6, const cuComplex* a7, int a8, const cuComplex* a9, int a10, const cuComplex* a11, cuComplex* a12, int a13) { (void)cublasChemm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasChemm_64
+void call_cublasChemm_64(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int64_t a4, int64_t a5, const cuComplex* a6, const cuComplex* a7, int64_t a8, const cuComplex* a9, int64_t a10, const cuComplex* a11, cuComplex* a12, int64_t a13) { (void)cublasChemm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasChemm_v2
 void call_cublasChemm_v2(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int a4, int a5, const cuComplex* a6, const cuComplex* a7, int a8, const cuComplex* a9, int a10, const cuComplex* a11, cuComplex* a12, int a13) { (void)cublasChemm_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasChemv
@@ -237,6 +243,8 @@ void call_cublasCswap_v2(cublasHandle_t a1, int a2, cuComplex* a3, int a4, cuCom
 void call_cublasCswap_v2_64(cublasHandle_t a1, int64_t a2, cuComplex* a3, int64_t a4, cuComplex* a5, int64_t a6) { (void)cublasCswap_v2_64(a1, a2, a3, a4, a5, a6); }
 // call cublasCsymm
 void call_cublasCsymm(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int a4, int a5, const cuComplex* a6, const cuComplex* a7, int a8, const cuComplex* a9, int a10, const cuComplex* a11, cuComplex* a12, int a13) { (void)cublasCsymm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasCsymm_64
+void call_cublasCsymm_64(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int64_t a4, int64_t a5, const cuComplex* a6, const cuComplex* a7, int64_t a8, const cuComplex* a9, int64_t a10, const cuComplex* a11, cuComplex* a12, int64_t a13) { (void)cublasCsymm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasCsymm_v2
 void call_cublasCsymm_v2(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int a4, int a5, const cuComplex* a6, const cuComplex* a7, int a8, const cuComplex* a9, int a10, const cuComplex* a11, cuComplex* a12, int a13) { (void)cublasCsymm_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasCsymv
@@ -259,6 +267,8 @@ void call_cublasCsyr2_v2(cublasHandle_t a1, cublasFillMode_t a2, int a3, const c
 void call_cublasCsyr2_v2_64(cublasHandle_t a1, cublasFillMode_t a2, int64_t a3, const cuComplex* a4, const cuComplex* a5, int64_t a6, const cuComplex* a7, int64_t a8, cuComplex* a9, int64_t a10) { (void)cublasCsyr2_v2_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cublasCsyr2k
 void call_cublasCsyr2k(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const cuComplex* a6, const cuComplex* a7, int a8, const cuComplex* a9, int a10, const cuComplex* a11, cuComplex* a12, int a13) { (void)cublasCsyr2k(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasCsyr2k_64
+void call_cublasCsyr2k_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const cuComplex* a6, const cuComplex* a7, int64_t a8, const cuComplex* a9, int64_t a10, const cuComplex* a11, cuComplex* a12, int64_t a13) { (void)cublasCsyr2k_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasCsyr2k_v2
 void call_cublasCsyr2k_v2(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const cuComplex* a6, const cuComplex* a7, int a8, const cuComplex* a9, int a10, const cuComplex* a11, cuComplex* a12, int a13) { (void)cublasCsyr2k_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasCsyr_64
@@ -269,10 +279,14 @@ void call_cublasCsyr_v2(cublasHandle_t a1, cublasFillMode_t a2, int a3, const cu
 void call_cublasCsyr_v2_64(cublasHandle_t a1, cublasFillMode_t a2, int64_t a3, const cuComplex* a4, const cuComplex* a5, int64_t a6, cuComplex* a7, int64_t a8) { (void)cublasCsyr_v2_64(a1, a2, a3, a4, a5, a6, a7, a8); }
 // call cublasCsyrk
 void call_cublasCsyrk(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const cuComplex* a6, const cuComplex* a7, int a8, const cuComplex* a9, cuComplex* a10, int a11) { (void)cublasCsyrk(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
+// call cublasCsyrk_64
+void call_cublasCsyrk_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const cuComplex* a6, const cuComplex* a7, int64_t a8, const cuComplex* a9, cuComplex* a10, int64_t a11) { (void)cublasCsyrk_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
 // call cublasCsyrk_v2
 void call_cublasCsyrk_v2(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const cuComplex* a6, const cuComplex* a7, int a8, const cuComplex* a9, cuComplex* a10, int a11) { (void)cublasCsyrk_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
 // call cublasCsyrkx
 void call_cublasCsyrkx(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const cuComplex* a6, const cuComplex* a7, int a8, const cuComplex* a9, int a10, const cuComplex* a11, cuComplex* a12, int a13) { (void)cublasCsyrkx(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasCsyrkx_64
+void call_cublasCsyrkx_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const cuComplex* a6, const cuComplex* a7, int64_t a8, const cuComplex* a9, int64_t a10, const cuComplex* a11, cuComplex* a12, int64_t a13) { (void)cublasCsyrkx_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasCtbmv
 void call_cublasCtbmv(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, cublasDiagType_t a4, int a5, int a6, const cuComplex* a7, int a8, cuComplex* a9, int a10) { (void)cublasCtbmv(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cublasCtbmv_64
@@ -307,6 +321,8 @@ void call_cublasCtpsv_v2(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation
 void call_cublasCtpsv_v2_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, cublasDiagType_t a4, int64_t a5, const cuComplex* a6, cuComplex* a7, int64_t a8) { (void)cublasCtpsv_v2_64(a1, a2, a3, a4, a5, a6, a7, a8); }
 // call cublasCtrmm
 void call_cublasCtrmm(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, cublasOperation_t a4, cublasDiagType_t a5, int a6, int a7, const cuComplex* a8, const cuComplex* a9, int a10, const cuComplex* a11, int a12, cuComplex* a13, int a14) { (void)cublasCtrmm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
+// call cublasCtrmm_64
+void call_cublasCtrmm_64(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, cublasOperation_t a4, cublasDiagType_t a5, int64_t a6, int64_t a7, const cuComplex* a8, const cuComplex* a9, int64_t a10, const cuComplex* a11, int64_t a12, cuComplex* a13, int64_t a14) { (void)cublasCtrmm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasCtrmm_v2
 void call_cublasCtrmm_v2(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, cublasOperation_t a4, cublasDiagType_t a5, int a6, int a7, const cuComplex* a8, const cuComplex* a9, int a10, const cuComplex* a11, int a12, cuComplex* a13, int a14) { (void)cublasCtrmm_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasCtrmv
@@ -363,6 +379,8 @@ void call_cublasDcopy_v2(cublasHandle_t a1, int a2, const double* a3, int a4, do
 void call_cublasDcopy_v2_64(cublasHandle_t a1, int64_t a2, const double* a3, int64_t a4, double* a5, int64_t a6) { (void)cublasDcopy_v2_64(a1, a2, a3, a4, a5, a6); }
 // call cublasDdgmm
 void call_cublasDdgmm(cublasHandle_t a1, cublasSideMode_t a2, int a3, int a4, const double* a5, int a6, const double* a7, int a8, double* a9, int a10) { (void)cublasDdgmm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
+// call cublasDdgmm_64
+void call_cublasDdgmm_64(cublasHandle_t a1, cublasSideMode_t a2, int64_t a3, int64_t a4, const double* a5, int64_t a6, const double* a7, int64_t a8, double* a9, int64_t a10) { (void)cublasDdgmm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cublasDdot
 void call_cublasDdot(cublasHandle_t a1, int a2, const double* a3, int a4, const double* a5, int a6, double* a7) { (void)cublasDdot(a1, a2, a3, a4, a5, a6, a7); }
 // call cublasDdot_64
@@ -385,6 +403,8 @@ void call_cublasDgbmv_v2(cublasHandle_t a1, cublasOperation_t a2, int a3, int a4
 void call_cublasDgbmv_v2_64(cublasHandle_t a1, cublasOperation_t a2, int64_t a3, int64_t a4, int64_t a5, int64_t a6, const double* a7, const double* a8, int64_t a9, const double* a10, int64_t a11, const double* a12, double* a13, int64_t a14) { (void)cublasDgbmv_v2_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasDgeam
 void call_cublasDgeam(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int a4, int a5, const double* a6, const double* a7, int a8, const double* a9, const double* a10, int a11, double* a12, int a13) { (void)cublasDgeam(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasDgeam_64
+void call_cublasDgeam_64(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const double* a6, const double* a7, int64_t a8, const double* a9, const double* a10, int64_t a11, double* a12, int64_t a13) { (void)cublasDgeam_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasDgelsBatched
 void call_cublasDgelsBatched(cublasHandle_t a1, cublasOperation_t a2, int a3, int a4, int a5, double*const* a6, int a7, double*const* a8, int a9, int* a10, int* a11, int a12) { (void)cublasDgelsBatched(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
 // call cublasDgemm
@@ -525,6 +545,8 @@ void call_cublasDswap_v2(cublasHandle_t a1, int a2, double* a3, int a4, double* 
 void call_cublasDswap_v2_64(cublasHandle_t a1, int64_t a2, double* a3, int64_t a4, double* a5, int64_t a6) { (void)cublasDswap_v2_64(a1, a2, a3, a4, a5, a6); }
 // call cublasDsymm
 void call_cublasDsymm(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int a4, int a5, const double* a6, const double* a7, int a8, const double* a9, int a10, const double* a11, double* a12, int a13) { (void)cublasDsymm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasDsymm_64
+void call_cublasDsymm_64(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int64_t a4, int64_t a5, const double* a6, const double* a7, int64_t a8, const double* a9, int64_t a10, const double* a11, double* a12, int64_t a13) { (void)cublasDsymm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasDsymm_v2
 void call_cublasDsymm_v2(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int a4, int a5, const double* a6, const double* a7, int a8, const double* a9, int a10, const double* a11, double* a12, int a13) { (void)cublasDsymm_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasDsymv
@@ -547,6 +569,8 @@ void call_cublasDsyr2_v2(cublasHandle_t a1, cublasFillMode_t a2, int a3, const d
 void call_cublasDsyr2_v2_64(cublasHandle_t a1, cublasFillMode_t a2, int64_t a3, const double* a4, const double* a5, int64_t a6, const double* a7, int64_t a8, double* a9, int64_t a10) { (void)cublasDsyr2_v2_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cublasDsyr2k
 void call_cublasDsyr2k(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const double* a6, const double* a7, int a8, const double* a9, int a10, const double* a11, double* a12, int a13) { (void)cublasDsyr2k(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasDsyr2k_64
+void call_cublasDsyr2k_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const double* a6, const double* a7, int64_t a8, const double* a9, int64_t a10, const double* a11, double* a12, int64_t a13) { (void)cublasDsyr2k_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasDsyr2k_v2
 void call_cublasDsyr2k_v2(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const double* a6, const double* a7, int a8, const double* a9, int a10, const double* a11, double* a12, int a13) { (void)cublasDsyr2k_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasDsyr_64
@@ -557,10 +581,14 @@ void call_cublasDsyr_v2(cublasHandle_t a1, cublasFillMode_t a2, int a3, const do
 void call_cublasDsyr_v2_64(cublasHandle_t a1, cublasFillMode_t a2, int64_t a3, const double* a4, const double* a5, int64_t a6, double* a7, int64_t a8) { (void)cublasDsyr_v2_64(a1, a2, a3, a4, a5, a6, a7, a8); }
 // call cublasDsyrk
 void call_cublasDsyrk(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const double* a6, const double* a7, int a8, const double* a9, double* a10, int a11) { (void)cublasDsyrk(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
+// call cublasDsyrk_64
+void call_cublasDsyrk_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const double* a6, const double* a7, int64_t a8, const double* a9, double* a10, int64_t a11) { (void)cublasDsyrk_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
 // call cublasDsyrk_v2
 void call_cublasDsyrk_v2(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const double* a6, const double* a7, int a8, const double* a9, double* a10, int a11) { (void)cublasDsyrk_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
 // call cublasDsyrkx
 void call_cublasDsyrkx(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const double* a6, const double* a7, int a8, const double* a9, int a10, const double* a11, double* a12, int a13) { (void)cublasDsyrkx(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasDsyrkx_64
+void call_cublasDsyrkx_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const double* a6, const double* a7, int64_t a8, const double* a9, int64_t a10, const double* a11, double* a12, int64_t a13) { (void)cublasDsyrkx_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasDtbmv
 void call_cublasDtbmv(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, cublasDiagType_t a4, int a5, int a6, const double* a7, int a8, double* a9, int a10) { (void)cublasDtbmv(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cublasDtbmv_64
@@ -595,6 +623,8 @@ void call_cublasDtpsv_v2(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation
 void call_cublasDtpsv_v2_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, cublasDiagType_t a4, int64_t a5, const double* a6, double* a7, int64_t a8) { (void)cublasDtpsv_v2_64(a1, a2, a3, a4, a5, a6, a7, a8); }
 // call cublasDtrmm
 void call_cublasDtrmm(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, cublasOperation_t a4, cublasDiagType_t a5, int a6, int a7, const double* a8, const double* a9, int a10, const double* a11, int a12, double* a13, int a14) { (void)cublasDtrmm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
+// call cublasDtrmm_64
+void call_cublasDtrmm_64(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, cublasOperation_t a4, cublasDiagType_t a5, int64_t a6, int64_t a7, const double* a8, const double* a9, int64_t a10, const double* a11, int64_t a12, double* a13, int64_t a14) { (void)cublasDtrmm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasDtrmm_v2
 void call_cublasDtrmm_v2(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, cublasOperation_t a4, cublasDiagType_t a5, int a6, int a7, const double* a8, const double* a9, int a10, const double* a11, int a12, double* a13, int a14) { (void)cublasDtrmm_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasDtrmv
@@ -645,14 +675,20 @@ void call_cublasDznrm2_v2_64(cublasHandle_t a1, int64_t a2, const cuDoubleComple
 void call_cublasGemmBatchedEx_1(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int a4, int a5, int a6, const void* a7, const void*const* a8, cudaDataType a9, int a10, const void*const* a11, cudaDataType a12, int a13, const void* a14, void*const* a15, cudaDataType a16, int a17, int a18, cublasComputeType_t a19, cublasGemmAlgo_t a20) { (void)cublasGemmBatchedEx(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20); }
 // call cublasGemmBatchedEx
 void call_cublasGemmBatchedEx_2(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int a4, int a5, int a6, const void* a7, const void*const* a8, cudaDataType a9, int a10, const void*const* a11, cudaDataType a12, int a13, const void* a14, void*const* a15, cudaDataType a16, int a17, int a18, cudaDataType a19, cublasGemmAlgo_t a20) { (void)cublasGemmBatchedEx(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20); }
+// call cublasGemmBatchedEx_64
+void call_cublasGemmBatchedEx_64(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, int64_t a6, const void* a7, const void*const* a8, cudaDataType a9, int64_t a10, const void*const* a11, cudaDataType a12, int64_t a13, const void* a14, void*const* a15, cudaDataType a16, int64_t a17, int64_t a18, cublasComputeType_t a19, cublasGemmAlgo_t a20) { (void)cublasGemmBatchedEx_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20); }
 // call cublasGemmEx
 void call_cublasGemmEx_1(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int a4, int a5, int a6, const void* a7, const void* a8, cudaDataType a9, int a10, const void* a11, cudaDataType a12, int a13, const void* a14, void* a15, cudaDataType a16, int a17, cublasComputeType_t a18, cublasGemmAlgo_t a19) { (void)cublasGemmEx(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19); }
 // call cublasGemmEx
 void call_cublasGemmEx_2(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int a4, int a5, int a6, const void* a7, const void* a8, cudaDataType a9, int a10, const void* a11, cudaDataType a12, int a13, const void* a14, void* a15, cudaDataType a16, int a17, cudaDataType a18, cublasGemmAlgo_t a19) { (void)cublasGemmEx(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19); }
+// call cublasGemmEx_64
+void call_cublasGemmEx_64(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, int64_t a6, const void* a7, const void* a8, cudaDataType a9, int64_t a10, const void* a11, cudaDataType a12, int64_t a13, const void* a14, void* a15, cudaDataType a16, int64_t a17, cublasComputeType_t a18, cublasGemmAlgo_t a19) { (void)cublasGemmEx_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19); }
 // call cublasGemmStridedBatchedEx
 void call_cublasGemmStridedBatchedEx_1(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int a4, int a5, int a6, const void* a7, const void* a8, cudaDataType a9, int a10, long long a11, const void* a12, cudaDataType a13, int a14, long long a15, const void* a16, void* a17, cudaDataType a18, int a19, long long a20, int a21, cublasComputeType_t a22, cublasGemmAlgo_t a23) { (void)cublasGemmStridedBatchedEx(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23); }
 // call cublasGemmStridedBatchedEx
 void call_cublasGemmStridedBatchedEx_2(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int a4, int a5, int a6, const void* a7, const void* a8, cudaDataType a9, int a10, long long a11, const void* a12, cudaDataType a13, int a14, long long a15, const void* a16, void* a17, cudaDataType a18, int a19, long long a20, int a21, cudaDataType a22, cublasGemmAlgo_t a23) { (void)cublasGemmStridedBatchedEx(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23); }
+// call cublasGemmStridedBatchedEx_64
+void call_cublasGemmStridedBatchedEx_64(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, int64_t a6, const void* a7, const void* a8, cudaDataType a9, int64_t a10, long long a11, const void* a12, cudaDataType a13, int64_t a14, long long a15, const void* a16, void* a17, cudaDataType a18, int64_t a19, long long a20, int64_t a21, cublasComputeType_t a22, cublasGemmAlgo_t a23) { (void)cublasGemmStridedBatchedEx_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23); }
 // call cublasGetAtomicsMode
 void call_cublasGetAtomicsMode(cublasHandle_t a1, cublasAtomicsMode_t* a2) { (void)cublasGetAtomicsMode(a1, a2); }
 // call cublasGetMathMode
@@ -821,6 +857,8 @@ void call_cublasScopy_v2(cublasHandle_t a1, int a2, const float* a3, int a4, flo
 void call_cublasScopy_v2_64(cublasHandle_t a1, int64_t a2, const float* a3, int64_t a4, float* a5, int64_t a6) { (void)cublasScopy_v2_64(a1, a2, a3, a4, a5, a6); }
 // call cublasSdgmm
 void call_cublasSdgmm(cublasHandle_t a1, cublasSideMode_t a2, int a3, int a4, const float* a5, int a6, const float* a7, int a8, float* a9, int a10) { (void)cublasSdgmm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
+// call cublasSdgmm_64
+void call_cublasSdgmm_64(cublasHandle_t a1, cublasSideMode_t a2, int64_t a3, int64_t a4, const float* a5, int64_t a6, const float* a7, int64_t a8, float* a9, int64_t a10) { (void)cublasSdgmm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cublasSdot
 void call_cublasSdot(cublasHandle_t a1, int a2, const float* a3, int a4, const float* a5, int a6, float* a7) { (void)cublasSdot(a1, a2, a3, a4, a5, a6, a7); }
 // call cublasSdot_64
@@ -863,6 +901,8 @@ void call_cublasSgbmv_v2(cublasHandle_t a1, cublasOperation_t a2, int a3, int a4
 void call_cublasSgbmv_v2_64(cublasHandle_t a1, cublasOperation_t a2, int64_t a3, int64_t a4, int64_t a5, int64_t a6, const float* a7, const float* a8, int64_t a9, const float* a10, int64_t a11, const float* a12, float* a13, int64_t a14) { (void)cublasSgbmv_v2_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasSgeam
 void call_cublasSgeam(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int a4, int a5, const float* a6, const float* a7, int a8, const float* a9, const float* a10, int a11, float* a12, int a13) { (void)cublasSgeam(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasSgeam_64
+void call_cublasSgeam_64(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const float* a6, const float* a7, int64_t a8, const float* a9, const float* a10, int64_t a11, float* a12, int64_t a13) { (void)cublasSgeam_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasSgelsBatched
 void call_cublasSgelsBatched(cublasHandle_t a1, cublasOperation_t a2, int a3, int a4, int a5, float*const* a6, int a7, float*const* a8, int a9, int* a10, int* a11, int a12) { (void)cublasSgelsBatched(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
 // call cublasSgemm
@@ -995,6 +1035,8 @@ void call_cublasSswap_v2(cublasHandle_t a1, int a2, float* a3, int a4, float* a5
 void call_cublasSswap_v2_64(cublasHandle_t a1, int64_t a2, float* a3, int64_t a4, float* a5, int64_t a6) { (void)cublasSswap_v2_64(a1, a2, a3, a4, a5, a6); }
 // call cublasSsymm
 void call_cublasSsymm(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int a4, int a5, const float* a6, const float* a7, int a8, const float* a9, int a10, const float* a11, float* a12, int a13) { (void)cublasSsymm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasSsymm_64
+void call_cublasSsymm_64(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int64_t a4, int64_t a5, const float* a6, const float* a7, int64_t a8, const float* a9, int64_t a10, const float* a11, float* a12, int64_t a13) { (void)cublasSsymm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasSsymm_v2
 void call_cublasSsymm_v2(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int a4, int a5, const float* a6, const float* a7, int a8, const float* a9, int a10, const float* a11, float* a12, int a13) { (void)cublasSsymm_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasSsymv
@@ -1017,6 +1059,8 @@ void call_cublasSsyr2_v2(cublasHandle_t a1, cublasFillMode_t a2, int a3, const f
 void call_cublasSsyr2_v2_64(cublasHandle_t a1, cublasFillMode_t a2, int64_t a3, const float* a4, const float* a5, int64_t a6, const float* a7, int64_t a8, float* a9, int64_t a10) { (void)cublasSsyr2_v2_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cublasSsyr2k
 void call_cublasSsyr2k(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const float* a6, const float* a7, int a8, const float* a9, int a10, const float* a11, float* a12, int a13) { (void)cublasSsyr2k(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasSsyr2k_64
+void call_cublasSsyr2k_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const float* a6, const float* a7, int64_t a8, const float* a9, int64_t a10, const float* a11, float* a12, int64_t a13) { (void)cublasSsyr2k_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasSsyr2k_v2
 void call_cublasSsyr2k_v2(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const float* a6, const float* a7, int a8, const float* a9, int a10, const float* a11, float* a12, int a13) { (void)cublasSsyr2k_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasSsyr_64
@@ -1027,10 +1071,14 @@ void call_cublasSsyr_v2(cublasHandle_t a1, cublasFillMode_t a2, int a3, const fl
 void call_cublasSsyr_v2_64(cublasHandle_t a1, cublasFillMode_t a2, int64_t a3, const float* a4, const float* a5, int64_t a6, float* a7, int64_t a8) { (void)cublasSsyr_v2_64(a1, a2, a3, a4, a5, a6, a7, a8); }
 // call cublasSsyrk
 void call_cublasSsyrk(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const float* a6, const float* a7, int a8, const float* a9, float* a10, int a11) { (void)cublasSsyrk(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
+// call cublasSsyrk_64
+void call_cublasSsyrk_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const float* a6, const float* a7, int64_t a8, const float* a9, float* a10, int64_t a11) { (void)cublasSsyrk_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
 // call cublasSsyrk_v2
 void call_cublasSsyrk_v2(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const float* a6, const float* a7, int a8, const float* a9, float* a10, int a11) { (void)cublasSsyrk_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
 // call cublasSsyrkx
 void call_cublasSsyrkx(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const float* a6, const float* a7, int a8, const float* a9, int a10, const float* a11, float* a12, int a13) { (void)cublasSsyrkx(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasSsyrkx_64
+void call_cublasSsyrkx_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const float* a6, const float* a7, int64_t a8, const float* a9, int64_t a10, const float* a11, float* a12, int64_t a13) { (void)cublasSsyrkx_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasStbmv
 void call_cublasStbmv(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, cublasDiagType_t a4, int a5, int a6, const float* a7, int a8, float* a9, int a10) { (void)cublasStbmv(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cublasStbmv_64
@@ -1065,6 +1113,8 @@ void call_cublasStpsv_v2(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation
 void call_cublasStpsv_v2_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, cublasDiagType_t a4, int64_t a5, const float* a6, float* a7, int64_t a8) { (void)cublasStpsv_v2_64(a1, a2, a3, a4, a5, a6, a7, a8); }
 // call cublasStrmm
 void call_cublasStrmm(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, cublasOperation_t a4, cublasDiagType_t a5, int a6, int a7, const float* a8, const float* a9, int a10, const float* a11, int a12, float* a13, int a14) { (void)cublasStrmm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
+// call cublasStrmm_64
+void call_cublasStrmm_64(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, cublasOperation_t a4, cublasDiagType_t a5, int64_t a6, int64_t a7, const float* a8, const float* a9, int64_t a10, const float* a11, int64_t a12, float* a13, int64_t a14) { (void)cublasStrmm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasStrmm_v2
 void call_cublasStrmm_v2(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, cublasOperation_t a4, cublasDiagType_t a5, int a6, int a7, const float* a8, const float* a9, int a10, const float* a11, int a12, float* a13, int a14) { (void)cublasStrmm_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasStrmv
@@ -1129,6 +1179,8 @@ void call_cublasZcopy_v2(cublasHandle_t a1, int a2, const cuDoubleComplex* a3, i
 void call_cublasZcopy_v2_64(cublasHandle_t a1, int64_t a2, const cuDoubleComplex* a3, int64_t a4, cuDoubleComplex* a5, int64_t a6) { (void)cublasZcopy_v2_64(a1, a2, a3, a4, a5, a6); }
 // call cublasZdgmm
 void call_cublasZdgmm(cublasHandle_t a1, cublasSideMode_t a2, int a3, int a4, const cuDoubleComplex* a5, int a6, const cuDoubleComplex* a7, int a8, cuDoubleComplex* a9, int a10) { (void)cublasZdgmm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
+// call cublasZdgmm_64
+void call_cublasZdgmm_64(cublasHandle_t a1, cublasSideMode_t a2, int64_t a3, int64_t a4, const cuDoubleComplex* a5, int64_t a6, const cuDoubleComplex* a7, int64_t a8, cuDoubleComplex* a9, int64_t a10) { (void)cublasZdgmm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cublasZdotc
 void call_cublasZdotc(cublasHandle_t a1, int a2, const cuDoubleComplex* a3, int a4, const cuDoubleComplex* a5, int a6, cuDoubleComplex* a7) { (void)cublasZdotc(a1, a2, a3, a4, a5, a6, a7); }
 // call cublasZdotc_64
@@ -1171,6 +1223,8 @@ void call_cublasZgbmv_v2(cublasHandle_t a1, cublasOperation_t a2, int a3, int a4
 void call_cublasZgbmv_v2_64(cublasHandle_t a1, cublasOperation_t a2, int64_t a3, int64_t a4, int64_t a5, int64_t a6, const cuDoubleComplex* a7, const cuDoubleComplex* a8, int64_t a9, const cuDoubleComplex* a10, int64_t a11, const cuDoubleComplex* a12, cuDoubleComplex* a13, int64_t a14) { (void)cublasZgbmv_v2_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasZgeam
 void call_cublasZgeam(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int a4, int a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int a8, const cuDoubleComplex* a9, const cuDoubleComplex* a10, int a11, cuDoubleComplex* a12, int a13) { (void)cublasZgeam(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasZgeam_64
+void call_cublasZgeam_64(cublasHandle_t a1, cublasOperation_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int64_t a8, const cuDoubleComplex* a9, const cuDoubleComplex* a10, int64_t a11, cuDoubleComplex* a12, int64_t a13) { (void)cublasZgeam_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasZgelsBatched
 void call_cublasZgelsBatched(cublasHandle_t a1, cublasOperation_t a2, int a3, int a4, int a5, cuDoubleComplex*const* a6, int a7, cuDoubleComplex*const* a8, int a9, int* a10, int* a11, int a12) { (void)cublasZgelsBatched(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
 // call cublasZgemm
@@ -1239,6 +1293,8 @@ void call_cublasZhbmv_v2(cublasHandle_t a1, cublasFillMode_t a2, int a3, int a4,
 void call_cublasZhbmv_v2_64(cublasHandle_t a1, cublasFillMode_t a2, int64_t a3, int64_t a4, const cuDoubleComplex* a5, const cuDoubleComplex* a6, int64_t a7, const cuDoubleComplex* a8, int64_t a9, const cuDoubleComplex* a10, cuDoubleComplex* a11, int64_t a12) { (void)cublasZhbmv_v2_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
 // call cublasZhemm
 void call_cublasZhemm(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int a4, int a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int a8, const cuDoubleComplex* a9, int a10, const cuDoubleComplex* a11, cuDoubleComplex* a12, int a13) { (void)cublasZhemm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasZhemm_64
+void call_cublasZhemm_64(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int64_t a4, int64_t a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int64_t a8, const cuDoubleComplex* a9, int64_t a10, const cuDoubleComplex* a11, cuDoubleComplex* a12, int64_t a13) { (void)cublasZhemm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasZhemm_v2
 void call_cublasZhemm_v2(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int a4, int a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int a8, const cuDoubleComplex* a9, int a10, const cuDoubleComplex* a11, cuDoubleComplex* a12, int a13) { (void)cublasZhemm_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasZhemv
@@ -1339,6 +1395,8 @@ void call_cublasZswap_v2(cublasHandle_t a1, int a2, cuDoubleComplex* a3, int a4,
 void call_cublasZswap_v2_64(cublasHandle_t a1, int64_t a2, cuDoubleComplex* a3, int64_t a4, cuDoubleComplex* a5, int64_t a6) { (void)cublasZswap_v2_64(a1, a2, a3, a4, a5, a6); }
 // call cublasZsymm
 void call_cublasZsymm(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int a4, int a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int a8, const cuDoubleComplex* a9, int a10, const cuDoubleComplex* a11, cuDoubleComplex* a12, int a13) { (void)cublasZsymm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasZsymm_64
+void call_cublasZsymm_64(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int64_t a4, int64_t a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int64_t a8, const cuDoubleComplex* a9, int64_t a10, const cuDoubleComplex* a11, cuDoubleComplex* a12, int64_t a13) { (void)cublasZsymm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasZsymm_v2
 void call_cublasZsymm_v2(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, int a4, int a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int a8, const cuDoubleComplex* a9, int a10, const cuDoubleComplex* a11, cuDoubleComplex* a12, int a13) { (void)cublasZsymm_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasZsymv
@@ -1361,6 +1419,8 @@ void call_cublasZsyr2_v2(cublasHandle_t a1, cublasFillMode_t a2, int a3, const c
 void call_cublasZsyr2_v2_64(cublasHandle_t a1, cublasFillMode_t a2, int64_t a3, const cuDoubleComplex* a4, const cuDoubleComplex* a5, int64_t a6, const cuDoubleComplex* a7, int64_t a8, cuDoubleComplex* a9, int64_t a10) { (void)cublasZsyr2_v2_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cublasZsyr2k
 void call_cublasZsyr2k(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int a8, const cuDoubleComplex* a9, int a10, const cuDoubleComplex* a11, cuDoubleComplex* a12, int a13) { (void)cublasZsyr2k(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasZsyr2k_64
+void call_cublasZsyr2k_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int64_t a8, const cuDoubleComplex* a9, int64_t a10, const cuDoubleComplex* a11, cuDoubleComplex* a12, int64_t a13) { (void)cublasZsyr2k_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasZsyr2k_v2
 void call_cublasZsyr2k_v2(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int a8, const cuDoubleComplex* a9, int a10, const cuDoubleComplex* a11, cuDoubleComplex* a12, int a13) { (void)cublasZsyr2k_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasZsyr_64
@@ -1371,10 +1431,14 @@ void call_cublasZsyr_v2(cublasHandle_t a1, cublasFillMode_t a2, int a3, const cu
 void call_cublasZsyr_v2_64(cublasHandle_t a1, cublasFillMode_t a2, int64_t a3, const cuDoubleComplex* a4, const cuDoubleComplex* a5, int64_t a6, cuDoubleComplex* a7, int64_t a8) { (void)cublasZsyr_v2_64(a1, a2, a3, a4, a5, a6, a7, a8); }
 // call cublasZsyrk
 void call_cublasZsyrk(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int a8, const cuDoubleComplex* a9, cuDoubleComplex* a10, int a11) { (void)cublasZsyrk(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
+// call cublasZsyrk_64
+void call_cublasZsyrk_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int64_t a8, const cuDoubleComplex* a9, cuDoubleComplex* a10, int64_t a11) { (void)cublasZsyrk_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
 // call cublasZsyrk_v2
 void call_cublasZsyrk_v2(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int a8, const cuDoubleComplex* a9, cuDoubleComplex* a10, int a11) { (void)cublasZsyrk_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
 // call cublasZsyrkx
 void call_cublasZsyrkx(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int a4, int a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int a8, const cuDoubleComplex* a9, int a10, const cuDoubleComplex* a11, cuDoubleComplex* a12, int a13) { (void)cublasZsyrkx(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
+// call cublasZsyrkx_64
+void call_cublasZsyrkx_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, int64_t a4, int64_t a5, const cuDoubleComplex* a6, const cuDoubleComplex* a7, int64_t a8, const cuDoubleComplex* a9, int64_t a10, const cuDoubleComplex* a11, cuDoubleComplex* a12, int64_t a13) { (void)cublasZsyrkx_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13); }
 // call cublasZtbmv
 void call_cublasZtbmv(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, cublasDiagType_t a4, int a5, int a6, const cuDoubleComplex* a7, int a8, cuDoubleComplex* a9, int a10) { (void)cublasZtbmv(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 // call cublasZtbmv_64
@@ -1409,6 +1473,8 @@ void call_cublasZtpsv_v2(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation
 void call_cublasZtpsv_v2_64(cublasHandle_t a1, cublasFillMode_t a2, cublasOperation_t a3, cublasDiagType_t a4, int64_t a5, const cuDoubleComplex* a6, cuDoubleComplex* a7, int64_t a8) { (void)cublasZtpsv_v2_64(a1, a2, a3, a4, a5, a6, a7, a8); }
 // call cublasZtrmm
 void call_cublasZtrmm(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, cublasOperation_t a4, cublasDiagType_t a5, int a6, int a7, const cuDoubleComplex* a8, const cuDoubleComplex* a9, int a10, const cuDoubleComplex* a11, int a12, cuDoubleComplex* a13, int a14) { (void)cublasZtrmm(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
+// call cublasZtrmm_64
+void call_cublasZtrmm_64(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, cublasOperation_t a4, cublasDiagType_t a5, int64_t a6, int64_t a7, const cuDoubleComplex* a8, const cuDoubleComplex* a9, int64_t a10, const cuDoubleComplex* a11, int64_t a12, cuDoubleComplex* a13, int64_t a14) { (void)cublasZtrmm_64(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasZtrmm_v2
 void call_cublasZtrmm_v2(cublasHandle_t a1, cublasSideMode_t a2, cublasFillMode_t a3, cublasOperation_t a4, cublasDiagType_t a5, int a6, int a7, const cuDoubleComplex* a8, const cuDoubleComplex* a9, int a10, const cuDoubleComplex* a11, int a12, cuDoubleComplex* a13, int a14) { (void)cublasZtrmm_v2(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14); }
 // call cublasZtrmv

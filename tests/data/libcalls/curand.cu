@@ -21,6 +21,8 @@ __device__ void call_curand_7(curandStateScrambledSobol32_t* a1) { (void)curand(
 __device__ void call_curand_8(curandStateSobol64_t* a1) { (void)curand(a1); }
 // call curand
 __device__ void call_curand_9(curandStateScrambledSobol64_t* a1) { (void)curand(a1); }
+// call curand4
+__device__ void call_curand4(curandStatePhilox4_32_10_t* a1) { (void)curand4(a1); }
 // call curandCreateGenerator
 void call_curandCreateGenerator(curandGenerator_t* a1, curandRngType_t a2) { (void)curandCreateGenerator(a1, a2); }
 // call curandCreateGeneratorHost

@@ -547,17 +547,25 @@ void call_cusolverRfSetupDevice(int a1, int a2, int* a3, int* a4, double* a5, in
 void call_cusolverRfSetupHost(int a1, int a2, int* a3, int* a4, double* a5, int a6, int* a7, int* a8, double* a9, int a10, int* a11, int* a12, double* a13, int* a14, int* a15, cusolverRfHandle_t a16) { (void)cusolverRfSetupHost(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16); }
 // call cusolverRfSolve
 void call_cusolverRfSolve(cusolverRfHandle_t a1, int* a2, int* a3, int a4, double* a5, int a6, double* a7, int a8) { (void)cusolverRfSolve(a1, a2, a3, a4, a5, a6, a7, a8); }
+// call cusolverSpCcsrlsvqr
+void call_cusolverSpCcsrlsvqr(cusolverSpHandle_t a1, int a2, int a3, cusparseMatDescr_t a4, const cuComplex* a5, const int* a6, const int* a7, const cuComplex* a8, float a9, int a10, cuComplex* a11, int* a12) { (void)cusolverSpCcsrlsvqr(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
 // call cusolverSpCreate
 void call_cusolverSpCreate(cusolverSpHandle_t* a1) { (void)cusolverSpCreate(a1); }
 // call cusolverSpDcsrlsvchol
 void call_cusolverSpDcsrlsvchol(cusolverSpHandle_t a1, int a2, int a3, cusparseMatDescr_t a4, const double* a5, const int* a6, const int* a7, const double* a8, double a9, int a10, double* a11, int* a12) { (void)cusolverSpDcsrlsvchol(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
 // call cusolverSpDcsrlsvcholHost
 void call_cusolverSpDcsrlsvcholHost(cusolverSpHandle_t a1, int a2, int a3, cusparseMatDescr_t a4, const double* a5, const int* a6, const int* a7, const double* a8, double a9, int a10, double* a11, int* a12) { (void)cusolverSpDcsrlsvcholHost(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
+// call cusolverSpDcsrlsvqr
+void call_cusolverSpDcsrlsvqr(cusolverSpHandle_t a1, int a2, int a3, cusparseMatDescr_t a4, const double* a5, const int* a6, const int* a7, const double* a8, double a9, int a10, double* a11, int* a12) { (void)cusolverSpDcsrlsvqr(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
 // call cusolverSpDestroy
 void call_cusolverSpDestroy(cusolverSpHandle_t a1) { (void)cusolverSpDestroy(a1); }
 // call cusolverSpScsrlsvchol
 void call_cusolverSpScsrlsvchol(cusolverSpHandle_t a1, int a2, int a3, cusparseMatDescr_t a4, const float* a5, const int* a6, const int* a7, const float* a8, float a9, int a10, float* a11, int* a12) { (void)cusolverSpScsrlsvchol(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
 // call cusolverSpScsrlsvcholHost
 void call_cusolverSpScsrlsvcholHost(cusolverSpHandle_t a1, int a2, int a3, cusparseMatDescr_t a4, const float* a5, const int* a6, const int* a7, const float* a8, float a9, int a10, float* a11, int* a12) { (void)cusolverSpScsrlsvcholHost(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
+// call cusolverSpScsrlsvqr
+void call_cusolverSpScsrlsvqr(cusolverSpHandle_t a1, int a2, int a3, cusparseMatDescr_t a4, const float* a5, const int* a6, const int* a7, const float* a8, float a9, int a10, float* a11, int* a12) { (void)cusolverSpScsrlsvqr(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }
 // call cusolverSpSetStream
 void call_cusolverSpSetStream(cusolverSpHandle_t a1, cudaStream_t a2) { (void)cusolverSpSetStream(a1, a2); }
+// call cusolverSpZcsrlsvqr
+void call_cusolverSpZcsrlsvqr(cusolverSpHandle_t a1, int a2, int a3, cusparseMatDescr_t a4, const cuDoubleComplex* a5, const int* a6, const int* a7, const cuDoubleComplex* a8, double a9, int a10, cuDoubleComplex* a11, int* a12) { (void)cusolverSpZcsrlsvqr(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); }

@@ -139,6 +139,8 @@ void call_cuEventElapsedTime(float* a1, CUevent a2, CUevent a3) { (void)cuEventE
 void call_cuEventQuery(CUevent a1) { (void)cuEventQuery(a1); }
 // call cuEventRecord
 void call_cuEventRecord(CUevent a1, CUstream a2) { (void)cuEventRecord(a1, a2); }
+// call cuEventRecordWithFlags
+void call_cuEventRecordWithFlags(CUevent a1, CUstream a2, unsigned int a3) { (void)cuEventRecordWithFlags(a1, a2, a3); }
 // call cuEventSynchronize
 void call_cuEventSynchronize(CUevent a1) { (void)cuEventSynchronize(a1); }
 // call cuExternalMemoryGetMappedBuffer
@@ -347,6 +349,8 @@ void call_cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS* a1, unsigned 
 void call_cuLaunchHostFunc(CUstream a1, CUhostFn a2, void* a3) { (void)cuLaunchHostFunc(a1, a2, a3); }
 // call cuLaunchKernel
 void call_cuLaunchKernel(CUfunction a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, unsigned int a8, CUstream a9, void** a10, void** a11) { (void)cuLaunchKernel(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); }
+// call cuLaunchKernelEx
+void call_cuLaunchKernelEx(const CUlaunchConfig* a1, CUfunction a2, void** a3, void** a4) { (void)cuLaunchKernelEx(a1, a2, a3, a4); }
 // call cuLibraryEnumerateKernels
 void call_cuLibraryEnumerateKernels(CUkernel* a1, unsigned int a2, CUlibrary a3) { (void)cuLibraryEnumerateKernels(a1, a2, a3); }
 // call cuLibraryGetGlobal
@@ -385,6 +389,8 @@ void call_cuMemAddressFree(CUdeviceptr a1, size_t a2) { (void)cuMemAddressFree(a
 void call_cuMemAddressReserve(CUdeviceptr* a1, size_t a2, size_t a3, CUdeviceptr a4, unsigned long long a5) { (void)cuMemAddressReserve(a1, a2, a3, a4, a5); }
 // call cuMemAdvise
 void call_cuMemAdvise(CUdeviceptr a1, size_t a2, CUmem_advise a3, CUmemLocation a4) { (void)cuMemAdvise(a1, a2, a3, a4); }
+// call cuMemAdvise_v2
+void call_cuMemAdvise_v2(CUdeviceptr a1, size_t a2, CUmem_advise a3, CUmemLocation a4) { (void)cuMemAdvise_v2(a1, a2, a3, a4); }
 // call cuMemAlloc
 void call_cuMemAlloc(CUdeviceptr* a1, size_t a2) { (void)cuMemAlloc(a1, a2); }
 // call cuMemAllocAsync
@@ -427,6 +433,8 @@ void call_cuMemGetAllocationGranularity(size_t* a1, const CUmemAllocationProp* a
 void call_cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp* a1, CUmemGenericAllocationHandle a2) { (void)cuMemGetAllocationPropertiesFromHandle(a1, a2); }
 // call cuMemGetDefaultMemPool
 void call_cuMemGetDefaultMemPool(CUmemoryPool* a1, CUmemLocation* a2, CUmemAllocationType a3) { (void)cuMemGetDefaultMemPool(a1, a2, a3); }
+// call cuMemGetHandleForAddressRange
+void call_cuMemGetHandleForAddressRange(void* a1, CUdeviceptr a2, size_t a3, CUmemRangeHandleType a4, unsigned long long a5) { (void)cuMemGetHandleForAddressRange(a1, a2, a3, a4, a5); }
 // call cuMemGetInfo
 void call_cuMemGetInfo(size_t* a1, size_t* a2) { (void)cuMemGetInfo(a1, a2); }
 // call cuMemGetInfo_v2
@@ -475,6 +483,8 @@ void call_cuMemPoolSetAttribute(CUmemoryPool a1, CUmemPool_attribute a2, void* a
 void call_cuMemPoolTrimTo(CUmemoryPool a1, size_t a2) { (void)cuMemPoolTrimTo(a1, a2); }
 // call cuMemPrefetchAsync
 void call_cuMemPrefetchAsync(CUdeviceptr a1, size_t a2, CUmemLocation a3, unsigned int a4, CUstream a5) { (void)cuMemPrefetchAsync(a1, a2, a3, a4, a5); }
+// call cuMemPrefetchAsync_v2
+void call_cuMemPrefetchAsync_v2(CUdeviceptr a1, size_t a2, CUmemLocation a3, unsigned int a4, CUstream a5) { (void)cuMemPrefetchAsync_v2(a1, a2, a3, a4, a5); }
 // call cuMemRangeGetAttribute
 void call_cuMemRangeGetAttribute(void* a1, size_t a2, CUmem_range_attribute a3, CUdeviceptr a4, size_t a5) { (void)cuMemRangeGetAttribute(a1, a2, a3, a4, a5); }
 // call cuMemRangeGetAttributes
@@ -565,6 +575,18 @@ void call_cuMemsetD16(CUdeviceptr a1, unsigned short a2, size_t a3) { (void)cuMe
 void call_cuMemsetD16Async(CUdeviceptr a1, unsigned short a2, size_t a3, CUstream a4) { (void)cuMemsetD16Async(a1, a2, a3, a4); }
 // call cuMemsetD16_v2
 void call_cuMemsetD16_v2(CUdeviceptr a1, unsigned short a2, size_t a3) { (void)cuMemsetD16_v2(a1, a2, a3); }
+// call cuMemsetD2D16
+void call_cuMemsetD2D16(CUdeviceptr a1, size_t a2, unsigned short a3, size_t a4, size_t a5) { (void)cuMemsetD2D16(a1, a2, a3, a4, a5); }
+// call cuMemsetD2D16Async
+void call_cuMemsetD2D16Async(CUdeviceptr a1, size_t a2, unsigned short a3, size_t a4, size_t a5, CUstream a6) { (void)cuMemsetD2D16Async(a1, a2, a3, a4, a5, a6); }
+// call cuMemsetD2D32
+void call_cuMemsetD2D32(CUdeviceptr a1, size_t a2, unsigned int a3, size_t a4, size_t a5) { (void)cuMemsetD2D32(a1, a2, a3, a4, a5); }
+// call cuMemsetD2D32Async
+void call_cuMemsetD2D32Async(CUdeviceptr a1, size_t a2, unsigned int a3, size_t a4, size_t a5, CUstream a6) { (void)cuMemsetD2D32Async(a1, a2, a3, a4, a5, a6); }
+// call cuMemsetD2D8
+void call_cuMemsetD2D8(CUdeviceptr a1, size_t a2, unsigned char a3, size_t a4, size_t a5) { (void)cuMemsetD2D8(a1, a2, a3, a4, a5); }
+// call cuMemsetD2D8Async
+void call_cuMemsetD2D8Async(CUdeviceptr a1, size_t a2, unsigned char a3, size_t a4, size_t a5, CUstream a6) { (void)cuMemsetD2D8Async(a1, a2, a3, a4, a5, a6); }
 // call cuMemsetD32
 void call_cuMemsetD32(CUdeviceptr a1, unsigned int a2, size_t a3) { (void)cuMemsetD32(a1, a2, a3); }
 // call cuMemsetD32Async
@@ -585,6 +607,8 @@ void call_cuMipmappedArrayDestroy(CUmipmappedArray a1) { (void)cuMipmappedArrayD
 void call_cuMipmappedArrayGetLevel(CUarray* a1, CUmipmappedArray a2, unsigned int a3) { (void)cuMipmappedArrayGetLevel(a1, a2, a3); }
 // call cuModuleGetFunction
 void call_cuModuleGetFunction(CUfunction* a1, CUmodule a2, const char* a3) { (void)cuModuleGetFunction(a1, a2, a3); }
+// call cuModuleGetFunctionCount
+void call_cuModuleGetFunctionCount(unsigned int* a1, CUmodule a2) { (void)cuModuleGetFunctionCount(a1, a2); }
 // call cuModuleGetGlobal
 void call_cuModuleGetGlobal(CUdeviceptr* a1, size_t* a2, CUmodule a3, const char* a4) { (void)cuModuleGetGlobal(a1, a2, a3, a4); }
 // call cuModuleGetGlobal_v2
@@ -597,6 +621,8 @@ void call_cuModuleLoad(CUmodule* a1, const char* a2) { (void)cuModuleLoad(a1, a2
 void call_cuModuleLoadData(CUmodule* a1, const void* a2) { (void)cuModuleLoadData(a1, a2); }
 // call cuModuleLoadDataEx
 void call_cuModuleLoadDataEx(CUmodule* a1, const void* a2, unsigned int a3, CUjit_option* a4, void** a5) { (void)cuModuleLoadDataEx(a1, a2, a3, a4, a5); }
+// call cuModuleLoadFatBinary
+void call_cuModuleLoadFatBinary(CUmodule* a1, const void* a2) { (void)cuModuleLoadFatBinary(a1, a2); }
 // call cuModuleUnload
 void call_cuModuleUnload(CUmodule a1) { (void)cuModuleUnload(a1); }
 // call cuOccupancyMaxActiveBlocksPerMultiprocessor
@@ -623,12 +649,16 @@ void call_cuSignalExternalSemaphoresAsync(const CUexternalSemaphore* a1, const C
 void call_cuStreamAddCallback(CUstream a1, CUstreamCallback a2, void* a3, unsigned int a4) { (void)cuStreamAddCallback(a1, a2, a3, a4); }
 // call cuStreamAttachMemAsync
 void call_cuStreamAttachMemAsync(CUstream a1, CUdeviceptr a2, size_t a3, unsigned int a4) { (void)cuStreamAttachMemAsync(a1, a2, a3, a4); }
+// call cuStreamBatchMemOp
+void call_cuStreamBatchMemOp(CUstream a1, unsigned int a2, CUstreamBatchMemOpParams* a3, unsigned int a4) { (void)cuStreamBatchMemOp(a1, a2, a3, a4); }
 // call cuStreamBeginCapture
 void call_cuStreamBeginCapture(CUstream a1, CUstreamCaptureMode a2) { (void)cuStreamBeginCapture(a1, a2); }
 // call cuStreamBeginCaptureToGraph
 void call_cuStreamBeginCaptureToGraph(CUstream a1, CUgraph a2, const CUgraphNode* a3, const CUgraphEdgeData* a4, size_t a5, CUstreamCaptureMode a6) { (void)cuStreamBeginCaptureToGraph(a1, a2, a3, a4, a5, a6); }
 // call cuStreamBeginCapture_v2
 void call_cuStreamBeginCapture_v2(CUstream a1, CUstreamCaptureMode a2) { (void)cuStreamBeginCapture_v2(a1, a2); }
+// call cuStreamCopyAttributes
+void call_cuStreamCopyAttributes(CUstream a1, CUstream a2) { (void)cuStreamCopyAttributes(a1, a2); }
 // call cuStreamCreate
 void call_cuStreamCreate(CUstream* a1, unsigned int a2) { (void)cuStreamCreate(a1, a2); }
 // call cuStreamCreateWithPriority
@@ -639,14 +669,22 @@ void call_cuStreamDestroy(CUstream a1) { (void)cuStreamDestroy(a1); }
 void call_cuStreamDestroy_v2(CUstream a1) { (void)cuStreamDestroy_v2(a1); }
 // call cuStreamEndCapture
 void call_cuStreamEndCapture(CUstream a1, CUgraph* a2) { (void)cuStreamEndCapture(a1, a2); }
+// call cuStreamGetAttribute
+void call_cuStreamGetAttribute(CUstream a1, CUstreamAttrID a2, CUstreamAttrValue* a3) { (void)cuStreamGetAttribute(a1, a2, a3); }
+// call cuStreamGetDevice
+void call_cuStreamGetDevice(CUstream a1, CUdevice* a2) { (void)cuStreamGetDevice(a1, a2); }
 // call cuStreamGetFlags
 void call_cuStreamGetFlags(CUstream a1, unsigned int* a2) { (void)cuStreamGetFlags(a1, a2); }
+// call cuStreamGetId
+void call_cuStreamGetId(CUstream a1, unsigned long long* a2) { (void)cuStreamGetId(a1, a2); }
 // call cuStreamGetPriority
 void call_cuStreamGetPriority(CUstream a1, int* a2) { (void)cuStreamGetPriority(a1, a2); }
 // call cuStreamIsCapturing
 void call_cuStreamIsCapturing(CUstream a1, CUstreamCaptureStatus* a2) { (void)cuStreamIsCapturing(a1, a2); }
 // call cuStreamQuery
 void call_cuStreamQuery(CUstream a1) { (void)cuStreamQuery(a1); }
+// call cuStreamSetAttribute
+void call_cuStreamSetAttribute(CUstream a1, CUstreamAttrID a2, const CUstreamAttrValue* a3) { (void)cuStreamSetAttribute(a1, a2, a3); }
 // call cuStreamSynchronize
 void call_cuStreamSynchronize(CUstream a1) { (void)cuStreamSynchronize(a1); }
 // call cuStreamUpdateCaptureDependencies

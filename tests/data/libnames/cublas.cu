@@ -181,14 +181,26 @@ void value_CUBLAS_TF32_TENSOR_OP_MATH(cublasMath_t *p) { cublasMath_t v = CUBLAS
 void value_CUDA_C_16BF(cudaDataType *p) { cudaDataType v = CUDA_C_16BF; *p = v; switch (v) { case CUDA_C_16BF: break; default: break; } }
 // name CUDA_C_16F
 void value_CUDA_C_16F(cudaDataType *p) { cudaDataType v = CUDA_C_16F; *p = v; switch (v) { case CUDA_C_16F: break; default: break; } }
+// name CUDA_C_16I
+void value_CUDA_C_16I(cudaDataType *p) { cudaDataType v = CUDA_C_16I; *p = v; switch (v) { case CUDA_C_16I: break; default: break; } }
+// name CUDA_C_16U
+void value_CUDA_C_16U(cudaDataType *p) { cudaDataType v = CUDA_C_16U; *p = v; switch (v) { case CUDA_C_16U: break; default: break; } }
 // name CUDA_C_32F
 void value_CUDA_C_32F(cudaDataType *p) { cudaDataType v = CUDA_C_32F; *p = v; switch (v) { case CUDA_C_32F: break; default: break; } }
 // name CUDA_C_32I
 void value_CUDA_C_32I(cudaDataType *p) { cudaDataType v = CUDA_C_32I; *p = v; switch (v) { case CUDA_C_32I: break; default: break; } }
 // name CUDA_C_32U
 void value_CUDA_C_32U(cudaDataType *p) { cudaDataType v = CUDA_C_32U; *p = v; switch (v) { case CUDA_C_32U: break; default: break; } }
+// name CUDA_C_4I
+void value_CUDA_C_4I(cudaDataType *p) { cudaDataType v = CUDA_C_4I; *p = v; switch (v) { case CUDA_C_4I: break; default: break; } }
+// name CUDA_C_4U
+void value_CUDA_C_4U(cudaDataType *p) { cudaDataType v = CUDA_C_4U; *p = v; switch (v) { case CUDA_C_4U: break; default: break; } }
 // name CUDA_C_64F
 void value_CUDA_C_64F(cudaDataType *p) { cudaDataType v = CUDA_C_64F; *p = v; switch (v) { case CUDA_C_64F: break; default: break; } }
+// name CUDA_C_64I
+void value_CUDA_C_64I(cudaDataType *p) { cudaDataType v = CUDA_C_64I; *p = v; switch (v) { case CUDA_C_64I: break; default: break; } }
+// name CUDA_C_64U
+void value_CUDA_C_64U(cudaDataType *p) { cudaDataType v = CUDA_C_64U; *p = v; switch (v) { case CUDA_C_64U: break; default: break; } }
 // name CUDA_C_8I
 void value_CUDA_C_8I(cudaDataType *p) { cudaDataType v = CUDA_C_8I; *p = v; switch (v) { case CUDA_C_8I: break; default: break; } }
 // name CUDA_C_8U
@@ -197,6 +209,10 @@ void value_CUDA_C_8U(cudaDataType *p) { cudaDataType v = CUDA_C_8U; *p = v; swit
 void value_CUDA_R_16BF(cudaDataType *p) { cudaDataType v = CUDA_R_16BF; *p = v; switch (v) { case CUDA_R_16BF: break; default: break; } }
 // name CUDA_R_16F
 void value_CUDA_R_16F(cudaDataType *p) { cudaDataType v = CUDA_R_16F; *p = v; switch (v) { case CUDA_R_16F: break; default: break; } }
+// name CUDA_R_16I
+void value_CUDA_R_16I(cudaDataType *p) { cudaDataType v = CUDA_R_16I; *p = v; switch (v) { case CUDA_R_16I: break; default: break; } }
+// name CUDA_R_16U
+void value_CUDA_R_16U(cudaDataType *p) { cudaDataType v = CUDA_R_16U; *p = v; switch (v) { case CUDA_R_16U: break; default: break; } }
 // name CUDA_R_32F
 void value_CUDA_R_32F(cudaDataType *p) { cudaDataType v = CUDA_R_32F; *p = v; switch (v) { case CUDA_R_32F: break; default: break; } }
 // name CUDA_R_32I
@@ -205,8 +221,16 @@ void value_CUDA_R_32I(cudaDataType *p) { cudaDataType v = CUDA_R_32I; *p = v; sw
 void value_CUDA_R_32U(cudaDataType *p) { cudaDataType v = CUDA_R_32U; *p = v; switch (v) { case CUDA_R_32U: break; default: break; } }
 // name CUDA_R_4F_E2M1
 void value_CUDA_R_4F_E2M1(cudaDataType *p) { cudaDataType v = CUDA_R_4F_E2M1; *p = v; switch (v) { case CUDA_R_4F_E2M1: break; default: break; } }
+// name CUDA_R_4I
+void value_CUDA_R_4I(cudaDataType *p) { cudaDataType v = CUDA_R_4I; *p = v; switch (v) { case CUDA_R_4I: break; default: break; } }
+// name CUDA_R_4U
+void value_CUDA_R_4U(cudaDataType *p) { cudaDataType v = CUDA_R_4U; *p = v; switch (v) { case CUDA_R_4U: break; default: break; } }
 // name CUDA_R_64F
 void value_CUDA_R_64F(cudaDataType *p) { cudaDataType v = CUDA_R_64F; *p = v; switch (v) { case CUDA_R_64F: break; default: break; } }
+// name CUDA_R_64I
+void value_CUDA_R_64I(cudaDataType *p) { cudaDataType v = CUDA_R_64I; *p = v; switch (v) { case CUDA_R_64I: break; default: break; } }
+// name CUDA_R_64U
+void value_CUDA_R_64U(cudaDataType *p) { cudaDataType v = CUDA_R_64U; *p = v; switch (v) { case CUDA_R_64U: break; default: break; } }
 // name CUDA_R_6F_E2M3
 void value_CUDA_R_6F_E2M3(cudaDataType *p) { cudaDataType v = CUDA_R_6F_E2M3; *p = v; switch (v) { case CUDA_R_6F_E2M3: break; default: break; } }
 // name CUDA_R_6F_E3M2

@@ -23,16 +23,24 @@ void value_CUBLASLT_EPILOGUE_GELU_AUX_BIAS(cublasLtEpilogue_t *p) { cublasLtEpil
 void value_CUBLASLT_EPILOGUE_GELU_BIAS(cublasLtEpilogue_t *p) { cublasLtEpilogue_t v = CUBLASLT_EPILOGUE_GELU_BIAS; *p = v; switch (v) { case CUBLASLT_EPILOGUE_GELU_BIAS: break; default: break; } }
 // name CUBLASLT_EPILOGUE_RELU
 void value_CUBLASLT_EPILOGUE_RELU(cublasLtEpilogue_t *p) { cublasLtEpilogue_t v = CUBLASLT_EPILOGUE_RELU; *p = v; switch (v) { case CUBLASLT_EPILOGUE_RELU: break; default: break; } }
+// name CUBLASLT_EPILOGUE_RELU_AUX
+void value_CUBLASLT_EPILOGUE_RELU_AUX(cublasLtEpilogue_t *p) { cublasLtEpilogue_t v = CUBLASLT_EPILOGUE_RELU_AUX; *p = v; switch (v) { case CUBLASLT_EPILOGUE_RELU_AUX: break; default: break; } }
+// name CUBLASLT_EPILOGUE_RELU_AUX_BIAS
+void value_CUBLASLT_EPILOGUE_RELU_AUX_BIAS(cublasLtEpilogue_t *p) { cublasLtEpilogue_t v = CUBLASLT_EPILOGUE_RELU_AUX_BIAS; *p = v; switch (v) { case CUBLASLT_EPILOGUE_RELU_AUX_BIAS: break; default: break; } }
 // name CUBLASLT_EPILOGUE_RELU_BIAS
 void value_CUBLASLT_EPILOGUE_RELU_BIAS(cublasLtEpilogue_t *p) { cublasLtEpilogue_t v = CUBLASLT_EPILOGUE_RELU_BIAS; *p = v; switch (v) { case CUBLASLT_EPILOGUE_RELU_BIAS: break; default: break; } }
 // name CUBLASLT_MATMUL_DESC_AMAX_D_POINTER
 void value_CUBLASLT_MATMUL_DESC_AMAX_D_POINTER(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_AMAX_D_POINTER; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_AMAX_D_POINTER: break; default: break; } }
+// name CUBLASLT_MATMUL_DESC_A_SCALE_MODE
+void value_CUBLASLT_MATMUL_DESC_A_SCALE_MODE(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_A_SCALE_MODE; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_A_SCALE_MODE: break; default: break; } }
 // name CUBLASLT_MATMUL_DESC_A_SCALE_POINTER
 void value_CUBLASLT_MATMUL_DESC_A_SCALE_POINTER(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_A_SCALE_POINTER; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_A_SCALE_POINTER: break; default: break; } }
 // name CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE
 void value_CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE: break; default: break; } }
 // name CUBLASLT_MATMUL_DESC_BIAS_POINTER
 void value_CUBLASLT_MATMUL_DESC_BIAS_POINTER(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_BIAS_POINTER; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_BIAS_POINTER: break; default: break; } }
+// name CUBLASLT_MATMUL_DESC_B_SCALE_MODE
+void value_CUBLASLT_MATMUL_DESC_B_SCALE_MODE(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_B_SCALE_MODE; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_B_SCALE_MODE: break; default: break; } }
 // name CUBLASLT_MATMUL_DESC_B_SCALE_POINTER
 void value_CUBLASLT_MATMUL_DESC_B_SCALE_POINTER(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_B_SCALE_POINTER; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_B_SCALE_POINTER: break; default: break; } }
 // name CUBLASLT_MATMUL_DESC_C_SCALE_POINTER
@@ -43,6 +51,8 @@ void value_CUBLASLT_MATMUL_DESC_D_SCALE_POINTER(cublasLtMatmulDescAttributes_t *
 void value_CUBLASLT_MATMUL_DESC_EPILOGUE(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_EPILOGUE; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_EPILOGUE: break; default: break; } }
 // name CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE
 void value_CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE: break; default: break; } }
+// name CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE
+void value_CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE: break; default: break; } }
 // name CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD
 void value_CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD: break; default: break; } }
 // name CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER
@@ -55,6 +65,20 @@ void value_CUBLASLT_MATMUL_DESC_POINTER_MODE(cublasLtMatmulDescAttributes_t *p) 
 void value_CUBLASLT_MATMUL_DESC_TRANSA(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_TRANSA; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_TRANSA: break; default: break; } }
 // name CUBLASLT_MATMUL_DESC_TRANSB
 void value_CUBLASLT_MATMUL_DESC_TRANSB(cublasLtMatmulDescAttributes_t *p) { cublasLtMatmulDescAttributes_t v = CUBLASLT_MATMUL_DESC_TRANSB; *p = v; switch (v) { case CUBLASLT_MATMUL_DESC_TRANSB: break; default: break; } }
+// name CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F
+void value_CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F(cublasLtMatmulMatrixScale_t *p) { cublasLtMatmulMatrixScale_t v = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F; *p = v; switch (v) { case CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F: break; default: break; } }
+// name CUBLASLT_MATMUL_MATRIX_SCALE_END
+void value_CUBLASLT_MATMUL_MATRIX_SCALE_END(cublasLtMatmulMatrixScale_t *p) { cublasLtMatmulMatrixScale_t v = CUBLASLT_MATMUL_MATRIX_SCALE_END; *p = v; switch (v) { case CUBLASLT_MATMUL_MATRIX_SCALE_END: break; default: break; } }
+// name CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F
+void value_CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F(cublasLtMatmulMatrixScale_t *p) { cublasLtMatmulMatrixScale_t v = CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F; *p = v; switch (v) { case CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F: break; default: break; } }
+// name CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F
+void value_CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F(cublasLtMatmulMatrixScale_t *p) { cublasLtMatmulMatrixScale_t v = CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F; *p = v; switch (v) { case CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F: break; default: break; } }
+// name CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F
+void value_CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F(cublasLtMatmulMatrixScale_t *p) { cublasLtMatmulMatrixScale_t v = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F; *p = v; switch (v) { case CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F: break; default: break; } }
+// name CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3
+void value_CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3(cublasLtMatmulMatrixScale_t *p) { cublasLtMatmulMatrixScale_t v = CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3; *p = v; switch (v) { case CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3: break; default: break; } }
+// name CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0
+void value_CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0(cublasLtMatmulMatrixScale_t *p) { cublasLtMatmulMatrixScale_t v = CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0; *p = v; switch (v) { case CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0: break; default: break; } }
 // name CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES
 void value_CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES(cublasLtMatmulPreferenceAttributes_t *p) { cublasLtMatmulPreferenceAttributes_t v = CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES; *p = v; switch (v) { case CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES: break; default: break; } }
 // name CUBLASLT_MATMUL_PREF_SEARCH_MODE
@@ -119,6 +143,8 @@ void field_cublasLtMatmulHeuristicResult_t_state(cublasLtMatmulHeuristicResult_t
 void field_cublasLtMatmulHeuristicResult_t_wavesCount(cublasLtMatmulHeuristicResult_t *p) { float v = p->wavesCount; p->wavesCount = v; }
 // name cublasLtMatmulHeuristicResult_t::reserved
 void field_cublasLtMatmulHeuristicResult_t_reserved(cublasLtMatmulHeuristicResult_t *p) { int *v = p->reserved; p->reserved[0] = v[0]; }
+// name cublasLtMatmulMatrixScale_t
+void type_cublasLtMatmulMatrixScale_t(cublasLtMatmulMatrixScale_t *p) { cublasLtMatmulMatrixScale_t v = *p; *p = v; }
 // name cublasLtMatmulPreferenceAttributes_t
 void type_cublasLtMatmulPreferenceAttributes_t(cublasLtMatmulPreferenceAttributes_t *p) { cublasLtMatmulPreferenceAttributes_t v = *p; *p = v; }
 // name cublasLtMatmulPreferenceOpaque_t

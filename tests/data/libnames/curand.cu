@@ -77,6 +77,11 @@ void value_CURAND_STATUS_SUCCESS(curandStatus_t *p) { curandStatus_t v = CURAND_
 void value_CURAND_STATUS_TYPE_ERROR(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_TYPE_ERROR; *p = v; switch (v) { case CURAND_STATUS_TYPE_ERROR: break; default: break; } }
 // name CURAND_STATUS_VERSION_MISMATCH
 void value_CURAND_STATUS_VERSION_MISMATCH(curandStatus_t *p) { curandStatus_t v = CURAND_STATUS_VERSION_MISMATCH; *p = v; switch (v) { case CURAND_STATUS_VERSION_MISMATCH: break; default: break; } }
+// name CURAND_VERSION
+#ifndef CURAND_VERSION
+#error "CURAND_VERSION is not defined"
+#endif
+void value_CURAND_VERSION() { auto v = CURAND_VERSION; (void)v; }
 // name curandDirectionVectorSet
 void type_curandDirectionVectorSet(curandDirectionVectorSet *p) { curandDirectionVectorSet v = *p; *p = v; }
 // name curandDirectionVectorSet_t

@@ -1906,6 +1906,14 @@ void field_CUkernelNodeAttrValue_sharedMemCarveout(CUkernelNodeAttrValue *p) { u
 void field_CUkernelNodeAttrValue_nvlinkUtilCentricScheduling(CUkernelNodeAttrValue *p) { unsigned int v = p->nvlinkUtilCentricScheduling; p->nvlinkUtilCentricScheduling = v; }
 // name CUkernelNodeAttrValue_v1
 void type_CUkernelNodeAttrValue_v1(CUkernelNodeAttrValue_v1 *p) { CUkernelNodeAttrValue_v1 v = *p; *p = v; }
+// name CUlaunchAttribute
+void type_CUlaunchAttribute(CUlaunchAttribute *p) { CUlaunchAttribute v = *p; *p = v; }
+// name CUlaunchAttribute::id
+void field_CUlaunchAttribute_id(CUlaunchAttribute *p) { CUlaunchAttributeID v = p->id; p->id = v; }
+// name CUlaunchAttribute::pad
+void field_CUlaunchAttribute_pad(CUlaunchAttribute *p) { char *v = p->pad; p->pad[0] = v[0]; }
+// name CUlaunchAttribute::value
+void field_CUlaunchAttribute_value(CUlaunchAttribute *p) { CUlaunchAttributeValue v = p->value; p->value = v; }
 // name CUlaunchAttributeID
 void type_CUlaunchAttributeID(CUlaunchAttributeID *p) { CUlaunchAttributeID v = *p; *p = v; }
 // name CUlaunchAttributeID_enum
@@ -1914,6 +1922,40 @@ void type_CUlaunchAttributeID_enum(CUlaunchAttributeID_enum *p) { CUlaunchAttrib
 void type_CUlaunchAttributeValue(CUlaunchAttributeValue *p) { CUlaunchAttributeValue v = *p; *p = v; }
 // name CUlaunchAttributeValue_union
 void type_CUlaunchAttributeValue_union(CUlaunchAttributeValue_union *p) { CUlaunchAttributeValue_union v = *p; *p = v; }
+// name CUlaunchAttribute_st
+void type_CUlaunchAttribute_st(CUlaunchAttribute_st *p) { CUlaunchAttribute_st v = *p; *p = v; }
+// name CUlaunchConfig
+void type_CUlaunchConfig(CUlaunchConfig *p) { CUlaunchConfig v = *p; *p = v; }
+// name CUlaunchConfig::gridDimX
+void field_CUlaunchConfig_gridDimX(CUlaunchConfig *p) { unsigned int v = p->gridDimX; p->gridDimX = v; }
+// name CUlaunchConfig::gridDimY
+void field_CUlaunchConfig_gridDimY(CUlaunchConfig *p) { unsigned int v = p->gridDimY; p->gridDimY = v; }
+// name CUlaunchConfig::gridDimZ
+void field_CUlaunchConfig_gridDimZ(CUlaunchConfig *p) { unsigned int v = p->gridDimZ; p->gridDimZ = v; }
+// name CUlaunchConfig::blockDimX
+void field_CUlaunchConfig_blockDimX(CUlaunchConfig *p) { unsigned int v = p->blockDimX; p->blockDimX = v; }
+// name CUlaunchConfig::blockDimY
+void field_CUlaunchConfig_blockDimY(CUlaunchConfig *p) { unsigned int v = p->blockDimY; p->blockDimY = v; }
+// name CUlaunchConfig::blockDimZ
+void field_CUlaunchConfig_blockDimZ(CUlaunchConfig *p) { unsigned int v = p->blockDimZ; p->blockDimZ = v; }
+// name CUlaunchConfig::sharedMemBytes
+void field_CUlaunchConfig_sharedMemBytes(CUlaunchConfig *p) { unsigned int v = p->sharedMemBytes; p->sharedMemBytes = v; }
+// name CUlaunchConfig::hStream
+void field_CUlaunchConfig_hStream(CUlaunchConfig *p) { CUstream v = p->hStream; p->hStream = v; }
+// name CUlaunchConfig::attrs
+void field_CUlaunchConfig_attrs(CUlaunchConfig *p) { CUlaunchAttribute * v = p->attrs; p->attrs = v; }
+// name CUlaunchConfig::numAttrs
+void field_CUlaunchConfig_numAttrs(CUlaunchConfig *p) { unsigned int v = p->numAttrs; p->numAttrs = v; }
+// name CUlaunchConfig_st
+void type_CUlaunchConfig_st(CUlaunchConfig_st *p) { CUlaunchConfig_st v = *p; *p = v; }
+// name CUlaunchMemSyncDomain
+void type_CUlaunchMemSyncDomain(CUlaunchMemSyncDomain *p) { CUlaunchMemSyncDomain v = *p; *p = v; }
+// name CUlaunchMemSyncDomainMap
+void type_CUlaunchMemSyncDomainMap(CUlaunchMemSyncDomainMap *p) { CUlaunchMemSyncDomainMap v = *p; *p = v; }
+// name CUlaunchMemSyncDomainMap::default_
+void field_CUlaunchMemSyncDomainMap_default_(CUlaunchMemSyncDomainMap *p) { unsigned char v = p->default_; p->default_ = v; }
+// name CUlaunchMemSyncDomainMap::remote
+void field_CUlaunchMemSyncDomainMap_remote(CUlaunchMemSyncDomainMap *p) { unsigned char v = p->remote; p->remote = v; }
 // name CUlibrary
 void type_CUlibrary(CUlibrary *p) { CUlibrary v = *p; *p = v; }
 // name CUlibraryOption
@@ -2038,6 +2080,10 @@ void type_CUmemPoolPtrExportData_v1(CUmemPoolPtrExportData_v1 *p) { CUmemPoolPtr
 void type_CUmemPool_attribute(CUmemPool_attribute *p) { CUmemPool_attribute v = *p; *p = v; }
 // name CUmemPool_attribute_enum
 void type_CUmemPool_attribute_enum(CUmemPool_attribute_enum *p) { CUmemPool_attribute_enum v = *p; *p = v; }
+// name CUmemRangeFlags
+void type_CUmemRangeFlags(CUmemRangeFlags *p) { CUmemRangeFlags v = *p; *p = v; }
+// name CUmemRangeHandleType
+void type_CUmemRangeHandleType(CUmemRangeHandleType *p) { CUmemRangeHandleType v = *p; *p = v; }
 // name CUmem_advise
 void type_CUmem_advise(CUmem_advise *p) { CUmem_advise v = *p; *p = v; }
 // name CUmem_advise_enum
@@ -2046,6 +2092,44 @@ void type_CUmem_advise_enum(CUmem_advise_enum *p) { CUmem_advise_enum v = *p; *p
 void type_CUmem_range_attribute(CUmem_range_attribute *p) { CUmem_range_attribute v = *p; *p = v; }
 // name CUmem_range_attribute_enum
 void type_CUmem_range_attribute_enum(CUmem_range_attribute_enum *p) { CUmem_range_attribute_enum v = *p; *p = v; }
+// name CUmemcpy3DOperand
+void type_CUmemcpy3DOperand(CUmemcpy3DOperand *p) { CUmemcpy3DOperand v = *p; *p = v; }
+// name CUmemcpy3DOperand::type
+void field_CUmemcpy3DOperand_type(CUmemcpy3DOperand *p) { CUmemcpy3DOperandType v = p->type; p->type = v; }
+// name CUmemcpy3DOperand::op
+void field_CUmemcpy3DOperand_op(CUmemcpy3DOperand *p) { auto &v = p->op; (void)v; }
+// name CUmemcpy3DOperand::op.ptr
+void field_CUmemcpy3DOperand_op_ptr(CUmemcpy3DOperand *p) { auto &v = p->op.ptr; (void)v; }
+// name CUmemcpy3DOperand::op.ptr.ptr
+void field_CUmemcpy3DOperand_op_ptr_ptr(CUmemcpy3DOperand *p) { CUdeviceptr v = p->op.ptr.ptr; p->op.ptr.ptr = v; }
+// name CUmemcpy3DOperand::op.ptr.rowLength
+void field_CUmemcpy3DOperand_op_ptr_rowLength(CUmemcpy3DOperand *p) { size_t v = p->op.ptr.rowLength; p->op.ptr.rowLength = v; }
+// name CUmemcpy3DOperand::op.ptr.layerHeight
+void field_CUmemcpy3DOperand_op_ptr_layerHeight(CUmemcpy3DOperand *p) { size_t v = p->op.ptr.layerHeight; p->op.ptr.layerHeight = v; }
+// name CUmemcpy3DOperand::op.ptr.locHint
+void field_CUmemcpy3DOperand_op_ptr_locHint(CUmemcpy3DOperand *p) { CUmemLocation v = p->op.ptr.locHint; p->op.ptr.locHint = v; }
+// name CUmemcpy3DOperand::op.array
+void field_CUmemcpy3DOperand_op_array(CUmemcpy3DOperand *p) { auto &v = p->op.array; (void)v; }
+// name CUmemcpy3DOperand::op.array.array
+void field_CUmemcpy3DOperand_op_array_array(CUmemcpy3DOperand *p) { CUarray v = p->op.array.array; p->op.array.array = v; }
+// name CUmemcpy3DOperand::op.array.offset
+void field_CUmemcpy3DOperand_op_array_offset(CUmemcpy3DOperand *p) { CUoffset3D v = p->op.array.offset; p->op.array.offset = v; }
+// name CUmemcpy3DOperandType
+void type_CUmemcpy3DOperandType(CUmemcpy3DOperandType *p) { CUmemcpy3DOperandType v = *p; *p = v; }
+// name CUmemcpyAttributes
+void type_CUmemcpyAttributes(CUmemcpyAttributes *p) { CUmemcpyAttributes v = *p; *p = v; }
+// name CUmemcpyAttributes::srcAccessOrder
+void field_CUmemcpyAttributes_srcAccessOrder(CUmemcpyAttributes *p) { CUmemcpySrcAccessOrder v = p->srcAccessOrder; p->srcAccessOrder = v; }
+// name CUmemcpyAttributes::srcLocHint
+void field_CUmemcpyAttributes_srcLocHint(CUmemcpyAttributes *p) { CUmemLocation v = p->srcLocHint; p->srcLocHint = v; }
+// name CUmemcpyAttributes::dstLocHint
+void field_CUmemcpyAttributes_dstLocHint(CUmemcpyAttributes *p) { CUmemLocation v = p->dstLocHint; p->dstLocHint = v; }
+// name CUmemcpyAttributes::flags
+void field_CUmemcpyAttributes_flags(CUmemcpyAttributes *p) { unsigned int v = p->flags; p->flags = v; }
+// name CUmemcpyFlags
+void type_CUmemcpyFlags(CUmemcpyFlags *p) { CUmemcpyFlags v = *p; *p = v; }
+// name CUmemcpySrcAccessOrder
+void type_CUmemcpySrcAccessOrder(CUmemcpySrcAccessOrder *p) { CUmemcpySrcAccessOrder v = *p; *p = v; }
 // name CUmemoryPool
 void type_CUmemoryPool(CUmemoryPool *p) { CUmemoryPool v = *p; *p = v; }
 // name CUmemorytype
@@ -2062,6 +2146,14 @@ void type_CUmod_st(CUmod_st *p) { CUmod_st *q = p; (void)q; }
 void type_CUmodule(CUmodule *p) { CUmodule v = *p; *p = v; }
 // name CUoccupancyB2DSize
 void type_CUoccupancyB2DSize(CUoccupancyB2DSize *p) { CUoccupancyB2DSize v = *p; *p = v; }
+// name CUoffset3D
+void type_CUoffset3D(CUoffset3D *p) { CUoffset3D v = *p; *p = v; }
+// name CUoffset3D::x
+void field_CUoffset3D_x(CUoffset3D *p) { size_t v = p->x; p->x = v; }
+// name CUoffset3D::y
+void field_CUoffset3D_y(CUoffset3D *p) { size_t v = p->y; p->y = v; }
+// name CUoffset3D::z
+void field_CUoffset3D_z(CUoffset3D *p) { size_t v = p->z; p->z = v; }
 // name CUpointer_attribute
 void type_CUpointer_attribute(CUpointer_attribute *p) { CUpointer_attribute v = *p; *p = v; }
 // name CUpointer_attribute_enum
@@ -2082,6 +2174,28 @@ void type_CUsharedconfig(CUsharedconfig *p) { CUsharedconfig v = *p; *p = v; }
 void type_CUsharedconfig_enum(CUsharedconfig_enum *p) { CUsharedconfig_enum v = *p; *p = v; }
 // name CUstream
 void type_CUstream(CUstream *p) { CUstream v = *p; *p = v; }
+// name CUstreamAttrID
+void type_CUstreamAttrID(CUstreamAttrID *p) { CUstreamAttrID v = *p; *p = v; }
+// name CUstreamAttrValue
+void type_CUstreamAttrValue(CUstreamAttrValue *p) { CUstreamAttrValue v = *p; *p = v; }
+// name CUstreamBatchMemOpParams
+void type_CUstreamBatchMemOpParams(CUstreamBatchMemOpParams *p) { CUstreamBatchMemOpParams v = *p; *p = v; }
+// name CUstreamBatchMemOpParams::operation
+void field_CUstreamBatchMemOpParams_operation(CUstreamBatchMemOpParams *p) { CUstreamBatchMemOpType v = p->operation; p->operation = v; }
+// name CUstreamBatchMemOpParams::waitValue
+void field_CUstreamBatchMemOpParams_waitValue(CUstreamBatchMemOpParams *p) { auto v = p->waitValue; p->waitValue = v; }
+// name CUstreamBatchMemOpParams::writeValue
+void field_CUstreamBatchMemOpParams_writeValue(CUstreamBatchMemOpParams *p) { auto v = p->writeValue; p->writeValue = v; }
+// name CUstreamBatchMemOpParams::flushRemoteWrites
+void field_CUstreamBatchMemOpParams_flushRemoteWrites(CUstreamBatchMemOpParams *p) { auto v = p->flushRemoteWrites; p->flushRemoteWrites = v; }
+// name CUstreamBatchMemOpParams::memoryBarrier
+void field_CUstreamBatchMemOpParams_memoryBarrier(CUstreamBatchMemOpParams *p) { auto v = p->memoryBarrier; p->memoryBarrier = v; }
+// name CUstreamBatchMemOpParams::pad
+void field_CUstreamBatchMemOpParams_pad(CUstreamBatchMemOpParams *p) { cuuint64_t *v = p->pad; p->pad[0] = v[0]; }
+// name CUstreamBatchMemOpParams_union
+void type_CUstreamBatchMemOpParams_union(CUstreamBatchMemOpParams_union *p) { CUstreamBatchMemOpParams_union v = *p; *p = v; }
+// name CUstreamBatchMemOpType
+void type_CUstreamBatchMemOpType(CUstreamBatchMemOpType *p) { CUstreamBatchMemOpType v = *p; *p = v; }
 // name CUstreamCallback
 void type_CUstreamCallback(CUstreamCallback *p) { CUstreamCallback v = *p; *p = v; }
 // name CUstreamCaptureMode
@@ -2100,6 +2214,8 @@ void type_CUstreamUpdateCaptureDependencies_flags_enum(CUstreamUpdateCaptureDepe
 void type_CUsurfObject(CUsurfObject *p) { CUsurfObject v = *p; *p = v; }
 // name CUsurfObject_v1
 void type_CUsurfObject_v1(CUsurfObject_v1 *p) { CUsurfObject_v1 v = *p; *p = v; }
+// name CUsynchronizationPolicy
+void type_CUsynchronizationPolicy(CUsynchronizationPolicy *p) { CUsynchronizationPolicy v = *p; *p = v; }
 // name CUtexObject
 void type_CUtexObject(CUtexObject *p) { CUtexObject v = *p; *p = v; }
 // name CUtexObject_v1

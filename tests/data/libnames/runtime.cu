@@ -746,6 +746,12 @@ void value_cudaDriverEntryPointSuccess(cudaDriverEntryPointQueryResult *p) { cud
 void value_cudaDriverEntryPointSymbolNotFound(cudaDriverEntryPointQueryResult *p) { cudaDriverEntryPointQueryResult v = cudaDriverEntryPointSymbolNotFound; *p = v; switch (v) { case cudaDriverEntryPointSymbolNotFound: break; default: break; } }
 // name cudaDriverEntryPointVersionNotSufficent
 void value_cudaDriverEntryPointVersionNotSufficent(cudaDriverEntryPointQueryResult *p) { cudaDriverEntryPointQueryResult v = cudaDriverEntryPointVersionNotSufficent; *p = v; switch (v) { case cudaDriverEntryPointVersionNotSufficent: break; default: break; } }
+// name cudaEnableDefault
+int value_cudaEnableDefault(int a) { auto v = cudaEnableDefault; switch (a) { case cudaEnableDefault: return 1; default: return (int)v; } }
+// name cudaEnableLegacyStream
+int value_cudaEnableLegacyStream(int a) { auto v = cudaEnableLegacyStream; switch (a) { case cudaEnableLegacyStream: return 1; default: return (int)v; } }
+// name cudaEnablePerThreadDefaultStream
+int value_cudaEnablePerThreadDefaultStream(int a) { auto v = cudaEnablePerThreadDefaultStream; switch (a) { case cudaEnablePerThreadDefaultStream: return 1; default: return (int)v; } }
 // name cudaError
 void type_cudaError(cudaError *p) { cudaError v = *p; *p = v; }
 // name cudaErrorAlreadyAcquired
@@ -786,6 +792,8 @@ void value_cudaErrorIllegalState(cudaError_t *p) { cudaError_t v = cudaErrorIlle
 void value_cudaErrorInitializationError(cudaError_t *p) { cudaError_t v = cudaErrorInitializationError; *p = v; switch (v) { case cudaErrorInitializationError: break; default: break; } }
 // name cudaErrorInsufficientDriver
 void value_cudaErrorInsufficientDriver(cudaError_t *p) { cudaError_t v = cudaErrorInsufficientDriver; *p = v; switch (v) { case cudaErrorInsufficientDriver: break; default: break; } }
+// name cudaErrorInvalidChannelDescriptor
+void value_cudaErrorInvalidChannelDescriptor(cudaError_t *p) { cudaError_t v = cudaErrorInvalidChannelDescriptor; *p = v; switch (v) { case cudaErrorInvalidChannelDescriptor: break; default: break; } }
 // name cudaErrorInvalidConfiguration
 void value_cudaErrorInvalidConfiguration(cudaError_t *p) { cudaError_t v = cudaErrorInvalidConfiguration; *p = v; switch (v) { case cudaErrorInvalidConfiguration: break; default: break; } }
 // name cudaErrorInvalidDevice
@@ -810,6 +818,8 @@ void value_cudaErrorInvalidResourceHandle(cudaError_t *p) { cudaError_t v = cuda
 void value_cudaErrorInvalidSource(cudaError_t *p) { cudaError_t v = cudaErrorInvalidSource; *p = v; switch (v) { case cudaErrorInvalidSource: break; default: break; } }
 // name cudaErrorInvalidSymbol
 void value_cudaErrorInvalidSymbol(cudaError_t *p) { cudaError_t v = cudaErrorInvalidSymbol; *p = v; switch (v) { case cudaErrorInvalidSymbol: break; default: break; } }
+// name cudaErrorInvalidTexture
+void value_cudaErrorInvalidTexture(cudaError_t *p) { cudaError_t v = cudaErrorInvalidTexture; *p = v; switch (v) { case cudaErrorInvalidTexture: break; default: break; } }
 // name cudaErrorInvalidValue
 void value_cudaErrorInvalidValue(cudaError_t *p) { cudaError_t v = cudaErrorInvalidValue; *p = v; switch (v) { case cudaErrorInvalidValue: break; default: break; } }
 // name cudaErrorLaunchFailure
@@ -896,10 +906,18 @@ void value_cudaEventDefault() { auto v = cudaEventDefault; (void)v; }
 void value_cudaEventDisableTiming() { auto v = cudaEventDisableTiming; (void)v; }
 // name cudaEventInterprocess
 void value_cudaEventInterprocess() { auto v = cudaEventInterprocess; (void)v; }
+// name cudaEventRecordDefault
+void value_cudaEventRecordDefault() { auto v = cudaEventRecordDefault; (void)v; }
+// name cudaEventRecordExternal
+void value_cudaEventRecordExternal() { auto v = cudaEventRecordExternal; (void)v; }
 // name cudaEventRecordNodeParams
 void type_cudaEventRecordNodeParams(cudaEventRecordNodeParams *p) { cudaEventRecordNodeParams v = *p; *p = v; }
 // name cudaEventRecordNodeParams::event
 void field_cudaEventRecordNodeParams_event(cudaEventRecordNodeParams *p) { cudaEvent_t v = p->event; p->event = v; }
+// name cudaEventWaitDefault
+void value_cudaEventWaitDefault() { auto v = cudaEventWaitDefault; (void)v; }
+// name cudaEventWaitExternal
+void value_cudaEventWaitExternal() { auto v = cudaEventWaitExternal; (void)v; }
 // name cudaEventWaitNodeParams
 void type_cudaEventWaitNodeParams(cudaEventWaitNodeParams *p) { cudaEventWaitNodeParams v = *p; *p = v; }
 // name cudaEventWaitNodeParams::event
@@ -958,12 +976,28 @@ void value_cudaExternalMemoryHandleTypeD3D11ResourceKmt(cudaExternalMemoryHandle
 void value_cudaExternalMemoryHandleTypeD3D12Heap(cudaExternalMemoryHandleType *p) { cudaExternalMemoryHandleType v = cudaExternalMemoryHandleTypeD3D12Heap; *p = v; switch (v) { case cudaExternalMemoryHandleTypeD3D12Heap: break; default: break; } }
 // name cudaExternalMemoryHandleTypeD3D12Resource
 void value_cudaExternalMemoryHandleTypeD3D12Resource(cudaExternalMemoryHandleType *p) { cudaExternalMemoryHandleType v = cudaExternalMemoryHandleTypeD3D12Resource; *p = v; switch (v) { case cudaExternalMemoryHandleTypeD3D12Resource: break; default: break; } }
+// name cudaExternalMemoryHandleTypeNvSciBuf
+void value_cudaExternalMemoryHandleTypeNvSciBuf(cudaExternalMemoryHandleType *p) { cudaExternalMemoryHandleType v = cudaExternalMemoryHandleTypeNvSciBuf; *p = v; switch (v) { case cudaExternalMemoryHandleTypeNvSciBuf: break; default: break; } }
 // name cudaExternalMemoryHandleTypeOpaqueFd
 void value_cudaExternalMemoryHandleTypeOpaqueFd(cudaExternalMemoryHandleType *p) { cudaExternalMemoryHandleType v = cudaExternalMemoryHandleTypeOpaqueFd; *p = v; switch (v) { case cudaExternalMemoryHandleTypeOpaqueFd: break; default: break; } }
 // name cudaExternalMemoryHandleTypeOpaqueWin32
 void value_cudaExternalMemoryHandleTypeOpaqueWin32(cudaExternalMemoryHandleType *p) { cudaExternalMemoryHandleType v = cudaExternalMemoryHandleTypeOpaqueWin32; *p = v; switch (v) { case cudaExternalMemoryHandleTypeOpaqueWin32: break; default: break; } }
 // name cudaExternalMemoryHandleTypeOpaqueWin32Kmt
 void value_cudaExternalMemoryHandleTypeOpaqueWin32Kmt(cudaExternalMemoryHandleType *p) { cudaExternalMemoryHandleType v = cudaExternalMemoryHandleTypeOpaqueWin32Kmt; *p = v; switch (v) { case cudaExternalMemoryHandleTypeOpaqueWin32Kmt: break; default: break; } }
+// name cudaExternalMemoryMipmappedArrayDesc
+void type_cudaExternalMemoryMipmappedArrayDesc(cudaExternalMemoryMipmappedArrayDesc *p) { cudaExternalMemoryMipmappedArrayDesc v = *p; *p = v; }
+// name cudaExternalMemoryMipmappedArrayDesc::offset
+void field_cudaExternalMemoryMipmappedArrayDesc_offset(cudaExternalMemoryMipmappedArrayDesc *p) { unsigned long long v = p->offset; p->offset = v; }
+// name cudaExternalMemoryMipmappedArrayDesc::formatDesc
+void field_cudaExternalMemoryMipmappedArrayDesc_formatDesc(cudaExternalMemoryMipmappedArrayDesc *p) { struct cudaChannelFormatDesc v = p->formatDesc; p->formatDesc = v; }
+// name cudaExternalMemoryMipmappedArrayDesc::extent
+void field_cudaExternalMemoryMipmappedArrayDesc_extent(cudaExternalMemoryMipmappedArrayDesc *p) { struct cudaExtent v = p->extent; p->extent = v; }
+// name cudaExternalMemoryMipmappedArrayDesc::flags
+void field_cudaExternalMemoryMipmappedArrayDesc_flags(cudaExternalMemoryMipmappedArrayDesc *p) { unsigned int v = p->flags; p->flags = v; }
+// name cudaExternalMemoryMipmappedArrayDesc::numLevels
+void field_cudaExternalMemoryMipmappedArrayDesc_numLevels(cudaExternalMemoryMipmappedArrayDesc *p) { unsigned int v = p->numLevels; p->numLevels = v; }
+// name cudaExternalMemoryMipmappedArrayDesc::reserved
+void field_cudaExternalMemoryMipmappedArrayDesc_reserved(cudaExternalMemoryMipmappedArrayDesc *p) { unsigned int *v = p->reserved; p->reserved[0] = v[0]; }
 // name cudaExternalMemory_t
 void type_cudaExternalMemory_t(cudaExternalMemory_t *p) { cudaExternalMemory_t v = *p; *p = v; }
 // name cudaExternalSemaphoreHandleDesc
@@ -988,14 +1022,26 @@ void field_cudaExternalSemaphoreHandleDesc_flags(cudaExternalSemaphoreHandleDesc
 void field_cudaExternalSemaphoreHandleDesc_reserved(cudaExternalSemaphoreHandleDesc *p) { unsigned int *v = p->reserved; p->reserved[0] = v[0]; }
 // name cudaExternalSemaphoreHandleType
 void type_cudaExternalSemaphoreHandleType(cudaExternalSemaphoreHandleType *p) { cudaExternalSemaphoreHandleType v = *p; *p = v; }
+// name cudaExternalSemaphoreHandleTypeD3D11Fence
+void value_cudaExternalSemaphoreHandleTypeD3D11Fence(cudaExternalSemaphoreHandleType *p) { cudaExternalSemaphoreHandleType v = cudaExternalSemaphoreHandleTypeD3D11Fence; *p = v; switch (v) { case cudaExternalSemaphoreHandleTypeD3D11Fence: break; default: break; } }
 // name cudaExternalSemaphoreHandleTypeD3D12Fence
 void value_cudaExternalSemaphoreHandleTypeD3D12Fence(cudaExternalSemaphoreHandleType *p) { cudaExternalSemaphoreHandleType v = cudaExternalSemaphoreHandleTypeD3D12Fence; *p = v; switch (v) { case cudaExternalSemaphoreHandleTypeD3D12Fence: break; default: break; } }
+// name cudaExternalSemaphoreHandleTypeKeyedMutex
+void value_cudaExternalSemaphoreHandleTypeKeyedMutex(cudaExternalSemaphoreHandleType *p) { cudaExternalSemaphoreHandleType v = cudaExternalSemaphoreHandleTypeKeyedMutex; *p = v; switch (v) { case cudaExternalSemaphoreHandleTypeKeyedMutex: break; default: break; } }
+// name cudaExternalSemaphoreHandleTypeKeyedMutexKmt
+void value_cudaExternalSemaphoreHandleTypeKeyedMutexKmt(cudaExternalSemaphoreHandleType *p) { cudaExternalSemaphoreHandleType v = cudaExternalSemaphoreHandleTypeKeyedMutexKmt; *p = v; switch (v) { case cudaExternalSemaphoreHandleTypeKeyedMutexKmt: break; default: break; } }
+// name cudaExternalSemaphoreHandleTypeNvSciSync
+void value_cudaExternalSemaphoreHandleTypeNvSciSync(cudaExternalSemaphoreHandleType *p) { cudaExternalSemaphoreHandleType v = cudaExternalSemaphoreHandleTypeNvSciSync; *p = v; switch (v) { case cudaExternalSemaphoreHandleTypeNvSciSync: break; default: break; } }
 // name cudaExternalSemaphoreHandleTypeOpaqueFd
 void value_cudaExternalSemaphoreHandleTypeOpaqueFd(cudaExternalSemaphoreHandleType *p) { cudaExternalSemaphoreHandleType v = cudaExternalSemaphoreHandleTypeOpaqueFd; *p = v; switch (v) { case cudaExternalSemaphoreHandleTypeOpaqueFd: break; default: break; } }
 // name cudaExternalSemaphoreHandleTypeOpaqueWin32
 void value_cudaExternalSemaphoreHandleTypeOpaqueWin32(cudaExternalSemaphoreHandleType *p) { cudaExternalSemaphoreHandleType v = cudaExternalSemaphoreHandleTypeOpaqueWin32; *p = v; switch (v) { case cudaExternalSemaphoreHandleTypeOpaqueWin32: break; default: break; } }
 // name cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt
 void value_cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt(cudaExternalSemaphoreHandleType *p) { cudaExternalSemaphoreHandleType v = cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt; *p = v; switch (v) { case cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt: break; default: break; } }
+// name cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd
+void value_cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd(cudaExternalSemaphoreHandleType *p) { cudaExternalSemaphoreHandleType v = cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd; *p = v; switch (v) { case cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd: break; default: break; } }
+// name cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32
+void value_cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32(cudaExternalSemaphoreHandleType *p) { cudaExternalSemaphoreHandleType v = cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32; *p = v; switch (v) { case cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32: break; default: break; } }
 // name cudaExternalSemaphoreSignalNodeParams
 void type_cudaExternalSemaphoreSignalNodeParams(cudaExternalSemaphoreSignalNodeParams *p) { cudaExternalSemaphoreSignalNodeParams v = *p; *p = v; }
 // name cudaExternalSemaphoreSignalNodeParams::extSemArray
@@ -1410,6 +1456,50 @@ void field_cudaIpcMemHandle_st_reserved(cudaIpcMemHandle_st *p) { char *v = p->r
 void type_cudaIpcMemHandle_t(cudaIpcMemHandle_t *p) { cudaIpcMemHandle_t v = *p; *p = v; }
 // name cudaIpcMemLazyEnablePeerAccess
 void value_cudaIpcMemLazyEnablePeerAccess() { auto v = cudaIpcMemLazyEnablePeerAccess; (void)v; }
+// name cudaJitCacheMode
+void value_cudaJitCacheMode(cudaJitOption *p) { cudaJitOption v = cudaJitCacheMode; *p = v; switch (v) { case cudaJitCacheMode: break; default: break; } }
+// name cudaJitCacheOptionCA
+void value_cudaJitCacheOptionCA(cudaJit_CacheMode *p) { cudaJit_CacheMode v = cudaJitCacheOptionCA; *p = v; switch (v) { case cudaJitCacheOptionCA: break; default: break; } }
+// name cudaJitCacheOptionCG
+void value_cudaJitCacheOptionCG(cudaJit_CacheMode *p) { cudaJit_CacheMode v = cudaJitCacheOptionCG; *p = v; switch (v) { case cudaJitCacheOptionCG: break; default: break; } }
+// name cudaJitCacheOptionNone
+void value_cudaJitCacheOptionNone(cudaJit_CacheMode *p) { cudaJit_CacheMode v = cudaJitCacheOptionNone; *p = v; switch (v) { case cudaJitCacheOptionNone: break; default: break; } }
+// name cudaJitErrorLogBuffer
+void value_cudaJitErrorLogBuffer(cudaJitOption *p) { cudaJitOption v = cudaJitErrorLogBuffer; *p = v; switch (v) { case cudaJitErrorLogBuffer: break; default: break; } }
+// name cudaJitErrorLogBufferSizeBytes
+void value_cudaJitErrorLogBufferSizeBytes(cudaJitOption *p) { cudaJitOption v = cudaJitErrorLogBufferSizeBytes; *p = v; switch (v) { case cudaJitErrorLogBufferSizeBytes: break; default: break; } }
+// name cudaJitFallbackStrategy
+void value_cudaJitFallbackStrategy(cudaJitOption *p) { cudaJitOption v = cudaJitFallbackStrategy; *p = v; switch (v) { case cudaJitFallbackStrategy: break; default: break; } }
+// name cudaJitGenerateDebugInfo
+void value_cudaJitGenerateDebugInfo(cudaJitOption *p) { cudaJitOption v = cudaJitGenerateDebugInfo; *p = v; switch (v) { case cudaJitGenerateDebugInfo: break; default: break; } }
+// name cudaJitGenerateLineInfo
+void value_cudaJitGenerateLineInfo(cudaJitOption *p) { cudaJitOption v = cudaJitGenerateLineInfo; *p = v; switch (v) { case cudaJitGenerateLineInfo: break; default: break; } }
+// name cudaJitInfoLogBuffer
+void value_cudaJitInfoLogBuffer(cudaJitOption *p) { cudaJitOption v = cudaJitInfoLogBuffer; *p = v; switch (v) { case cudaJitInfoLogBuffer: break; default: break; } }
+// name cudaJitInfoLogBufferSizeBytes
+void value_cudaJitInfoLogBufferSizeBytes(cudaJitOption *p) { cudaJitOption v = cudaJitInfoLogBufferSizeBytes; *p = v; switch (v) { case cudaJitInfoLogBufferSizeBytes: break; default: break; } }
+// name cudaJitLogVerbose
+void value_cudaJitLogVerbose(cudaJitOption *p) { cudaJitOption v = cudaJitLogVerbose; *p = v; switch (v) { case cudaJitLogVerbose: break; default: break; } }
+// name cudaJitMaxRegisters
+void value_cudaJitMaxRegisters(cudaJitOption *p) { cudaJitOption v = cudaJitMaxRegisters; *p = v; switch (v) { case cudaJitMaxRegisters: break; default: break; } }
+// name cudaJitMaxThreadsPerBlock
+void value_cudaJitMaxThreadsPerBlock(cudaJitOption *p) { cudaJitOption v = cudaJitMaxThreadsPerBlock; *p = v; switch (v) { case cudaJitMaxThreadsPerBlock: break; default: break; } }
+// name cudaJitOptimizationLevel
+void value_cudaJitOptimizationLevel(cudaJitOption *p) { cudaJitOption v = cudaJitOptimizationLevel; *p = v; switch (v) { case cudaJitOptimizationLevel: break; default: break; } }
+// name cudaJitOption
+void type_cudaJitOption(cudaJitOption *p) { cudaJitOption v = *p; *p = v; }
+// name cudaJitOverrideDirectiveValues
+void value_cudaJitOverrideDirectiveValues(cudaJitOption *p) { cudaJitOption v = cudaJitOverrideDirectiveValues; *p = v; switch (v) { case cudaJitOverrideDirectiveValues: break; default: break; } }
+// name cudaJitPositionIndependentCode
+void value_cudaJitPositionIndependentCode(cudaJitOption *p) { cudaJitOption v = cudaJitPositionIndependentCode; *p = v; switch (v) { case cudaJitPositionIndependentCode: break; default: break; } }
+// name cudaJitThreadsPerBlock
+void value_cudaJitThreadsPerBlock(cudaJitOption *p) { cudaJitOption v = cudaJitThreadsPerBlock; *p = v; switch (v) { case cudaJitThreadsPerBlock: break; default: break; } }
+// name cudaJitWallTime
+void value_cudaJitWallTime(cudaJitOption *p) { cudaJitOption v = cudaJitWallTime; *p = v; switch (v) { case cudaJitWallTime: break; default: break; } }
+// name cudaJit_CacheMode
+void type_cudaJit_CacheMode(cudaJit_CacheMode *p) { cudaJit_CacheMode v = *p; *p = v; }
+// name cudaJit_Fallback
+void type_cudaJit_Fallback(cudaJit_Fallback *p) { cudaJit_Fallback v = *p; *p = v; }
 // name cudaKernelNodeAttrID
 void type_cudaKernelNodeAttrID(cudaKernelNodeAttrID *p) { cudaKernelNodeAttrID *q = p; (void)q; }
 // name cudaKernelNodeAttrValue
@@ -1450,10 +1540,16 @@ void value_cudaLaunchAttributeAccessPolicyWindow(cudaLaunchAttributeID *p) { cud
 void value_cudaLaunchAttributeCooperative(cudaLaunchAttributeID *p) { cudaLaunchAttributeID v = cudaLaunchAttributeCooperative; *p = v; switch (v) { case cudaLaunchAttributeCooperative: break; default: break; } }
 // name cudaLaunchAttributeID
 void type_cudaLaunchAttributeID(cudaLaunchAttributeID *p) { cudaLaunchAttributeID v = *p; *p = v; }
+// name cudaLaunchAttributeMemSyncDomain
+void value_cudaLaunchAttributeMemSyncDomain(cudaLaunchAttributeID *p) { cudaLaunchAttributeID v = cudaLaunchAttributeMemSyncDomain; *p = v; switch (v) { case cudaLaunchAttributeMemSyncDomain: break; default: break; } }
+// name cudaLaunchAttributeMemSyncDomainMap
+void value_cudaLaunchAttributeMemSyncDomainMap(cudaLaunchAttributeID *p) { cudaLaunchAttributeID v = cudaLaunchAttributeMemSyncDomainMap; *p = v; switch (v) { case cudaLaunchAttributeMemSyncDomainMap: break; default: break; } }
 // name cudaLaunchAttributePriority
 void value_cudaLaunchAttributePriority(cudaLaunchAttributeID *p) { cudaLaunchAttributeID v = cudaLaunchAttributePriority; *p = v; switch (v) { case cudaLaunchAttributePriority: break; default: break; } }
 // name cudaLaunchAttributeProgrammaticStreamSerialization
 void value_cudaLaunchAttributeProgrammaticStreamSerialization(cudaLaunchAttributeID *p) { cudaLaunchAttributeID v = cudaLaunchAttributeProgrammaticStreamSerialization; *p = v; switch (v) { case cudaLaunchAttributeProgrammaticStreamSerialization: break; default: break; } }
+// name cudaLaunchAttributeSynchronizationPolicy
+void value_cudaLaunchAttributeSynchronizationPolicy(cudaLaunchAttributeID *p) { cudaLaunchAttributeID v = cudaLaunchAttributeSynchronizationPolicy; *p = v; switch (v) { case cudaLaunchAttributeSynchronizationPolicy: break; default: break; } }
 // name cudaLaunchAttributeValue
 void type_cudaLaunchAttributeValue(cudaLaunchAttributeValue *p) { cudaLaunchAttributeValue v = *p; *p = v; }
 // name cudaLaunchAttributeValue::pad
@@ -1532,6 +1628,18 @@ void field_cudaLaunchConfig_st_attrs(cudaLaunchConfig_st *p) { cudaLaunchAttribu
 void field_cudaLaunchConfig_st_numAttrs(cudaLaunchConfig_st *p) { unsigned int v = p->numAttrs; p->numAttrs = v; }
 // name cudaLaunchConfig_t
 void type_cudaLaunchConfig_t(cudaLaunchConfig_t *p) { cudaLaunchConfig_t v = *p; *p = v; }
+// name cudaLaunchMemSyncDomain
+void type_cudaLaunchMemSyncDomain(cudaLaunchMemSyncDomain *p) { cudaLaunchMemSyncDomain v = *p; *p = v; }
+// name cudaLaunchMemSyncDomainDefault
+void value_cudaLaunchMemSyncDomainDefault(cudaLaunchMemSyncDomain *p) { cudaLaunchMemSyncDomain v = cudaLaunchMemSyncDomainDefault; *p = v; switch (v) { case cudaLaunchMemSyncDomainDefault: break; default: break; } }
+// name cudaLaunchMemSyncDomainMap
+void type_cudaLaunchMemSyncDomainMap(cudaLaunchMemSyncDomainMap *p) { cudaLaunchMemSyncDomainMap v = *p; *p = v; }
+// name cudaLaunchMemSyncDomainMap::default_
+void field_cudaLaunchMemSyncDomainMap_default_(cudaLaunchMemSyncDomainMap *p) { unsigned char v = p->default_; p->default_ = v; }
+// name cudaLaunchMemSyncDomainMap::remote
+void field_cudaLaunchMemSyncDomainMap_remote(cudaLaunchMemSyncDomainMap *p) { unsigned char v = p->remote; p->remote = v; }
+// name cudaLaunchMemSyncDomainRemote
+void value_cudaLaunchMemSyncDomainRemote(cudaLaunchMemSyncDomain *p) { cudaLaunchMemSyncDomain v = cudaLaunchMemSyncDomainRemote; *p = v; switch (v) { case cudaLaunchMemSyncDomainRemote: break; default: break; } }
 // name cudaLibraryBinaryIsPreserved
 void value_cudaLibraryBinaryIsPreserved(cudaLibraryOption *p) { cudaLibraryOption v = cudaLibraryBinaryIsPreserved; *p = v; switch (v) { case cudaLibraryBinaryIsPreserved: break; default: break; } }
 // name cudaLibraryHostUniversalFunctionAndDataTable
@@ -1624,8 +1732,16 @@ void field_cudaMemLocation_id(cudaMemLocation *p) { int v = p->id; p->id = v; }
 void type_cudaMemLocationType(cudaMemLocationType *p) { cudaMemLocationType v = *p; *p = v; }
 // name cudaMemLocationTypeDevice
 void value_cudaMemLocationTypeDevice(cudaMemLocationType *p) { cudaMemLocationType v = cudaMemLocationTypeDevice; *p = v; switch (v) { case cudaMemLocationTypeDevice: break; default: break; } }
+// name cudaMemLocationTypeHost
+void value_cudaMemLocationTypeHost(cudaMemLocationType *p) { cudaMemLocationType v = cudaMemLocationTypeHost; *p = v; switch (v) { case cudaMemLocationTypeHost: break; default: break; } }
+// name cudaMemLocationTypeHostNuma
+void value_cudaMemLocationTypeHostNuma(cudaMemLocationType *p) { cudaMemLocationType v = cudaMemLocationTypeHostNuma; *p = v; switch (v) { case cudaMemLocationTypeHostNuma: break; default: break; } }
+// name cudaMemLocationTypeHostNumaCurrent
+void value_cudaMemLocationTypeHostNumaCurrent(cudaMemLocationType *p) { cudaMemLocationType v = cudaMemLocationTypeHostNumaCurrent; *p = v; switch (v) { case cudaMemLocationTypeHostNumaCurrent: break; default: break; } }
 // name cudaMemLocationTypeInvalid
 void value_cudaMemLocationTypeInvalid(cudaMemLocationType *p) { cudaMemLocationType v = cudaMemLocationTypeInvalid; *p = v; switch (v) { case cudaMemLocationTypeInvalid: break; default: break; } }
+// name cudaMemLocationTypeNone
+void value_cudaMemLocationTypeNone(cudaMemLocationType *p) { cudaMemLocationType v = cudaMemLocationTypeNone; *p = v; switch (v) { case cudaMemLocationTypeNone: break; default: break; } }
 // name cudaMemPoolAttr
 void type_cudaMemPoolAttr(cudaMemPoolAttr *p) { cudaMemPoolAttr v = *p; *p = v; }
 // name cudaMemPoolAttrReleaseThreshold
@@ -1676,6 +1792,42 @@ void value_cudaMemRangeAttributeLastPrefetchLocation(cudaMemRangeAttribute *p) {
 void value_cudaMemRangeAttributePreferredLocation(cudaMemRangeAttribute *p) { cudaMemRangeAttribute v = cudaMemRangeAttributePreferredLocation; *p = v; switch (v) { case cudaMemRangeAttributePreferredLocation: break; default: break; } }
 // name cudaMemRangeAttributeReadMostly
 void value_cudaMemRangeAttributeReadMostly(cudaMemRangeAttribute *p) { cudaMemRangeAttribute v = cudaMemRangeAttributeReadMostly; *p = v; switch (v) { case cudaMemRangeAttributeReadMostly: break; default: break; } }
+// name cudaMemcpy3DBatchOp
+void type_cudaMemcpy3DBatchOp(cudaMemcpy3DBatchOp *p) { cudaMemcpy3DBatchOp v = *p; *p = v; }
+// name cudaMemcpy3DBatchOp::src
+void field_cudaMemcpy3DBatchOp_src(cudaMemcpy3DBatchOp *p) { struct cudaMemcpy3DOperand v = p->src; p->src = v; }
+// name cudaMemcpy3DBatchOp::dst
+void field_cudaMemcpy3DBatchOp_dst(cudaMemcpy3DBatchOp *p) { struct cudaMemcpy3DOperand v = p->dst; p->dst = v; }
+// name cudaMemcpy3DBatchOp::extent
+void field_cudaMemcpy3DBatchOp_extent(cudaMemcpy3DBatchOp *p) { struct cudaExtent v = p->extent; p->extent = v; }
+// name cudaMemcpy3DBatchOp::srcAccessOrder
+void field_cudaMemcpy3DBatchOp_srcAccessOrder(cudaMemcpy3DBatchOp *p) { enum cudaMemcpySrcAccessOrder v = p->srcAccessOrder; p->srcAccessOrder = v; }
+// name cudaMemcpy3DBatchOp::flags
+void field_cudaMemcpy3DBatchOp_flags(cudaMemcpy3DBatchOp *p) { unsigned int v = p->flags; p->flags = v; }
+// name cudaMemcpy3DOperand
+void type_cudaMemcpy3DOperand(cudaMemcpy3DOperand *p) { cudaMemcpy3DOperand v = *p; *p = v; }
+// name cudaMemcpy3DOperand::type
+void field_cudaMemcpy3DOperand_type(cudaMemcpy3DOperand *p) { enum cudaMemcpy3DOperandType v = p->type; p->type = v; }
+// name cudaMemcpy3DOperand::op
+void field_cudaMemcpy3DOperand_op(cudaMemcpy3DOperand *p) { auto &v = p->op; (void)v; }
+// name cudaMemcpy3DOperand::op.ptr
+void field_cudaMemcpy3DOperand_op_ptr(cudaMemcpy3DOperand *p) { auto &v = p->op.ptr; (void)v; }
+// name cudaMemcpy3DOperand::op.ptr.ptr
+void field_cudaMemcpy3DOperand_op_ptr_ptr(cudaMemcpy3DOperand *p) { void * v = p->op.ptr.ptr; p->op.ptr.ptr = v; }
+// name cudaMemcpy3DOperand::op.ptr.rowLength
+void field_cudaMemcpy3DOperand_op_ptr_rowLength(cudaMemcpy3DOperand *p) { size_t v = p->op.ptr.rowLength; p->op.ptr.rowLength = v; }
+// name cudaMemcpy3DOperand::op.ptr.layerHeight
+void field_cudaMemcpy3DOperand_op_ptr_layerHeight(cudaMemcpy3DOperand *p) { size_t v = p->op.ptr.layerHeight; p->op.ptr.layerHeight = v; }
+// name cudaMemcpy3DOperand::op.ptr.locHint
+void field_cudaMemcpy3DOperand_op_ptr_locHint(cudaMemcpy3DOperand *p) { struct cudaMemLocation v = p->op.ptr.locHint; p->op.ptr.locHint = v; }
+// name cudaMemcpy3DOperand::op.array
+void field_cudaMemcpy3DOperand_op_array(cudaMemcpy3DOperand *p) { auto &v = p->op.array; (void)v; }
+// name cudaMemcpy3DOperand::op.array.array
+void field_cudaMemcpy3DOperand_op_array_array(cudaMemcpy3DOperand *p) { cudaArray_t v = p->op.array.array; p->op.array.array = v; }
+// name cudaMemcpy3DOperand::op.array.offset
+void field_cudaMemcpy3DOperand_op_array_offset(cudaMemcpy3DOperand *p) { struct cudaOffset3D v = p->op.array.offset; p->op.array.offset = v; }
+// name cudaMemcpy3DOperandType
+void type_cudaMemcpy3DOperandType(cudaMemcpy3DOperandType *p) { cudaMemcpy3DOperandType v = *p; *p = v; }
 // name cudaMemcpy3DParms
 void type_cudaMemcpy3DParms(cudaMemcpy3DParms *p) { cudaMemcpy3DParms v = *p; *p = v; }
 // name cudaMemcpy3DParms::srcArray
@@ -1694,12 +1846,48 @@ void field_cudaMemcpy3DParms_dstPtr(cudaMemcpy3DParms *p) { struct cudaPitchedPt
 void field_cudaMemcpy3DParms_extent(cudaMemcpy3DParms *p) { struct cudaExtent v = p->extent; p->extent = v; }
 // name cudaMemcpy3DParms::kind
 void field_cudaMemcpy3DParms_kind(cudaMemcpy3DParms *p) { enum cudaMemcpyKind v = p->kind; p->kind = v; }
+// name cudaMemcpy3DPeerParms
+void type_cudaMemcpy3DPeerParms(cudaMemcpy3DPeerParms *p) { cudaMemcpy3DPeerParms v = *p; *p = v; }
+// name cudaMemcpy3DPeerParms::srcArray
+void field_cudaMemcpy3DPeerParms_srcArray(cudaMemcpy3DPeerParms *p) { cudaArray_t v = p->srcArray; p->srcArray = v; }
+// name cudaMemcpy3DPeerParms::srcPos
+void field_cudaMemcpy3DPeerParms_srcPos(cudaMemcpy3DPeerParms *p) { struct cudaPos v = p->srcPos; p->srcPos = v; }
+// name cudaMemcpy3DPeerParms::srcPtr
+void field_cudaMemcpy3DPeerParms_srcPtr(cudaMemcpy3DPeerParms *p) { struct cudaPitchedPtr v = p->srcPtr; p->srcPtr = v; }
+// name cudaMemcpy3DPeerParms::srcDevice
+void field_cudaMemcpy3DPeerParms_srcDevice(cudaMemcpy3DPeerParms *p) { int v = p->srcDevice; p->srcDevice = v; }
+// name cudaMemcpy3DPeerParms::dstArray
+void field_cudaMemcpy3DPeerParms_dstArray(cudaMemcpy3DPeerParms *p) { cudaArray_t v = p->dstArray; p->dstArray = v; }
+// name cudaMemcpy3DPeerParms::dstPos
+void field_cudaMemcpy3DPeerParms_dstPos(cudaMemcpy3DPeerParms *p) { struct cudaPos v = p->dstPos; p->dstPos = v; }
+// name cudaMemcpy3DPeerParms::dstPtr
+void field_cudaMemcpy3DPeerParms_dstPtr(cudaMemcpy3DPeerParms *p) { struct cudaPitchedPtr v = p->dstPtr; p->dstPtr = v; }
+// name cudaMemcpy3DPeerParms::dstDevice
+void field_cudaMemcpy3DPeerParms_dstDevice(cudaMemcpy3DPeerParms *p) { int v = p->dstDevice; p->dstDevice = v; }
+// name cudaMemcpy3DPeerParms::extent
+void field_cudaMemcpy3DPeerParms_extent(cudaMemcpy3DPeerParms *p) { struct cudaExtent v = p->extent; p->extent = v; }
+// name cudaMemcpyAttributes
+void type_cudaMemcpyAttributes(cudaMemcpyAttributes *p) { cudaMemcpyAttributes v = *p; *p = v; }
+// name cudaMemcpyAttributes::srcAccessOrder
+void field_cudaMemcpyAttributes_srcAccessOrder(cudaMemcpyAttributes *p) { enum cudaMemcpySrcAccessOrder v = p->srcAccessOrder; p->srcAccessOrder = v; }
+// name cudaMemcpyAttributes::srcLocHint
+void field_cudaMemcpyAttributes_srcLocHint(cudaMemcpyAttributes *p) { struct cudaMemLocation v = p->srcLocHint; p->srcLocHint = v; }
+// name cudaMemcpyAttributes::dstLocHint
+void field_cudaMemcpyAttributes_dstLocHint(cudaMemcpyAttributes *p) { struct cudaMemLocation v = p->dstLocHint; p->dstLocHint = v; }
+// name cudaMemcpyAttributes::flags
+void field_cudaMemcpyAttributes_flags(cudaMemcpyAttributes *p) { unsigned int v = p->flags; p->flags = v; }
 // name cudaMemcpyDefault
 void value_cudaMemcpyDefault(cudaMemcpyKind *p) { cudaMemcpyKind v = cudaMemcpyDefault; *p = v; switch (v) { case cudaMemcpyDefault: break; default: break; } }
 // name cudaMemcpyDeviceToDevice
 void value_cudaMemcpyDeviceToDevice(cudaMemcpyKind *p) { cudaMemcpyKind v = cudaMemcpyDeviceToDevice; *p = v; switch (v) { case cudaMemcpyDeviceToDevice: break; default: break; } }
 // name cudaMemcpyDeviceToHost
 void value_cudaMemcpyDeviceToHost(cudaMemcpyKind *p) { cudaMemcpyKind v = cudaMemcpyDeviceToHost; *p = v; switch (v) { case cudaMemcpyDeviceToHost: break; default: break; } }
+// name cudaMemcpyFlagDefault
+void value_cudaMemcpyFlagDefault(cudaMemcpyFlags *p) { cudaMemcpyFlags v = cudaMemcpyFlagDefault; *p = v; switch (v) { case cudaMemcpyFlagDefault: break; default: break; } }
+// name cudaMemcpyFlagPreferOverlapWithCompute
+void value_cudaMemcpyFlagPreferOverlapWithCompute(cudaMemcpyFlags *p) { cudaMemcpyFlags v = cudaMemcpyFlagPreferOverlapWithCompute; *p = v; switch (v) { case cudaMemcpyFlagPreferOverlapWithCompute: break; default: break; } }
+// name cudaMemcpyFlags
+void type_cudaMemcpyFlags(cudaMemcpyFlags *p) { cudaMemcpyFlags v = *p; *p = v; }
 // name cudaMemcpyHostToDevice
 void value_cudaMemcpyHostToDevice(cudaMemcpyKind *p) { cudaMemcpyKind v = cudaMemcpyHostToDevice; *p = v; switch (v) { case cudaMemcpyHostToDevice: break; default: break; } }
 // name cudaMemcpyHostToHost
@@ -1714,6 +1902,24 @@ void field_cudaMemcpyNodeParams_flags(cudaMemcpyNodeParams *p) { int v = p->flag
 void field_cudaMemcpyNodeParams_reserved(cudaMemcpyNodeParams *p) { int *v = p->reserved; p->reserved[0] = v[0]; }
 // name cudaMemcpyNodeParams::copyParams
 void field_cudaMemcpyNodeParams_copyParams(cudaMemcpyNodeParams *p) { struct cudaMemcpy3DParms v = p->copyParams; p->copyParams = v; }
+// name cudaMemcpyOperandTypeArray
+void value_cudaMemcpyOperandTypeArray(cudaMemcpy3DOperandType *p) { cudaMemcpy3DOperandType v = cudaMemcpyOperandTypeArray; *p = v; switch (v) { case cudaMemcpyOperandTypeArray: break; default: break; } }
+// name cudaMemcpyOperandTypeMax
+void value_cudaMemcpyOperandTypeMax(cudaMemcpy3DOperandType *p) { cudaMemcpy3DOperandType v = cudaMemcpyOperandTypeMax; *p = v; switch (v) { case cudaMemcpyOperandTypeMax: break; default: break; } }
+// name cudaMemcpyOperandTypePointer
+void value_cudaMemcpyOperandTypePointer(cudaMemcpy3DOperandType *p) { cudaMemcpy3DOperandType v = cudaMemcpyOperandTypePointer; *p = v; switch (v) { case cudaMemcpyOperandTypePointer: break; default: break; } }
+// name cudaMemcpySrcAccessOrder
+void type_cudaMemcpySrcAccessOrder(cudaMemcpySrcAccessOrder *p) { cudaMemcpySrcAccessOrder v = *p; *p = v; }
+// name cudaMemcpySrcAccessOrderAny
+void value_cudaMemcpySrcAccessOrderAny(cudaMemcpySrcAccessOrder *p) { cudaMemcpySrcAccessOrder v = cudaMemcpySrcAccessOrderAny; *p = v; switch (v) { case cudaMemcpySrcAccessOrderAny: break; default: break; } }
+// name cudaMemcpySrcAccessOrderDuringApiCall
+void value_cudaMemcpySrcAccessOrderDuringApiCall(cudaMemcpySrcAccessOrder *p) { cudaMemcpySrcAccessOrder v = cudaMemcpySrcAccessOrderDuringApiCall; *p = v; switch (v) { case cudaMemcpySrcAccessOrderDuringApiCall: break; default: break; } }
+// name cudaMemcpySrcAccessOrderInvalid
+void value_cudaMemcpySrcAccessOrderInvalid(cudaMemcpySrcAccessOrder *p) { cudaMemcpySrcAccessOrder v = cudaMemcpySrcAccessOrderInvalid; *p = v; switch (v) { case cudaMemcpySrcAccessOrderInvalid: break; default: break; } }
+// name cudaMemcpySrcAccessOrderMax
+void value_cudaMemcpySrcAccessOrderMax(cudaMemcpySrcAccessOrder *p) { cudaMemcpySrcAccessOrder v = cudaMemcpySrcAccessOrderMax; *p = v; switch (v) { case cudaMemcpySrcAccessOrderMax: break; default: break; } }
+// name cudaMemcpySrcAccessOrderStream
+void value_cudaMemcpySrcAccessOrderStream(cudaMemcpySrcAccessOrder *p) { cudaMemcpySrcAccessOrder v = cudaMemcpySrcAccessOrderStream; *p = v; switch (v) { case cudaMemcpySrcAccessOrderStream: break; default: break; } }
 // name cudaMemoryAdvise
 void type_cudaMemoryAdvise(cudaMemoryAdvise *p) { cudaMemoryAdvise v = *p; *p = v; }
 // name cudaMemoryType
@@ -1724,6 +1930,8 @@ void value_cudaMemoryTypeDevice(cudaMemoryType *p) { cudaMemoryType v = cudaMemo
 void value_cudaMemoryTypeHost(cudaMemoryType *p) { cudaMemoryType v = cudaMemoryTypeHost; *p = v; switch (v) { case cudaMemoryTypeHost: break; default: break; } }
 // name cudaMemoryTypeManaged
 void value_cudaMemoryTypeManaged(cudaMemoryType *p) { cudaMemoryType v = cudaMemoryTypeManaged; *p = v; switch (v) { case cudaMemoryTypeManaged: break; default: break; } }
+// name cudaMemoryTypeUnregistered
+void value_cudaMemoryTypeUnregistered(cudaMemoryType *p) { cudaMemoryType v = cudaMemoryTypeUnregistered; *p = v; switch (v) { case cudaMemoryTypeUnregistered: break; default: break; } }
 // name cudaMemsetParams
 void type_cudaMemsetParams(cudaMemsetParams *p) { cudaMemsetParams v = *p; *p = v; }
 // name cudaMemsetParams::dst
@@ -1748,6 +1956,14 @@ void type_cudaMipmappedArray_t(cudaMipmappedArray_t *p) { cudaMipmappedArray_t v
 void value_cudaOccupancyDefault() { auto v = cudaOccupancyDefault; (void)v; }
 // name cudaOccupancyDisableCachingOverride
 void value_cudaOccupancyDisableCachingOverride() { auto v = cudaOccupancyDisableCachingOverride; (void)v; }
+// name cudaOffset3D
+void type_cudaOffset3D(cudaOffset3D *p) { cudaOffset3D v = *p; *p = v; }
+// name cudaOffset3D::x
+void field_cudaOffset3D_x(cudaOffset3D *p) { size_t v = p->x; p->x = v; }
+// name cudaOffset3D::y
+void field_cudaOffset3D_y(cudaOffset3D *p) { size_t v = p->y; p->y = v; }
+// name cudaOffset3D::z
+void field_cudaOffset3D_z(cudaOffset3D *p) { size_t v = p->z; p->z = v; }
 // name cudaPitchedPtr
 void type_cudaPitchedPtr(cudaPitchedPtr *p) { cudaPitchedPtr v = *p; *p = v; }
 // name cudaPitchedPtr::ptr
@@ -1934,6 +2150,20 @@ void value_cudaSharedMemBankSizeFourByte(cudaSharedMemConfig *p) { cudaSharedMem
 void type_cudaSharedMemConfig(cudaSharedMemConfig *p) { cudaSharedMemConfig v = *p; *p = v; }
 // name cudaStreamAddCaptureDependencies
 void value_cudaStreamAddCaptureDependencies(cudaStreamUpdateCaptureDependenciesFlags *p) { cudaStreamUpdateCaptureDependenciesFlags v = cudaStreamAddCaptureDependencies; *p = v; switch (v) { case cudaStreamAddCaptureDependencies: break; default: break; } }
+// name cudaStreamAttrID
+void type_cudaStreamAttrID(cudaStreamAttrID *p) { cudaStreamAttrID *q = p; (void)q; }
+// name cudaStreamAttrValue
+void type_cudaStreamAttrValue(cudaStreamAttrValue *p) { cudaStreamAttrValue *q = p; (void)q; }
+// name cudaStreamAttributeAccessPolicyWindow
+void value_cudaStreamAttributeAccessPolicyWindow() { auto v = cudaStreamAttributeAccessPolicyWindow; (void)v; }
+// name cudaStreamAttributeMemSyncDomain
+void value_cudaStreamAttributeMemSyncDomain() { auto v = cudaStreamAttributeMemSyncDomain; (void)v; }
+// name cudaStreamAttributeMemSyncDomainMap
+void value_cudaStreamAttributeMemSyncDomainMap() { auto v = cudaStreamAttributeMemSyncDomainMap; (void)v; }
+// name cudaStreamAttributePriority
+void value_cudaStreamAttributePriority() { auto v = cudaStreamAttributePriority; (void)v; }
+// name cudaStreamAttributeSynchronizationPolicy
+void value_cudaStreamAttributeSynchronizationPolicy() { auto v = cudaStreamAttributeSynchronizationPolicy; (void)v; }
 // name cudaStreamCallback_t
 void type_cudaStreamCallback_t(cudaStreamCallback_t *p) { cudaStreamCallback_t v = *p; *p = v; }
 // name cudaStreamCaptureMode
@@ -1972,6 +2202,16 @@ void value_cudaSuccess(cudaError_t *p) { cudaError_t v = cudaSuccess; *p = v; sw
 void type_cudaSurfaceBoundaryMode(cudaSurfaceBoundaryMode *p) { cudaSurfaceBoundaryMode v = *p; *p = v; }
 // name cudaSurfaceObject_t
 void type_cudaSurfaceObject_t(cudaSurfaceObject_t *p) { cudaSurfaceObject_t v = *p; *p = v; }
+// name cudaSyncPolicyAuto
+void value_cudaSyncPolicyAuto(cudaSynchronizationPolicy *p) { cudaSynchronizationPolicy v = cudaSyncPolicyAuto; *p = v; switch (v) { case cudaSyncPolicyAuto: break; default: break; } }
+// name cudaSyncPolicyBlockingSync
+void value_cudaSyncPolicyBlockingSync(cudaSynchronizationPolicy *p) { cudaSynchronizationPolicy v = cudaSyncPolicyBlockingSync; *p = v; switch (v) { case cudaSyncPolicyBlockingSync: break; default: break; } }
+// name cudaSyncPolicySpin
+void value_cudaSyncPolicySpin(cudaSynchronizationPolicy *p) { cudaSynchronizationPolicy v = cudaSyncPolicySpin; *p = v; switch (v) { case cudaSyncPolicySpin: break; default: break; } }
+// name cudaSyncPolicyYield
+void value_cudaSyncPolicyYield(cudaSynchronizationPolicy *p) { cudaSynchronizationPolicy v = cudaSyncPolicyYield; *p = v; switch (v) { case cudaSyncPolicyYield: break; default: break; } }
+// name cudaSynchronizationPolicy
+void type_cudaSynchronizationPolicy(cudaSynchronizationPolicy *p) { cudaSynchronizationPolicy v = *p; *p = v; }
 // name cudaTextureAddressMode
 void type_cudaTextureAddressMode(cudaTextureAddressMode *p) { cudaTextureAddressMode v = *p; *p = v; }
 // name cudaTextureDesc
