@@ -12,6 +12,7 @@ guarded, so a translation unit that includes several translated files compiles i
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,7 @@ class HeaderError(ValueError):
 _CACHE: dict[tuple[str, int, int], Header | None] = {}
 
 
+@functools.lru_cache(maxsize=16)
 def header_path(rules_files: tuple[str, ...]) -> Path:
     """Where a target's portable header lives: ``ports/`` next to its target.yaml (the
     first of the table's files)."""
@@ -132,6 +134,18 @@ def _called(ctx: FileContext, header: Header) -> dict[bytes, int]:
     return first
 
 
+def _calls_portable(edits) -> bool:
+    """Whether some edit's replacement holds a ``cudaport_`` name at all."""
+    for edit in edits:
+        new = edit[2]
+        if type(new) is bytes:
+            if b"cudaport_" in new:
+                return True
+        elif type(new) is tuple and any(type(p) is bytes and b"cudaport_" in p for p in new):
+            return True
+    return False
+
+
 _DIRECTIVE = re.compile(lexer.LOGICAL_LINE_START + lexer.CONDITIONAL)
 
 
@@ -153,6 +167,8 @@ def insert(ctx: FileContext) -> None:
     before the top-level declaration of the first call; at the top (where the main
     header goes) when that declaration is inside a conditional block. Sections whose
     guard the file already holds (a second run) are not copied again."""
+    if not _calls_portable(ctx.edits):
+        return  # (no edit puts in a cudaport_ function: nothing to read)
     header = load(header_path(ctx.compiled.table.files))
     if header is None:
         return

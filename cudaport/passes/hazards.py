@@ -18,6 +18,7 @@ from ..context import FileContext
 from ..findings import Finding, Fix
 from ..rules.hazards import (declared_objects_pattern, device_prop_pattern, lacking,
                              member_use_pattern, names_pattern, struct_member_facts,
+                             struct_member_types,
                              target_facts)
 from ..symbols.skeleton import FUNCTION, LAMBDA
 from .registry import register
@@ -247,9 +248,10 @@ def hazards(ctx: FileContext) -> None:
         for m in props.finditer(ctx.code):
             name = m.group(1).decode()
             report("CP214", m.start(1), _device_prop_message(ctx, target, name), name)
-    for struct, types, members in struct_member_facts(ctx.compiled):
-        if any(t.encode() in names for t in types):
-            _struct_members(ctx, struct, types, members, report)
+    if not names.isdisjoint(struct_member_types(ctx.compiled)):
+        for struct, types, members in struct_member_facts(ctx.compiled):
+            if any(t.encode() in names for t in types):
+                _struct_members(ctx, struct, types, members, report)
     # (a data type given as a GEMM compute type: passes/gemm_compute_type.py)
     if ctx.scan.launches:
         known = {launch.lt for launch in facts.launches} if facts is not None else set()

@@ -25,8 +25,9 @@ def identifiers(ctx: FileContext) -> None:
     src = ctx.src
     add_edit = ctx.edits.append
     dropped: list[int] = []  # case labels of constants the target lacks, removed
-    tags = {k.encode(): v.encode()
-            for k, v in (ctx.compiled.target.extra.get("struct_tags") or {}).items()}
+    tags = ctx.compiled.derived("_struct_tags", lambda: {
+        k.encode(): v.encode()
+        for k, v in (ctx.compiled.target.extra.get("struct_tags") or {}).items()})
     by_library = ctx.compiled.argument_names
     inside: list[tuple[int, dict]] = []  # (end, names) of the calls whose arguments we are in
     not_api: list[int] = []  # namespace names used as something else (`struct wmma {`),

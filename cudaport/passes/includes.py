@@ -368,18 +368,24 @@ def _companions(ctx: FileContext) -> bytes:
     header does not (``main_header_companions`` in target.yaml), for those the file needs:
     it calls one of their names unqualified (or as ``::name``) in code, and does not
     include the header itself."""
-    table = ctx.compiled.target.extra.get("main_header_companions") or {}
+    table = ctx.compiled.derived("_main_header_companions", lambda: _companion_table(
+        ctx.compiled.target.extra.get("main_header_companions") or {}))
     out = b""
     included = {inc.name for inc in ctx.scan.includes}
     seen = ctx.names.union(word for _, word in ctx.scan.marks)  # (words the scan saw)
-    for header, names in table.items():
-        if header.encode() in included or not any(n.encode() in seen for n in names):
+    for header, names, pattern in table:
+        if header in included or seen.isdisjoint(names):
             continue
-        pattern = re.compile(rb"(?<![\w.>$])(?<![\w]::)\b(?:" + b"|".join(
-            n.encode() for n in names) + rb")\s*\(")
         if any(ctx.in_code(m.start(), m.end()) for m in pattern.finditer(ctx.src)):
-            out += b"#include <" + header.encode() + b">" + ctx.eol()
+            out += b"#include <" + header + b">" + ctx.eol()
     return out
+
+
+def _companion_table(table: dict) -> list[tuple[bytes, frozenset[bytes], re.Pattern]]:
+    """(header, its names, the pattern of their calls) of ``main_header_companions``."""
+    return [(header.encode(), frozenset(n.encode() for n in names),
+             re.compile(rb"(?<![\w.>$])(?<![\w]::)\b(?:" + b"|".join(
+                 n.encode() for n in names) + rb")\s*\(")) for header, names in table.items()]
 
 
 class _Deletable:

@@ -184,6 +184,14 @@ class Compiled:
     # objects with one key scan alike (see scan.keep_scan).
     key: str = ""
 
+    def derived(self, key: str, build):
+        """``build()``, made once per table: what passes derive from the table (encoded
+        names, patterns) is not rebuilt for every file."""
+        found = self.__dict__.get(key)
+        if found is None:
+            found = self.__dict__[key] = build()
+        return found
+
     def header(self, name: bytes) -> ResolvedHeader | None:
         """The rule for an included header: its own entry, else its deepest folder's."""
         r = self.headers.get(name)

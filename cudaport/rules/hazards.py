@@ -57,6 +57,20 @@ def struct_member_facts(compiled) -> tuple[tuple[str, tuple[str, ...], tuple[tup
 
 
 _MEMBER_CACHE: dict[int, tuple] = {}
+_TYPES_CACHE: dict[int, tuple] = {}
+
+
+def struct_member_types(compiled) -> frozenset[bytes]:
+    """Every CUDA spelling of the structs of :func:`struct_member_facts`: a file that
+    names none of them needs no look at each struct."""
+    facts = struct_member_facts(compiled)
+    cached = _TYPES_CACHE.get(id(facts))
+    if cached is None or cached[0] is not facts:
+        if len(_TYPES_CACHE) > 64:
+            _TYPES_CACHE.clear()
+        cached = _TYPES_CACHE[id(facts)] = (facts, frozenset(
+            t.encode() for _, types, _ in facts for t in types))
+    return cached[1]
 
 
 @functools.cache

@@ -42,9 +42,10 @@ _BLANKS = re.compile(rb"\s+")
 _TAG_WORD = re.compile(rb"enum|struct|class|union")
 _CONTROL = frozenset(b"if for while switch catch".split())
 _ELSE_DO = re.compile(rb"(?<![\w$])(?:else|do|try|__try|__finally)\s*\Z")
-_WORD_BEFORE = re.compile(rb"((?:[A-Za-z_~][\w]*\s*::\s*)*(?:operator\s*[^\s\w(]+|~?[A-Za-z_]\w*))"
-                          rb"\s*(?:<[^;{}()]*>\s*)?\Z")
-_INIT_BEFORE = re.compile(rb"(?:[=,(\[{?:]|\breturn|[A-Za-z_]\w*|>|\))\s*\Z")
+# (identifiers and blanks possessive: searched from every byte of the head, a name split
+# every way it could be was quadratic in its length)
+_WORD_BEFORE = re.compile(rb"((?:[A-Za-z_~]\w*+\s*+::\s*+)*+(?:operator\s*[^\s\w(]+|~?[A-Za-z_]\w*+))"
+                          rb"\s*+(?:<[^;{}()]*>\s*)?\Z")
 
 
 class Block(NamedTuple):
