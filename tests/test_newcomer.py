@@ -111,6 +111,17 @@ def test_scanner_finds_includes_without_a_possessive_group_repeat():
     assert not found.unknown
 
 
+def test_no_module_repeats_a_group_possessively():
+    """The same CPython bug matched nothing where the skeleton's word-before-'(' regex
+    repeated its ``name ::`` group possessively: every function head lost its name on
+    3.11.2. No pattern in the package may write a group repeat that way."""
+    pattern = re.compile(r"\)[*+?}]\+")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted((ROOT / "cudaport").rglob("*.py"))
+             for n, line in enumerate(path.read_text().splitlines(), 1)
+             if pattern.search(line) and not line.lstrip().startswith("#")]
+    assert not found
+
+
 # --- one story: check, translate and report give one ported share --------------------
 
 PTX_AND_UNMAPPED = (b"#include <cuda.h>\n"

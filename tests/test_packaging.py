@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import zipfile
 from pathlib import Path
@@ -51,13 +52,22 @@ def built(tmp_path_factory):
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
+    # the running environment's libraries (click, PyYAML...) without its cudaport: CI runs
+    # from a venv, whose packages --system-site-packages does not reach. A plain path in a
+    # .pth is not a site dir, so an editable install's finder there is not read.
+    inner = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
+    outer = sysconfig.get_paths()["purelib"]
+    if Path(outer) != Path(inner.stdout.strip()):
+        (Path(inner.stdout.strip()) / "outer-environment.pth").write_text(outer + "\n")
     got = _run([str(python), "-m", "pip", "install", "-q", "setuptools>=77"])
     if got.returncode != 0:
         pytest.skip(f"setuptools>=77 not available from the package index: {got.stderr[-300:]}")
     dist = base / "dist"
     sdist = _build(python, "build_sdist", source, dist)
     with tarfile.open(sdist) as tar:
-        tar.extractall(base / "unpacked", filter="data")
+        # (tarfile's extraction filters came in 3.11.4; Debian 12's python3 is 3.11.2)
+        safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+        tar.extractall(base / "unpacked", **safe)
     unpacked = next((base / "unpacked").iterdir())
     wheel = _build(python, "build_wheel", unpacked, dist)
     installed = _run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)])

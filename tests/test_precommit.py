@@ -97,7 +97,9 @@ def test_translate_check_hook_through_a_config(tmp_path: Path, pc_env):
     env = dict(pc_env, PYTHONPATH=str(ROOT))
     subprocess.run([sys.executable, "-m", "cudaport", "translate", "src", "--out-dir", "hip",
                     "-q"], cwd=repo, env=env, check=True)
-    assert (repo / "hip/k.cu").exists() and not (repo / "hip/plain.cpp").exists()
+    # the whole tree: k.cu translated, plain.cpp copied as it is (issue 37)
+    assert (repo / "hip/k.cu").read_bytes() != OK
+    assert (repo / "hip/plain.cpp").read_bytes() == b"int x;\n"
     proc = pre_commit(run, repo, pc_env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     (repo / "src/k.cu").write_bytes(OK + b"void f() { cudaDeviceReset(); }\n")

@@ -43,8 +43,9 @@ _TAG_WORD = re.compile(rb"enum|struct|class|union")
 _CONTROL = frozenset(b"if for while switch catch".split())
 _ELSE_DO = re.compile(rb"(?<![\w$])(?:else|do|try|__try|__finally)\s*\Z")
 # (identifiers and blanks possessive: searched from every byte of the head, a name split
-# every way it could be was quadratic in its length)
-_WORD_BEFORE = re.compile(rb"((?:[A-Za-z_~]\w*+\s*+::\s*+)*+(?:operator\s*[^\s\w(]+|~?[A-Za-z_]\w*+))"
+# every way it could be was quadratic in its length; the group itself not, Debian 12's
+# python3 3.11.2 matches nothing with a possessive group, see lexer.py)
+_WORD_BEFORE = re.compile(rb"((?:[A-Za-z_~]\w*+\s*+::\s*+)*(?:operator\s*[^\s\w(]+|~?[A-Za-z_]\w*+))"
                           rb"\s*+(?:<[^;{}()]*>\s*)?\Z")
 
 

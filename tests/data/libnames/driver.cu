@@ -2342,6 +2342,8 @@ void type_PFN_cuEventDestroy_v4000(PFN_cuEventDestroy_v4000 *p) { PFN_cuEventDes
 void type_PFN_cuEventElapsedTime_v12080(PFN_cuEventElapsedTime_v12080 *p) { PFN_cuEventElapsedTime_v12080 v = *p; *p = v; }
 // name PFN_cuEventQuery_v2000
 void type_PFN_cuEventQuery_v2000(PFN_cuEventQuery_v2000 *p) { PFN_cuEventQuery_v2000 v = *p; *p = v; }
+// name PFN_cuEventRecordWithFlags_v11010
+void type_PFN_cuEventRecordWithFlags_v11010(PFN_cuEventRecordWithFlags_v11010 *p) { PFN_cuEventRecordWithFlags_v11010 v = *p; *p = v; }
 // name PFN_cuEventRecord_v2000
 void type_PFN_cuEventRecord_v2000(PFN_cuEventRecord_v2000 *p) { PFN_cuEventRecord_v2000 v = *p; *p = v; }
 // name PFN_cuEventSynchronize_v2000
@@ -2514,6 +2516,8 @@ void type_PFN_cuLaunchCooperativeKernelMultiDevice_v9000(PFN_cuLaunchCooperative
 void type_PFN_cuLaunchCooperativeKernel_v9000(PFN_cuLaunchCooperativeKernel_v9000 *p) { PFN_cuLaunchCooperativeKernel_v9000 v = *p; *p = v; }
 // name PFN_cuLaunchHostFunc_v10000
 void type_PFN_cuLaunchHostFunc_v10000(PFN_cuLaunchHostFunc_v10000 *p) { PFN_cuLaunchHostFunc_v10000 v = *p; *p = v; }
+// name PFN_cuLaunchKernelEx_v11060
+void type_PFN_cuLaunchKernelEx_v11060(PFN_cuLaunchKernelEx_v11060 *p) { PFN_cuLaunchKernelEx_v11060 v = *p; *p = v; }
 // name PFN_cuLaunchKernel_v4000
 void type_PFN_cuLaunchKernel_v4000(PFN_cuLaunchKernel_v4000 *p) { PFN_cuLaunchKernel_v4000 v = *p; *p = v; }
 // name PFN_cuLibraryEnumerateKernels_v12040
@@ -2524,6 +2528,16 @@ void type_PFN_cuLibraryGetKernelCount_v12040(PFN_cuLibraryGetKernelCount_v12040 
 void type_PFN_cuLibraryGetKernel_v12000(PFN_cuLibraryGetKernel_v12000 *p) { PFN_cuLibraryGetKernel_v12000 v = *p; *p = v; }
 // name PFN_cuLibraryUnload_v12000
 void type_PFN_cuLibraryUnload_v12000(PFN_cuLibraryUnload_v12000 *p) { PFN_cuLibraryUnload_v12000 v = *p; *p = v; }
+// name PFN_cuLinkAddData_v6050
+void type_PFN_cuLinkAddData_v6050(PFN_cuLinkAddData_v6050 *p) { PFN_cuLinkAddData_v6050 v = *p; *p = v; }
+// name PFN_cuLinkAddFile_v6050
+void type_PFN_cuLinkAddFile_v6050(PFN_cuLinkAddFile_v6050 *p) { PFN_cuLinkAddFile_v6050 v = *p; *p = v; }
+// name PFN_cuLinkComplete_v5050
+void type_PFN_cuLinkComplete_v5050(PFN_cuLinkComplete_v5050 *p) { PFN_cuLinkComplete_v5050 v = *p; *p = v; }
+// name PFN_cuLinkCreate_v6050
+void type_PFN_cuLinkCreate_v6050(PFN_cuLinkCreate_v6050 *p) { PFN_cuLinkCreate_v6050 v = *p; *p = v; }
+// name PFN_cuLinkDestroy_v5050
+void type_PFN_cuLinkDestroy_v5050(PFN_cuLinkDestroy_v5050 *p) { PFN_cuLinkDestroy_v5050 v = *p; *p = v; }
 // name PFN_cuMemAddressFree_v10020
 void type_PFN_cuMemAddressFree_v10020(PFN_cuMemAddressFree_v10020 *p) { PFN_cuMemAddressFree_v10020 v = *p; *p = v; }
 // name PFN_cuMemAddressReserve_v10020
@@ -2550,6 +2564,8 @@ void type_PFN_cuMemGetAddressRange_v3020(PFN_cuMemGetAddressRange_v3020 *p) { PF
 void type_PFN_cuMemGetAllocationGranularity_v10020(PFN_cuMemGetAllocationGranularity_v10020 *p) { PFN_cuMemGetAllocationGranularity_v10020 v = *p; *p = v; }
 // name PFN_cuMemGetAllocationPropertiesFromHandle_v10020
 void type_PFN_cuMemGetAllocationPropertiesFromHandle_v10020(PFN_cuMemGetAllocationPropertiesFromHandle_v10020 *p) { PFN_cuMemGetAllocationPropertiesFromHandle_v10020 v = *p; *p = v; }
+// name PFN_cuMemGetHandleForAddressRange_v11070
+void type_PFN_cuMemGetHandleForAddressRange_v11070(PFN_cuMemGetHandleForAddressRange_v11070 *p) { PFN_cuMemGetHandleForAddressRange_v11070 v = *p; *p = v; }
 // name PFN_cuMemGetInfo_v3020
 void type_PFN_cuMemGetInfo_v3020(PFN_cuMemGetInfo_v3020 *p) { PFN_cuMemGetInfo_v3020 v = *p; *p = v; }
 // name PFN_cuMemHostGetDevicePointer_v3020
@@ -2636,6 +2652,18 @@ void type_PFN_cuMemcpyHtoA_v3020(PFN_cuMemcpyHtoA_v3020 *p) { PFN_cuMemcpyHtoA_v
 void type_PFN_cuMemsetD16Async_v3020(PFN_cuMemsetD16Async_v3020 *p) { PFN_cuMemsetD16Async_v3020 v = *p; *p = v; }
 // name PFN_cuMemsetD16_v3020
 void type_PFN_cuMemsetD16_v3020(PFN_cuMemsetD16_v3020 *p) { PFN_cuMemsetD16_v3020 v = *p; *p = v; }
+// name PFN_cuMemsetD2D16Async_v3020
+void type_PFN_cuMemsetD2D16Async_v3020(PFN_cuMemsetD2D16Async_v3020 *p) { PFN_cuMemsetD2D16Async_v3020 v = *p; *p = v; }
+// name PFN_cuMemsetD2D16_v3020
+void type_PFN_cuMemsetD2D16_v3020(PFN_cuMemsetD2D16_v3020 *p) { PFN_cuMemsetD2D16_v3020 v = *p; *p = v; }
+// name PFN_cuMemsetD2D32Async_v3020
+void type_PFN_cuMemsetD2D32Async_v3020(PFN_cuMemsetD2D32Async_v3020 *p) { PFN_cuMemsetD2D32Async_v3020 v = *p; *p = v; }
+// name PFN_cuMemsetD2D32_v3020
+void type_PFN_cuMemsetD2D32_v3020(PFN_cuMemsetD2D32_v3020 *p) { PFN_cuMemsetD2D32_v3020 v = *p; *p = v; }
+// name PFN_cuMemsetD2D8Async_v3020
+void type_PFN_cuMemsetD2D8Async_v3020(PFN_cuMemsetD2D8Async_v3020 *p) { PFN_cuMemsetD2D8Async_v3020 v = *p; *p = v; }
+// name PFN_cuMemsetD2D8_v3020
+void type_PFN_cuMemsetD2D8_v3020(PFN_cuMemsetD2D8_v3020 *p) { PFN_cuMemsetD2D8_v3020 v = *p; *p = v; }
 // name PFN_cuMemsetD32Async_v3020
 void type_PFN_cuMemsetD32Async_v3020(PFN_cuMemsetD32Async_v3020 *p) { PFN_cuMemsetD32Async_v3020 v = *p; *p = v; }
 // name PFN_cuMemsetD32_v3020
@@ -2648,6 +2676,8 @@ void type_PFN_cuMemsetD8_v3020(PFN_cuMemsetD8_v3020 *p) { PFN_cuMemsetD8_v3020 v
 void type_PFN_cuMipmappedArrayDestroy_v5000(PFN_cuMipmappedArrayDestroy_v5000 *p) { PFN_cuMipmappedArrayDestroy_v5000 v = *p; *p = v; }
 // name PFN_cuMipmappedArrayGetLevel_v5000
 void type_PFN_cuMipmappedArrayGetLevel_v5000(PFN_cuMipmappedArrayGetLevel_v5000 *p) { PFN_cuMipmappedArrayGetLevel_v5000 v = *p; *p = v; }
+// name PFN_cuModuleGetFunctionCount_v12040
+void type_PFN_cuModuleGetFunctionCount_v12040(PFN_cuModuleGetFunctionCount_v12040 *p) { PFN_cuModuleGetFunctionCount_v12040 v = *p; *p = v; }
 // name PFN_cuModuleGetFunction_v2000
 void type_PFN_cuModuleGetFunction_v2000(PFN_cuModuleGetFunction_v2000 *p) { PFN_cuModuleGetFunction_v2000 v = *p; *p = v; }
 // name PFN_cuModuleGetGlobal_v3020
@@ -2658,6 +2688,8 @@ void type_PFN_cuModuleGetTexRef_v2000(PFN_cuModuleGetTexRef_v2000 *p) { PFN_cuMo
 void type_PFN_cuModuleLoadDataEx_v2010(PFN_cuModuleLoadDataEx_v2010 *p) { PFN_cuModuleLoadDataEx_v2010 v = *p; *p = v; }
 // name PFN_cuModuleLoadData_v2000
 void type_PFN_cuModuleLoadData_v2000(PFN_cuModuleLoadData_v2000 *p) { PFN_cuModuleLoadData_v2000 v = *p; *p = v; }
+// name PFN_cuModuleLoadFatBinary_v2000
+void type_PFN_cuModuleLoadFatBinary_v2000(PFN_cuModuleLoadFatBinary_v2000 *p) { PFN_cuModuleLoadFatBinary_v2000 v = *p; *p = v; }
 // name PFN_cuModuleLoad_v2000
 void type_PFN_cuModuleLoad_v2000(PFN_cuModuleLoad_v2000 *p) { PFN_cuModuleLoad_v2000 v = *p; *p = v; }
 // name PFN_cuModuleUnload_v2000
@@ -2678,10 +2710,14 @@ void type_PFN_cuSignalExternalSemaphoresAsync_v10000(PFN_cuSignalExternalSemapho
 void type_PFN_cuStreamAddCallback_v5000(PFN_cuStreamAddCallback_v5000 *p) { PFN_cuStreamAddCallback_v5000 v = *p; *p = v; }
 // name PFN_cuStreamAttachMemAsync_v6000
 void type_PFN_cuStreamAttachMemAsync_v6000(PFN_cuStreamAttachMemAsync_v6000 *p) { PFN_cuStreamAttachMemAsync_v6000 v = *p; *p = v; }
+// name PFN_cuStreamBatchMemOp_v11070
+void type_PFN_cuStreamBatchMemOp_v11070(PFN_cuStreamBatchMemOp_v11070 *p) { PFN_cuStreamBatchMemOp_v11070 v = *p; *p = v; }
 // name PFN_cuStreamBeginCaptureToGraph_v12030
 void type_PFN_cuStreamBeginCaptureToGraph_v12030(PFN_cuStreamBeginCaptureToGraph_v12030 *p) { PFN_cuStreamBeginCaptureToGraph_v12030 v = *p; *p = v; }
 // name PFN_cuStreamBeginCapture_v10010
 void type_PFN_cuStreamBeginCapture_v10010(PFN_cuStreamBeginCapture_v10010 *p) { PFN_cuStreamBeginCapture_v10010 v = *p; *p = v; }
+// name PFN_cuStreamCopyAttributes_v11000
+void type_PFN_cuStreamCopyAttributes_v11000(PFN_cuStreamCopyAttributes_v11000 *p) { PFN_cuStreamCopyAttributes_v11000 v = *p; *p = v; }
 // name PFN_cuStreamCreateWithPriority_v5050
 void type_PFN_cuStreamCreateWithPriority_v5050(PFN_cuStreamCreateWithPriority_v5050 *p) { PFN_cuStreamCreateWithPriority_v5050 v = *p; *p = v; }
 // name PFN_cuStreamCreate_v2000
@@ -2690,16 +2726,24 @@ void type_PFN_cuStreamCreate_v2000(PFN_cuStreamCreate_v2000 *p) { PFN_cuStreamCr
 void type_PFN_cuStreamDestroy_v4000(PFN_cuStreamDestroy_v4000 *p) { PFN_cuStreamDestroy_v4000 v = *p; *p = v; }
 // name PFN_cuStreamEndCapture_v10000
 void type_PFN_cuStreamEndCapture_v10000(PFN_cuStreamEndCapture_v10000 *p) { PFN_cuStreamEndCapture_v10000 v = *p; *p = v; }
+// name PFN_cuStreamGetAttribute_v11000
+void type_PFN_cuStreamGetAttribute_v11000(PFN_cuStreamGetAttribute_v11000 *p) { PFN_cuStreamGetAttribute_v11000 v = *p; *p = v; }
 // name PFN_cuStreamGetCaptureInfo_v12030
 void type_PFN_cuStreamGetCaptureInfo_v12030(PFN_cuStreamGetCaptureInfo_v12030 *p) { PFN_cuStreamGetCaptureInfo_v12030 v = *p; *p = v; }
+// name PFN_cuStreamGetDevice_v12080
+void type_PFN_cuStreamGetDevice_v12080(PFN_cuStreamGetDevice_v12080 *p) { PFN_cuStreamGetDevice_v12080 v = *p; *p = v; }
 // name PFN_cuStreamGetFlags_v5050
 void type_PFN_cuStreamGetFlags_v5050(PFN_cuStreamGetFlags_v5050 *p) { PFN_cuStreamGetFlags_v5050 v = *p; *p = v; }
+// name PFN_cuStreamGetId_v12000
+void type_PFN_cuStreamGetId_v12000(PFN_cuStreamGetId_v12000 *p) { PFN_cuStreamGetId_v12000 v = *p; *p = v; }
 // name PFN_cuStreamGetPriority_v5050
 void type_PFN_cuStreamGetPriority_v5050(PFN_cuStreamGetPriority_v5050 *p) { PFN_cuStreamGetPriority_v5050 v = *p; *p = v; }
 // name PFN_cuStreamIsCapturing_v10000
 void type_PFN_cuStreamIsCapturing_v10000(PFN_cuStreamIsCapturing_v10000 *p) { PFN_cuStreamIsCapturing_v10000 v = *p; *p = v; }
 // name PFN_cuStreamQuery_v2000
 void type_PFN_cuStreamQuery_v2000(PFN_cuStreamQuery_v2000 *p) { PFN_cuStreamQuery_v2000 v = *p; *p = v; }
+// name PFN_cuStreamSetAttribute_v11000
+void type_PFN_cuStreamSetAttribute_v11000(PFN_cuStreamSetAttribute_v11000 *p) { PFN_cuStreamSetAttribute_v11000 v = *p; *p = v; }
 // name PFN_cuStreamSynchronize_v2000
 void type_PFN_cuStreamSynchronize_v2000(PFN_cuStreamSynchronize_v2000 *p) { PFN_cuStreamSynchronize_v2000 v = *p; *p = v; }
 // name PFN_cuStreamWaitEvent_v3020
