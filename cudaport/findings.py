@@ -540,9 +540,11 @@ Why: following it could translate, or write next to, files that are not part of 
 Fix: translate the link's target separately if it is yours.
 """)
 register("CP932", "symlinked-folder", "info", "symbolic link to a folder not followed", """
-What: a symbolic link to a folder inside the tree was not descended into.
+What: a symbolic link to a folder inside the tree was not descended into; with --out-dir
+the same link (relative, to the same folder of the output) is made in the output.
 Why: the folder is translated through its real path; following links could visit files
-twice or loop.
+twice or loop. Made again, the link keeps include paths and build files that name it
+working in the output tree.
 Fix: nothing to do.
 """)
 register("CP933", "stale-mirror", "error", "translated mirror is out of date", """

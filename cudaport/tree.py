@@ -68,8 +68,24 @@ def translate_tree(inputs: list[Path], options: Options, *, out_dir: Path | None
         if outcome.diff:
             out.write(outcome.diff)
     out.flush()
+    errors = _make_links(the_plan.links, out_dir) if mode == "write" and out_dir else ()
     sys.exit(finish(outcomes, the_plan.notes, options, report_file=report_file, quiet=quiet,
-                    fail_on=fail_on, mode=mode))
+                    fail_on=fail_on, errors=errors, mode=mode))
+
+
+def _make_links(links: list[tuple[Path, str]], out_dir: Path) -> tuple[str, ...]:
+    """The tree's links to its own folders, made again in the output (after the files,
+    so no file is written through one); each refusal is printed and returned."""
+    from .runner.io import OutputError, write_link
+
+    errors = []
+    for path, text in links:
+        try:
+            write_link(path, text, len(path.relative_to(out_dir).parts) - 1)
+        except OutputError as exc:
+            click.echo(f"cudaport: error: {exc}", err=True)
+            errors.append(str(exc))
+    return tuple(errors)
 
 
 def suppressing(options: Options):

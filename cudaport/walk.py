@@ -24,6 +24,8 @@ from .ignore import PatternList, matches_any
 class Listing:
     files: list[str] = field(default_factory=list)  # POSIX paths relative to the root
     notes: list[Finding] = field(default_factory=list)
+    # links to folders inside the tree: (rel, the folder it names, relative to the root)
+    folder_links: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _git_files(root: Path) -> list[str] | None:
@@ -114,6 +116,9 @@ def list_tree(root: Path, exclude: PatternList, include: PatternList | None = No
             note = _symlink_note(path, real_root, f"{shown}/{rel}")
             if note is not None:
                 listing.notes.append(note)
+                if note.code == "CP932":
+                    listing.folder_links.append(
+                        (rel, path.resolve().relative_to(real_root).as_posix()))
                 continue
         elif stat.S_ISDIR(st.st_mode) and from_git:  # a submodule: git lists it, not its files
             inner = _git_files(path)

@@ -266,6 +266,30 @@ def test_the_whole_tree_is_copied_safely(tmp_path, monkeypatch):
     assert "CP931" in result.output  # (the link out of the tree, named)
 
 
+def test_links_to_folders_of_the_tree_are_made_again_in_the_output(tmp_path, monkeypatch):
+    """``include -> src/include`` (relative or absolute, inside the tree) is the same
+    relative link in OUT, so ``-Iinclude`` still finds the translated headers; a second
+    run leaves it; anything else already at its place is kept and the run says so."""
+    import os
+
+    _tree(tmp_path / "p", {"src/include/k.cuh": KERNEL, "src/a.cu": b'#include "k.cuh"\n'})
+    os.symlink("src/include", tmp_path / "p" / "include")
+    (tmp_path / "p" / "deep").mkdir()
+    os.symlink(tmp_path / "p" / "src", tmp_path / "p" / "deep" / "src")  # absolute
+    monkeypatch.chdir(tmp_path)
+    for _ in range(2):
+        result = _cli("translate", "p", "--out-dir", "out")
+        assert result.exit_code == 0, result.output
+        assert os.readlink(tmp_path / "out" / "include") == "src/include"
+        assert os.readlink(tmp_path / "out" / "deep" / "src") == "../src"
+        assert b"hipMalloc" in (tmp_path / "out" / "include" / "k.cuh").read_bytes()
+    (tmp_path / "out" / "include").unlink()
+    (tmp_path / "out" / "include").write_bytes(b"mine\n")
+    result = _cli("translate", "p", "--out-dir", "out")
+    assert result.exit_code != 0 and "not a link to src/include" in result.output
+    assert (tmp_path / "out" / "include").read_bytes() == b"mine\n"
+
+
 def test_git_submodules_are_part_of_the_tree(tmp_path, monkeypatch):
     """git lists a submodule as one path, not its files: they are listed from it."""
     import subprocess

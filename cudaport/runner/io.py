@@ -117,6 +117,24 @@ def refuse_linked_folders(path: Path, depth: int) -> None:
                               "write through it (remove the link)")
 
 
+def write_link(path: Path, text: str, depth: int) -> bool:
+    """Make ``path`` a symbolic link reading ``text`` (a folder link of the tree, made
+    again in its output); False when it already is one. Anything else at ``path`` is kept
+    and refused (:class:`OutputError`): a file or another link is never replaced."""
+    refuse_linked_folders(path, depth)
+    if os.path.islink(path) and os.readlink(path) == text:
+        return False
+    if os.path.lexists(path):
+        raise OutputError(f"{path}: exists and is not a link to {text}; cudaport does not "
+                          "replace it (remove it to have the link made)")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(text, path)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot make the link: {exc.strerror or exc}") from None
+    return True
+
+
 def refuse_read_only(path: Path, shown: str) -> None:
     """Refuse (:class:`OutputError`) to overwrite a file that has no write permission at
     all (root included: the mode says to keep it) or that this user may not write."""

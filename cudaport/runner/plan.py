@@ -51,6 +51,10 @@ class Request:
 class Plan:
     jobs: list[Job] = field(default_factory=list)
     notes: list[Finding] = field(default_factory=list)
+    # links to folders inside an input folder, made again below --out-dir so the
+    # output builds like the tree (``-Iinclude`` through ``include -> src/include``):
+    # (where the link goes, its text: relative, to the same folder of the output)
+    links: list[tuple[Path, str]] = field(default_factory=list)
 
 
 def is_bare(rel: str) -> bool:
@@ -95,6 +99,12 @@ def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
                         is_excluded is not None and is_excluded(root / rel)))
             listing = list_tree(given, excludes, includes, prune, str(given).rstrip("/"))
             result.notes.extend(listing.notes)
+            if out_dir is not None and not in_place:
+                for rel, folder in listing.folder_links:
+                    link = f"{prefix}/{rel}" if prefix else rel
+                    named = f"{prefix}/{folder}" if prefix else folder
+                    result.links.append((out_dir / link, os.path.relpath(
+                        named, os.path.dirname(link) or ".")))
             for rel in listing.files:
                 if is_excluded is not None and is_excluded(given / rel):
                     continue
