@@ -38,6 +38,18 @@ Issue 30's rotation (no PyTorch headers):
     RSBench/                 ANL-CESAR/RSBench             cuda/*.cu
     PRK/                     ParRes/Kernels                Cxx11/*.cu (its Cxx11 and common folders)
     mixbench/                ekondis/mixbench              mixbench-cuda/*.{cu,cpp}, -I include
+Issue 42's rotation (the symbol model, measured on projects new to cudaport; sources of
+each default branch below /tmp/eval/src, CMakeLists/Makefile flags as their builds give them):
+    cuda-api-wrappers/       eyalroz/cuda-api-wrappers     examples/**/*.{cu,cpp}, -I src
+    CTranslate2/             OpenNMT/CTranslate2           src/cuda, src/ops/*_gpu.cu, -DCT2_WITH_CUDA
+    marian/                  marian-nmt/marian-dev         src/tensors/gpu, -DCUDA_FOUND -DCUDNN
+    DualSPHysics/            DualSPHysics/DualSPHysics     src/source/*_ker.cu (not JSphGpu_ker.cu)
+    ppl.cv/                  OpenPPL/ppl.cv                src/ppl/cv/cuda/*.cu, deps/ppl.common/src
+    Subway/, Tigr/           AutomataLab/Subway, Tigr      *.cu, -I shared
+    gpu-benches/             te42kyfo/gpu-benches          */main.cu (its own HIP layer)
+    CudaSift/                Celebrandil/CudaSift          *.cu, *.cpp
+    kNN-CUDA/                vincentfpgarcia/kNN-CUDA      code/*.cu
+    BGHT/                    owensgroup/BGHT               examples, benchmarks, -I include
 Include folders are guessed: the unit's folder, its ancestors up to the repository root with
 their include/inc/common/Common/util(s) sub-folders, and cuda-samples' Common/ (helper_cuda.h).
 .cu files another file #includes are not units of their own.
@@ -116,6 +128,29 @@ LAYOUT = {
     # graphdeco-inria/...: its glm submodule at third_party/glm (g-truc/glm)
     "diff-gaussian-rasterization": lambda r: sorted(r.glob("cuda_rasterizer/*.cu")),
     "nccl-tests": lambda r: sorted(r.glob("src/*.cu")) + sorted(r.glob("verifiable/*.cu")),
+    # Issue 42's rotation (session 33): projects with their own wrappers around the runtime,
+    # driver, NVRTC, cuBLAS and cuDNN (cuda-api-wrappers, CTranslate2 with its own HIP build,
+    # marian), header-only libraries (cuda-api-wrappers, BGHT), a simulator, graph systems,
+    # vision operators, a kNN search and a benchmark suite with its own HIP layer.
+    "cuda-api-wrappers": lambda r: sorted(r.glob("examples/**/*.cu"))
+    + sorted(r.glob("examples/**/*.cpp")),
+    "CTranslate2": lambda r: sorted(r.glob("src/cuda/*.cu")) + sorted(r.glob("src/cuda/*.cc"))
+    + sorted(r.glob("src/ops/*_gpu.cu")) + sorted(r.glob("src/ops/awq/*.cu")),
+    # (its src/CMakeLists.txt's marian_cuda list and the host files beside it)
+    "marian": lambda r: sorted(r.glob("src/tensors/gpu/*.cu")) + sorted(
+        r.glob("src/tensors/gpu/*.cpp")) + sorted(r.glob("src/translator/*.cu"))
+    + sorted(r.glob("src/layers_new/*.cu")),
+    # (its Makefile's kernels; JSphGpu_ker.cu, 3,721 lines with its *_iker.cu, took nvcc over
+    # 25 minutes on the shared 2-core machine and is left out)
+    "DualSPHysics": lambda r: [u for u in sorted(r.glob("src/source/*_ker.cu"))
+                               if u.name != "JSphGpu_ker.cu"],
+    "ppl.cv": lambda r: sorted(r.glob("src/ppl/cv/cuda/*.cu")),
+    "Subway": lambda r: sorted(r.glob("subway/*.cu")) + sorted(r.glob("shared/*.cu")),
+    "Tigr": lambda r: sorted(r.glob("tigr/*.cu")),
+    "gpu-benches": lambda r: sorted(r.glob("*/main.cu")),
+    "CudaSift": lambda r: sorted(r.glob("*.cu")) + sorted(r.glob("*.cpp")),
+    "kNN-CUDA": lambda r: sorted(r.glob("code/*.cu")),
+    "BGHT": lambda r: sorted(r.glob("examples/*.cu")) + sorted(r.glob("benchmarks/*.cu")),
 }
 # Flags for nvcc only, per repository (HIP's clang needs none of them).
 NVCC_FLAGS = {
@@ -125,6 +160,9 @@ NVCC_FLAGS = {
     "moderngpu": ["--expt-extended-lambda"],
     "warp": ["--extended-lambda"],
     "TeaLeaf": ["-x", "cu"],  # (its CMake sets LANGUAGE CUDA on the .cpp files)
+    "CTranslate2": ["--expt-relaxed-constexpr", "--expt-extended-lambda"],
+    "marian": ["--expt-relaxed-constexpr"],
+    "BGHT": ["--expt-extended-lambda", "--expt-relaxed-constexpr"],
 }
 # Include folders and defines for both compilers, for the repositories whose folders are not
 # guessed (cccl's own thrust/ and cub/ would shadow the CCCL of nvcc and ROCm's rocThrust).
@@ -142,6 +180,18 @@ REPO_FLAGS: dict[str, list[str]] = {
     "diff-gaussian-rasterization": ["-I{repo}/third_party/glm"],
     # (its CMakeLists.txt: os/ and src/ for every target, and Linux's two defines)
     "nccl-tests": ["-I{repo}/src", "-I{repo}/os", "-DNCCL_OS_LINUX", "-DNCCL_GIN_PROXY_ENABLE=1"],
+    "cuda-api-wrappers": ["-I{repo}/src"],
+    # (its CMakeLists.txt: CT2_WITH_CUDA and CT2_WITH_CUDNN for a CUDA build with cuDNN)
+    "CTranslate2": ["-I{repo}/include", "-I{repo}/src", "-DCT2_WITH_CUDA", "-DCT2_WITH_CUDNN"],
+    "marian": ["-I{repo}/src", "-I{repo}/src/3rd_party", "-DCUDA_FOUND", "-DCUDNN"],
+    "DualSPHysics": ["-I{repo}/src/source", "-D_WITHGPU", "-D_WITHMR"],  # (its Makefile)
+    "ppl.cv": ["-I{repo}/src", "-I{repo}/include", "-I{repo}/deps/ppl.common/src"],
+    "Subway": ["-I{repo}/shared"],
+    "Tigr": ["-I{repo}/shared"],
+    "gpu-benches": [],
+    "CudaSift": [],
+    "kNN-CUDA": ["-I{repo}/code"],
+    "BGHT": ["-I{repo}/include"],
 }
 
 

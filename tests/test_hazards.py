@@ -343,15 +343,34 @@ HOST_ASM = ('static unsigned long long rdtsc() {\n  unsigned lo, hi;\n'
 
 @pytest.mark.parametrize("name,device,reported", [
     ("polybench.c", "", False), ("timer.cpp", "", False),  # nvcc gives these to the host compiler
-    ("timer.cpp", "__global__ void k() {}\n", True),  # device code: built as CUDA
     # no device code and no PTX in the text: host functions' assembly, the CPU's, in a .cu
     # file or a header as well (ggml's CPU headers, hexagon and RISC-V back ends)
     ("timer.cu", "", False), ("timer.h", "", False),
-    ("timer.h", "__device__ int f();\n", True),
+    # device code beside it: the function is still a host function, its assembly the CPU's
+    # (CudaSift's cudautils.h: RDTSC in TimerCPU::getTSC beside __device__ shuffles; called
+    # blocked, its units compile with ROCm 7.2)
+    ("timer.cpp", "__global__ void k() {}\n", False), ("timer.h", "__device__ int f();\n", False),
+    ("timer.h", "class TimerCPU {\n public:\n  unsigned long long read() { return rdtsc(); }\n"
+     "};\n__device__ int f();\n", False),
 ])
 def test_assembly_in_host_sources_is_not_ptx(name, device, reported):
     r = translate_bytes((device + HOST_ASM).encode(), path=name)
     assert ("CP210" in [f.code for f in r.findings]) is reported
+
+
+@pytest.mark.parametrize("body", [
+    HOST_ASM.replace("static unsigned", "__device__ unsigned"),  # a device function
+    HOST_ASM.replace("static unsigned", "__host__ __device__ unsigned"),  # compiled for both
+    # a device lambda inside a host function
+    "void h() {\n  auto f = [] __device__ () {\n    unsigned lo, hi;\n"
+    '    __asm__ volatile ("RDTSC" : "=a" (lo), "=d" (hi));\n  };\n}\n',
+    # a member function of a class, marked for the device
+    "struct T {\n  __device__ unsigned f() {\n    unsigned lo, hi;\n"
+    '    __asm__ volatile ("RDTSC" : "=a" (lo), "=d" (hi));\n    return lo;\n  }\n};\n',
+], ids=["device", "host-device", "device-lambda", "device-member"])
+def test_assembly_in_device_bodies_is_reported(body):
+    r = translate_bytes(("__global__ void k() {}\n" + body).encode(), path="timer.cu")
+    assert "CP210" in [f.code for f in r.findings]
 
 
 def test_a_launch_after_a_kernel_whose_if_branches_pair_braces_differently_is_host_code():
