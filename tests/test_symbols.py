@@ -260,7 +260,11 @@ def test_the_projects_hip_switch_from_its_cmake_build_is_defined(tmp_path):
     ("#include <cuda_fp16.h>\n"
      "__global__ void k(double* d, __half* h) { h[0] = __double2half(d[0]); }\n",
      {"rewrite_comments": True}),
-], ids=["overload-pair", "portable-header-comments"])
+    # the include the first pass adds stood in the head of the declaration after it
+    ("cudaStream_t cudaMalloc;\nvoid f() { cudaMalloc = 0; }\n", {}),
+    ("cudaMalloc cudaMalloc[", {}),  # (bench/fuzz.py's shrunk input)
+], ids=["overload-pair", "portable-header-comments", "declaration-after-added-include",
+        "fuzz-declaration-at-file-start"])
 def test_translating_the_output_again_changes_nothing(src, options):
     # case 11: fuzzing found second passes that edited the first's output
     once = tr(src, **options).text

@@ -89,6 +89,9 @@ _DECLARATOR_FOLLOWS = frozenset((b"=", b";", b",", b")", b"[", b"{"))
 # The text of a declaration statement before its declarator: type words, qualifiers,
 # template arguments, pointers and references, nothing that makes an expression.
 _DECLARATION_HEAD = re.compile(rb"[\s\w:<>,*&]*\Z")
+# a preprocessor line (continued lines included) ends a statement's head as ';' does: the
+# include a translation adds must not turn `T name;` after it into something else
+_DIRECTIVE_LINE = re.compile(rb"^[ \t]*#(?:[^\n\\]|\\.|\\\n)*(?:\n|\Z)", re.M)
 _TEMPLATE_HEAD = re.compile(rb"(?<![\w$])template\s*<")
 # The token after a name, as far as a role needs it (blanks, line splices between).
 _NEXT = re.compile(rb"(?:[ \t\r\n\f\v]|\\\r?\n)*(::|->|[A-Za-z_$][\w$]*|[0-9]|\S)")
@@ -265,6 +268,12 @@ def _variable(code: bytes, skeleton: Skeleton, name: bytes, start: int, wstart: 
     cut = max(code.rfind(b";", low, wstart), code.rfind(b"{", low, wstart),
               code.rfind(b"}", low, wstart))
     statement = code[cut + 1 if cut >= 0 else low:wstart]
+    if b"#" in statement:
+        directive = None
+        for directive in _DIRECTIVE_LINE.finditer(statement):
+            pass
+        if directive is not None:
+            statement = statement[directive.end():]
     paren = statement.rfind(b"(")
     if paren >= 0 and statement.count(b"(", paren) > statement.count(b")", paren):
         # inside an open parenthesis: a parameter list of a function being declared (at a
