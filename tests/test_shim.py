@@ -67,7 +67,7 @@ int main() {
 #error this branch is for CUDA 10
 #endif
   thrust::device_vector<float> v(10, 1.0f);
-  float s = thrust::reduce(v.begin(), v.end());
+  float s = thrust::reduce(thrust::cuda::par, v.begin(), v.end());
   void* temp = nullptr; size_t bytes = 0;
   cub::DeviceReduce::Sum(temp, bytes, d, d, 64);
   cudaError_t e = cudaGetLastError();
@@ -141,7 +141,10 @@ def test_names_become_macros_as_the_translation_maps_them(tmp_path):
     # rocThrust must not see __CUDACC__ (it would take itself for nvcc's Thrust)
     wrapper = shim.files["thrust/reduce.h"].decode()
     assert ('#pragma push_macro("__CUDACC__")\n#undef __CUDACC__\n'
-            "#include_next <thrust/reduce.h>\n#pragma pop_macro(\"__CUDACC__\")\n") in wrapper
+            "#include_next <thrust/reduce.h>\n") in wrapper
+    assert wrapper.endswith('#pragma pop_macro("__CUDACC__")\n')
+    # Thrust's CUDA back end by its name: rocThrust's device back end
+    assert "namespace thrust { namespace cuda = ::thrust::hip; }\n" in wrapper
 
 
 def test_only_the_names_the_project_uses(tmp_path):
@@ -268,6 +271,59 @@ def test_a_probed_library_hip_lacks_is_left_out_so_the_fallback_is_built(tmp_pat
     assert "#define cublasCreate hipblasCreate\n" in shim.files["cudaport_shim/cublas.h"].decode()
     assert not [f for f in shim.findings if f.severity == "error"], \
         [(f.code, f.message) for f in shim.findings]
+
+
+THRUST_POLICY = r"""#include <thrust/device_vector.h>
+#include <thrust/reduce.h>
+#include <thrust/system/cuda/execution_policy.h>
+#ifdef __CUDACC__
+#define HD __host__ __device__
+#endif
+float sum(thrust::device_vector<float>& v, cudaStream_t s) {
+  return thrust::reduce(thrust::cuda::par.on(s), v.begin(), v.end())
+      + thrust::reduce(thrust::cuda::par, v.begin(), v.end());
+}
+"""
+
+
+def test_thrust_cuda_is_the_targets_device_back_end(tmp_path):
+    """thrust::cuda (Thrust's CUDA back end) is an alias of rocThrust's thrust::hip, also
+    where the project includes thrust/system/cuda/...: the shim maps that header to
+    thrust/system/hip/... inside the wrapper (rocThrust's own thrust/system/cuda, which
+    would declare a thrust::cuda of its own, is never read), and hides __CUDACC__ around
+    it as around every thrust header; nothing needs a source edit."""
+    shim, _ = shim_of(tmp_path, {"policy.cu": THRUST_POLICY})
+    alias = "namespace thrust { namespace cuda = ::thrust::hip; }\n"
+    system = shim.files["thrust/system/cuda/execution_policy.h"].decode()
+    assert ('#pragma push_macro("__CUDACC__")\n#undef __CUDACC__\n'
+            "#ifndef CUDAPORT_SHIM_THRUST_SYSTEM_CUDA_EXECUTION_POLICY_H\n") in system
+    assert "#include <thrust/system/hip/execution_policy.h>\n" in system
+    assert "#include_next" not in system and alias in system
+    assert system.endswith('#pragma pop_macro("__CUDACC__")\n')
+    for name in ("thrust/device_vector.h", "thrust/reduce.h"):
+        assert "#include_next <" + name + ">\n" in shim.files[name].decode()
+        assert alias in shim.files[name].decode()
+    assert not [f for f in shim.findings if f.code == "CP701"]
+    # a project that does not name thrust::cuda gets no alias
+    plain, _ = shim_of(tmp_path / "plain", {"a.cu": THRUST_POLICY.replace(
+        "thrust::cuda::par.on(s)", "v.begin()[0]").replace("thrust::cuda::par, ", "")})
+    assert all(b"CUDAPORT_SHIM_THRUST_BACKEND" not in data for data in plain.files.values())
+
+
+@pytest.mark.slow
+def test_thrust_cuda_compiles_to_object_code_with_the_shim(tmp_path):
+    """ROCm 7.2's hipcc, object code: thrust::cuda::par through the shim."""
+    from conftest import rocm_wrapper
+
+    root = make(tmp_path, {"policy.cu": THRUST_POLICY})
+    out = tmp_path / "shim"
+    write(generate([str(root)], Options()), out)
+    proc = subprocess.run([str(rocm_wrapper("7.2")), "-x", "hip", "--offload-arch=gfx90a",
+                           "-std=c++17", "-I", str(out), "-include", "cuda_runtime.h", "-c",
+                           str(root / "policy.cu"), "-o", str(tmp_path / "policy.o")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert os.path.getsize(tmp_path / "policy.o") > 0
 
 
 def test_libcudacxx_standard_names_and_headers(tmp_path):

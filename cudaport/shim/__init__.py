@@ -174,6 +174,7 @@ def _merge(project: Project, uses: FileUses, outcome) -> None:
     project.register |= uses.register
     project.std_printf |= uses.std_printf
     project.cuda_std |= uses.cuda_std
+    project.thrust_backend = project.thrust_backend or uses.thrust_backend
     project.probes |= uses.probes
     project.lacking |= uses.lacking
     project.members.update(uses.members)

@@ -51,6 +51,7 @@ class Project:
     register: bool = False
     std_printf: bool = False
     cuda_std: bool = False
+    thrust_backend: bytes = b""
     probes: set[bytes] = field(default_factory=set)
     lacking: set[str] = field(default_factory=set)
     members: dict[bytes, bytes] = field(default_factory=dict)
@@ -117,16 +118,31 @@ def render(project: Project, compiled: Compiled, options_line: str) -> dict[str,
         body += [f"#include <{PRIVATE}/{library}.h>\n" for library, hip in sorted(needs.items())
                  if r.status == "converted" and hip == r.replacement]
         files[rel] = (top + "".join(_guarded(rel, body))).encode()
-    # thrust/ wrappers that hide __CUDACC__ from rocThrust.
+    # thrust/ wrappers: they hide __CUDACC__ from rocThrust, and make thrust::cuda the
+    # target's device back end. A thrust/ header the table maps (thrust/system/cuda/... ->
+    # thrust/system/hip/...) keeps its mapped body inside the wrapper: rocThrust's own
+    # thrust/system/cuda, which would declare a thrust::cuda of its own, is never read.
     hidden = [m for m in (b"__CUDACC__", b"__NVCC__") if m in project.mentions]
-    if hidden:
+    backend = project.thrust_backend.decode()
+    if hidden or backend:
         for name in sorted(n for n in project.thrust if _plain(n)):
-            lines = [top, "// rocThrust reads __CUDACC__/__NVCC__ as \"compiled by nvcc\": "
-                     "they are hidden while it is read.\n"]
+            rel = name.decode()
+            lines = [top]
+            if hidden:
+                lines.append("// rocThrust reads __CUDACC__/__NVCC__ as \"compiled by nvcc\": "
+                             "they are hidden while it is read.\n")
             lines += [f'#pragma push_macro("{m.decode()}")\n#undef {m.decode()}\n' for m in hidden]
-            lines.append(f"#include_next <{name.decode()}>\n")
+            mapped = files.get(rel)
+            lines.append(mapped[len(top):].decode() if mapped is not None
+                         else f"#include_next <{rel}>\n")
+            if backend:
+                lines.append(
+                    "#ifndef CUDAPORT_SHIM_THRUST_BACKEND\n#define CUDAPORT_SHIM_THRUST_BACKEND\n"
+                    f"// Thrust's CUDA back end is thrust::cuda; the target's is thrust::{backend}.\n"
+                    "#include <thrust/execution_policy.h>\n"
+                    f"namespace thrust {{ namespace cuda = ::thrust::{backend}; }}\n#endif\n")
             lines += [f'#pragma pop_macro("{m.decode()}")\n' for m in reversed(hidden)]
-            files[name.decode()] = "".join(lines).encode()
+            files[rel] = "".join(lines).encode()
     # cuda_runtime.h, last: it holds the helpers the other files' macros use.
     runtime_macros = [_macro(n, lookup[n], project.names[n], helpers) for n in groups.get("", ())]
     labels = _dropped_labels(project, compiled)

@@ -31,11 +31,12 @@ from ..scan import Scan, scan
 # renamed by a macro as the translation renames it, and a project's own alias of two CUDA
 # names that map to one HIP name redefines a macro (a warning, as where the project's own
 # definition stands first); cuda::std:: names that are standard ones resolve through a
-# using-directive of ::std in namespace cuda::std.
+# using-directive of ::std in namespace cuda::std, and thrust::cuda is an alias of the
+# target's Thrust device back end.
 COVERED = frozenset({"main-header", "target-macros", "portable-header", "warp-mask",
                      "version-gate", "library-types", "library-companions",
                      "register-storage-class", "device-printf", "self-alias", "launch-ex",
-                     "libcudacxx"})
+                     "libcudacxx", "thrust-backend"})
 
 # What each edit a header cannot make rewrites, for the CP701 message.
 NEEDS_EDIT = {
@@ -51,7 +52,6 @@ NEEDS_EDIT = {
     "block-barrier": "a cuda::barrier used as the block barrier",
     "thread-pipeline": "a thread-scope cuda::pipeline",
     "gemm-compute-type": "a cuBLAS compute type held in a cudaDataType variable",
-    "thrust-backend": "thrust::cuda (rocThrust's device back end is thrust::hip)",
     "retired-macro": "a platform macro this HIP version no longer defines",
 }
 
@@ -93,6 +93,7 @@ class FileUses:
     register: bool = False  # uses the `register` storage class
     std_printf: bool = False  # calls std::printf in device code
     cuda_std: bool = False  # names standard names through cuda::std::
+    thrust_backend: bytes = b""  # the target's name of thrust::cuda, where the file uses it
     members: dict[bytes, bytes] = field(default_factory=dict)  # launch attribute members
     probes: set[bytes] = field(default_factory=set)  # CUDA headers `__has_include` tests
     lacking: set[str] = field(default_factory=set)  # libraries of names HIP lacks it uses
@@ -205,6 +206,8 @@ def file_uses(data: bytes, outcome, compiled: Compiled, scanned: Scan | None = N
             uses.std_printf = True
         elif kind == "libcudacxx":
             uses.cuda_std = True
+        elif kind == "thrust-backend" and isinstance(edit.replacement, bytes):
+            uses.thrust_backend = edit.replacement
         elif kind == "launch-ex" and isinstance(edit.replacement, bytes) \
                 and _IDENT.fullmatch(span) and _IDENT.fullmatch(edit.replacement):
             uses.members[span] = edit.replacement
