@@ -27,6 +27,7 @@ default architecture): the first of a segment is replaced, the others removed.
 from __future__ import annotations
 
 import functools
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -89,6 +90,18 @@ def rules_file(options: Options, name: str = "cmake.yaml") -> Path:
 
     roots = [Path(p) for p in options.rules_dirs] + [default_rules_root()]
     return resolve_target_dir(options.target, roots) / "build" / name
+
+
+def rules_digest(options: Options) -> str:
+    """Of the target's CMake, Makefile and flag rules together (the cache key of build
+    files)."""
+    digest = hashlib.sha256()
+    for name in ("cmake.yaml", "make.yaml", "flags.yaml", "../target.yaml"):
+        try:
+            digest.update(rules_file(options, name).read_bytes())
+        except OSError:
+            digest.update(b"none")
+    return digest.hexdigest()[:16]
 
 
 def read_rules(path: Path, allowed: set[str], what: str) -> tuple[dict, bytes] | None:

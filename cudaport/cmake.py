@@ -141,18 +141,6 @@ class CMakeSyntaxError(Exception):
         self.offset = offset
 
 
-def rules_digest(options: Options) -> str:
-    """Of the target's CMake, Makefile and flag rules together (the cache key of build
-    files)."""
-    digest = hashlib.sha256()
-    for name in ("cmake.yaml", "make.yaml", "flags.yaml", "../target.yaml"):
-        try:
-            digest.update(rules_file(options, name).read_bytes())
-        except OSError:
-            digest.update(b"none")
-    return digest.hexdigest()[:16]
-
-
 @functools.lru_cache(maxsize=8)
 def load_rules(options: Options) -> CMakeRules:
     """The target's CMake rules (empty when the target has none)."""

@@ -10,7 +10,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .findings import Finding, Reference
-from .makefile import is_makefile
 from .options import Options
 from .verdict import unported_keys, unreferenced_blockers
 
@@ -20,10 +19,21 @@ SOURCE_SUFFIXES = frozenset({
 })
 ALWAYS_WRITTEN = frozenset({".cu", ".cuh", ".hip"})  # GPU sources by name: always mirrored
 KINDS = ("source", "cmake", "make", "python", "copy")
+MAKE_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile", "make.config", "make.inc"})
+NOT_MAKEFILES = (".in", ".am", ".ac")  # autotools inputs
 
 
 def is_cmake(name: str) -> bool:
     return name == "CMakeLists.txt" or name.endswith(".cmake")
+
+
+def is_makefile(name: str) -> bool:
+    """``Makefile``, ``makefile``, ``GNUmakefile``, ``Makefile.*``/``Makefile_*`` (not
+    autotools' ``Makefile.in``/``.am``), ``*.mk``, ``*.make``, ``make.config``, ``make.inc``."""
+    if name in MAKE_NAMES or name.endswith((".mk", ".make")):
+        return True
+    return name.startswith(("Makefile.", "Makefile_", "makefile.")) and not name.endswith(
+        NOT_MAKEFILES)
 
 
 def is_python_side(name: str) -> bool:
