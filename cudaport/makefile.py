@@ -349,7 +349,9 @@ class _Translator:
             self.edit(start, len(self.src) if stop < 0 else stop + 1, b"", "root-alias")
             return
         words, openers = _scan(self.src, start, end, recipe)
-        self.flags(words, openers, start, end)
+        head, assigned = (start, b"") if recipe else _line_head(self.src, start, end)
+        if assigned != self.rules.arch_variable.encode():  # (its own value: no self-reference)
+            self.flags([w for w in words if w.start >= head], openers, start, end)
         src = self.src
         variable = self.rules.root_variable.encode()
         for m in self.root_ref.finditer(src, start, end):
@@ -370,7 +372,7 @@ class _Translator:
             if self.free(m.start(), m.end()):
                 self.edit(m.start(), m.end(), variable, "root")
         if self.rules.compiler:
-            for m in self.compiler.finditer(src, start, end):
+            for m in self.compiler.finditer(src, head, end):
                 if self.free(m.start(), m.end()):
                     self.edit(m.start(), m.end(), self.rules.compiler.encode(), "compiler")
         for m in _VERSION_QUERY.finditer(src, start, end):
@@ -481,6 +483,41 @@ class _Spans:
         if k and self.ends[k - 1] > start:
             return False
         return not (k < len(self.starts) and self.starts[k] < end)
+
+
+_DIRECTIVE = re.compile(rb"[ \t]*(?:ifn?eq|ifn?def|else|endif|-?include|sinclude|define|endef|"
+                        rb"undefine|unexport|vpath)(?![\w.-])")
+_MODIFIERS = re.compile(rb"[ \t]*(?:(?:override|export|private)[ \t]+)*")
+
+
+def _line_head(src: bytes, start: int, end: int) -> tuple[int, bytes]:
+    """Where a make line's own names end, and the variable it assigns (b"" for a rule):
+    an assignment's name (``-arch = x`` names a variable) or a rule's targets (``nvcc:``
+    names a file) are the project's names, never options or commands to rewrite.
+    (start, b"") for a directive or a line that is neither."""
+    if _DIRECTIVE.match(src, start, end):
+        return start, b""
+    i, depth = start, 0
+    while i < end:
+        c = src[i]
+        if c == 0x24 and i + 1 < end and src[i + 1] in b"({":  # $( or ${
+            depth += 1
+            i += 2
+            continue
+        if depth:
+            depth -= c in b")}"
+        elif c == 0x23:  # '#': a comment
+            return start, b""
+        elif c == 0x3D or (c in b"?+!" and src[i + 1:i + 2] == b"="):
+            name_start = _MODIFIERS.match(src, start, i).end()
+            return i, src[name_start:i].strip()
+        elif c == 0x3A:
+            if src[i:i + 2] == b":=" or src[i:i + 3] == b"::=" or src[i:i + 4] == b":::=":
+                name_start = _MODIFIERS.match(src, start, i).end()
+                return i, src[name_start:i].strip()
+            return i, b""
+        i += 1
+    return start, b""
 
 
 def _skip_blanks(src: bytes, i: int, stop: int) -> int:

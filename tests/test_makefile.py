@@ -194,3 +194,23 @@ def test_shell_loop_recipes_are_ported_like_plain_lines():
                    "\tfor cc in $(SMS); do $(NVCC) --offload-arch=$(HIP_ARCH) -c $< "
                    "&& echo $$cc; done\n")
     assert found == []
+
+
+@pytest.mark.parametrize("line, kept", [
+    ("-arch = sm_70\nall:\n", "-arch = sm_70"),  # a variable named -arch (make reads it so)
+    ("check-nvcc nvcc: main.cu\n\ttouch $@\n", "check-nvcc nvcc: main.cu"),  # file names
+    # its own value: --offload-arch=$(HIP_ARCH) there would make HIP_ARCH reference itself
+    ("HIP_ARCH ?= $(shell nvcc -arch=sm_70 x)\n", "-arch=sm_70 x)"),
+], ids=["assigned-name", "rule-targets", "arch-variable-value"])
+def test_a_lines_own_names_are_not_options(line, kept):
+    """bench/fuzz.py: what names a variable or a target is the project's, not an option
+    or a command (make then defined other variables or targets, or stopped on a
+    self-referencing HIP_ARCH)."""
+    text, _ = tr(line)
+    assert kept in text
+
+
+def test_the_value_after_a_lines_own_names_is_still_ported():
+    text, _ = tr("NVCCFLAGS := -arch=sm_70\nfoo: bar ; nvcc -arch=sm_70 -c x.cu\n")
+    assert "NVCCFLAGS := --offload-arch=$(HIP_ARCH)" in text
+    assert "foo: bar ; hipcc --offload-arch=$(HIP_ARCH) -c x.cu" in text
