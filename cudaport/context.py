@@ -99,7 +99,11 @@ class FileContext:
     undefined_in_conditions: frozenset[bytes] = frozenset()
     # '#' offset -> outcome of the #if/#elif conditions the translation makes take the
     # branch a CUDA build takes (a version gate in a file with no HIP branches of its own)
-    forced_conditions: dict[int, bool] = field(default_factory=dict)
+    forced_conditions: dict[int, bool | None] = field(default_factory=dict)
+    # The architecture and version gates the target's facts decided (a file with no
+    # branches of the target's own: cudaport.preprocessor.gates), and their directives
+    gate_decisions: list = field(default_factory=list)
+    gate_directives: frozenset[int] = frozenset()
 
     def linecol(self, offset: int) -> tuple[int, int]:
         if self.lines is None:

@@ -857,17 +857,61 @@ register("CP215", "arch-condition", "warning", "preprocessor condition on CUDA a
 What: `#if`/`#ifdef` on `__CUDA_ARCH__` or `__CUDA_ARCH_LIST__`, on CUDA's version macros
 (`CUDART_VERSION`, `CUDA_VERSION`, `__CUDACC_VER_MAJOR__`/`MINOR`/`BUILD`), on another CUDA
 name the target lacks, on `__NVCC__` in a file with HIP branches of its own, or on
-`__has_include` of a CUDA header the target has no equivalent of.
+`__has_include` of a CUDA header the target has no equivalent of, that the target's facts
+do not decide: a file with HIP branches of its own (whose gates were written knowing that
+HIP reads them as 0), or a threshold the run does not know.
 Why: the target compiler defines none of these (nor finds that header), so the condition
-reads them as 0 and the build takes a branch a CUDA build would not. Version macros are left as written in
-conditions (the policy in README "Version gates"): HIP takes the branch for the oldest CUDA,
-as a project's own HIP build relies on; the message says whether the branch is compiled. In
-a file with no HIP branches of its own, a gate whose outcome differs from CUDA 13.0's tests
-`__HIP_PLATFORM_AMD__` too, so HIP takes the branch nvcc 13 takes.
+reads them as 0 and the build takes a branch a CUDA build would not; the message says
+whether the branch is compiled. (In a file with no HIP branches of its own, gates on
+CUDA's architecture and version are decided from the target's facts instead: CP223.)
 Findings in branches the target never compiles are not reported.
 Fix: check that the branch the target takes is the one it needs; where it is not, test the
 target's own macro (`__HIP_PLATFORM_AMD__`, `HIP_VERSION`, `__HIP_DEVICE_COMPILE__`) too.
 Bad: `#if __CUDA_ARCH__ >= 700` Good: `#if __CUDA_ARCH__ >= 700 || defined(__HIP_DEVICE_COMPILE__)`.
+""")
+register("CP223", "gate-decided", "info", "architecture or version gate decided by the target's features", """
+What: a `#if` on `__CUDA_ARCH__` or on CUDA's version in a file with no HIP branches of its
+own, decided from what the target has (rules/hip/facts/gates.yaml): the HIP build takes the
+branch CUDA takes on the newest GPU or CUDA where every AMD GPU has what that branch relies
+on (the condition then tests `__HIP_DEVICE_COMPILE__` or `__HIP_PLATFORM_AMD__` too, with a
+comment), or keeps the fallback where the target lacks all of it.
+Why: hipcc defines neither macro, so read as written every such gate takes the branch for
+the oldest GPU or CUDA: half arithmetic replaced by placeholders, a sample printing "not
+supported" for a feature HIP has.
+Fix: nothing to do; the message names the features the decision rests on.
+Bad: `#if __CUDA_ARCH__ >= 530` (read as 0 by hipcc) Good: `#if (__CUDA_ARCH__ >= 530) || defined(__HIP_DEVICE_COMPILE__)`.
+""")
+register("CP224", "gate-differs", "warning", "gated branch whose features differ on the target", """
+What: an architecture or version gate (in a file with no HIP branches of its own) whose
+branch relies on something the target has with another meaning (independent thread
+scheduling, an asynchronous copy made synchronous), or whose newest branch relies on some
+features the target has and some it lacks, or on one only some AMD GPUs have.
+Why: the HIP build compiles the branch the message names; what differs may change what it
+does (a lane that waits for another lane of its wavefront does not progress on AMD GPUs,
+whose lanes run in lockstep) or only how fast.
+Fix: read the branch taken with what differs in mind; where another branch fits the target
+better, test `__HIP_DEVICE_COMPILE__` (or a `__gfx*__` macro) in its condition.
+Bad: `#if __CUDA_ARCH__ >= 700` around a spin lock among lanes Good: the pre-Volta branch, which HIP compiles.
+""")
+register("CP225", "placeholder-branch", "warning", "the target compiles a placeholder branch", """
+What: the branch a HIP build compiles for an architecture or version gate looks like a
+placeholder: it traps or asserts, reports "not supported", is called a dummy or stub,
+returns only zeros, or is an empty function body, because the branch CUDA takes on newer
+GPUs or CUDA relies on what the target lacks.
+Why: the port compiles and runs, but the code computes nothing (or stops) where the
+original, on the GPUs it was written for, computed results.
+Fix: write the missing path for the target (HIP's own intrinsics, rocWMMA, the AMD GPU
+builtins), or keep the program from reaching it.
+Bad: `#else` `half2 mad(half2, half2, half2) { return half2(); }` Good: a HIP implementation of it.
+""")
+register("CP226", "arch-macro-value", "error", "CUDA architecture macro used as a value", """
+What: `__CUDA_ARCH__` (or another of nvcc's architecture macros) used as a value in code
+that a HIP build compiles (`int arch = __CUDA_ARCH__;`, `static_assert(__CUDA_ARCH__ >= 700)`).
+Why: hipcc defines no such macro, so the name is undeclared there and the file does not
+compile.
+Fix: use the target's own macros (`__HIP_DEVICE_COMPILE__`, `__gfx942__`, ...) or a value
+of the project's own.
+Bad: `printf("arch %d", __CUDA_ARCH__);` Good: the same under `#if !defined(__HIP_PLATFORM_AMD__)`.
 """)
 register("CP216", "gemm-ex-data-type-compute", "error", "cuBLAS GEMM compute type given as a data type", """
 What: `cublasGemmEx`, `cublasGemmBatchedEx` or `cublasGemmStridedBatchedEx` with a

@@ -227,9 +227,13 @@ def _read_branches(ctx, plain: bool = False):
             continue
         m = _LOGICAL.match(src, offset)
         if m is not None:
-            forced = None if plain else ctx.forced_conditions.get(offset)
-            cond = condition_at(ctx, *m.span(2)) if forced is None else b"01"[forced:forced + 1]
-            directives.append((offset, m.group(1), cond, m.end()))
+            forced = _UNFORCED if plain else ctx.forced_conditions.get(offset, _UNFORCED)
+            # (a condition the translation rewrote reads as it now does there: None where
+            # hipcc's host and device passes take different branches)
+            cond = condition_at(ctx, *m.span(2)) if forced is _UNFORCED else \
+                _EITHER if forced is None else b"01"[forced:forced + 1]
+            word = m.group(1) if forced is _UNFORCED or m.group(1) in (b"if", b"elif") else b"if"
+            directives.append((offset, word, cond, m.end()))
     facts = None if plain else known(ctx)
     if facts is None:
         return other_platform_spans(directives, is_platform, None), directives, None, []
@@ -249,6 +253,8 @@ def _read_branches(ctx, plain: bool = False):
     return spans, directives, valued, defines
 
 
+_UNFORCED = object()
+_EITHER = b"__cudaport_pass_dependent__"  # (a name nothing defines: not known)
 _ERROR = re.compile(rb"#[ \t]*error\b")
 
 
@@ -303,15 +309,16 @@ def _tester(directives, facts: conditions.Known, guards: frozenset[int]):
     """A test of one branch of the file's tree (:meth:`BranchTree.decide`) by its own
     condition as ``directives`` give it (comments blanked), decided by ``facts`` alone;
     an include guard is taken."""
-    by_offset = {offset: cond for offset, _kind, cond, _end in directives}
+    by_offset = {offset: (kind, cond) for offset, kind, cond, _end in directives}
 
     def test(branch) -> bool | None:
         if branch.start in guards:
             return True
-        cond = by_offset.get(branch.start)
-        if cond is None:
+        found = by_offset.get(branch.start)
+        if found is None:
             return None
-        return _test(branch.word if branch.first else b"if", cond, _never, facts)
+        kind, cond = found
+        return _test(kind if branch.first else b"if", cond, _never, facts)
     return test
 
 
@@ -776,7 +783,8 @@ def _names_the_target(ctx, conds) -> int | None:
     guard, a retired one): the file has HIP branches of its own."""
     extra = ctx.compiled.target.extra
     own = set(extra.get("platform_macros") or ()) | set(extra.get("portable_guards") or ()) \
-        | set(extra.get("retired_macros") or {}) | set(extra.get("predefined_macros") or ())
+        | set(extra.get("retired_macros") or {}) | set(extra.get("predefined_macros") or ()) \
+        | ({extra["device_gate_macro"]} if extra.get("device_gate_macro") else set())
     pattern = extra.get("platform_macro_pattern")
     is_platform = _platform_test(tuple(sorted(own)), pattern)
     for offset, _word, (a, b), _end in conds:
@@ -789,48 +797,50 @@ def before_passes(ctx) -> None:
     """CUDA names in ``#if`` conditions that the target's preprocessor reads as undefined
     are left as written and not reported as missing API: CUDA's version macros (the
     version-macro policy, README "Version gates") and names the target lacks (an undefined
-    name is 0 in a condition, never an error). One CP215 per condition says whether the
-    target compiles the branch. (nvcc's own ``__NVCC__`` is no table name: the target's
-    compiler does not define it, and hazards' CP215 says which branch it takes.)"""
+    name is 0 in a condition, never an error). In a file with no branches of the target's
+    own, each gate on CUDA's architecture or version is decided from the target's facts
+    (:mod:`cudaport.preprocessor.gates`: CP223/CP224/CP225); every other condition gets
+    one CP215 that says whether the target compiles the branch. (nvcc's own ``__NVCC__``
+    is no table name: the target's compiler does not define it, and hazards' CP215 says
+    which branch it takes.)"""
     if not ctx.scan.directives:
         return
     if b"__has_include" in ctx.src:
         has_include(ctx)
-    if not ctx.scan.idents:
-        return
     conds = _conditions(ctx)
     if not conds:
         return
-    lookup = ctx.compiled.identifiers
-    versions = frozenset(m.encode() for m in
-                         ctx.compiled.target.extra.get("cuda_version_macros") or ())
-    starts = [c[2][0] for c in conds]
     leave: dict[int, list] = {}  # condition index -> [(offset, name)]
-    for start, name, context in ctx.scan.idents:
-        if context != "code":
-            continue
-        i = bisect.bisect_right(starts, start) - 1
-        if i < 0 or not conds[i][2][0] <= start < conds[i][2][1]:
-            continue
-        r = lookup.get(name)
-        if r is not None and r.entry is not None and r.entry.library == FRAMEWORK_LIBRARY:
-            continue  # (a framework's own mapping: ROCm PyTorch's CUDA_VERSION)
-        elif name not in versions and (r is None or r.status != "unsupported"):
-            continue
-        leave.setdefault(i, []).append((start, name))
+    if ctx.scan.idents:
+        lookup = ctx.compiled.identifiers
+        versions = frozenset(m.encode() for m in
+                             ctx.compiled.target.extra.get("cuda_version_macros") or ())
+        starts = [c[2][0] for c in conds]
+        for start, name, context in ctx.scan.idents:
+            if context != "code":
+                continue
+            i = bisect.bisect_right(starts, start) - 1
+            if i < 0 or not conds[i][2][0] <= start < conds[i][2][1]:
+                continue
+            r = lookup.get(name)
+            if r is not None and r.entry is not None and r.entry.library == FRAMEWORK_LIBRARY:
+                continue  # (a framework's own mapping: ROCm PyTorch's CUDA_VERSION)
+            elif name not in versions and (r is None or r.status != "unsupported"):
+                continue
+            leave.setdefault(i, []).append((start, name))
+    if leave:
+        gone = {s for found in leave.values() for s, _ in found}
+        ctx.scan.idents[:] = [i for i in ctx.scan.idents if i[0] not in gone]
+        ctx.undefined_in_conditions = frozenset(n for found in leave.values() for _, n in found)
+    decided = _gates(ctx, conds)
     if not leave:
         return
-    gone = {s for found in leave.values() for s, _ in found}
-    ctx.scan.idents[:] = [i for i in ctx.scan.idents if i[0] not in gone]
     base = known(ctx)
-    ctx.undefined_in_conditions = frozenset(n for found in leave.values() for _, n in found)
     title = ctx.compiled.target.title
-    extra = ctx.compiled.target.extra
-    cuda = {m.encode(): v for m, v in (extra.get("cuda_version_values") or {}).items()}
-    gate = (extra.get("gate_macro") or "").encode()
-    own = -1  # (whether the file has target branches of its own: asked once, if needed)
     for i, found in sorted(leave.items()):
         offset, word, (a, b), end = conds[i]
+        if offset in decided:
+            continue  # (a gate the target's facts decided: its own finding says how)
         cond = condition_at(ctx, a, b)
         names = frozenset(n for _, n in found)
         if word in (b"ifdef", b"ifndef"):
@@ -842,35 +852,34 @@ def before_passes(ctx) -> None:
             base, undefined=base.undefined | names))
         shown = ", ".join(sorted(n.decode() for n in names))
         why = f"{title}'s compiler does not define {shown} (read as 0 there)"
-        given = names & cuda.keys()
-        if given and gate and outcome is not None and word in (b"if", b"elif"):
-            if own == -1:
-                own = _names_the_target(ctx, conds)
-            as_cuda = None if own is not None else conditions.evaluate(cond, dataclasses.replace(
-                base, defined=base.defined + tuple((n, cuda[n]) for n in sorted(given)),
-                undefined=(base.undefined | names) - given))
-            if as_cuda is not None and as_cuda != outcome:
-                _force(ctx, offset, a, b, as_cuda, gate)
-                outcome = as_cuda
-                version = ".".join(str(cuda[b"CUDART_VERSION"] // k % 100)
-                                   for k in (1000, 10)) if b"CUDART_VERSION" in cuda else "newest"
-                why += (f", the branch for the oldest CUDA; this file has no {title} branches "
-                        f"of its own, so its gates were written for CUDA alone: the condition "
-                        f"tests {gate.decode()} too and takes the branch CUDA {version} takes")
         ctx.find("CP215", found[0][0], f"#{word.decode()} on {shown}: {why}; "
                  f"{_outcome(ctx, b, end, outcome)}", found[0][1].decode())
 
 
-def _force(ctx, offset: int, a: int, b: int, outcome: bool, gate: bytes) -> None:
-    """Make the condition at ``a:b`` (of the directive at ``offset``) have ``outcome`` in a
-    build for the target: ``(cond) || defined(GATE)`` or ``(cond) && !defined(GATE)``."""
-    code = ctx.code_at(a, b)
-    lo, hi = a + len(code) - len(code.lstrip()), a + len(code.rstrip())
-    rule = f"{ctx.compiled.target.name}/version-gate"
-    ctx.edits.append(Edit(lo, lo, b"(", rule))
-    ctx.edits.append(Edit(hi, hi, (b") || defined(" if outcome else b") && !defined(") + gate
-                          + b")", rule))
-    ctx.forced_conditions[offset] = outcome
+def _gates(ctx, conds) -> frozenset[int]:
+    """Decide the gates on CUDA's architecture and version of a file with no branches of
+    the target's own (:mod:`cudaport.preprocessor.gates`); the offsets of the directives
+    of the groups decided."""
+    from .preprocessor import gates
+
+    text = ctx.src
+    if b"__CUDA" not in text and b"CUDA_VERSION" not in text and b"CUDART_VERSION" not in text:
+        return frozenset()
+    found = gates.facts(ctx.compiled)
+    if found is None:
+        return frozenset()
+    file_gates = gates.Gates(ctx, found, known(ctx), lambda a, b: condition_at(ctx, a, b))
+    own = _names_the_target(ctx, conds) is not None
+    decisions = file_gates.written() if own else file_gates.run()
+    if any(d.placeholder for d in decisions):
+        inside = other_platform_test(ctx)  # (a placeholder the target never compiles)
+        for d in decisions:
+            if d.placeholder and inside is not None and inside(d.placeholder_at):
+                d.placeholder = ""
+    ctx.gate_decisions = decisions
+    decided = gates.report(ctx, decisions)
+    ctx.gate_directives = decided
+    return decided
 
 
 def compiler_skipped_spans(ctx) -> list[tuple[int, int, bytes]]:

@@ -185,6 +185,19 @@ def insert(ctx: FileContext) -> None:
     pos = _insertion_before(ctx, OutsideBlocks(ctx.src), at)
     guard_end = _after_guard_or_pragma(ctx.src, ctx.in_code) or 0
     prefix = b""
+    if pos >= guard_end and _inside_conditional(ctx, guard_end, pos):
+        # before the outermost conditional block around it, below the includes before
+        # that block (a section may need one: labeled_partition HIP's cooperative groups,
+        # in a block the translation now compiles: README "Which #if branch a HIP build
+        # takes")
+        tree = ctx.branch_tree
+        starts = [tree.branches[tree.groups[tree.branches[i].group].branches[0]].start
+                  for i in tree.path(pos)]
+        outer = next((s for s in starts if s >= guard_end), None)
+        if outer is not None:
+            before = _insertion_before(ctx, OutsideBlocks(ctx.src), outer)
+            if before >= guard_end and not _inside_conditional(ctx, guard_end, before):
+                pos = before
     if pos < guard_end or _inside_conditional(ctx, guard_end, pos):
         pos, prefix = top_insertion_point(ctx)
     ctx.edits.append(Edit(pos, pos, prefix + block(header, idents, ctx.eol()),

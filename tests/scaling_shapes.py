@@ -54,6 +54,13 @@ SHAPES = {
         "int s{i}(int e) {{ switch (e) {{ case cudaErrorInvalidValue: return 1;\n"
         "  case CUDA_ERROR_INVALID_VALUE: return 2; default: return 0; }} }}\n"),
         Options(), False),
+    # preprocessor/gates.py: architecture and version gates decided from the target's facts
+    "architecture and version gates": (_numbered(
+        "__device__ float m{i}(float a) {{\n#if __CUDA_ARCH__ >= 530\n"
+        "  return __half2float(__hadd(__float2half(a), __float2half(a)));\n#else\n"
+        "  return 0.0f;  // dummy\n#endif\n}}\n#if CUDART_VERSION >= 11020\n"
+        "void g{i}(void** p, cudaStream_t s) {{ cudaMallocAsync(p, 4, s); }}\n#endif\n"),
+        Options(), False),
     # portability_layers.py: every guard per span
     "ifdef USE_ROCM blocks": (_numbered(
         "#ifdef USE_ROCM\nvoid a{i}() {{ hipDeviceSynchronize(); }}\n#else\n"

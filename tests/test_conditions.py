@@ -336,13 +336,18 @@ def test_version_gates_of_a_file_without_hip_branches_take_cuda_13s_branch():
     # #error; each whose outcome differs tests __HIP_PLATFORM_AMD__ too, and the branch
     # CUDA 13.0 takes is compiled, with its findings (CUDA 12's update info: the portable
     # header's, with the warning that errorFromNode is NULL)
+    # (README "Which #if branch a HIP build takes": the table's decision, CP223, with a
+    # comment on the condition; HIP 7.2 has what each branch uses, FP4 included)
     r = run(VERSIONS.replace("#ifdef GGML_USE_HIP\nint hip_build;\n#endif\n", ""))
-    assert "#if (CUDART_VERSION >= 12000) || defined(__HIP_PLATFORM_AMD__)\n" in r.text
-    assert "#if (CUDA_VERSION >= 12080) || defined(__HIP_PLATFORM_AMD__)\n" in r.text
-    assert "#if (__CUDACC_VER_MAJOR__ < 11) && !defined(__HIP_PLATFORM_AMD__)\n" in r.text
-    said = {f.line: f.message for f in r.findings if f.code == "CP215"}
-    assert "true there: line 3 is compiled for HIP" in said[2]
-    assert "false there: line 11 is not compiled for HIP" in said[10]
+    comment = " /* cudaport: HIP takes the branch CUDA 13.0 takes, as it has what that uses */\n"
+    assert "#if (CUDART_VERSION >= 12000) || defined(__HIP_PLATFORM_AMD__)" + comment in r.text
+    assert "#if (CUDA_VERSION >= 12080) || defined(__HIP_PLATFORM_AMD__)" + comment in r.text
+    assert "#if (__CUDACC_VER_MAJOR__ < 11) && !defined(__HIP_PLATFORM_AMD__)" + comment in r.text
+    said = {f.line: f.message for f in r.findings if f.code == "CP223"}
+    assert "takes the branch CUDA takes with CUDA 13.0 (line 3)" in said[2]
+    assert "HIP 7.2 has cudaGraphExecUpdateResultInfo" in said[2]
+    assert "takes the branch CUDA takes with CUDA 13.0 (no code)" in said[10]
+    assert not [f for f in r.findings if f.code == "CP215"]
     assert [f.code for f in r.findings if f.line == 3] == ["CP171"]
     assert not [f for f in r.findings if f.line == 5]  # (the #else HIP no longer takes)
     assert run(r.text).text == r.text

@@ -175,15 +175,17 @@ def test_cuda_version_gates_take_cuda_13s_branch_in_a_file_without_hip_branches(
 
     r = translate_source(VERSION_BRANCH)
     out = r.output.decode()
-    assert "#if (CUDART_VERSION >= 2020) || defined(__HIP_PLATFORM_AMD__)\n" in out
+    assert ("#if (CUDART_VERSION >= 2020) || defined(__HIP_PLATFORM_AMD__) /* cudaport: HIP "
+            "takes the branch CUDA 13.0 takes, as it has what that uses */\n") in out
     assert "#if defined(CUDART_VERSION) && CUDART_VERSION < 12000\n" in out
     assert 'printf("%d\\n", HIP_VERSION / 1000)' in out
     found = sorted((f.code, f.line, f.identifier) for f in r.findings)
-    assert found == [("CP108", 11, "CUDART_VERSION"), ("CP215", 3, "CUDART_VERSION"),
-                     ("CP215", 8, "CUDART_VERSION")]
-    messages = {f.line: f.message for f in r.findings if f.code == "CP215"}
-    assert "takes the branch CUDA 13.0 takes; it is true there: line 4 is compiled" in messages[3]
-    assert "it is false there: line 9 is not compiled for HIP" in messages[8]
+    assert found == [("CP108", 11, "CUDART_VERSION"), ("CP223", 3, "CUDART_VERSION"),
+                     ("CP223", 8, "CUDART_VERSION")]
+    messages = {f.line: f.message for f in r.findings if f.code == "CP223"}
+    assert "takes the branch CUDA takes with CUDA 13.0 (line 4): HIP 7.2 has what CUDA 2.2 " \
+           "added (cudaHostAlloc" in messages[3]
+    assert "compiles, as written, the branch CUDA takes with CUDA 13.0 (no code)" in messages[8]
     assert translate_source(out).output.decode() == out  # (now it has a HIP branch)
 
 

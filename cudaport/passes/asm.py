@@ -109,6 +109,28 @@ def asm(ctx: FileContext) -> None:
             ctx.find("CP230", start, f"{message}: same result", "asm", "", "info")
 
 
+def port_outcome(ctx: FileContext, start: int) -> tuple[str, str] | None:
+    """What the target makes of the inline PTX whose ``asm`` keyword is at ``start``, as
+    :func:`asm` decides it: ("yes", mnemonics) where it has an exact form, ("differs",
+    caveats) where the form has a caveat, ("no", why) where it has none; None when the
+    statement is not PTX (the target's own assembly, an empty barrier)."""
+    read = ptx.read_asm(ctx.src, start, ctx.brackets)
+    if read is None or ptx.dialect(read) != "ptx":
+        return None
+    stmt = ptx.parse_statement(ctx.src, start, ctx.brackets)
+    if stmt is None:
+        return None
+    ports = _ports(ctx.compiled.table.files[0])
+    title = ctx.compiled.target.title
+    if stmt.template is None:
+        return "no", f"{stmt.why_not}, which cudaport cannot read"
+    outcome = _port(stmt, ports) if ports else "the target has no PTX forms"
+    if isinstance(outcome, str):
+        return "no", outcome.replace(_TARGET, title)
+    _parts_, caveats, shown = outcome
+    return ("differs", "; ".join(dict.fromkeys(caveats))) if caveats else ("yes", shown)
+
+
 # The pipeline primitives, which the rules rename to the portable header's synchronous copy.
 _PIPELINE = frozenset((b"__pipeline_memcpy_async", b"__pipeline_commit", b"__pipeline_wait_prior"))
 

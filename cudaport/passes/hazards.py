@@ -21,6 +21,7 @@ from ..rules.hazards import (declared_objects_pattern, device_prop_pattern, lack
                              struct_member_types,
                              target_facts)
 from ..preprocessor.branches import Inside
+from ..preprocessor.gates import ARCH_VALUE, in_directive
 from ..symbols.skeleton import FUNCTION, LAMBDA
 from .registry import register
 
@@ -291,6 +292,8 @@ def hazards(ctx: FileContext) -> None:
         known = {launch.lt for launch in facts.launches} if facts is not None else set()
         _device_launches(ctx, report, known)
     _arch_conditions(ctx, report)
+    if b"__CUDA_ARCH" in src:
+        _arch_values(ctx, report)
 
 
 def _struct_members(ctx: FileContext, struct: str, types: tuple[str, ...],
@@ -541,9 +544,10 @@ _HOST = re.compile(rb"(?<![\w$])__host__(?![\w$])")
 
 def _arch_conditions(ctx: FileContext, report: _Reporter) -> None:
     src = ctx.src
+    decided = ctx.gate_directives
     for offset, word in ctx.scan.directives:
-        if word in (b"else", b"endif"):
-            continue
+        if word in (b"else", b"endif") or offset in decided:
+            continue  # (a gate the target's facts decided says so itself: CP223)
         end = src.find(b"\n", offset)
         while end > 0 and src[end - 1:end] == b"\\":
             end = src.find(b"\n", end + 1)
@@ -565,3 +569,15 @@ def _arch_conditions(ctx: FileContext, report: _Reporter) -> None:
                f"{ctx.compiled.target.title}'s compiler does not define it (read as 0 there); "
                f"{platform_branches.branch_outcome(ctx, offset, word, cond)}",
                name)
+
+
+def _arch_values(ctx: FileContext, report: _Reporter) -> None:
+    """CP226: ``__CUDA_ARCH__`` used as a value in code (not in a directive). Where a HIP
+    build never compiles it (a branch it skips), the finding is dropped with the branch's."""
+    code = ctx.code
+    for m in ARCH_VALUE.finditer(code):
+        if in_directive(code, m.start()):
+            continue
+        report("CP226", m.start(), f"__CUDA_ARCH__ is used as a value: "
+               f"{ctx.compiled.target.title}'s compiler does not define it, so this does not "
+               "compile there", "__CUDA_ARCH__")

@@ -139,6 +139,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "cuda_compiler_macros": macro_list,
         "retired_macros": retired, "header_macros": macro_list,
         "cuda_version_values": macro_values, "gate_macro": S.identifier,
+        "device_gate_macro": S.identifier, "gate_facts": S.text,
         "library_version_macros": library_versions, "function_macros": function_macros,
         "device_printf_global": S.boolean, "offload_arch": S.text,
     }
@@ -165,6 +166,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "cuda_compiler_macros",
                                  "cuda_arch_macro_pattern", "retired_macros",
                                  "cuda_version_values", "gate_macro",
+                                 "device_gate_macro", "gate_facts",
                                  "library_version_macros", "function_macros",
                                  "device_printf_global", "offload_arch")
                if k in d},

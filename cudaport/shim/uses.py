@@ -53,6 +53,9 @@ NEEDS_EDIT = {
     "thread-pipeline": "a thread-scope cuda::pipeline",
     "gemm-compute-type": "a cuBLAS compute type held in a cudaDataType variable",
     "retired-macro": "a platform macro this HIP version no longer defines",
+    "arch-gate": "an #if on __CUDA_ARCH__ whose branch the HIP build should take (hipcc "
+                 "defines no __CUDA_ARCH__, and a header cannot give it one value that fits "
+                 "every gate)",
 }
 
 # Translation findings that describe a rewrite the shim does not make (the CP701 of the
