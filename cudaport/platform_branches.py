@@ -868,7 +868,11 @@ def _gates(ctx, conds) -> frozenset[int]:
     found = gates.facts(ctx.compiled)
     if found is None:
         return frozenset()
-    file_gates = gates.Gates(ctx, found, known(ctx), lambda a, b: condition_at(ctx, a, b))
+    # (with the values of the file's own literal #defines: `#define CC_TURING 750` decides
+    # `__CUDA_ARCH__ >= CC_TURING` at each point)
+    read = _read_branches(ctx)
+    base = read[2] if read is not None and read[2] is not None else known(ctx)
+    file_gates = gates.Gates(ctx, found, base, lambda a, b: condition_at(ctx, a, b))
     own = _names_the_target(ctx, conds) is not None
     decisions = file_gates.written() if own else file_gates.run()
     if any(d.placeholder for d in decisions):

@@ -482,6 +482,8 @@ class Gates:
                     extra.append(Need(f"name:{shown_name}", shown_name, "no",
                                       f"{ctx.compiled.target.title} "
                                       f"{_version(ctx.compiled.version)} lacks it"))
+            if b"error" in code and _ERROR_LINE.search(self.ctx.src, s, e):
+                extra.append(Need("error:", "#error", "no", "the branch stops the build"))
             for start in self._asm_in(s, e):
                 outcome = self._port(start)
                 if outcome is None:
@@ -542,11 +544,14 @@ class Gates:
         if not shown and not extra and sibling is not None and not self._has_code(b):
             shown, _ = self._evidence(sibling, "arch")  # (an empty branch: what it replaces)
         in_row = [f for f in row.features if f in shown]
-        needs = [self._feature_need(f) for f in (in_row or row.features)]
+        # (a branch that shows what it does only by its PTX or the CUDA API it names relies
+        # on those, not on every feature of its row)
+        whole = not in_row and not extra
+        needs = [self._feature_need(f) for f in (row.features if whole else in_row)]
         # (a feature the target lacks or has otherwise, shown anywhere in it, counts too)
         needs += [self._feature_need(f) for f in sorted(shown - set(row.features))
                   if self.facts.features[f].status != "yes"]
-        return needs + extra, not in_row and len(row.features) > 1
+        return needs + extra, whole and len(row.features) > 1
 
     def _has_code(self, b: _Branch) -> bool:
         return any(self.ctx.code_at(s, e).strip() for s, e in self._spans(b))
@@ -632,6 +637,11 @@ class Gates:
         d.row = f"sm_{self.facts.arch_row(start).value // 10}" if start < TOP_ARCH else ""
         d.differs = tuple(_unique(n for pos in chosen if pos in lowest for n in needs(pos)
                                   if n.status == "differs"))
+        if chosen_point is None and not set(host) & {p for t in taken.values() for p in t}:
+            # (no device branch fits: hipcc's device pass compiles what nvcc's host pass does)
+            d.differs += (Need("host-branch", "device code", "differs",
+                               f"{self.ctx.compiled.target.title}'s device pass compiles the "
+                               "branch nvcc compiles in its host pass only"),)
         if chosen_point == TOP_ARCH:
             d.outcome = "same" if chosen == host else "newest"
         else:
@@ -894,6 +904,7 @@ def _verifies(old: bytes, new: bytes, want, now, gate: bytes, here: conditions.K
 
 
 _MACRO_NAME = re.compile(rb"[A-Za-z_]\w*")
+_ERROR_LINE = re.compile(rb"(?m)^[ \t]*#[ \t]*error\b")
 
 
 def _lines(ctx, branches: list[_Branch]) -> str:
@@ -958,11 +969,12 @@ def report(ctx, decisions: list[Decision]) -> frozenset[int]:
             body += f"; the condition tests {gate} too"
         differs = [f"{_short(n)}: {n.note}" if n.note else _short(n) for n in d.differs]
         has_some = [n for n in d.needs if n.status in ("yes", "differs")]
-        if d.outcome == "fallback" and has_some and d.missing:
+        real = [n for n in d.missing if n.key != "error:"]
+        if d.outcome == "fallback" and has_some and real:
             of = f"of {d.row}" if d.whole_row else "of that branch"
             differs.append(f"{title} has {_listed(has_some)} {of}, but not "
-                           f"{_listed(d.missing)}")
-            differs += [f"{_short(n)}: {n.note}" for n in d.missing
+                           f"{_listed(real)}")
+            differs += [f"{_short(n)}: {n.note}" for n in real
                         if n.note and n.status == "no" and not n.key.startswith(("name:", "ptx:"))]
         if any(n.status == "some" for n in d.missing) and not differs:
             differs.append("some AMD GPUs have it, not all")
