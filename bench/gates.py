@@ -101,13 +101,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     options = Options(target_version=args.hip_version, insert_main_header=False)
     total: Counter = Counter()
-    print(f"{'tree':24}" + "".join(f"{c:>10}" for c in COLUMNS))
+    print(f"{'tree':24}" + "".join(f"{c:>12}" for c in COLUMNS))
     started = time.perf_counter()
     for tree in args.trees:
         counts = measure(tree, options, args.show)
         total.update(counts)
-        print(f"{tree.name[:24]:24}" + "".join(f"{counts[c]:>10}" for c in COLUMNS))
-    print(f"{'total':24}" + "".join(f"{total[c]:>10}" for c in COLUMNS))
+        print(f"{tree.name[:24]:24}" + "".join(f"{counts[c]:>12}" for c in COLUMNS))
+    print(f"{'total':24}" + "".join(f"{total[c]:>12}" for c in COLUMNS))
     print(f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
     return 0
 

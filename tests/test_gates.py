@@ -350,3 +350,15 @@ def test_the_translated_cases_compile(tmp_path, version):
         out = tmp_path / f"{name}.hip"
         out.write_bytes(run(src, version, main_header=True).output)
         compile_object(out, "gfx942", version)
+
+
+def test_a_placeholder_under_an_architecture_and_version_gate_is_reported():
+    # nvshmem's reducescatter.cuh: the version part HIP has, the sm_90 part (clusters) it
+    # lacks: hipcc compiles the assert(0), and CP225 says so whichever dimension is told
+    src = ("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+           "__device__ int rank() {\n#if __CUDA_ARCH__ >= 900 && CUDART_VERSION >= 12010\n"
+           "  return cg::this_cluster().block_rank();\n#else\n"
+           '  assert(0 && "Unsupported on this platform");\n  return 0;\n#endif\n}\n')
+    r = run(src)
+    [found] = [f for f in r.findings if f.code == "CP225"]
+    assert found.line == 6 and "Unsupported" in found.message

@@ -928,8 +928,11 @@ def report(ctx, decisions: list[Decision]) -> frozenset[int]:
         by_group.setdefault(d.group, []).append(d)
     for group in by_group.values():
         if len(group) > 1:  # (arch and version in one group: say the one that matters)
-            group.sort(key=lambda d: (d.outcome == "undecided", not d.rewritten,
-                                      not d.differs, d.outcome == "same"))
+            # (one that compiles a placeholder first: hipcc compiles it whatever the
+            # other dimension's rewrite, as in nvshmem's `__CUDA_ARCH__ >= 900 &&
+            # CUDART_VERSION >= 12010`)
+            group.sort(key=lambda d: (d.outcome == "undecided", not d.placeholder,
+                                      not d.rewritten, not d.differs, d.outcome == "same"))
         for d in group[1:]:
             d.reported = False
     for d in decisions:
@@ -943,6 +946,12 @@ def report(ctx, decisions: list[Decision]) -> frozenset[int]:
         if d.outcome in ("undecided", "own"):
             continue
         decided.update(d.directives)
+        lacks = "AMD GPUs lack" if d.kind == "arch" else f"{release} lacks"
+        if d.placeholder:  # (reported for every decision: never compiled in silence)
+            ctx.find("CP225", d.placeholder_at, f"the branch the {title} build compiles for "
+                     f"this #{d.word} on {d.macros} ({d.lines}) looks like a placeholder: "
+                     f"{d.placeholder}; the branch CUDA takes {_where(d)} relies on "
+                     f"{_listed(d.missing)}, which {lacks}", d.macros.split(", ")[0])
         if not d.reported:
             continue
         gate = ctx.compiled.target.extra.get("device_gate_macro" if d.kind == "arch"
@@ -951,7 +960,6 @@ def report(ctx, decisions: list[Decision]) -> frozenset[int]:
                 f"{'it' if ', ' not in d.macros else 'them'}, and this file has no {title} "
                 f"branches of its own (its gates were written for CUDA alone)")
         has = "every AMD GPU has" if d.kind == "arch" else f"{release} has"
-        lacks = "AMD GPUs lack" if d.kind == "arch" else f"{release} lacks"
         stands = "stands for" if d.kind == "arch" else "added"
         row = f" (nothing in it shows which of {d.row}'s features it uses)" if d.whole_row else ""
         if d.outcome in ("newest", "same"):
@@ -983,11 +991,6 @@ def report(ctx, decisions: list[Decision]) -> frozenset[int]:
                      + "; ".join(dict.fromkeys(differs)), d.macros.split(", ")[0])
         else:
             ctx.find("CP223", d.offset, f"{head}; {body}", d.macros.split(", ")[0])
-        if d.placeholder:
-            ctx.find("CP225", d.placeholder_at, f"the branch the {title} build compiles for "
-                     f"this #{d.word} on {d.macros} ({d.lines}) looks like a placeholder: "
-                     f"{d.placeholder}; the branch CUDA takes {_where(d)} relies on "
-                     f"{_listed(d.missing)}, which {lacks}", d.macros.split(", ")[0])
     return frozenset(decided)
 
 
