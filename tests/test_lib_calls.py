@@ -109,6 +109,12 @@ def test_library_types_follow_the_library_header():
     out = translate_bytes(src, Options(target_version="6.4")).output.decode()
     assert out.startswith("#include <hipblas/hipblas.h>\n#include <hip/hip_fp16.h>\n"
                           "#include <hip/hip_bf16.h>\nvoid f(")
+    # cuda_fp16.h's `half` and `half2` (no rule's names: a word the code holds) count too
+    src = b"#include <cublas_v2.h>\nvoid f(cublasHandle_t h, half *y, half2 *z) {}\n"
+    out = translate_bytes(src, Options(target_version="7.2")).output.decode()
+    assert out.startswith("#include <hipblas/hipblas.h>\n#include <hip/hip_fp16.h>\nvoid f(")
+    src = b"#include <cublas_v2.h>\nvoid f(cublasHandle_t h) {}  // half\n"
+    assert b"hip_fp16.h" not in translate_bytes(src, Options(target_version="7.2")).output
     # A file that includes the type header itself, or uses none of its names, gets nothing.
     src = b"#include <cuComplex.h>\n#include <cusparse.h>\nvoid f(cuComplex *x) {}\n"
     out = translate_bytes(src, Options(variants=(("sparse", "rocsparse"),))).output.decode()

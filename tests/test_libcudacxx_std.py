@@ -47,6 +47,9 @@ def test_listed_names_and_their_headers_become_standard():
     ("  cuda::std::variant<int, float> v;", "cuda::std::variant"),
     ("  cuda::std::atomic<int> n;", "cuda::std::atomic"),
     ("  cuda::std::tie(x[0], x[1]);", "cuda::std::tie"),  # (tuple's operator= is not constexpr)
+    # (libstdc++'s declval is a host function, not viable in device code even in decltype)
+    ("  static_assert(sizeof(decltype(cuda::std::declval<int&>())) == 4, \"\");",
+     "cuda::std::declval"),
 ])
 def test_other_libcudacxx_names_stay_reported(line, kept):
     result = _translate(f"__global__ void k(int *x) {{\n{line}\n}}\n".encode())

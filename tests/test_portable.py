@@ -12,6 +12,7 @@ with ROCm 7.2 for gfx942 and gfx90a (and ROCm 6.4).
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import shutil
@@ -993,6 +994,53 @@ def test_integer_to_bfloat16_matches_cudas_definition(driver):
                 refs.append(_int_bf16_reference(v, mode))
     got = driver(calls)
     bad = [(c[0], c[1], hex(g), hex(w)) for c, g, w in zip(calls, got, refs) if g != w]
+    assert not bad, bad[:10]
+
+
+_BF16_INTEGERS = {"int": (32, True), "uint": (32, False), "ll": (64, True),
+                  "ull": (64, False), "short": (16, True), "ushort": (16, False),
+                  "char": (8, True), "uchar": (8, False)}
+
+
+def _bf16_int_reference(bits: int, kind: str, mode: str) -> int:
+    """CUDA's __bfloat162<kind>_<mode> (cuda_bf16.h's documentation of each): the value
+    rounded in the mode (rn: nearest, ties to even; rz: towards zero; rd: floor; ru:
+    ceiling), saturated to the type; NaN gives 0, and 0x8000000000000000 for 64 bits. As
+    the 64-bit pattern the driver prints (signed results sign-extended)."""
+    width, signed = _BF16_INTEGERS[kind]
+    x = struct.unpack("<f", struct.pack("<I", bits << 16))[0]
+    if x != x:
+        v = -(1 << 63) if width == 64 and signed else (1 << 63 if width == 64 else 0)
+    elif x in (float("inf"), float("-inf")):
+        v = x
+    else:
+        q = Fraction(x)
+        v = {"rz": int(q), "rd": math.floor(q), "ru": math.ceil(q), "rn": round(q)}[mode]
+    if not (x != x):
+        lo, hi = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+        v = lo if v < lo else hi if v > hi else int(v)
+    return v & ((1 << 64) - 1)
+
+
+def test_bfloat16_to_integer_matches_cudas_definition(driver):
+    rng = random.Random(41)
+    patterns = {0x0000, 0x8000, 0x7F80, 0xFF80, 0x7FC0, 0xFFC1, 0x0001, 0x8001, 0x7F7F, 0xFF7F}
+    for v in (0.5, 1.5, 2.5, 3.5, 127.5, 126.5, 128, 255, 255.5, 256, 32767, 32768, 65535,
+              65536, 2.0 ** 31, 2.0 ** 32, 2.0 ** 63, 2.0 ** 64, 1e30, 0.25, 0.75, 1.0):
+        b = struct.unpack("<I", struct.pack("<f", v))[0] >> 16
+        patterns |= {b, b | 0x8000, b - 1, (b - 1) | 0x8000, b + 1, (b + 1) | 0x8000}
+    patterns |= {rng.getrandbits(16) for _ in range(400)}
+    patterns |= {(e << 7) | m | s for e in range(120, 192) for m in (0, 1, 0x40, 0x7F)
+                 for s in (0, 0x8000)}  # (around each power of two from 2^-7 to 2^64)
+    calls, refs = [], []
+    for bits in sorted(patterns):
+        for kind in _BF16_INTEGERS:
+            modes = ("rz",) if kind in ("char", "uchar") else ("rn", "rz", "rd", "ru")
+            for mode in modes:
+                calls.append((f"cudaport_bfloat162{kind}_{mode}", bits, 0, 0))
+                refs.append(_bf16_int_reference(bits, kind, mode))
+    got = driver(calls)
+    bad = [(c[0], hex(c[1]), hex(g), hex(w)) for c, g, w in zip(calls, got, refs) if g != w]
     assert not bad, bad[:10]
 
 

@@ -306,6 +306,21 @@ def library_companions(ctx: FileContext) -> None:
                               f"{ctx.compiled.target.name}/library-companions"))
 
 
+def _uses_any(ctx: FileContext, seen: frozenset[bytes], names) -> bool:
+    """The file names one of ``names`` in code: a table name the scan found, or another
+    word (cuda_fp16.h's `half`, which no rule claims: a project may name its own so) that
+    the code holds as a whole word."""
+    others = []
+    for name in names:
+        word = name.encode()
+        if word in seen:
+            return True
+        if word not in ctx.compiled.identifiers:
+            others.append(word)
+    return bool(others) and re.search(rb"(?<![\w$])(?:" + b"|".join(others) + rb")(?![\w$])",
+                                      ctx.code) is not None
+
+
 @register_final("library-types")
 def library_types(ctx: FileContext) -> None:
     """The target's complex, half and bfloat16 headers after a library header whose CUDA
@@ -337,7 +352,7 @@ def library_types(ctx: FileContext) -> None:
         r = ctx.compiled.header(header.encode())
         if r is None or not r.replacement or header.encode() in included \
                 or r.replacement in included \
-                or not any(n.encode() in seen for n in names.get(header, ())):
+                or not _uses_any(ctx, seen, names.get(header, ())):
             continue
         line = b"#include <" + r.replacement + b">" + ctx.eol()
         added[inc.end] = added.get(inc.end, b"") + line

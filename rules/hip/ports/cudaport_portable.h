@@ -841,6 +841,84 @@ CUDAPORT_HD inline cudaport_bf16_t cudaport_ushort2bfloat16_ru(unsigned short x)
 #endif
 //@ end
 
+//@ bfloat162int needs=int2bfloat16 provides=cudaport_bfloat162int_rn,cudaport_bfloat162int_rz,cudaport_bfloat162int_rd,cudaport_bfloat162int_ru,cudaport_bfloat162uint_rn,cudaport_bfloat162uint_rz,cudaport_bfloat162uint_rd,cudaport_bfloat162uint_ru,cudaport_bfloat162ll_rn,cudaport_bfloat162ll_rz,cudaport_bfloat162ll_rd,cudaport_bfloat162ll_ru,cudaport_bfloat162ull_rn,cudaport_bfloat162ull_rz,cudaport_bfloat162ull_rd,cudaport_bfloat162ull_ru,cudaport_bfloat162short_rn,cudaport_bfloat162short_rz,cudaport_bfloat162short_rd,cudaport_bfloat162short_ru,cudaport_bfloat162ushort_rn,cudaport_bfloat162ushort_rz,cudaport_bfloat162ushort_rd,cudaport_bfloat162ushort_ru,cudaport_bfloat162char_rz,cudaport_bfloat162uchar_rz
+#ifndef CUDAPORT_PORTABLE_BFLOAT162INT
+#define CUDAPORT_PORTABLE_BFLOAT162INT
+// __bfloat162{int,uint,ll,ull,short,ushort}_{rn,rz,rd,ru}(h), __bfloat162char_rz(h) and
+// __bfloat162uchar_rz(h) (cuda_bf16.h): h's value rounded to an integer in the mode named
+// (rn to nearest, ties to even; rz towards zero; rd towards -inf; ru towards +inf), then
+// saturated to the result type: a value above its largest gives the largest, below its
+// smallest the smallest. NaN gives 0, and 0x8000000000000000 for the 64-bit results (the
+// documentation of each in cuda_bf16.h; on the device, PTX's cvt.<mode>i.<type>.f32 of h's
+// exact float value). HIP 6.4 and 7.2 have none of them.
+namespace cudaport_detail {
+// h's value rounded in `mode` (0 rn, 1 rz, 2 rd, 3 ru): an integral float (bfloat16 has 8
+// significant bits, so a magnitude of 256 or more has no fraction)
+CUDAPORT_HD inline float bf16_rounded(unsigned short bits, int mode) {
+  const float f = bit_cast<float>((unsigned)bits << 16);
+  if (!(f < 256.0f && f > -256.0f)) return f;
+  int i = (int)f;  // (towards zero; exact)
+  const float rest = f - (float)i;  // (exact)
+  if (mode == 0) {
+    const float a = rest < 0.0f ? -rest : rest;
+    if (a > 0.5f || (a == 0.5f && (i & 1))) i += rest < 0.0f ? -1 : 1;
+  } else if (mode == 2 && rest < 0.0f) {
+    --i;
+  } else if (mode == 3 && rest > 0.0f) {
+    ++i;
+  }
+  return (float)i;
+}
+// h rounded in `mode` and saturated to a signed / an unsigned integer of `width` bits
+CUDAPORT_HD inline long long bf16_to_signed(bf16_t h, int mode, int width, long long nan) {
+  const unsigned short bits = bit_cast<unsigned short>(h);
+  if ((bits & 0x7FFFu) > 0x7F80u) return nan;
+  const float r = bf16_rounded(bits, mode);
+  const float top = bit_cast<float>((unsigned)(width - 1 + 127) << 23);  // 2^(width-1)
+  const long long largest = (long long)(~0ull >> (65 - width));
+  if (r >= top) return largest;
+  if (r < -top) return -largest - 1;
+  return (long long)r;
+}
+CUDAPORT_HD inline unsigned long long bf16_to_unsigned(bf16_t h, int mode, int width,
+                                                       unsigned long long nan) {
+  const unsigned short bits = bit_cast<unsigned short>(h);
+  if ((bits & 0x7FFFu) > 0x7F80u) return nan;
+  const float r = bf16_rounded(bits, mode);
+  if (r >= bit_cast<float>((unsigned)(width + 127) << 23)) return ~0ull >> (64 - width);
+  if (r < 0.0f) return 0;
+  return (unsigned long long)r;
+}
+}  // namespace cudaport_detail
+CUDAPORT_HD inline int cudaport_bfloat162int_rn(cudaport_bf16_t h) { return (int)cudaport_detail::bf16_to_signed(h, 0, 32, 0); }
+CUDAPORT_HD inline int cudaport_bfloat162int_rz(cudaport_bf16_t h) { return (int)cudaport_detail::bf16_to_signed(h, 1, 32, 0); }
+CUDAPORT_HD inline int cudaport_bfloat162int_rd(cudaport_bf16_t h) { return (int)cudaport_detail::bf16_to_signed(h, 2, 32, 0); }
+CUDAPORT_HD inline int cudaport_bfloat162int_ru(cudaport_bf16_t h) { return (int)cudaport_detail::bf16_to_signed(h, 3, 32, 0); }
+CUDAPORT_HD inline unsigned int cudaport_bfloat162uint_rn(cudaport_bf16_t h) { return (unsigned int)cudaport_detail::bf16_to_unsigned(h, 0, 32, 0); }
+CUDAPORT_HD inline unsigned int cudaport_bfloat162uint_rz(cudaport_bf16_t h) { return (unsigned int)cudaport_detail::bf16_to_unsigned(h, 1, 32, 0); }
+CUDAPORT_HD inline unsigned int cudaport_bfloat162uint_rd(cudaport_bf16_t h) { return (unsigned int)cudaport_detail::bf16_to_unsigned(h, 2, 32, 0); }
+CUDAPORT_HD inline unsigned int cudaport_bfloat162uint_ru(cudaport_bf16_t h) { return (unsigned int)cudaport_detail::bf16_to_unsigned(h, 3, 32, 0); }
+CUDAPORT_HD inline long long cudaport_bfloat162ll_rn(cudaport_bf16_t h) { return (long long)cudaport_detail::bf16_to_signed(h, 0, 64, (long long)0x8000000000000000ull); }
+CUDAPORT_HD inline long long cudaport_bfloat162ll_rz(cudaport_bf16_t h) { return (long long)cudaport_detail::bf16_to_signed(h, 1, 64, (long long)0x8000000000000000ull); }
+CUDAPORT_HD inline long long cudaport_bfloat162ll_rd(cudaport_bf16_t h) { return (long long)cudaport_detail::bf16_to_signed(h, 2, 64, (long long)0x8000000000000000ull); }
+CUDAPORT_HD inline long long cudaport_bfloat162ll_ru(cudaport_bf16_t h) { return (long long)cudaport_detail::bf16_to_signed(h, 3, 64, (long long)0x8000000000000000ull); }
+CUDAPORT_HD inline unsigned long long cudaport_bfloat162ull_rn(cudaport_bf16_t h) { return (unsigned long long)cudaport_detail::bf16_to_unsigned(h, 0, 64, 0x8000000000000000ull); }
+CUDAPORT_HD inline unsigned long long cudaport_bfloat162ull_rz(cudaport_bf16_t h) { return (unsigned long long)cudaport_detail::bf16_to_unsigned(h, 1, 64, 0x8000000000000000ull); }
+CUDAPORT_HD inline unsigned long long cudaport_bfloat162ull_rd(cudaport_bf16_t h) { return (unsigned long long)cudaport_detail::bf16_to_unsigned(h, 2, 64, 0x8000000000000000ull); }
+CUDAPORT_HD inline unsigned long long cudaport_bfloat162ull_ru(cudaport_bf16_t h) { return (unsigned long long)cudaport_detail::bf16_to_unsigned(h, 3, 64, 0x8000000000000000ull); }
+CUDAPORT_HD inline short cudaport_bfloat162short_rn(cudaport_bf16_t h) { return (short)cudaport_detail::bf16_to_signed(h, 0, 16, 0); }
+CUDAPORT_HD inline short cudaport_bfloat162short_rz(cudaport_bf16_t h) { return (short)cudaport_detail::bf16_to_signed(h, 1, 16, 0); }
+CUDAPORT_HD inline short cudaport_bfloat162short_rd(cudaport_bf16_t h) { return (short)cudaport_detail::bf16_to_signed(h, 2, 16, 0); }
+CUDAPORT_HD inline short cudaport_bfloat162short_ru(cudaport_bf16_t h) { return (short)cudaport_detail::bf16_to_signed(h, 3, 16, 0); }
+CUDAPORT_HD inline unsigned short cudaport_bfloat162ushort_rn(cudaport_bf16_t h) { return (unsigned short)cudaport_detail::bf16_to_unsigned(h, 0, 16, 0); }
+CUDAPORT_HD inline unsigned short cudaport_bfloat162ushort_rz(cudaport_bf16_t h) { return (unsigned short)cudaport_detail::bf16_to_unsigned(h, 1, 16, 0); }
+CUDAPORT_HD inline unsigned short cudaport_bfloat162ushort_rd(cudaport_bf16_t h) { return (unsigned short)cudaport_detail::bf16_to_unsigned(h, 2, 16, 0); }
+CUDAPORT_HD inline unsigned short cudaport_bfloat162ushort_ru(cudaport_bf16_t h) { return (unsigned short)cudaport_detail::bf16_to_unsigned(h, 3, 16, 0); }
+CUDAPORT_HD inline signed char cudaport_bfloat162char_rz(cudaport_bf16_t h) { return (signed char)cudaport_detail::bf16_to_signed(h, 1, 8, 0); }
+CUDAPORT_HD inline unsigned char cudaport_bfloat162uchar_rz(cudaport_bf16_t h) { return (unsigned char)cudaport_detail::bf16_to_unsigned(h, 1, 8, 0); }
+#endif
+//@ end
+
 //@ round_mode needs=prelude provides=cudaport_round_mode,cudaport_round_nearest,cudaport_round_zero,cudaport_round_pos_inf,cudaport_round_min_inf
 #ifndef CUDAPORT_PORTABLE_ROUND_MODE
 #define CUDAPORT_PORTABLE_ROUND_MODE

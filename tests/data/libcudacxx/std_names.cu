@@ -48,6 +48,13 @@ __global__ void k(float* f, int* i, double* d) {
   static_assert(cuda::std::is_same_v<cuda::std::void_t<int>, void>, "");
   static_assert(cuda::std::conjunction_v<cuda::std::true_type> && cuda::std::disjunction_v<cuda::std::true_type>, "");
   static_assert(cuda::std::negation_v<cuda::std::false_type>, "");
+  static_assert(cuda::std::is_invocable_v<cuda::std::plus<int>, int, int> &&
+                cuda::std::is_invocable<cuda::std::plus<int>, int, int>::value, "");
+  static_assert(cuda::std::is_invocable_r_v<long, cuda::std::plus<int>, int, int> &&
+                cuda::std::is_invocable_r<long, cuda::std::plus<int>, int, int>::value, "");
+  static_assert(cuda::std::is_same_v<cuda::std::invoke_result_t<cuda::std::plus<int>, int, int>, int> &&
+                cuda::std::is_same_v<cuda::std::invoke_result<cuda::std::plus<int>, int, int>::type, int>, "");
+  i[7] = *&cuda::std::as_const(i[6]) + cuda::std::to_integer<int>(cuda::std::byte{3});
   static_assert(cuda::std::is_same<cuda::std::remove_const<const int>::type, int>::value, "");
   static_assert(cuda::std::is_same<cuda::std::remove_const_t<const int>, int>::value, "");
   static_assert(cuda::std::is_same<cuda::std::remove_volatile<volatile int>::type, int>::value, "");

@@ -166,6 +166,9 @@ static unsigned call(const std::string& name, unsigned a, unsigned b, unsigned c
   if (name == "cudaport_" #T "2bfloat16_rz") return cudaport_detail::bit_cast<unsigned short>(cudaport_##T##2bfloat16_rz((C)a)); \
   if (name == "cudaport_" #T "2bfloat16_rd") return cudaport_detail::bit_cast<unsigned short>(cudaport_##T##2bfloat16_rd((C)a)); \
   if (name == "cudaport_" #T "2bfloat16_ru") return cudaport_detail::bit_cast<unsigned short>(cudaport_##T##2bfloat16_ru((C)a));
+#define B2I_ONE(T, M) \
+  if (name == "cudaport_bfloat162" #T "_" #M) return (u64)cudaport_bfloat162##T##_##M(cudaport_detail::bit_cast<cudaport_bf16_t>((unsigned short)a));
+#define B2I(T) B2I_ONE(T, rn) B2I_ONE(T, rz) B2I_ONE(T, rd) B2I_ONE(T, ru)
 static u64 call_double(const std::string& name, u64 a, u64 b, u64 c, bool& ok) {
   ok = true;
   D2(cudaport_dadd_rd) D2(cudaport_dadd_ru) D2(cudaport_dadd_rz)
@@ -176,6 +179,9 @@ static u64 call_double(const std::string& name, u64 a, u64 b, u64 c, bool& ok) {
   D1(cudaport_dsqrt_rd) D1(cudaport_dsqrt_ru) D1(cudaport_dsqrt_rz)
   D3(cudaport_fma_rd) D3(cudaport_fma_ru) D3(cudaport_fma_rz)
   I2B(int, int) I2B(uint, unsigned int) I2B(ll, long long) I2B(ull, unsigned long long) I2B(short, short) I2B(ushort, unsigned short)
+  B2I(int) B2I(uint) B2I(ll) B2I(ull) B2I(short) B2I(ushort)
+  if (name == "cudaport_bfloat162char_rz") return (u64)(long long)cudaport_bfloat162char_rz(cudaport_detail::bit_cast<cudaport_bf16_t>((unsigned short)a));
+  if (name == "cudaport_bfloat162uchar_rz") return cudaport_bfloat162uchar_rz(cudaport_detail::bit_cast<cudaport_bf16_t>((unsigned short)a));
   if (name == "cudaport_double2half") return cudaport_detail::bit_cast<unsigned short>(cudaport_double2half(as_double(a)));
   if (name == "cudaport_fma_rn_f32x2") return cudaport_fma_rn_f32x2(a, b, c);
   if (name == "cudaport_fma_rn_ftz_f32x2") return cudaport_fma_rn_ftz_f32x2(a, b, c);

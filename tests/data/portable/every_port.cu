@@ -189,6 +189,10 @@ __global__ void doubles(double* d, double2* d2, const char2* c2, char2* oc2, con
 __global__ void lowp(const float* f, unsigned char* e, unsigned short* q, __half2* h, nv_bfloat16* b, float* o) {
   b[0] = __nv_cvt_e8m0_to_bf16raw(e[0]);
   b[1] = __int2bfloat16_rn((int)q[0] << 16 | q[1]);
+  o[20] = (float)(__bfloat162int_rn(b[0]) + __bfloat162uint_rz(b[0]) + __bfloat162ll_rd(b[0]) +
+                  __bfloat162ull_ru(b[0]) + __bfloat162short_rn(b[0]) + __bfloat162ushort_rd(b[0]) +
+                  __bfloat162char_rz(b[0]) + __bfloat162uchar_rz(b[0]));
+  o[21] = __tanhf(f[0]);
   b[2] = __ull2bfloat16_rd((unsigned long long)q[2] << 40);
   b[3] = __short2bfloat16_ru((short)q[3]);
   const __nv_fp4x4_e2m1 four(make_float4(f[0], f[1], f[2], f[3]));
