@@ -162,3 +162,29 @@ def test_legacy_cublas_calls_stay_with_their_header():
     v2 = src.replace(b"cublas.h", b"cublas_v2.h").replace(b"(n, a, x, 1)", b"(h, n, &a, x, 1)")
     out = translate_bytes(v2, Options(), "v2.cu").output
     assert b"hipblasSscal(h, n, &a, x, 1);" in out
+
+
+_PTSZ = (b"#include <cuda_runtime.h>\n__global__ void k(int *p) { p[0] = 1; }\n"
+         b"cudaError_t f(int *p, cudaStream_t s) {\n"
+         b"  void *args[] = {&p};\n"
+         b"  if (cudaLaunchKernelExC_ptsz(nullptr, (const void *)k, args) != cudaSuccess) return cudaErrorUnknown;\n"
+         b"  return cudaLaunchKernel_ptsz((const void *)k, dim3(1), dim3(1), args, 0, s);\n}\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", ["7.2", "6.4"])
+def test_per_thread_stream_launches(tmp_path, version):
+    """cuda_runtime_api.h declares cudaLaunchKernel_ptsz and cudaLaunchKernelExC_ptsz only
+    under --default-stream per-thread (so tools/gen_lib_calls.py lists them undeclared):
+    the first is hipLaunchKernel_spt, which HIP declares with the same parameters; the
+    second has no HIP form and is reported, by name, and the rest compiles."""
+    from cudaport import Options, translate_bytes
+    from conftest import compile_object
+    result = translate_bytes(_PTSZ, Options(target_version=version), "ptsz.cu")
+    out = result.output.decode()
+    assert "return hipLaunchKernel_spt((const void *)k, dim3(1), dim3(1), args, 0, s);" in out
+    errors = [(f.line, f.code) for f in result.findings if f.severity == "error"]
+    assert errors == [(5, "CP101")] and "hipLaunchKernelExC" not in out
+    path = tmp_path / "ptsz.hip"
+    path.write_text(out.replace(out.splitlines()[4] + "\n", ""))  # (the reported line)
+    compile_object(path, "gfx942", version)
