@@ -106,6 +106,9 @@ _family(r"^__ll2bfloat16_r[nzdu]$", ("", "bits({c}((long long)((W64)u32(A) << 32
                                      "bits({p}((long long)((W64)u32(A) << 32 | u32(B))))"))
 _family(r"^__ull2bfloat16_r[nzdu]$", ("", "bits({c}((W64)u32(A) << 32 | u32(B)))",
                                       "bits({p}((W64)u32(A) << 32 | u32(B)))"))
+# (bfloat16 to integers in each rounding, saturated)
+_family(r"^__bfloat162(u?int|u?ll|u?short)_r[nzdu]$|^__bfloat162u?char_rz$",
+        ("", "bits({c}(__nv_bfloat16(br(A))))", "bits({p}(from_bits<cudaport_bf16_t>(A & 0xffff)))"))
 _family(r"^__fma_r[duz]$", ("", "bits({c}(f64(A), f64(B), f64(C)))", "bits({p}(f64(A), f64(B), f64(C)))"))
 _family(r"^__d(add|sub|mul|div)_r[duz]$", ("", "bits({c}(f64(A), f64(B)))", "bits({p}(f64(A), f64(B)))"))
 _family(r"^__vi(max3|min3|addmax|addmin)_[su]32(_relu)?$|^__vi(max|min)_s32_relu$",
