@@ -508,13 +508,16 @@ def _line_head(src: bytes, start: int, end: int) -> tuple[int, bytes]:
             depth -= c in b")}"
         elif c == 0x23:  # '#': a comment
             return start, b""
-        elif c == 0x3D or (c in b"?+!" and src[i + 1:i + 2] == b"="):
-            name_start = _MODIFIERS.match(src, start, i).end()
-            return i, src[name_start:i].strip()
+        elif c == 0x3D or (c in b"?+!" and src[i + 1:i + 2] == b"=") or (
+                c == 0x3A and re.match(rb":{1,3}=", src[i:i + 4])):
+            # an assignment when what comes before is one name (make's variable names hold
+            # no blanks: `-gencode arch=x y: z` is a rule whose targets hold a '=')
+            name = src[_MODIFIERS.match(src, start, i).end():i].strip()
+            if not re.search(rb"\s", name):
+                return i, name
+            if c == 0x3A:
+                return i, b""
         elif c == 0x3A:
-            if src[i:i + 2] == b":=" or src[i:i + 3] == b"::=" or src[i:i + 4] == b":::=":
-                name_start = _MODIFIERS.match(src, start, i).end()
-                return i, src[name_start:i].strip()
             return i, b""
         i += 1
     return start, b""
