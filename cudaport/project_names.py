@@ -29,6 +29,7 @@ from .symbols import model as M
 from .symbols.resolve import FileSymbols
 from .symbols.roles import api_namespaces
 from .symbols.project import OPTION
+from .symbols.namespaces import opened_in_shared
 from .symbols.skeleton import CLASS, Skeleton
 
 KEPT, UNDECIDED_CALL = "CP164", "CP175"
@@ -44,15 +45,17 @@ def declarations(src: bytes, compiled, idents=None, skeleton=None) -> set[tuple[
     if b"namespace" not in src:
         return set()
     scanned = keep_scan(src, compiled)
+    code = lexer.blank_spans(src, scanned.literals)
+    skeleton = Skeleton(code, scanned.directives)
+    # (namespaces and classes it opens in cuda::, libcu++'s namespace too)
+    shared = opened_in_shared(skeleton) if b"cuda" in src else set()
     hits = [(s, n) for s, n, c in scanned.idents if c == "code"] + \
         [(s, n) for s, n, c in scanned.unknown if c == "code"]
     if not hits:
-        return set()
+        return shared
     hits.sort()
-    code = lexer.blank_spans(src, scanned.literals)
-    symbols = FileSymbols(src, code, hits, Skeleton(code, scanned.directives),
-                          api_namespaces(compiled))
-    return {(d.namespace, d.name) for d in symbols.decls
+    symbols = FileSymbols(src, code, hits, skeleton, api_namespaces(compiled))
+    return shared | {(d.namespace, d.name) for d in symbols.decls
             if d.namespace and not d.owner_class
             and d.kind in (M.FUNCTION, M.VARIABLE, M.TYPE, M.ALIAS, M.ENUMERATOR_DECL)}
 

@@ -277,12 +277,23 @@ def test_translating_the_output_again_changes_nothing(src, options):
 # "#error Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__"
 # (DualSPHysics's translated JDsDamping.cpp, whose original compiles with g++).
 
-@pytest.mark.xfail(strict=True, reason="issue 42: a host .cpp calling C's atan2 gets the "
-                   "HIP main header (DualSPHysics JDsDamping.cpp)")
 def test_a_host_file_calling_cs_math_is_not_edited():
+    # DualSPHysics JDsDamping.cpp: C's atan2 in a host function is the C library's
     src = ('#include <cmath>\n#include "geo.h"\n'
            "double angle(double y, double x) { return atan2(y, x) * 57.29577951308232; }\n")
-    assert tr(src, "damping.cpp").text == src
+    for path in ("damping.cpp", "damping.h"):
+        assert tr(src, path).text == src
+
+
+@pytest.mark.parametrize("src", [
+    "__device__ float f(float y, float x) { return atan2f(y, x); }\n",
+    "__host__ __device__ float f(float y, float x) { return atan2f(y, x); }\n",
+    "void h() {\n  auto f = [] __device__ (float y) { return atan2f(y, 1.f); };\n}\n",
+    "struct S {\n  __device__ float f(float y) { return atan2f(y, 1.f); }\n};\n",
+    "float h(float x) { return __saturatef(x); }\n",  # an intrinsic is CUDA's anywhere
+], ids=["device", "host-device", "device-lambda", "device-member", "intrinsic"])
+def test_device_math_outside_host_functions_is_cudas(src):
+    assert tr(src, "f.h").text.startswith("#include <hip/hip_runtime.h>\n")
 
 
 @pytest.mark.xfail(strict=True, reason="issue 42: a device function named only in a macro "
@@ -327,3 +338,34 @@ def test_a_header_shared_with_cpu_builds_keeps_g_plus_plus_working():
            "#ifndef __CUDACC__\n#define CUDAC inline\n#else\n"
            "#define CUDAC inline __host__ __device__\n#endif\n#endif\n")
     assert not _unguarded_main_header(tr(src, "types.h").text)
+
+
+# eyalroz/cuda-api-wrappers opens `namespace cuda { namespace device {` itself: 286 CP110
+# errors (cuda::device, "libcu++") blocked 72 of its files, though libcu++ is not used
+@pytest.mark.parametrize("decl", [
+    "namespace cuda {\nnamespace device {\nusing id_t = int;\n}\n}\n",
+    "namespace cuda::device {\nusing id_t = int;\n}\n",
+    "namespace cuda {\nstruct device { using id_t = int; };\n}\n",
+], ids=["nested", "cxx17", "class"])
+def test_the_projects_own_namespace_inside_cuda_is_no_libcudacxx(decl):
+    r = tr(decl + "void f(cuda::device::id_t d);\n", "api.hpp")
+    assert "CP110" not in [c for _, c, _ in codes(r)]
+
+
+def test_the_projects_namespace_in_cuda_is_read_across_the_run(tmp_path):
+    from cudaport.check import check_paths
+
+    (tmp_path / "api.hpp").write_text("namespace cuda {\nnamespace device {\nusing id_t = int;\n"
+                                      "}\n}\n")
+    (tmp_path / "use.cu").write_text('#include "api.hpp"\n#include <cuda_runtime.h>\n'
+                                     "void g(cuda::device::id_t d) { cudaSetDevice(d); }\n")
+    report = check_paths([str(tmp_path)], Options())
+    assert "CP110" not in {f.code for f in report.findings}
+
+
+def test_libcudacxx_names_the_project_does_not_open_stay_reported():
+    # the project's cuda::device does not make libcu++'s cuda::atomic its own
+    src = ("#include <cuda/atomic>\nnamespace cuda {\nnamespace device {\nusing id_t = int;\n"
+           "}\n}\n__global__ void k(cuda::device::id_t d) { cuda::atomic<int> a; }\n")
+    assert [(line, i) for line, c, i in codes(tr(src)) if c == "CP110"] == \
+        [(1, "cuda/atomic"), (7, "cuda::atomic")]

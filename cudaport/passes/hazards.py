@@ -20,7 +20,6 @@ from ..rules.hazards import (declared_objects_pattern, device_prop_pattern, lack
                              member_use_pattern, names_pattern, struct_member_facts,
                              struct_member_types,
                              target_facts)
-from ..preprocessor.branches import Inside
 from ..preprocessor.gates import ARCH_VALUE, in_directive
 from ..symbols.skeleton import FUNCTION, LAMBDA
 from .registry import register
@@ -155,38 +154,7 @@ class _Reporter:
                                          identifier, "", engine, offset, fix))
 
 
-_DEVICE_MARK = re.compile(rb"(?<![\w$])(?:__device__|__global__)(?![\w$])")
-
-
-class _HostBodies:
-    """Whether an offset lies in a function or lambda body nvcc compiles for the host only:
-    in some body, and in none whose head is marked ``__device__``/``__global__`` (CudaSift's
-    ``TimerCPU::getTSC``, RDTSC in a class of a header that has device functions too).
-    Built on first use from the file's skeleton, one pass over its bodies."""
-
-    def __init__(self, ctx: FileContext) -> None:
-        self.ctx = ctx
-        self.spans: tuple[Inside, Inside] | None = None
-
-    def __call__(self, offset: int) -> bool:
-        if self.spans is None:
-            code = self.ctx.code
-            bodies: list[tuple[int, int]] = []
-            device: list[tuple[int, int]] = []
-            for block in self.ctx.skeleton.function_bodies():  # (outermost first)
-                span = (block.open, block.close + 1)
-                if not bodies or block.open >= bodies[-1][1]:
-                    bodies.append(span)
-                if (not device or block.open >= device[-1][1]) \
-                        and _DEVICE_MARK.search(code, block.head, block.open):
-                    device.append(span)
-            self.spans = (Inside(bodies), Inside(device))
-        bodies, device = self.spans
-        return bodies(offset) and not device(offset)
-
-
-def _assembly(ctx: FileContext, offset: int, facts: dict | None, report: _Reporter,
-              host_body: _HostBodies | None = None) -> None:
+def _assembly(ctx: FileContext, offset: int, facts: dict | None, report: _Reporter) -> None:
     """CP210 for an asm statement the target does not assemble, told by its instructions
     (cudaport/ptx.py): PTX, or anything unrecognised; not the target's own assembly
     (``assembly.dialect`` of its hazards facts), nor a symbol label, nor an empty barrier
@@ -197,8 +165,9 @@ def _assembly(ctx: FileContext, offset: int, facts: dict | None, report: _Report
     kind = ptx.dialect(asm) if asm is not None else "unknown"
     if kind == "ptx":
         return  # the asm pass's: rewritten, or CP210 naming the instruction that blocks it
-    if kind == "unknown" and (not ctx.uses_device
-                              or host_body is not None and host_body(offset)):
+    # (a function nvcc compiles for the host only, in a file with device code too: CudaSift's
+    # TimerCPU::getTSC reads RDTSC in cudautils.h, beside __device__ shuffles)
+    if kind == "unknown" and (not ctx.uses_device or ctx.skeleton.host_only(offset)):
         return  # host functions' assembly (a header's, a .cu file's), the CPU's
     if facts:
         own = facts.get("dialect")
@@ -251,14 +220,13 @@ def hazards(ctx: FileContext) -> None:
     # nvcc hands a C or C++ source to the host compiler: its assembly, in a file with no
     # device code, is the CPU's (cavazos-lab/PolyBench-ACC's polybench.c: RDTSC), not PTX.
     host_assembly = ctx.path.endswith(_HOST_SOURCES) and not ctx.uses_device
-    host_body = _HostBodies(ctx)
     for start, word in ctx.scan.marks:  # (where the scan saw the words in code)
         if word in _ASM_WORDS:
             if host_assembly:
                 continue
             m = _ASM.match(ctx.code, start)
             if m is not None:
-                _assembly(ctx, m.start(), target.get("assembly"), report, host_body)
+                _assembly(ctx, m.start(), target.get("assembly"), report)
             continue
         m = _TEXREF.match(ctx.code, start) if word in _TEXREF_WORDS else None
         if m is not None:

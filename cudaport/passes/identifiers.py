@@ -10,6 +10,7 @@ from ..context import FileContext
 from ..edits import Edit, new_edit
 from ..frameworks import FRAMEWORK_LIBRARY, is_framework_qualified
 from ..rules.compiled import Resolved
+from ..symbols.host import host_library_call
 from ..symbols.unknown import own_unknown_names
 from .registry import register
 
@@ -80,7 +81,7 @@ def identifiers(ctx: FileContext) -> None:
                 elif r.replacement != name:
                     add_edit(new_edit(start, end, r.replacement, r.entry.rule_id))
         if context == "code":
-            if r.runtime and not _standard_library(src, start, r):
+            if r.runtime and not host_library_call(ctx, start, name, r.entry):
                 ctx.uses_runtime = True
                 if r.entry.kind in _KERNEL_LANGUAGE:
                     ctx.uses_device = True
@@ -112,13 +113,6 @@ def identifiers(ctx: FileContext) -> None:
             else:
                 ctx.find("CP105", start, f"{ident} has a CUDA-like name but is not CUDA API "
                          "(no public name of the CUDA 13 headers): left unchanged", ident)
-
-
-def _standard_library(src: bytes, start: int, r: Resolved) -> bool:
-    """``std::atan2``: C++'s own function, which CUDA's device math shares a name with;
-    it needs no runtime header (a host-only header using it must not get one)."""
-    return src[start - 2:start] == b"::" and r.entry.library == "device" \
-        and r.entry.kind == "function" and scopes.word_before(src, start - 2)[1] == b"std"
 
 
 def _legacy_cublas(ctx: FileContext) -> bool:

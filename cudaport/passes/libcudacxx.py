@@ -19,6 +19,7 @@ import re
 from ..context import FileContext
 from ..edits import Edit
 from ..preprocessor.branches import Inside
+from ..symbols.namespaces import projects_in_shared
 from . import atomic_ref, thread_pipeline
 from .block_barrier import block_barriers, provable
 from .data import target_words
@@ -66,6 +67,8 @@ def libcudacxx(ctx: FileContext) -> None:
         name = m.group(1)
         if name not in names or not ctx.in_code(m.start(), m.end()):
             continue
+        if projects_in_shared(ctx, b"cuda", name):
+            continue  # (the project's own namespace cuda::device, cuda-api-wrappers')
         if inside_ported is None:
             inside_ported = Inside(_merged(ported))
         if inside_ported(m.start()):
@@ -104,7 +107,8 @@ def uses_libcudacxx(ctx: FileContext) -> bool:
             std = _STD.match(ctx.src, m.start())
             if std is not None and std.group(1) in to_std:
                 continue
-        if m is not None and m.group(1) in names and ctx.in_code(m.start(), m.end()):
+        if m is not None and m.group(1) in names and ctx.in_code(m.start(), m.end()) \
+                and not projects_in_shared(ctx, b"cuda", m.group(1)):
             if barriers is None:
                 barriers = Inside(_merged([found[0].span() for found in provable(ctx)] + [
                     (start, end) for start, end, _ in atomic_ref.plan(ctx)] + [

@@ -15,12 +15,13 @@ import bisect
 import re
 from typing import NamedTuple, Sequence
 
-from ..preprocessor.branches import OPENS
+from ..preprocessor.branches import OPENS, Inside
 
 NAMESPACE, CLASS, ENUM, FUNCTION, LAMBDA, EXTERN, INIT, BLOCK = (
     "namespace", "class", "enum", "function", "lambda", "extern", "init", "block")
 
 _BRACE = re.compile(rb"[{}]")
+_DEVICE_MARK = re.compile(rb"(?<![\w$])(?:__device__|__global__)(?![\w$])")
 _PAREN = re.compile(rb"[()]")
 _LOOK_BEHIND = 400  # bytes read before a '{' to classify it
 
@@ -125,6 +126,7 @@ class Skeleton:
             self._end(closing[ci], open_blocks)
             ci += 1
         self._namespaces: dict[int, bytes] = {}
+        self._host_spans: tuple[Inside, Inside] | None = None
 
     def _end(self, closing: tuple[int, int], open_blocks: list[int]) -> None:
         close, i = closing
@@ -256,6 +258,26 @@ class Skeleton:
     def function_bodies(self) -> list[Block]:
         """Function and lambda bodies, outermost first for nested ones."""
         return [b for b in self.blocks if b.kind in (FUNCTION, LAMBDA)]
+
+    def host_only(self, offset: int) -> bool:
+        """Whether ``offset`` lies in a function or lambda body nvcc compiles for the host
+        only: in some body, and in none whose head is marked ``__device__``/``__global__``
+        (a device lambda inside a host function, a device member of a class are device
+        code). Built on first use, one pass over the bodies."""
+        spans = self._host_spans
+        if spans is None:
+            bodies: list[tuple[int, int]] = []
+            device: list[tuple[int, int]] = []
+            for block in self.function_bodies():  # (outermost first)
+                span = (block.open, block.close + 1)
+                if not bodies or block.open >= bodies[-1][1]:
+                    bodies.append(span)
+                if (not device or block.open >= device[-1][1]) \
+                        and _DEVICE_MARK.search(self.code, block.head, block.open):
+                    device.append(span)
+            spans = self._host_spans = (Inside(bodies), Inside(device))
+        bodies_at, device_at = spans
+        return bodies_at(offset) and not device_at(offset)
 
 
 def _last_boundary(code: bytes, low: int, end: int) -> int:
