@@ -101,6 +101,8 @@ def plan(inputs: list[Path], out_dir: Path | None, *, in_place: bool = False,
             result.notes.extend(listing.notes)
             if out_dir is not None and not in_place:
                 for rel, folder in listing.folder_links:
+                    if folder in ("", ".") or rel.startswith(folder + "/"):
+                        continue  # (a loop, `loop -> .`: never made, as never followed)
                     link = f"{prefix}/{rel}" if prefix else rel
                     named = f"{prefix}/{folder}" if prefix else folder
                     result.links.append((out_dir / link, os.path.relpath(
