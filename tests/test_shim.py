@@ -254,6 +254,24 @@ def test_nothing_needs_an_edit_in_a_branch_the_shim_build_never_compiles(tmp_pat
     assert [f.line for f in shim.findings if f.code == "CP701"] == [10]
 
 
+def test_no_note_that_hipcc_reads_a_version_macro_the_shim_defines_as_0(tmp_path):
+    """The translation's CP215 says hipcc reads CUDART_VERSION as 0 and which branch it
+    then takes (in a file with HIP branches of its own, as ggml's common.cuh); the shim
+    defines it as CUDA 13's, so that note is not about the shim's build."""
+    files = {"k.cu": "#include <cuda_runtime.h>\n#if defined(GGML_USE_HIP)\nint h;\n#endif\n"
+                     "#if CUDART_VERSION >= 12000\nint a = 1;\n#endif\n"
+                     "#if !defined(GGML_USE_HIP) && CUDART_VERSION < 11000\nint c;\n#endif\n"}
+    root = make(tmp_path, files)
+    checked = CliRunner().invoke(cli_main, ["check", str(root / "k.cu")])
+    assert [line for line in checked.output.splitlines() if " CP215 " in line
+            and "on CUDART_VERSION:" in line] and "k.cu:5:" in checked.output \
+        and "k.cu:8:" in checked.output, checked.output
+    shim = generate([str(root)], Options())
+    assert "#define CUDART_VERSION 13000\n" in shim.files["cuda_runtime.h"].decode()
+    assert not [f for f in shim.findings if f.code == "CP215"], \
+        [(f.line, f.message) for f in shim.findings]
+
+
 def test_a_probed_library_hip_lacks_is_left_out_so_the_fallback_is_built(tmp_path):
     """llm.c's mfu.h: NVML is optional (`__has_include(<nvml.h>)`); ROCm SMI, which the
     translation maps it to, has few of its calls. The shim leaves nvml.h out, the probe

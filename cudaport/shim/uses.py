@@ -61,6 +61,8 @@ NEEDS_EDIT = {
 # Translation findings that describe a rewrite the shim does not make (the CP701 of the
 # same place says what to do instead): PTX rewritten (CP230).
 REPLACED_BY_CP701 = frozenset({"CP230"})
+# The names a CP215 ("#if on NAMES: the target's compiler does not define them") is about.
+_CP215_NAMES = re.compile(r"#\w+ on ([A-Za-z_][\w, ]*): ")
 
 # Rule ids of edits made after the passes, which carry no target prefix.
 _UNPREFIXED = frozenset({"self-alias"})
@@ -227,6 +229,8 @@ def file_uses(data: bytes, outcome, compiled: Compiled, scanned: Scan | None = N
             uses.own.setdefault(name, f.offset)
         if f.code == "CP108" and f.identifier.encode() in conditions:
             continue  # (the translation's note on its rename; the shim defines CUDA's value)
+        if f.code == "CP215" and _defined_by_shim(f.message, conditions):
+            continue  # (hipcc alone reads them as 0; the shim defines them as CUDA 13's)
         if f.code not in REPLACED_BY_CP701:
             uses.translated.append(f)
     return uses
@@ -258,6 +262,16 @@ def finish(uses: FileUses, dead=None) -> None:
                         "{...}): put that argument in parentheses", name.decode())
     uses.findings += [f for f in uses.translated if not (f.offset >= 0 and dead(f.offset))]
     uses.findings.sort(key=lambda f: (f.line, f.col, f.code))
+
+
+def _defined_by_shim(message: str, conditions: frozenset[bytes]) -> bool:
+    """Whether a CP215's condition names only macros the shim defines (CUDART_VERSION ...,
+    as CUDA 13's): the translation's note that hipcc reads them as 0, and which branch it
+    then takes, is not what the shim's build does (it takes the branch CUDA 13 takes, and
+    the branches it never compiles are read as such, :mod:`.branches`)."""
+    m = _CP215_NAMES.match(message)
+    return m is not None and all(n.strip().encode() in conditions
+                                 for n in m.group(1).split(","))
 
 
 def _use(uses: FileUses, data: bytes, offset: int, name: bytes, r: Resolved,
