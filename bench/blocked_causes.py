@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cudaport import verdict as V  # noqa: E402
-from cudaport.check import check_paths  # noqa: E402
-from cudaport.config import load_config  # noqa: E402
+from cudaport.report import verdict as V  # noqa: E402
+from cudaport.run.check import check_paths  # noqa: E402
+from cudaport.project.config import load_config  # noqa: E402
 from cudaport.options import Options  # noqa: E402
 
 # PTX with no source-level HIP form (the message of CP210 quotes the instruction)

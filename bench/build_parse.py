@@ -2,7 +2,7 @@
 """Do translated build files parse wherever the originals do?
 
 For every Makefile and CMake file below the given repository folders (the file kinds
-``cudaport.kinds.kind_of`` calls ``make`` and ``cmake``), the original and its translation
+``cudaport.run.kinds.kind_of`` calls ``make`` and ``cmake``), the original and its translation
 are checked by the real tools, each in a scratch copy of the repository (hard links, with
 every build file of the copy replaced by its translation, so included makefiles and
 CMake modules are the translated ones too):
@@ -71,7 +71,7 @@ TOOLS = {"nvcc": "echo 'Cuda compilation tools, release 12.4, V12.4.131'",
 
 def build_files(root: Path, exclude: list[str]) -> list[tuple[str, str]]:
     """(relative path, kind) of the Makefiles and CMake files below ``root``."""
-    from cudaport.kinds import kind_of
+    from cudaport.run.kinds import kind_of
 
     found = []
     for folder, dirs, files in os.walk(root):
@@ -88,7 +88,7 @@ def build_files(root: Path, exclude: list[str]) -> list[tuple[str, str]]:
 
 def translate(data: bytes, kind: str, rel: str) -> tuple[bytes | None, str, list]:
     """The translation (None on a tool error), the error, and the error findings."""
-    from cudaport.kinds import translate_file
+    from cudaport.run.kinds import translate_file
     from cudaport.options import Options
 
     try:
@@ -149,7 +149,7 @@ def make_parses(folder: Path, name: str, stub: Path, env: dict[str, str], tree: 
 def renamed_variables() -> frozenset[str]:
     """Variables a translation adds, renames or removes by design: make.yaml's architecture
     variable and the toolkit folder's variables."""
-    from cudaport.makefile import load_rules
+    from cudaport.builds.makefile import load_rules
     from cudaport.options import Options
 
     rules = load_rules(Options())
@@ -193,7 +193,7 @@ def configure(folder: Path, build: Path, hip: bool) -> tuple[bool, str]:
     """Configure ``folder`` (a translated one with ROCm 7.2's root); (ok, first error)."""
     common = ["-DCMAKE_POLICY_VERSION_MINIMUM=3.5", "-DCMAKE_BUILD_TYPE=Release"]
     if hip:
-        from cudaport.build import rocm72_dir, runner
+        from cudaport.builds.build import rocm72_dir, runner
 
         command = [str(runner(rocm72_dir())), "cmake", "-S", str(folder), "-B", str(build),
                    *common]

@@ -42,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cudaport.build import (Mapper, build, report, rocm72_dir,  # noqa: E402
+from cudaport.builds.build import (Mapper, build, report, rocm72_dir,  # noqa: E402
                             translate_tree)
 from cudaport.options import Options  # noqa: E402
 

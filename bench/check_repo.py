@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cudaport.check import check_paths  # noqa: E402
-from cudaport.config import load_config  # noqa: E402
+from cudaport.run.check import check_paths  # noqa: E402
+from cudaport.project.config import load_config  # noqa: E402
 from cudaport.options import Options  # noqa: E402
 from cudaport.rules.compiled import get_compiled  # noqa: E402
 

@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cudaport import Options  # noqa: E402
-from cudaport.integrity import problems  # noqa: E402
-from cudaport.translate import InputError, check_text  # noqa: E402
+from cudaport.translate.integrity import problems  # noqa: E402
+from cudaport.translate.pipeline import InputError, check_text  # noqa: E402
 
 EXTENSIONS = {".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".c", ".inl", ".hip"}
 

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cudaport.options import Options  # noqa: E402
-from cudaport.translate import translate_bytes  # noqa: E402
+from cudaport.translate.pipeline import translate_bytes  # noqa: E402
 
 EXTENSIONS = (".cu", ".cuh")
 

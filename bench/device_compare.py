@@ -206,7 +206,7 @@ def cases() -> tuple[list[dict], list[str]]:
     return out, unknown
 
 
-# Inline PTX statements whose rewrite (cudaport/passes/asm.py, rules/hip/ports/asm/ptx.yaml)
+# Inline PTX statements whose rewrite (cudaport/translate/passes/asm.py, rules/hip/ports/asm/ptx.yaml)
 # is compared with the PTX itself: (label, result type, the asm statement, input kinds of
 # A, B, C). The statement reads a, b, c (unsigned), s, t (int), x, y, z (float), w, v
 # (unsigned long long), h, g (unsigned short) and writes r. Its translation for ROCm 7.2

@@ -2,7 +2,7 @@
 """Fuzz the translator for a fixed time with the property-test generators.
 
 Runs batches of generated token soups and mutated example files through
-cudaport.integrity.problems (no crash, idempotent, bytes outside edits preserved, no edits
+cudaport.translate.integrity.problems (no crash, idempotent, bytes outside edits preserved, no edits
 in comments or strings unless asked) until the time is up, then prints how many inputs
 were tried and every distinct failure. Each failure's shrunk input is saved under
 ``--save`` (default ``bench/fuzz-failures/``, git-ignored) with the options that broke it,
@@ -44,8 +44,8 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from cudaport import Options  # noqa: E402
-from cudaport.integrity import problems  # noqa: E402
-from cudaport.translate import InputError, check_text  # noqa: E402
+from cudaport.translate.integrity import problems  # noqa: E402
+from cudaport.translate.pipeline import InputError, check_text  # noqa: E402
 from test_properties import FRAGMENTS, OPTIONS, _example_sources  # noqa: E402
 
 COUNT = {"token soup": 0, "mutated example": 0, "mutated corpus file": 0,
@@ -113,7 +113,7 @@ def build_files(folders: list[Path], kind: str, limit: int, seed: int = 0) -> li
     examples, as mutation seeds."""
     import random
 
-    from cudaport.kinds import kind_of
+    from cudaport.run.kinds import kind_of
 
     paths = sorted(p for folder in [ROOT / "examples", *folders] for p in folder.rglob("*")
                    if p.is_file() and "expected" not in p.parts and kind_of(p.name) == kind
@@ -142,8 +142,8 @@ def build_problems(src: bytes, kind: str, scratch: Path) -> list[str]:
     CMake cannot parse where they parse the original."""
     import test_build_syntax as syntax
 
-    from cudaport.cmake import translate_cmake
-    from cudaport.makefile import translate_makefile
+    from cudaport.builds.cmake import translate_cmake
+    from cudaport.builds.makefile import translate_makefile
 
     translate = translate_makefile if kind == "make" else translate_cmake
     try:

@@ -31,11 +31,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cudaport import platform_branches, project_names  # noqa: E402
-from cudaport.driver import plan  # noqa: E402
+from cudaport.preprocessor import platform_branches
+from cudaport.symbols import project_names  # noqa: E402
+from cudaport.run.driver import plan  # noqa: E402
 from cudaport.options import Options  # noqa: E402
 from cudaport.rules.compiled import get_compiled  # noqa: E402
-from cudaport.translate import InputError, translate_bytes  # noqa: E402
+from cudaport.translate.pipeline import InputError, translate_bytes  # noqa: E402
 
 DECISIONS = ("newest", "same", "fallback", "undecided", "own")
 COLUMNS = ("files", "gated", *DECISIONS, "arch", "version", "warn", "placeholder", "silent")

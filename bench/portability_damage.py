@@ -30,11 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cudaport import project_names, scopes  # noqa: E402
-from cudaport.driver import plan  # noqa: E402
+from cudaport.symbols import project_names, scopes  # noqa: E402
+from cudaport.run.driver import plan  # noqa: E402
 from cudaport.options import Options  # noqa: E402
 from cudaport.rules.compiled import get_compiled  # noqa: E402
-from cudaport.translate import InputError, translate_bytes  # noqa: E402
+from cudaport.translate.pipeline import InputError, translate_bytes  # noqa: E402
 
 COLUMNS = ("files", "changed", "selfdef", "alias", "dup", "own", "again", "layers")
 

@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cudaport import Options, translate_bytes  # noqa: E402
-from cudaport.python_side import translate_python_file  # noqa: E402
+from cudaport.builds.python_side import translate_python_file  # noqa: E402
 
 CPP = {".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".cxx", ".inl"}
 INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)

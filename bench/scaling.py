@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cudaport import translate_bytes  # noqa: E402
-from cudaport.check import check_paths  # noqa: E402
+from cudaport.run.check import check_paths  # noqa: E402
 from tests.scaling_shapes import SHAPES  # noqa: E402
 
 

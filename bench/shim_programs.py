@@ -39,7 +39,7 @@ from cudaport import Options  # noqa: E402
 from cudaport.findings import Finding  # noqa: E402
 from cudaport.rules.compiled import get_compiled  # noqa: E402
 from cudaport.shim import generate, write  # noqa: E402
-from cudaport.verify import rocm_compiler, rocm_dir, verify_paths  # noqa: E402
+from cudaport.run.verify import rocm_compiler, rocm_dir, verify_paths  # noqa: E402
 from cudaport.version import __version__  # noqa: E402
 
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cudaport" \

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cudaport import Options  # noqa: E402
 from cudaport.shim import generate, write  # noqa: E402
-from cudaport.verify import rocm_compiler, rocm_dir, verify_paths  # noqa: E402
+from cudaport.run.verify import rocm_compiler, rocm_dir, verify_paths  # noqa: E402
 
 
 def projects(args) -> list[tuple[str, list[Path], list[Path], list[str]]]:
@@ -71,9 +71,9 @@ def main(argv: list[str] | None = None) -> int:
         print("no ROCm toolchain: run tools/setup-rocm.sh 7.2", file=sys.stderr)
         return 2
     options = Options(target_version=compiler.hip_version)
-    import cudaport.verify
+    import cudaport.run.verify
 
-    cudaport.verify.COMPILE_TIMEOUT = args.timeout
+    cudaport.run.verify.COMPILE_TIMEOUT = args.timeout
     for name, paths, units, flags in projects(args):
         if args.only:
             units = [u for u in units if u.name in args.only]

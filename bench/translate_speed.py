@@ -91,8 +91,8 @@ def tokenize_floor(files: list[bytes]) -> float:
 def step_timers():
     """Count the CPU time of every step of a translation while inside (a Counter by step
     name); the translator is restored after."""
-    from cudaport import passes, translate
-    from cudaport.passes import registry
+    from cudaport.translate import passes, pipeline as translate
+    from cudaport.translate.passes import registry
 
     spent: collections.Counter = collections.Counter()
 

@@ -63,7 +63,7 @@ def main() -> None:
     if args.tree is None:
         parser.error("give a DIR to translate, or --check FILE")
     sys.path.insert(0, str(ROOT))
-    from cudaport.driver import plan
+    from cudaport.run.driver import plan
 
     jobs = [j for j in plan([args.tree], None).jobs if j.kind != "copy"]
     size = sum(j.source.stat().st_size for j in jobs)
@@ -77,7 +77,7 @@ def main() -> None:
     cold, cold_cpu, rc1 = run(cmd, env)
     warm, warm_cpu, rc2 = run(cmd, env)
     sample = max(jobs, key=lambda j: j.source.suffix == ".cu").source
-    hook, hook_cpu, _ = run([sys.executable, "-m", "cudaport.hooks", "check", str(sample)], env)
+    hook, hook_cpu, _ = run([sys.executable, "-m", "cudaport.cli.hooks", "check", str(sample)], env)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     load = os.getloadavg()[0]
     print(f"tree: {args.tree}  files: {len(jobs)}  size: {size / 1e6:.1f} MB  workers: {args.jobs}"

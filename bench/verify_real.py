@@ -59,7 +59,7 @@ unit's text, the flags and the nvcc binary; --no-nvcc-cache to bypass), so a rer
 change to the translator costs only the HIP side.
 
 For every unit that fails after translation, the second table says whether cudaport's own
-report had warned: the unit's verdict (cudaport.verdict over the unit and the project headers
+report had warned: the unit's verdict (cudaport.report.verdict over the unit and the project headers
 it includes, translated with the options `cudaport check` of the folder holding the
 repository's units gives them: its project pre-pass, see checked_options) and whether one of its error findings
 *names the cause* of the compiler's first error (see names_cause for the rule). The target:
@@ -86,8 +86,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cudaport import Options  # noqa: E402
 from cudaport.findings import Finding  # noqa: E402
-from cudaport.verdict import BLOCKED, CLEAN, WARNINGS, of_files  # noqa: E402
-from cudaport.verify import TOOLCHAINS, find_compiler, verify_paths  # noqa: E402
+from cudaport.report.verdict import BLOCKED, CLEAN, WARNINGS, of_files  # noqa: E402
+from cudaport.run.verify import TOOLCHAINS, find_compiler, verify_paths  # noqa: E402
 
 DEFAULT_NVCC_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
     / "cudaport" / "verify_real-nvcc"
@@ -231,7 +231,9 @@ def checked_options(units: list[Path], options: Options) -> Options:
     source there (names the project declares, switches it defines only where the target
     never goes, architecture macros it defines itself), so a unit's verdict is the one
     ``check`` reports, not one read from the unit and its headers alone."""
-    from cudaport import driver, portability_layers, project_names
+    from cudaport.run import driver
+    from cudaport.preprocessor import portability_layers
+    from cudaport.symbols import project_names
     from cudaport.rules import get_compiled
 
     if not units:

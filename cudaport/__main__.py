@@ -1,5 +1,5 @@
 """``python -m cudaport`` runs the CLI."""
 
-from .entry import main
+from .cli.entry import main
 
 main()

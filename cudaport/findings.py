@@ -664,7 +664,7 @@ Fix: rename the project's own declaration, or translate that file (`cudaport tra
 keeps project names apart).
 """)
 
-# Portability hazards (CP2xx) and clang tool problems (CP903-CP909): cudaport/passes/hazards.py
+# Portability hazards (CP2xx) and clang tool problems (CP903-CP909): cudaport/translate/passes/hazards.py
 # and cudaport/clang/. Warp-width codes fire only when the target's warp is wider than 32.
 register("CP201", "ballot-in-32-bits", "warning", "warp ballot stored in a 32-bit integer", """
 What: the result of `__ballot_sync`/`__activemask` is kept in a 32-bit integer.
@@ -1037,7 +1037,7 @@ class Finding:
     library: str = ""
     engine: str = "lexical"
     offset: int = -1
-    fix: object = None  # a cudaport.fixes.Fix, when the finding can be fixed
+    fix: object = None  # a cudaport.translate.fixes.Fix, when the finding can be fixed
 
     def __init__(self, code: str, message: str, path: str = "<stdin>", line: int = 0,
                  col: int = 0, severity: str = "", identifier: str = "", library: str = "",

@@ -35,14 +35,14 @@ class Options:
     clang_args: tuple[str, ...] = ()  # extra clang arguments (after --)
     inactive_branches: str = "translate"  # translate or keep code clang found inactive
     warp_size: int | None = None  # None: the target's warp_size
-    # Portability-hazard analysis (CP2xx, cudaport/passes/hazards.py). On by default; the
+    # Portability-hazard analysis (CP2xx, cudaport/translate/passes/hazards.py). On by default; the
     # translation itself never depends on it, so --no-hazards only drops those findings.
     hazards: bool = True
-    # Fixes of CP2xx findings applied to the output (cudaport/fixes.py): none, safe (--fix)
+    # Fixes of CP2xx findings applied to the output (cudaport/translate/fixes.py): none, safe (--fix)
     # or unsafe (--unsafe-fixes: safe ones too).
     fix: str = "none"
     # Source encoding: "auto" detects GBK/GB18030, Big5 and Shift-JIS files, whose second
-    # bytes may be backslashes (cudaport/encodings.py); a codec name says what files are.
+    # bytes may be backslashes (cudaport/source/encodings.py); a codec name says what files are.
     encoding: str = "auto"
     # The GPU architecture (gfx942, gfx90a, ...) that translated Makefiles and CMake files
     # build for and that `verify` compiles for; None: the target's `offload_arch`

@@ -37,7 +37,7 @@ class Example:
 
     def build_files(self) -> list[Path]:
         """The example's Makefiles and CMake files (translated too), relative to its folder."""
-        from cudaport.kinds import kind_of
+        from cudaport.run.kinds import kind_of
 
         return sorted(p.relative_to(self.root) for p in self.root.rglob("*")
                       if p.is_file() and kind_of(p.name) in ("make", "cmake")
@@ -77,7 +77,7 @@ class Example:
     def options(self, version: str | None = None):
         """The translation options its ``args`` select (and ``--hip-version version``),
         parsed by the real CLI."""
-        from cudaport.cli import build_options, translate
+        from cudaport.cli.main import build_options, translate
 
         extra = ["--hip-version", version] if version else []
         ctx = translate.make_context("translate", list(self.args) + extra + ["input.cu"])
@@ -117,7 +117,7 @@ OLDER_VERSIONS = ("6.4", "5.2")
 
 def translate_example(example: Example, version: str | None = None) -> dict[Path, bytes]:
     from cudaport import translate_bytes
-    from cudaport.kinds import kind_of, translate_file
+    from cudaport.run.kinds import kind_of, translate_file
 
     options = example.options(version)
     out = {rel: translate_bytes((example.root / rel).read_bytes(), options, str(rel)).output

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cudaport.cli import main
+from cudaport.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = Path(__file__).resolve().parent / "data" / "check" / "proj"

@@ -32,7 +32,7 @@ def compile_hip(path: Path, toolchain: str) -> None:
     import os
     import subprocess
 
-    from cudaport.verify import find_compiler
+    from cudaport.run.verify import find_compiler
 
     if toolchain.startswith("rocm-"):
         compiler = find_compiler(toolchain="rocm", rocm=toolchain[5:])
@@ -80,7 +80,7 @@ def run_portable_host_program(folder: Path, functions: set[bytes], program: byte
     stand-ins for the HIP calls they make); its output lines."""
     import subprocess
 
-    from cudaport.portable import HEADER_NAME, block, closure, parse
+    from cudaport.translate.portable import HEADER_NAME, block, closure, parse
 
     header = parse((Path(__file__).parent.parent / "rules" / "hip" / "ports" / HEADER_NAME).read_bytes())
     source = folder / "program.cpp"

@@ -1,5 +1,5 @@
 """Inline PTX with a HIP meaning is rewritten (CP230); the rest stays, and CP210 names the
-instruction that blocks it (cudaport/passes/asm.py, rules/hip/ports/asm/ptx.yaml)."""
+instruction that blocks it (cudaport/translate/passes/asm.py, rules/hip/ports/asm/ptx.yaml)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from cudaport import Options, translate_bytes
 from conftest import compile_object
-from cudaport.passes.asm import lop3_expression
+from cudaport.translate.passes.asm import lop3_expression
 
 DATA = Path(__file__).parent / "data" / "asm"
 

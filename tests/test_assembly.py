@@ -1,4 +1,4 @@
-"""Inline assembly is told apart by its instructions (cudaport/ptx.py): PTX is reported
+"""Inline assembly is told apart by its instructions (cudaport/translate/ptx.py): PTX is reported
 (CP210), a HIP project's own AMD GPU assembly, LLVM AMDGPU intrinsic labels and empty
 barriers are not (ROCm/aiter had 393 of 394 blocked files blocked by those alone)."""
 
@@ -9,8 +9,8 @@ import subprocess
 import pytest
 
 from conftest import rocm_wrapper
-from cudaport import ptx
-from cudaport.translate import translate_source
+from cudaport.translate import ptx
+from cudaport.translate.pipeline import translate_source
 
 
 def _dialect(statement: str) -> str:

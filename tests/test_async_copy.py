@@ -13,7 +13,7 @@ import pytest
 
 from conftest import compile_object
 from cudaport import Options, translate_bytes
-from cudaport.portable import HEADER_NAME, block, closure, parse
+from cudaport.translate.portable import HEADER_NAME, block, closure, parse
 
 DATA = Path(__file__).parent / "data" / "asm"
 HEADER = Path(__file__).parent.parent / "rules" / "hip" / "ports" / HEADER_NAME

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cudaport.build import Mapper, first_error, projects, rocm72_dir
-from cudaport.cli import main
+from cudaport.builds.build import Mapper, first_error, projects, rocm72_dir
+from cudaport.cli.main import main
 from cudaport.options import Options
 
 HAVE_ROCM72 = os.access(rocm72_dir() / "cudaport-run", os.X_OK)
@@ -80,13 +80,13 @@ def test_first_error(output, expected):
 def test_errors_map_back_to_the_cuda_line(tmp_path: Path):
     """A line of the translated file maps to the CUDA file's line through the edits (the
     main header added on top shifts every line by one)."""
-    from cudaport.build import report
+    from cudaport.builds.build import report
 
     src = tmp_path / "src"
     src.mkdir()
     (src / "k.cu").write_bytes(b"__global__ void k() {}\nint f() { cudaDeviceReset(); return y; }\n")
     out = tmp_path / "out"
-    from cudaport.build import translate_tree
+    from cudaport.builds.build import translate_tree
 
     outcomes = translate_tree(src, out, Options(target_version="7.2"))
     text = (out / "k.cu").read_text()

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES
-from cudaport.cmake import CMakeSyntaxError, parse, translate_cmake
-from cudaport.kinds import kind_of
-from cudaport.makefile import translate_makefile
+from cudaport.builds.cmake import CMakeSyntaxError, parse, translate_cmake
+from cudaport.run.kinds import kind_of
+from cudaport.builds.makefile import translate_makefile
 
 MAKE = shutil.which("make")
 CMAKE = shutil.which("cmake")
@@ -37,7 +37,7 @@ GOAL = "__cudaport_parse_check__"
 def _renamed() -> frozenset[str]:
     """Variables a translation adds, renames or removes by design: the architecture
     variable and the toolkit folder's variables (rules/hip/build/make.yaml)."""
-    from cudaport.makefile import load_rules
+    from cudaport.builds.makefile import load_rules
     from cudaport.options import Options
 
     rules = load_rules(Options())
@@ -120,8 +120,8 @@ def assert_cmake_keeps_syntax(tmp_path: Path, original: bytes) -> None:
 
 
 @pytest.mark.parametrize("kind, module, function, shown, data", [
-    ("make", "cudaport.makefile", "translate_makefile", "Makefile", b"CC = nvcc\n"),
-    ("cmake", "cudaport.cmake", "translate_cmake", "CMakeLists.txt",
+    ("make", "cudaport.builds.makefile", "translate_makefile", "Makefile", b"CC = nvcc\n"),
+    ("cmake", "cudaport.builds.cmake", "translate_cmake", "CMakeLists.txt",
      b"project(p LANGUAGES CUDA)\n"),
 ])
 def test_a_tool_error_is_a_finding_on_that_file(monkeypatch, kind, module, function, shown,
@@ -130,7 +130,7 @@ def test_a_tool_error_is_a_finding_on_that_file(monkeypatch, kind, module, funct
     translate wrote nothing) is a CP908 error on that file, which is left as it is."""
     import importlib
 
-    from cudaport.kinds import translate_file
+    from cudaport.run.kinds import translate_file
     from cudaport.options import Options
 
     def broken(*args, **kwargs):
@@ -370,7 +370,7 @@ endif()
 def test_translated_cmake_projects_configure_where_the_originals_do(tmp_path, name):
     """``cmake`` configures (and generates) the translation with ROCm 7.2's root wherever
     this machine's CMake and nvcc configure the original."""
-    from cudaport.build import rocm72_dir
+    from cudaport.builds.build import rocm72_dir
 
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
     wrapper = rocm72_dir() / "cudaport-run"

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from cudaport import Options, translate_bytes
-from cudaport.verify import find_compiler
+from cudaport.run.verify import find_compiler
 
 CALLS = Path(__file__).parent / "data" / "calls"
 

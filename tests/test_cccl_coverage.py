@@ -14,8 +14,8 @@ import pytest
 from cudaport.findings import CODES
 from cudaport.options import Options
 from cudaport.rules.compiled import get_compiled
-from cudaport.translate import translate_source
-from cudaport.verify import rocm_dir
+from cudaport.translate.pipeline import translate_source
+from cudaport.run.verify import rocm_dir
 from conftest import compile_hip
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from check_fixtures import proj, run, run_subprocess  # noqa: F401  (fixture)
-from cudaport.cli import main
-from cudaport.check import Selection
+from cudaport.cli.main import main
+from cudaport.run.check import Selection
 
 EXPECTED_TEXT = """\
 proj/src/graph.cuh:5:3: CP101 cudaArraySparseProperties has no HIP equivalent (CUDA 11.1+)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from check_fixtures import proj, run  # noqa: F401  (fixture)
-from cudaport import baseline as B
+from cudaport.report import baseline as B
 from cudaport.findings import Finding
 
 

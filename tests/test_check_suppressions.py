@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from check_fixtures import run
-from cudaport import suppressions as S
+from cudaport.report import suppressions as S
 from cudaport.findings import Finding
 
 MISSING = "cudaArrayGetPlane(0, 0, 0);"  # CP101 at column 1 (or after indentation)

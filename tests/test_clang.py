@@ -21,7 +21,7 @@ import pytest
 from cudaport.clang import environment
 from cudaport.clang.environment import ClangUnavailable
 from cudaport.options import Options
-from cudaport.translate import translate_source
+from cudaport.translate.pipeline import translate_source
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow  # runs clang (libclang, and the HIP compiler in one test)
@@ -152,7 +152,7 @@ int main() {
 def test_launch_ranges_from_clang():
     from cudaport.clang import analyze
     from cudaport.rules.compiled import get_compiled
-    from cudaport.scan import scan
+    from cudaport.source.scan import scan
 
     options = Options(clang=True, header_mode="stub")
     compiled = get_compiled(options)
@@ -353,7 +353,7 @@ def test_project_header_is_precompiled_and_facts_still_come_from_the_file(tmp_pa
     src = tmp_path / "use.cu"
     src.write_bytes(b'#include "common.cuh"\nvoid f(float *d) {\n'
                     b"  mine::cudaMalloc((void **)&d, 4);\n  cudaMalloc((void **)&d, 4);\n}\n")
-    from cudaport.translate import translate_bytes
+    from cudaport.translate.pipeline import translate_bytes
 
     r = translate_bytes(src.read_bytes(), Options(clang=True, header_mode="stub"), str(src))
     assert b"  mine::cudaMalloc((void **)&d, 4);\n  hipMalloc((void **)&d, 4);" in r.output

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cudaport.cli import main
+from cudaport.cli.main import main
 from conftest import ROOT
 
 CLEAN = b"#include <cuda_runtime.h>\nvoid f(float* p) { cudaFree(p); }\n"
@@ -151,7 +151,7 @@ def test_version_and_module_entry_point():
 def test_every_command_module_defines_the_command_of_its_name():
     """The sub-commands load by module name, so each module's command carries it (with
     ``-`` for ``_``: portable_header.py is ``cudaport portable-header``)."""
-    from cudaport.commands import load, module_names
+    from cudaport.cli.commands import load, module_names
 
     assert {name: load(name).name for name in module_names()} == {
         name: name.replace("_", "-") for name in module_names()}
@@ -161,13 +161,13 @@ def test_check_imports_only_the_check_command(tmp_path):
     """The pre-commit case (``cudaport check one.cu``) loads no other sub-command."""
     src = tmp_path / "a.cu"
     src.write_text("int main() { return 0; }\n")
-    probe = ("import sys\nfrom cudaport.entry import main\n"
+    probe = ("import sys\nfrom cudaport.cli.entry import main\n"
              "try:\n    main(['check', sys.argv[1]])\n"
              "except SystemExit:\n    pass\n"
-             "print(sorted(m for m in sys.modules if m.startswith('cudaport.commands.')))\n")
+             "print(sorted(m for m in sys.modules if m.startswith('cudaport.cli.commands.')))\n")
     r = subprocess.run([sys.executable, "-c", probe, str(src)], capture_output=True,
                        text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert r.stdout.strip().splitlines()[-1] == "['cudaport.commands.check']", r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "['cudaport.cli.commands.check']", r.stderr
 
 
 def test_out_dir_removed_between_runs_in_one_process(tmp_path, monkeypatch):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import rocm_wrapper
-from cudaport.cmake import CMakeSyntaxError, parse, translate_cmake
+from cudaport.builds.cmake import CMakeSyntaxError, parse, translate_cmake
 from cudaport.options import Options
 
 
@@ -171,7 +171,7 @@ def test_translated_project_configures_with_real_cmake_hip_language(tmp_path: Pa
     """A real `cmake` configure (not a parse check) with the HIP language, clang++-15 and
     Debian's ROCm 5.2 packages. The compiler check is skipped (CMAKE_HIP_COMPILER_FORCED)
     because Debian's device-library layout fails CMake's test compile, not our output."""
-    from cudaport.driver import plan, run, Request
+    from cudaport.run.driver import plan, run, Request
 
     cmake, clang = shutil.which("cmake"), shutil.which("clang++-15")
     root = _rocm_root(tmp_path)
@@ -233,7 +233,7 @@ def test_translated_project_builds_with_rocm72_cmake(tmp_path: Path):
     """The translation of a CMake project using cuBLAS and cuRAND configures with ROCm
     7.2's CMake support (HIP language, find_package(hip/hipblas/hiprand)) and links, run
     by the project's own CMake in the root tools/setup-rocm.sh 7.2 installs."""
-    from cudaport.build import build, rocm72_dir, translate_tree
+    from cudaport.builds.build import build, rocm72_dir, translate_tree
 
     root = rocm72_dir()
     if not os.access(root / "cudaport-run", os.X_OK):
@@ -409,7 +409,7 @@ def _outcome(findings) -> str:
     "-Xcudafe --diag_suppress=1", "-ccbin g++", "--ftz=true", "-std=c++17",
 ])
 def test_a_flag_means_the_same_in_a_makefile_and_in_cmake(flag):
-    from cudaport.makefile import translate_makefile
+    from cudaport.builds.makefile import translate_makefile
 
     made = translate_makefile(f"F = -O3 {flag}\n".encode())
     cmade = translate_cmake(f'set(CMAKE_CUDA_FLAGS "-O3 {flag}")\n'.encode())
@@ -452,7 +452,7 @@ def test_the_projects_own_rocm_switch_decides_what_a_hip_build_runs():
 
 
 def test_macros_a_hip_build_of_the_project_defines():
-    from cudaport.cmake import hip_build_defines, project_hip_defines
+    from cudaport.builds.cmake import hip_build_defines, project_hip_defines
 
     assert hip_build_defines(ROCM_SWITCH.encode()) == {
         "USE_AMD_ROCM": "1", "ROCM_LEVEL": "3", "ALWAYS": "1"}

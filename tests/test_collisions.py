@@ -1,4 +1,4 @@
-"""Many-to-one mappings: no duplicate definitions, no self-aliases (cudaport/collisions.py)."""
+"""Many-to-one mappings: no duplicate definitions, no self-aliases (cudaport/translate/collisions.py)."""
 
 from __future__ import annotations
 

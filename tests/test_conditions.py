@@ -1,5 +1,5 @@
-"""Which #if branch a build for the target takes (cudaport/conditions.py,
-cudaport/platform_branches.py): -D switches, CUDA's version macros, retired platform
+"""Which #if branch a build for the target takes (cudaport/preprocessor/conditions.py,
+cudaport/preprocessor/platform_branches.py): -D switches, CUDA's version macros, retired platform
 macros and __NVCC__ in a file with HIP branches of its own."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from conftest import compile_object
 from cudaport import Options, translate_bytes
-from cudaport.conditions import Known, evaluate
+from cudaport.preprocessor.conditions import Known, evaluate
 
 KNOWN = Known(defined=((b"GGML_USE_HIP", 1), (b"__HIPCC__", 1)),
               undefined=frozenset({b"CUDART_VERSION", b"__NVCC__"}))
@@ -374,7 +374,7 @@ __device__ void load(int* a, unsigned p) {
 def test_a_switch_another_file_defines_only_in_dead_branches_is_undefined_there(tmp_path):
     # ggml: common.cuh defines TURING_MMA_AVAILABLE under `#if !defined(GGML_USE_HIP) &&
     # __CUDA_ARCH__ >= ...`; mma.cuh keeps its ldmatrix/mma.sync PTX under it
-    from cudaport.check import check_paths
+    from cudaport.run.check import check_paths
 
     (tmp_path / "switch.h").write_text(SWITCH_H)
     (tmp_path / "mma.cuh").write_text(MMA_H)
@@ -431,7 +431,7 @@ def test_a_constant_another_file_defines_is_known_in_the_run(tmp_path):
     # candle's mmq_common.cuh: `#define GGML_CUDA_CC_VOLTA 700` at the top level; mmq_mma.cuh
     # keeps Volta's mma.sync under `#if __CUDA_ARCH__ == GGML_CUDA_CC_VOLTA`, false for HIP
     # (no __CUDA_ARCH__): 13 files were called blocked that compile
-    from cudaport.check import check_paths
+    from cudaport.run.check import check_paths
 
     (tmp_path / "cc.h").write_text(VOLTA_H)
     (tmp_path / "mma.cuh").write_text(VOLTA_MMA)
@@ -480,7 +480,7 @@ void f() {
 
 
 def test_a_switch_defined_only_under_a_dead_switch_is_dead_too(tmp_path):
-    from cudaport.check import check_paths
+    from cudaport.run.check import check_paths
 
     # one file: its own switches, to a fixed point
     alone = USE_CUB_H.replace("#pragma once\n", "") + TOP_K.replace('#include "use_cub.h"\n', "")

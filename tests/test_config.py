@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from check_fixtures import run
-from cudaport.config import Config, ConfigError, find_config, glob_match, load_config
+from cudaport.project.config import Config, ConfigError, find_config, glob_match, load_config
 
 
 def write(path: Path, text: str) -> Path:

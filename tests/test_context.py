@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cudaport.context import LineIndex
+from cudaport.translate.context import LineIndex
 
 
 def _naive(src: bytes, offset: int) -> tuple[int, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cudaport.translate import translate_bytes, translate_source
+from cudaport.translate.pipeline import translate_bytes, translate_source
 
 SAXPY = """\
 extern "C"__global__

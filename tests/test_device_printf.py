@@ -1,4 +1,4 @@
-"""std::printf in device code (cudaport/passes/device_printf.py): HIP's device printf is
+"""std::printf in device code (cudaport/translate/passes/device_printf.py): HIP's device printf is
 declared in the global namespace only, so a kernel's std::printf becomes ::printf."""
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cudaport import driver
-from cudaport.cli import main
+from cudaport.run import driver
+from cudaport.cli.main import main
 from cudaport.options import Options
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -610,7 +610,7 @@ def test_project_pre_pass_is_reused_while_no_source_changed(tmp_path: Path, monk
     """The names a project declares in its namespaces decide other files' translation; a
     rerun over unchanged sources reuses them without reading the tree again, and a change
     to a declaring header is seen."""
-    from cudaport import project_names
+    from cudaport.symbols import project_names
 
     declaring = b"#pragma once\nnamespace mylib {\ninline int cudaGetLastError() { return 0; }\n}\n"
     src = make_tree(tmp_path / "src", {

@@ -80,7 +80,7 @@ def test_every_pfn_type_the_version_has_compiles(tmp_path, version):
 
 @pytest.mark.slow
 def test_generated_pack_is_current():
-    from cudaport.verify import hip_version
+    from cudaport.run.verify import hip_version
 
     rocm_wrapper("7.2")
     spec = importlib.util.spec_from_file_location("gen_pfn", ROOT / "tools/gen_pfn_rules.py")

@@ -9,8 +9,9 @@ import sys
 
 import pytest
 
-from cudaport import Options, encodings, translate_bytes
-from cudaport.integrity import problems
+from cudaport import Options, translate_bytes
+from cudaport.source import encodings
+from cudaport.translate.integrity import problems
 from conftest import ROOT
 
 # Words ending in a character whose encoding ends in 0x5C, per encoding.

@@ -18,8 +18,8 @@ import sys
 import pytest
 
 from cudaport import Options, translate_bytes
-from cudaport.kinds import kind_of, translate_file
-from cudaport.verify import find_compiler, verify_paths
+from cudaport.run.kinds import kind_of, translate_file
+from cudaport.run.verify import find_compiler, verify_paths
 from conftest import EXAMPLES
 
 sys.path.insert(0, str(EXAMPLES))
@@ -111,7 +111,7 @@ def test_build_examples_build_and_link_with_rocm72(example, tmp_path):
     or CMake in the ROCm 7.2 root (cudaport verify --build's path), linked to a program."""
     import shutil
 
-    from cudaport.build import build_tree, rocm72_dir
+    from cudaport.builds.build import build_tree, rocm72_dir
 
     root = rocm72_dir()
     if not os.access(root / "cudaport-run", os.X_OK):

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cudaport.runner import io as files
-from cudaport.runner.io import write_output
-from cudaport.cli import main
+from cudaport.run.runner import io as files
+from cudaport.run.runner.io import write_output
+from cudaport.cli.main import main
 
 CUDA = b"#include <cuda_runtime.h>\nvoid f(void* p) { cudaFree(p); }\n"
 
@@ -82,7 +82,7 @@ def test_output_folder_that_cannot_exist(tmp_path):
 def test_input_deleted_during_the_run_fails_that_file_only(tmp_path, monkeypatch):
     src = make_tree(tmp_path / "src", ["a.cu", "b.cu"])
     out = tmp_path / "out"
-    from cudaport import driver
+    from cudaport.run import driver
 
     real = driver.run_job
 

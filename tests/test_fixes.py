@@ -1,4 +1,4 @@
-"""CP2xx fixes (cudaport/fixes.py): what --fix and --unsafe-fixes change, that each fix is
+"""CP2xx fixes (cudaport/translate/fixes.py): what --fix and --unsafe-fixes change, that each fix is
 idempotent and byte-exact outside its edit, reported in every format, and compiles."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cudaport import Options, translate_bytes
-from cudaport.cli import main
+from cudaport.cli.main import main
 
 KERNEL = b"""\
 __global__ void k(float* out, const float* in) {

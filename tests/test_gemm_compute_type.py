@@ -1,4 +1,4 @@
-"""A cuBLAS GEMM compute type given as a cudaDataType variable (cudaport/passes/gemm_compute_type.py).
+"""A cuBLAS GEMM compute type given as a cudaDataType variable (cudaport/translate/passes/gemm_compute_type.py).
 
 Learn-CUDA's cublasGemmEx.cu declares ``cudaDataType TYPE_A, TYPE_B, TYPE_C;`` and passes
 ``TYPE_C`` as the compute type, which cuBLAS's C++ compatibility overload converts;

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from cudaport.findings import CODES
-from cudaport.lexer import blank_comments_and_literals
-from cudaport.translate import translate_bytes, translate_source
+from cudaport.source.lexer import blank_comments_and_literals
+from cudaport.translate.pipeline import translate_bytes, translate_source
 
 KERNEL = "__global__ void k(float *x, float v, int *out) {{\n{}\n}}\n"
 
@@ -234,7 +234,7 @@ def test_warp_hazards_follow_the_warp_size():
 def test_cli_warp_size(tmp_path):
     from click.testing import CliRunner
 
-    from cudaport.cli import main
+    from cudaport.cli.main import main
 
     src = tmp_path / "lane.cu"
     src.write_text(KERNEL.format("  int lane = threadIdx.x & 31;"))
@@ -252,7 +252,7 @@ def test_hazard_location_and_message():
 
 @pytest.mark.slow  # clang
 def test_a_branch_no_build_compiles_is_not_reported():
-    """`#if 0` is compiled by no build, HIP's included (cudaport/conditions.py): its PTX
+    """`#if 0` is compiled by no build, HIP's included (cudaport/preprocessor/conditions.py): its PTX
     is no problem on the target, with or without clang; an `#if` clang cannot decide is
     still read by text."""
     src = "#if 0\n" + KERNEL.format('  asm("pmevent 1;");') + "#endif\n"

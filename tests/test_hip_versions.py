@@ -272,7 +272,7 @@ def test_full_mask_hazard_says_what_the_translation_did():
 def test_json_report_names_the_version_the_output_is_for():
     import json
 
-    from cudaport.kinds import translate_file
+    from cudaport.run.kinds import translate_file
     from cudaport.report import json_report
     from cudaport.report.model import collect
     from cudaport.report.totals import compute
@@ -372,7 +372,7 @@ def test_default_stays_7_2_while_the_tables_describe_10_1():
 @pytest.mark.parametrize("version", ["10.2", "11.0", "12"])
 def test_versions_newer_than_the_tables_describe_are_refused(version):
     from click.testing import CliRunner
-    from cudaport.cli import main
+    from cudaport.cli.main import main
     result = CliRunner().invoke(main, ["translate", "-", "--hip-version", version],
                                 input="int x;\n")
     assert result.exit_code == 2

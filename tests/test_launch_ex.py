@@ -2,7 +2,7 @@
 cudaport_launch_kernel_ex/_ex_c, which launch through hipLaunchKernelExC without the
 attributes that do not change what the launch computes; programmatic dependent launch is a
 CP171 warning (the overlap is lost), an attribute HIP refuses a CP172 warning at the launch.
-rules/hip/launch-ex.yaml, launch_ex in rules/hip/target.yaml, cudaport/passes/launch_ex.py,
+rules/hip/launch-ex.yaml, launch_ex in rules/hip/target.yaml, cudaport/translate/passes/launch_ex.py,
 sections launch_attributes and launch_ex of rules/hip/ports/cudaport_portable.h."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from conftest import compile_object, run_portable_host_program
 from cudaport import Options, translate_bytes
-from cudaport.portable import HEADER_NAME, block, closure, parse
+from cudaport.translate.portable import HEADER_NAME, block, closure, parse
 
 HEADER = Path(__file__).parent.parent / "rules" / "hip" / "ports" / HEADER_NAME
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cudaport import lexer
+from cudaport.source import lexer
 
 CASES = {
     "launch_in_comment": b"// k<<<1,1>>>();\n/* a<<<b>>> */ int x;\n",
@@ -141,7 +141,7 @@ def test_split_arguments_keeps_a_nested_launch_whole():
 def test_a_run_of_line_comments_is_one_literal_span_and_code_around_it_is_code():
     from cudaport import Options
     from cudaport.rules import get_compiled
-    from cudaport.scan import scan
+    from cudaport.source.scan import scan
 
     src = b"int a; // one\n  // two\n\t// three\nint b; // four\ncudaFree(0);\n"
     spans = scan(src, get_compiled(Options())).literals

@@ -88,7 +88,7 @@ def test_the_fixture_compiles_to_object_code(tmp_path, version, arch):
     compile_object(path, arch, version)
 
 
-# --- cuda::barrier as the block barrier (cudaport/passes/block_barrier.py) ---------------
+# --- cuda::barrier as the block barrier (cudaport/translate/passes/block_barrier.py) ---------------
 
 BARRIER = Path(__file__).parent / "data" / "libcudacxx" / "block_barrier.cu"
 
@@ -126,7 +126,7 @@ def test_the_barrier_translation_compiles(tmp_path, arch):
     compile_object(path, arch)
 
 
-# --- cuda::atomic_ref as HIP's scoped atomic builtins (cudaport/passes/atomic_ref.py) -----
+# --- cuda::atomic_ref as HIP's scoped atomic builtins (cudaport/translate/passes/atomic_ref.py) -----
 
 ATOMIC_REF = Path(__file__).parent / "data" / "libcudacxx" / "atomic_ref.cu"
 
@@ -185,7 +185,7 @@ def test_an_include_whose_names_all_ported_is_dropped():
     assert [f.code for f in result.findings] == ["CP116"]
 
 
-# --- a thread's cuda::pipeline as synchronous copies (cudaport/passes/thread_pipeline.py) --
+# --- a thread's cuda::pipeline as synchronous copies (cudaport/translate/passes/thread_pipeline.py) --
 
 THREAD_PIPELINE = Path(__file__).parent / "data" / "libcudacxx" / "thread_pipeline.cu"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from cudaport import Options, translate_bytes
-from cudaport.check import check_paths
+from cudaport.run.check import check_paths
 
 from tests.scaling_shapes import SHAPES as DENSE_SHAPES
 
@@ -129,7 +129,7 @@ BUILD_SHAPES = {
 
 @pytest.mark.parametrize("name", list(BUILD_SHAPES))
 def test_build_file_time_grows_linearly(name):
-    from cudaport.kinds import translate_file
+    from cudaport.run.kinds import translate_file
 
     shape, kind = BUILD_SHAPES[name]
     shown = "Makefile" if kind == "make" else "CMakeLists.txt"

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from cudaport import Options, translate_bytes
-from cudaport.cli import main
+from cudaport.cli.main import main
 
 LIBRARY_ONLY = b"#include <cublas_v2.h>\nvoid f(cublasHandle_t h) { cublasCreate(&h); }\n"
 

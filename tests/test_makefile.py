@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from cudaport.kinds import kind_of, translate_file
-from cudaport.kinds import is_makefile
-from cudaport.makefile import translate_makefile
+from cudaport.run.kinds import kind_of, translate_file
+from cudaport.run.kinds import is_makefile
+from cudaport.builds.makefile import translate_makefile
 from cudaport.options import Options
 
 ARCH = "# The AMD GPU to build for (hipcc --offload-arch; cudaport)\nHIP_ARCH ?= gfx90a\n"

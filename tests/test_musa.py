@@ -131,7 +131,7 @@ def test_cli_summary_names_musa(tmp_path):
 
 # Property: for token soups mixing names of every MUSA family, translation for the vendor
 # targets (with and without a user rule layer) is idempotent, byte-exact outside edits and
-# leaves comments and strings alone (cudaport.integrity checks these promises).
+# leaves comments and strings alone (cudaport.translate.integrity checks these promises).
 VENDOR_FRAGMENTS = [
     b"cudaMalloc", b"cudnnCreate", b"ncclAllReduce", b"ncclFloat", b"__nv_bfloat16",
     b"nppiAdd_8u_C1RSfs", b"cublasLtMatmul", b"CUBLAS_OP_N", b"cuMemAlloc", b"__syncthreads",
@@ -154,7 +154,7 @@ def test_vendor_targets_keep_promises(vendor_rules):
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from cudaport.integrity import problems
+    from cudaport.translate.integrity import problems
 
     options = st.builds(Options, target=st.sampled_from(["musa", "maca"]),
                         rewrite_comments=st.booleans(),

@@ -5,7 +5,7 @@ rocWMMA, CP112 where its shape is not rocWMMA's: tests/test_wmma.py)."""
 
 from __future__ import annotations
 
-from cudaport.translate import translate_source
+from cudaport.translate.pipeline import translate_source
 
 OWN = """\
 namespace opus {

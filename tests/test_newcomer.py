@@ -99,10 +99,10 @@ def test_scanner_finds_includes_without_a_possessive_group_repeat():
     """Debian 12's python3 (3.11.2) mis-matches ``(?:...)*+`` around a negative lookahead
     (python/cpython#100061): the scanner then saw no ``#include`` at all. Its skip is an
     atomic group instead; the scan must find the includes whatever Python runs it."""
-    from cudaport.lexer import scanner
+    from cudaport.source.lexer import scanner
     from cudaport.options import Options
     from cudaport.rules import get_compiled
-    from cudaport.scan import scan
+    from cudaport.source.scan import scan
 
     assert b")*+" not in scanner([b"cuda"]).pattern
     src = b"// x\n#include <cstdio>\nint a;\n#include <cuda_runtime.h>\n"
@@ -139,7 +139,7 @@ def test_check_translate_and_report_print_one_ported_share(tmp_path, monkeypatch
     references without --report, counted every error as a blocking construct."""
     from click.testing import CliRunner
 
-    from cudaport.cli import main
+    from cudaport.cli.main import main
 
     (tmp_path / "p").mkdir()
     (tmp_path / "p" / "k.cu").write_bytes(PTX_AND_UNMAPPED)
@@ -183,7 +183,7 @@ KERNEL = (b"#include <cuda_runtime.h>\n__global__ void k(float* x) { x[0] = 1; }
 def _cli(*args: str):
     from click.testing import CliRunner
 
-    from cudaport.cli import main
+    from cudaport.cli.main import main
 
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
@@ -339,11 +339,11 @@ def test_headers_without_an_extension_are_read_when_a_source_includes_them(tmp_p
 
 def test_one_default_gpu_architecture_everywhere_settable_once(tmp_path, monkeypatch):
     """verify compiled for gfx90a, translated Makefiles and CMake files for gfx942."""
-    from cudaport.cmake import translate_cmake
-    from cudaport.makefile import translate_makefile
+    from cudaport.builds.cmake import translate_cmake
+    from cudaport.builds.makefile import translate_makefile
     from cudaport.options import Options
     from cudaport.rules import offload_arch
-    from cudaport.verify import find_compiler, rocm_compiler
+    from cudaport.run.verify import find_compiler, rocm_compiler
 
     default = offload_arch(Options())
     assert default == "gfx90a"
@@ -378,7 +378,7 @@ def test_verify_exit_code_counts_check_findings_and_compile_failures():
     unit failed to compile."""
     from types import SimpleNamespace
 
-    from cudaport.commands.verify import verify_exit_code
+    from cudaport.cli.commands.verify import verify_exit_code
     from cudaport.findings import Finding
 
     blocked = SimpleNamespace(findings=[Finding("CP210", "inline PTX", "k.cu", 3, 3)])
@@ -395,8 +395,8 @@ def test_unseen_projects_build_files_name_why_host_files_need_the_platform():
     """gpu-burn's Makefile names its toolkit CUDAPATH (its g++ compiles of HIP headers need
     the platform macro); mixbench-cuda's CMakeLists lets C++ files include the runtime
     through CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES, which HIP's language has no form of."""
-    from cudaport.cmake import translate_cmake
-    from cudaport.makefile import translate_makefile
+    from cudaport.builds.cmake import translate_cmake
+    from cudaport.builds.makefile import translate_makefile
     from cudaport.options import Options
 
     make = translate_makefile(b"CUDAPATH ?= /usr/local/cuda\nCFLAGS += -I${CUDAPATH}/include\n"

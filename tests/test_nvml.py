@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import rocm_wrapper
-from cudaport.translate import translate_source
+from cudaport.translate.pipeline import translate_source
 
 MAPPED = """\
 #include <cstdio>

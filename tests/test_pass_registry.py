@@ -32,7 +32,7 @@ def test_threads_loading_passes_together_all_see_the_full_list():
 
 
 def test_passes_run_in_registered_order():
-    from cudaport.passes import registry, passes
+    from cudaport.translate.passes import registry, passes
 
     names = [name for name, _fn in passes()]
     orders = [order for order, _name, _fn in registry._PASSES]

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cudaport import hooks
-from cudaport.cli import main
+from cudaport.cli import hooks
+from cudaport.cli.main import main
 from cudaport.findings import Finding
-from cudaport.kinds import FileOutcome
+from cudaport.run.kinds import FileOutcome
 from cudaport.options import Options
 from cudaport.report import json_report
 from cudaport.report.model import FileReport, collect
@@ -152,7 +152,7 @@ def test_json_report_is_the_same_for_a_file_and_a_folder(proj: Path):
     tree = json.loads((proj / "tree.json").read_text())
     assert single["summary"] == tree["summary"] and single["summary"]["references"] > 0
     assert single["files"] == tree["files"]
-    assert not (Path(__file__).parent.parent / "cudaport" / "tree.py").read_text().count("Result(")
+    assert not (Path(__file__).parent.parent / "cudaport" / "cli" / "tree.py").read_text().count("Result(")
 
 
 def test_a_link_out_of_the_tree_is_the_same_note_everywhere(proj: Path, tmp_path: Path, capsys):

@@ -1,5 +1,5 @@
 """A CUDA function the target lacks that the file defines itself is the project's
-(cudaport/polyfills.py): ROCm/aiter's vec_dtypes.cuh defines __float2bfloat162_rn and
+(cudaport/symbols/polyfills.py): ROCm/aiter's vec_dtypes.cuh defines __float2bfloat162_rn and
 make_bfloat162 for HIP and calls them. And make_half2, which HIPIFY tables as unmapped,
 is defined by HIP's own amd_hip_fp16.h (rules/hip/device-present.yaml)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cudaport.translate import translate_source
+from cudaport.translate.pipeline import translate_source
 
 POLYFILL = """\
 #include <hip/hip_bf16.h>

@@ -1,4 +1,4 @@
-"""Already-portable code (cudaport/portability_layers.py): HIP branches, compatibility
+"""Already-portable code (cudaport/preprocessor/portability_layers.py): HIP branches, compatibility
 layers and --respect-layers."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from cudaport import Options, translate_bytes
-from cudaport.cli import main
-from cudaport.portability_layers import classify, guarded_spans
+from cudaport.cli.main import main
+from cudaport.preprocessor.portability_layers import classify, guarded_spans
 
 GUARDS = frozenset((b"USE_ROCM", b"__HIP_PLATFORM_AMD__", b"GGML_USE_HIP", b"GGML_USE_MUSA"))
 

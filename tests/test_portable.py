@@ -1,6 +1,6 @@
 """cudaport's portable header (rules/hip/ports/cudaport_portable.h): CUDA device functions
 HIP lacks, renamed to the header's functions and copied into the translations that call
-them (cudaport/portable.py).
+them (cudaport/translate/portable.py).
 
 The semantic tests compile the header's generic form with g++ (tests/data/portable/
 driver.cpp reads arguments and prints results, as bits) and compare every function
@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from cudaport import Options, translate_bytes
-from cudaport.portable import HEADER_NAME, block, closure, header_path, load, parse
+from cudaport.translate.portable import HEADER_NAME, block, closure, header_path, load, parse
 from cudaport.rules import get_compiled
 
 DATA = Path(__file__).parent / "data" / "portable"
@@ -92,7 +92,7 @@ def test_crlf_file_gets_crlf_sections():
 def test_command_writes_the_header(tmp_path):
     from click.testing import CliRunner
 
-    from cudaport.cli import main as cli_main
+    from cudaport.cli.main import main as cli_main
     res = CliRunner().invoke(cli_main, ["portable-header", "--target", "hip"])
     assert res.exit_code == 0, res.output
     assert res.stdout_bytes == HEADER.read_bytes()
@@ -202,7 +202,7 @@ def driver(tmp_path_factory):
     folder = tmp_path_factory.mktemp("portable")
     from click.testing import CliRunner
 
-    from cudaport.cli import main as cli_main
+    from cudaport.cli.main import main as cli_main
     res = CliRunner().invoke(cli_main, ["portable-header"])
     (folder / HEADER_NAME).write_bytes(res.stdout_bytes)
     exe = folder / "driver"

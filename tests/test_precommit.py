@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cudaport import hooks
+from cudaport.cli import hooks
 
 ROOT = Path(__file__).resolve().parent.parent
 OK = b"#include <cuda_runtime.h>\nint main() { float* p; cudaMalloc(&p, 4); cudaFree(p); }\n"
@@ -127,7 +127,7 @@ def test_hook_functions_directly(tmp_path: Path, capsys):
     assert hooks.main(args) == 1
     from click.testing import CliRunner
 
-    from cudaport.cli import main
+    from cudaport.cli.main import main
 
     CliRunner().invoke(main, ["translate", str(src), "--out-dir", str(mirror), "--rename"])
     assert b'#include "a.hip"' in (mirror / "k.hip").read_bytes()

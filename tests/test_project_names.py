@@ -1,4 +1,4 @@
-"""A project's own CUDA-named symbols stay its own in text mode (cudaport/project_names.py)."""
+"""A project's own CUDA-named symbols stay its own in text mode (cudaport/symbols/project_names.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from cudaport import Options, translate_bytes, translate_source
-from cudaport.cli import main
+from cudaport.cli.main import main
 
 
 def tr(src: str) -> tuple[str, list[str]]:

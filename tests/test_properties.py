@@ -1,6 +1,6 @@
 """Property tests: for generated token soups and mutated real-looking files, translation
 never raises, is idempotent, keeps bytes outside edits and never edits comments or
-strings unless asked (cudaport.integrity checks all four)."""
+strings unless asked (cudaport.translate.integrity checks all four)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cudaport import Options
-from cudaport.integrity import problems
+from cudaport.translate.integrity import problems
 from conftest import EXAMPLES
 
 FRAGMENTS = [

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from conftest import ROOT
 from cudaport import Options, translate_bytes
-from cudaport.cli import main
-from cudaport.python_side import translate_python_file
+from cudaport.cli.main import main
+from cudaport.builds.python_side import translate_python_file
 
 FIXTURE = ROOT / "tests" / "data" / "pytorch_ext"
 SOURCES = sorted(p.relative_to(FIXTURE / "src") for p in (FIXTURE / "src").rglob("*")
@@ -165,7 +165,7 @@ def test_python_reports_cudnn_and_is_cuda():
 
 
 def test_python_syntax_error_is_an_input_error():
-    from cudaport.translate import InputError
+    from cudaport.translate.pipeline import InputError
 
     with pytest.raises(InputError, match="bad.py"):
         port(b"def f(:\n  'x\n", "bad.py", "musa")

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from conftest import compile_object
-from cudaport.passes.redefinitions import parameter_types
-from cudaport.translate import translate_source
-from cudaport.verify import rocm_dir
+from cudaport.translate.passes.redefinitions import parameter_types
+from cudaport.translate.pipeline import translate_source
+from cudaport.run.verify import rocm_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 ROCM_INCLUDE = rocm_dir("7.2") / "usr" / "include"

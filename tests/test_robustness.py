@@ -8,7 +8,7 @@ import time
 import pytest
 
 from cudaport import InputError, Options, translate_bytes
-from cudaport.integrity import problems
+from cudaport.translate.integrity import problems
 
 RUNTIME = b"#include <cuda_runtime.h>\n"
 

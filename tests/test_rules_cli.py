@@ -8,7 +8,7 @@ import sys
 
 from click.testing import CliRunner
 
-from cudaport.cli import main
+from cudaport.cli.main import main
 from cudaport.rules import default_rules_root
 
 from pathlib import Path

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cudaport import Options, translate_bytes
-from cudaport.verify import find_compiler
+from cudaport.run.verify import find_compiler
 
 SOURCE = b"""\
 #include <cuda_runtime.h>

@@ -17,7 +17,7 @@ from cudaport.options import Options
 from cudaport.rules import default_rules_root, get_compiled, load_table
 from cudaport.rules import crosscheck as X
 from cudaport.rules.describe import equivalent_counts
-from cudaport.verify import rocm_dir
+from cudaport.run.verify import rocm_dir
 
 HIP_RULES = default_rules_root() / "hip"
 CUDA_OWNED = re.compile(r"cu|CU|nv|NV|nccl|NCCL|pnccl|PFN_|__")

@@ -159,7 +159,7 @@ def test_a_call_the_rules_say_to_rewrite_blocks_the_file():
     # CUDALibrarySamples' cuSPARSE spsm_csr: hipsparseSpSM_solve takes one more argument
     # (the analysis step's buffer); as an information note the file was called ported
     # while ROCm 6.4 rejected the call
-    from cudaport.verdict import BLOCKED, verdict
+    from cudaport.report.verdict import BLOCKED, verdict
 
     src = b"void f() { cusparseSpSM_solve(h, a, b, &al, A, B, C, t, alg, d); }\n"
     result = translate_bytes(src, Options(), "s.cu")

@@ -1,11 +1,11 @@
-"""cudaport.scopes: namespaces, definitions and their scopes, self-aliases, self-macros."""
+"""cudaport.symbols.scopes: namespaces, definitions and their scopes, self-aliases, self-macros."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from cudaport import scopes
+from cudaport.symbols import scopes
 
 from conftest import ROOT
 

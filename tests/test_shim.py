@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cudaport import Options
-from cudaport.cli import main as cli_main
+from cudaport.cli.main import main as cli_main
 from cudaport.shim import MARK, ShimError, generate, write
 
 PROGRAM = r"""#include <cstdio>

@@ -1,6 +1,6 @@
 """Outputs that are not regular files are written through, never replaced: a device, a
 FIFO, /dev/stdout. A symlinked output writes the file it points to and stays a link.
-(Every writer goes through cudaport.runner.io.write_output: -o, --report, check -o, report
+(Every writer goes through cudaport.run.runner.io.write_output: -o, --report, check -o, report
 --html.)"""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cudaport.runner.io import write_output
+from cudaport.run.runner.io import write_output
 from conftest import ROOT
 
 CUDA = b"#include <cuda_runtime.h>\nvoid f(void* p) { cudaFree(p); }\n"
@@ -158,7 +158,7 @@ def test_in_place_by_another_user_keeps_the_owner(shared: Path):
 
 
 def test_in_place_refuses_a_file_the_user_cannot_write(shared: Path):
-    from cudaport.runner.io import OutputError, refuse_read_only
+    from cudaport.run.runner.io import OutputError, refuse_read_only
 
     src = shared / "k.cu"
     src.write_bytes(CUDA)

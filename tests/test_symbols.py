@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from cudaport import Options, translate_bytes
-from cudaport.context import FileContext
+from cudaport.translate.context import FileContext
 from cudaport.rules.compiled import get_compiled
-from cudaport.scan import scan
+from cudaport.source.scan import scan
 from cudaport.symbols import model as M
 
 
@@ -236,7 +236,7 @@ def test_lookup(src, needle, nth, owner):
 def test_the_projects_hip_switch_from_its_cmake_build_is_defined(tmp_path):
     # case 12: `add_definitions(-DUSE_AMD_ROCM)` under the project's ROCm option was
     # unknown (CP166), and its CUDA #else blocked every file
-    from cudaport.check import check_paths
+    from cudaport.run.check import check_paths
 
     (tmp_path / "CMakeLists.txt").write_text(
         "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX)\n"
@@ -353,7 +353,7 @@ def test_the_projects_own_namespace_inside_cuda_is_no_libcudacxx(decl):
 
 
 def test_the_projects_namespace_in_cuda_is_read_across_the_run(tmp_path):
-    from cudaport.check import check_paths
+    from cudaport.run.check import check_paths
 
     (tmp_path / "api.hpp").write_text("namespace cuda {\nnamespace device {\nusing id_t = int;\n"
                                       "}\n}\n")

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cudaport import Options, translate_bytes
-from cudaport.cli import main
+from cudaport.cli.main import main
 from cudaport.rules import RuleError, get_compiled, load_table, target_names
 from cudaport.rules.loader import default_rules_root
 

@@ -510,7 +510,7 @@ def test_translation_compiles_with_rocm_6_4(tmp_path, name):
 def test_no_header_goes_into_a_comment_that_ends_on_the_blocks_line():
     # found by bench/fuzz.py: the line where `extern "C" {` begins starts inside a comment,
     # and the header hoisted before the block went into it (commented out)
-    from cudaport.integrity import problems
+    from cudaport.translate.integrity import problems
 
     src = ('/* a note that\nends here */ extern "C" {\n#include <cuda_runtime.h>\n'
            'void f(float* p) { cudaFree(p); }\n}\n')

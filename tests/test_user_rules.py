@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from cudaport import Options, translate_bytes
-from cudaport.cli import main
+from cudaport.cli.main import main
 from cudaport.rules import RuleError, get_compiled
 from conftest import ROOT
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cudaport.translate import translate_source
+from cudaport.translate.pipeline import translate_source
 
 # (declaration, what the translation writes, CP222's severity or None)
 CASES = [

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from check_fixtures import run  # noqa: F401
-from cudaport import verdict as V
+from cudaport.report import verdict as V
 from cudaport.findings import Finding, Reference
 
 CLEAN = b"__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }\n"

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from cudaport import Options, translate_bytes
-from cudaport.compile_db import CompileDbError, load, preprocessor_flags
-from cudaport.linemap import PositionMap
-from cudaport.ptx import inline_ptx
-from cudaport.verify import ROCM_WRAPPER, Compiler, find_compiler, hip_version, rocm_dir
+from cudaport.project.compile_db import CompileDbError, load, preprocessor_flags
+from cudaport.source.linemap import PositionMap
+from cudaport.translate.ptx import inline_ptx
+from cudaport.run.verify import ROCM_WRAPPER, Compiler, find_compiler, hip_version, rocm_dir
 from conftest import EXAMPLES, ROOT
 
 COMPILER = find_compiler()
@@ -160,7 +160,7 @@ def test_compile_error_is_reported_on_the_cuda_line(tmp_path):
 @needs_hip
 def test_the_snippet_under_a_mapped_location_shows_the_cuda_line(tmp_path):
     # `verify -v` showed "k.cu:4:3: error" over the translated text of line 5 of the .hip
-    from cudaport.verify import Workspace
+    from cudaport.run.verify import Workspace
 
     (tmp_path / "k.cu").write_text("#include <cuda_runtime.h>\n\nvoid f() {\n"
                                    "\tcudaFooBar(1); cudaMalloc(0, 0);\n}\n")
@@ -373,8 +373,8 @@ def test_compile_commands_in_the_build_folder_is_found(tmp_path):
 
 @needs_hip
 def test_outcome_carries_the_translation_of_the_unit_and_its_headers(tmp_path):
-    from cudaport.verdict import BLOCKED, of_files
-    from cudaport.verify import verify_paths
+    from cudaport.report.verdict import BLOCKED, of_files
+    from cudaport.run.verify import verify_paths
 
     (tmp_path / "inc").mkdir()
     (tmp_path / "inc" / "lib.cuh").write_text(
@@ -533,7 +533,7 @@ def test_ptx_the_target_never_compiles_or_that_was_rewritten_is_no_verify_error(
     from types import SimpleNamespace
 
     from cudaport.findings import Finding
-    from cudaport.verify import _ptx_findings
+    from cudaport.run.verify import _ptx_findings
 
     src = (b"#if BNB_HIP\nint x;\n#else\n__device__ void f(int* p) { asm(\"trap;\"); }\n#endif\n"
            b"__device__ void g(int* p) { asm(\"trap;\"); }\n"

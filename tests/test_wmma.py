@@ -234,7 +234,7 @@ SAMPLES = Path(os.environ.get("CUDAPORT_CUDA_SAMPLES", "/tmp/vr/cuda-samples"))
 @pytest.mark.parametrize("version", ["7.2", "6.4"])
 @pytest.mark.parametrize("arch", ["gfx942", "gfx90a", "gfx1100"])
 def test_cuda_samples_tensor_core_gemm_translates_and_compiles(tmp_path, version, arch):
-    from cudaport.cli import main
+    from cudaport.cli.main import main
 
     sample = SAMPLES / "Samples/3_CUDA_Features/cudaTensorCoreGemm/cudaTensorCoreGemm.cu"
     flags = _rocwmma_include(version)

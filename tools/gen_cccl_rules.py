@@ -15,7 +15,7 @@ Outputs (both generated; rerun the script, do not edit):
 - ``rules/hip/cccl.yaml``: every public CUDA toolkit header (and CUB's macros, the
   ``<nv/target>`` macros) that no other pack defines, mapped or reported under a code;
 - ``rules/hip/libcudacxx-names.txt``: the names libcu++ declares in namespace ``cuda::``,
-  which ``cudaport/passes/libcudacxx.py`` reports after ``cuda::``.
+  which ``cudaport/translate/passes/libcudacxx.py`` reports after ``cuda::``.
 
 Usage: python3 tools/gen_cccl_rules.py [--cuda-include DIR] [--rocm-include DIR]
                                       [--older-rocm-include DIR]
@@ -153,7 +153,7 @@ def _libcudacxx_note(name: str) -> str:
 def rocm_version(rocm: Path) -> str:
     """MAJOR.MINOR of the HIP headers below the include folder ``rocm`` (read once)."""
     sys.path.insert(0, str(ROOT))
-    from cudaport.verify import hip_version
+    from cudaport.run.verify import hip_version
     return hip_version(str(rocm.parent))
 
 

@@ -4,7 +4,7 @@
 A CUDA project may define its own ``atomicMax(float*, float)`` or ``atomicAdd(double*,
 double)`` because CUDA (or its older architectures) lacks them; HIP already defines them,
 so the translated file redefines a function and does not compile.
-``cudaport/passes/redefinitions.py`` reports such definitions (CP115) from this list.
+``cudaport/translate/passes/redefinitions.py`` reports such definitions (CP115) from this list.
 
 Reads ``hip/amd_detail/*.h`` of the ROCm 7.2 headers (``--rocm-include``) and of the ROCm
 6.4 ones (``--older-rocm-include``) and keeps the functions whose name the CUDA 13 headers
@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cudaport import verify  # noqa: E402
-from cudaport.passes.redefinitions import parameter_types  # noqa: E402
+from cudaport.run import verify  # noqa: E402
+from cudaport.translate.passes.redefinitions import parameter_types  # noqa: E402
 
 ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-7.2/usr/include")
 OLDER_ROCM_INCLUDE = Path("/var/cache/cudaport/rocm-6.4/usr/include")

@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.rocm}/cudaport-hipcc not found (tools/setup-rocm.sh)",
               file=sys.stderr)
         return 2
-    from cudaport.verify import hip_version
+    from cudaport.run.verify import hip_version
 
     out = args.out / OUT_NAME
     rows = candidates(args.out)

@@ -7,7 +7,7 @@ is) and the clang-side findings (CP903-CP906) join the file's report.
 
 from __future__ import annotations
 
-from ..context import FileContext
+from ..translate.context import FileContext
 from ..findings import Finding
 from . import analyze
 from .facts import Facts

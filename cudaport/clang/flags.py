@@ -98,7 +98,7 @@ def _from_compile_commands(where: str, path: str) -> list[str]:
 
 @lru_cache(maxsize=8)
 def _load_db(where: str) -> dict[str, list[str]]:
-    from ..compile_db import CompileDbError, load
+    from ..project.compile_db import CompileDbError, load
 
     try:
         return load(Path(where))

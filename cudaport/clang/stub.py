@@ -250,6 +250,6 @@ def support_dir(compiled: Compiled) -> Path:
 
 
 def _write(path: Path, text: str) -> None:
-    from ..runner.io import write_output
+    from ..run.runner.io import write_output
 
     write_output(path, text.encode(), durable=False)

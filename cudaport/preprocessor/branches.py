@@ -17,7 +17,7 @@ import bisect
 import re
 from typing import Callable, NamedTuple, Sequence
 
-from .. import lexer
+from ..source import lexer
 
 OPENS = (b"if", b"ifdef", b"ifndef")
 

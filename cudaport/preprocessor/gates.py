@@ -41,8 +41,8 @@ from typing import Callable, NamedTuple
 
 import yaml
 
-from .. import conditions
-from ..edits import Edit
+from . import conditions
+from ..source.edits import Edit
 
 ARCH = b"__CUDA_ARCH__"
 TOP_ARCH = 100000  # a GPU newer than every threshold
@@ -521,7 +521,7 @@ class Gates:
 
     def _port(self, start: int):
         if start not in self._ports:
-            from ..passes.asm import port_outcome  # (the asm pass decides what ports)
+            from ..translate.passes.asm import port_outcome  # (the asm pass decides what ports)
             self._ports[start] = port_outcome(self.ctx, start)
         return self._ports[start]
 
@@ -884,7 +884,7 @@ def _rewritten(cond: bytes, want, now, names: tuple[bytes, ...], gate: bytes,
 
 
 def _framework(r) -> bool:
-    from ..frameworks import FRAMEWORK_LIBRARY
+    from ..rules.frameworks import FRAMEWORK_LIBRARY
 
     return r is not None and r.entry is not None and r.entry.library == FRAMEWORK_LIBRARY
 

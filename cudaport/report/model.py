@@ -4,7 +4,7 @@ A :class:`Report` is the run's per-file records (:class:`FileReport`: what happe
 file, its findings after the policy, its references and reference tally), the walk's
 notes, the input errors and, for ``translate --check``, how many outputs are stale.
 ``translate``, ``check``, ``report`` and the hooks build it with :func:`collect` from the
-runner's :class:`~cudaport.kinds.FileOutcome` values; the renderers in this package only
+runner's :class:`~cudaport.run.kinds.FileOutcome` values; the renderers in this package only
 format it (and :mod:`.totals`, computed once from it).
 """
 
@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
-from .. import own_names
-from .. import verdict as V
+from ..symbols import own_names
+from . import verdict as V
 from ..findings import SEVERITY_RANK, Finding, Reference
 from ..options import Options
 
@@ -46,16 +46,16 @@ class FileReport:
     suppressed: int = 0
     baselined: int = 0
     lines: int = 0
-    own_names: frozenset[bytes] = frozenset()  # see cudaport.own_names
-    kind: str = "source"  # a cudaport.kinds kind, or NOTE
+    own_names: frozenset[bytes] = frozenset()  # see cudaport.symbols.own_names
+    kind: str = "source"  # a cudaport.run.kinds kind, or NOTE
     status: str = "unchanged"  # as FileOutcome.status
     changed: bool = False
     edits: int = 0
     tally: Counter = field(default_factory=Counter)  # (library, status) -> count
     includes: tuple[str, ...] = ()  # every #include'd name, for verdicts across files
     include_lines: tuple[int, ...] = ()  # the line of each
-    blockers: int = 0  # error findings no unported reference stands for (cudaport.verdict)
-    verdict: str = ""  # cudaport.verdict's status, filled by collect() (not for notes)
+    blockers: int = 0  # error findings no unported reference stands for (cudaport.report.verdict)
+    verdict: str = ""  # cudaport.report.verdict's status, filled by collect() (not for notes)
     blocking: tuple[str, ...] = ()  # a blocked file's reasons: error codes, or the include
 
     def drop_own_names(self, own: frozenset[str]) -> None:
@@ -106,7 +106,7 @@ class Report:
 
 
 def file_report(outcome) -> FileReport:
-    """The record of one :class:`~cudaport.kinds.FileOutcome`: the policy's record when
+    """The record of one :class:`~cudaport.run.kinds.FileOutcome`: the policy's record when
     the worker applied one (check, report, hooks), its blockers counted from the findings
     the policy kept, else every finding as found."""
     record = outcome.checked
@@ -128,7 +128,7 @@ def collect(outcomes: Iterable, options: Options, target_title: str, *,
     """The report of a run: one record per translated file (copied files and failures
     are not records; a failure's message is an error), names a file defines for itself
     dropped from the others' CP105 findings, each with its verdict
-    (:func:`cudaport.verdict.of_files`: a file that includes a blocked file is blocked),
+    (:func:`cudaport.report.verdict.of_files`: a file that includes a blocked file is blocked),
     then the walk's ``notes`` as records of their own. Stale outputs are counted."""
     errors = list(errors)
     files: list[FileReport] = []

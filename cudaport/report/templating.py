@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import jinja2
 
-from ..verdict import pct
+from .verdict import pct
 from .text import fix_mark
 
 

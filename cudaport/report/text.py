@@ -7,7 +7,7 @@ stdout is a terminal), a summary line, and ``--statistics`` counts per code; and
 
 from __future__ import annotations
 
-from .. import verdict as V
+from . import verdict as V
 from .model import Report
 from .totals import PORTED, Totals
 

@@ -11,9 +11,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from .. import verdict as V
+from . import verdict as V
 from ..findings import CODES
-from ..verdict import PORTED  # reference statuses that mean "handled on the target"
+from .verdict import PORTED  # reference statuses that mean "handled on the target"
 from .model import NOTE, Report
 
 UNMAPPED = frozenset({"unsupported", "version", "experimental"})

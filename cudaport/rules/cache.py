@@ -7,7 +7,7 @@ import os
 import pickle
 from pathlib import Path
 
-from ..gc_pause import gc_paused
+from ..source.gc_pause import gc_paused
 
 
 def read_cache(name: str) -> object | None:
@@ -30,7 +30,7 @@ def _cache_dir() -> Path:
 
 
 def _write_cache(cache_file: Path, table: object) -> None:
-    from ..runner.io import OutputError, write_output
+    from ..run.runner.io import OutputError, write_output
 
     try:
         write_output(cache_file, pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL),

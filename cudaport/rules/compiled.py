@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .. import lexer
+from ..source import lexer
 from ..options import Options
-from ..frameworks import framework_packs
-from ..gc_pause import gc_paused
+from .frameworks import framework_packs
+from ..source.gc_pause import gc_paused
 from .loader import (default_rules_root, load_table, read_cache, resolve_target_dir,
                      table_digest, write_cache)
 from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, version_tuple

@@ -96,7 +96,7 @@ def missing_at_version(compiled, words: set[str],
     """CUDA names whose translation for ``compiled``'s version (variants included) names
     something the headers of that version do not declare (libraries in ``absent``, which
     the folder lacks, are not checked)."""
-    from ..portable import header_path, load
+    from ..translate.portable import header_path, load
     header = load(header_path(compiled.table.files))
     if header is not None:  # (translations copy those functions in)
         words = words | {n.decode() for n in header.provides}

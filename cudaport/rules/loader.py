@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..version import __version__
 from . import schema as S
-from ..gc_pause import gc_paused
+from ..source.gc_pause import gc_paused
 from .cache import _cache_dir, read_cache, write_cache  # noqa: F401  (re-exported)
 from .model import Check, Entry, Fallback, HeaderEntry, Mapping, Table, TargetInfo
 from .pack import (Call, Note, apply_calls, apply_notes, check_arguments, check_idempotent,

@@ -26,7 +26,7 @@ from pathlib import Path
 from ..findings import Finding
 from ..options import Options
 from ..rules.compiled import get_compiled
-from ..scan import scan
+from ..source.scan import scan
 from .branches import dead_spans
 from .render import PRIVATE, Project, banner, render
 from .uses import FileUses, file_uses, finish
@@ -71,8 +71,8 @@ def options_line(options: Options) -> str:
 def generate(paths: list[str], options: Options, exclude: tuple[str, ...] = (),
              jobs: int | None = 1, is_excluded=None) -> Shim:
     """Read the project at ``paths`` and compute its shim (nothing is written)."""
-    from .. import driver
-    from ..check import display_path
+    from ..run import driver
+    from ..run.check import display_path
 
     compiled = get_compiled(options)
     cwd = Path.cwd().resolve()
@@ -185,7 +185,7 @@ def write(shim: Shim, out: Path) -> tuple[list[str], list[str]]:
     change; files a previous run generated that this one does not are removed. A file
     there that cudaport did not generate is never overwritten (ShimError). Returns
     (written, removed) paths relative to ``out``."""
-    from ..runner.io import OutputError, write_output
+    from ..run.runner.io import OutputError, write_output
 
     if out.exists() and not out.is_dir():
         raise ShimError(f"{out}: not a folder")

@@ -9,21 +9,21 @@ that build never compiles needs none (ggml's ``cp.async`` PTX stands under
 ``CP_ASYNC_AVAILABLE``, which ggml defines only where ``__CUDA_ARCH__ >= 800``).
 
 The answer comes from the one branch tree (:class:`cudaport.preprocessor.branches.BranchTree`)
-and condition evaluator (:mod:`cudaport.conditions`), with these facts, and, to a fixed
+and condition evaluator (:mod:`cudaport.preprocessor.conditions`), with these facts, and, to a fixed
 point over the project's files, the names the project ``#define``s only inside branches
 never compiled (undefined everywhere then), and the integer constants it defines at the
-top level (:func:`cudaport.platform_branches.project_constants`).
+top level (:func:`cudaport.preprocessor.platform_branches.project_constants`).
 """
 
 from __future__ import annotations
 
 import re
 
-from .. import conditions
-from ..platform_branches import header_on_target, project_constants, retired_macros
+from ..preprocessor import conditions
+from ..preprocessor.platform_branches import header_on_target, project_constants, retired_macros
 from ..preprocessor.branches import BranchTree, Inside
 from ..rules.compiled import Compiled
-from ..scan import Scan
+from ..source.scan import Scan
 
 _DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*(define|undef)[ \t]+([A-Za-z_]\w*)")
 _COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .. import portable
+from ..translate import portable
 from ..rules.compiled import RUNTIME_LIBRARIES, Compiled, Resolved
 from ..version import __version__
 from .uses import NameUse

@@ -1,6 +1,6 @@
 """What one file needs from a shim, read from its translation.
 
-The translation of a file (:func:`cudaport.kinds.translate_file`, as ``check`` runs it) is
+The translation of a file (:func:`cudaport.run.kinds.translate_file`, as ``check`` runs it) is
 the reference for what the file needs on the target: every edit it makes is either one a
 compatibility header can make too, uniformly, by the preprocessor (a rename, a call
 template, a mapped include, the main header, a widened lane mask, a function of the
@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .. import lexer
+from ..source import lexer
 from ..findings import Finding
-from ..context import LineIndex
+from ..translate.context import LineIndex
 from ..rules.compiled import Compiled, Resolved
-from ..scan import Scan, scan
+from ..source.scan import Scan, scan
 
 # Edits whose effect the shim's headers give the unmodified source, by rule-id suffix
 # (after "<target>/"): the main header and the macros it needs are the forced include,

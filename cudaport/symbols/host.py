@@ -4,7 +4,7 @@ compiles the call for the host. Such a call is not CUDA's and asks for no runtim
 
 from __future__ import annotations
 
-from .. import scopes
+from . import scopes
 
 
 def host_library_call(ctx, start: int, name: bytes, entry) -> bool:

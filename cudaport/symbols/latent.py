@@ -16,7 +16,7 @@ import dataclasses
 import re
 from typing import Iterable
 
-from .. import conditions
+from ..preprocessor import conditions
 
 EXPANDED = "expanded_macros"  # options.extra: macros with CUDA names that the run expands
 BODIES = "macros_with_cuda"  # options.extra: the macros whose bodies were looked at
@@ -130,7 +130,7 @@ class _Undecided:
     the run may define it."""
 
     def __init__(self, ctx, defined_in_run: frozenset[bytes]) -> None:
-        from .. import platform_branches as P
+        from ..preprocessor import platform_branches as P
 
         self.ctx = ctx
         self.tree = ctx.branch_tree

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .. import lexer
+from ..source import lexer
 from .skeleton import FUNCTION, LAMBDA, Skeleton
 
 PROJECT, API, UNDECIDED = "project", "api", "undecided"

@@ -19,7 +19,7 @@ import bisect
 import re
 from typing import Iterable
 
-from .. import lexer
+from ..source import lexer
 from . import model as M
 from .roles import Role, namespace_aliases, role
 from ..preprocessor.branches import BranchTree

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .. import lexer, scopes
+from ..source import lexer
+from . import scopes
 from . import model as M
 from .skeleton import BLOCK, CLASS, ENUM, EXTERN, FUNCTION, INIT, LAMBDA, NAMESPACE, Skeleton
 
@@ -31,7 +32,7 @@ def api_members(compiled) -> frozenset[bytes]:
     ``Tensor::is_cuda``): reached through an object, they are still the API's."""
     names = getattr(compiled, "_api_members", None)
     if names is None:
-        from ..frameworks import FRAMEWORK_LIBRARY
+        from ..rules.frameworks import FRAMEWORK_LIBRARY
 
         names = frozenset(n for n, r in compiled.identifiers.items()
                           if r.entry is not None and r.entry.library == FRAMEWORK_LIBRARY)

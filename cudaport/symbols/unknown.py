@@ -1,13 +1,14 @@
 """CUDA-looking names the rule tables do not know (``CUDA_CHECK``, ``cudaDev``) that a file
 defines or declares itself: never CUDA's API (CUDA declares no such name), so the file's own,
-in every file of the run that sees them (``FileContext.own_names``, cudaport/own_names.py).
+in every file of the run that sees them (``FileContext.own_names``, cudaport/symbols/own_names.py).
 Decided per name: any definition or declaration in the file makes every use its own."""
 
 from __future__ import annotations
 
 import re
 
-from .. import lexer, scopes
+from ..source import lexer
+from . import scopes
 from .roles import NOT_A_TYPE
 
 

@@ -1,0 +1,1 @@
+"""Build files and the Python side: CMake, Makefiles, build scripts, setup.py."""

@@ -1,0 +1,1 @@
+"""The command line: click commands over the run and the public API."""

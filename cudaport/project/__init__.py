@@ -1,0 +1,1 @@
+"""The project around a file: its roots, the walk, ignores, configuration and compile database."""

@@ -1,0 +1,1 @@
+"""Bytes to tokens, literals, edits and line maps: no C++ meaning."""
