@@ -199,12 +199,13 @@ def test_shell_loop_recipes_are_ported_like_plain_lines():
 @pytest.mark.parametrize("line, kept", [
     ("-arch = sm_70\nall:\n", "-arch = sm_70"),  # a variable named -arch (make reads it so)
     ("check-nvcc nvcc: main.cu\n\ttouch $@\n", "check-nvcc nvcc: main.cu"),  # file names
+    ("main: built by nvcc\n\ttouch $@\n", "main: built by nvcc"),  # prerequisites too
     # a '=' before the ':' but blanks before it: make's variable names have none, a rule
     ("-gencode arch=compute_70,code=sm_70 nvcc: a.cu\n\ttouch $@\n",
      "-gencode arch=compute_70,code=sm_70 nvcc: a.cu"),
     # its own value: --offload-arch=$(HIP_ARCH) there would make HIP_ARCH reference itself
     ("HIP_ARCH ?= $(shell nvcc -arch=sm_70 x)\n", "-arch=sm_70 x)"),
-], ids=["assigned-name", "rule-targets", "rule-targets-with-equals", "arch-variable-value"])
+], ids=["assigned-name", "rule-targets", "rule-prerequisites", "rule-targets-with-equals", "arch-variable-value"])
 def test_a_lines_own_names_are_not_options(line, kept):
     """bench/fuzz.py: what names a variable or a target is the project's, not an option
     or a command (make then defined other variables or targets, or stopped on a

@@ -492,11 +492,14 @@ _MODIFIERS = re.compile(rb"[ \t]*(?:(?:override|export|private)[ \t]+)*")
 
 def _line_head(src: bytes, start: int, end: int) -> tuple[int, bytes]:
     """Where a make line's own names end, and the variable it assigns (b"" for a rule):
-    an assignment's name (``-arch = x`` names a variable) or a rule's targets (``nvcc:``
-    names a file) are the project's names, never options or commands to rewrite.
-    (start, b"") for a directive or a line that is neither."""
+    an assignment's name (``-arch = x`` names a variable) and a rule's targets and
+    prerequisites (``nvcc: x``, ``a: built by nvcc``: file names) are the project's names,
+    never options or commands to rewrite; a rule's recipe after ';' and the value of a
+    target-specific assignment (``t: FLAGS = -arch=sm_70``) are ported. (start, b"") for a
+    directive or a line that is neither."""
     if _DIRECTIVE.match(src, start, end):
         return start, b""
+    colon = -1
     i, depth = start, 0
     while i < end:
         c = src[i]
@@ -507,20 +510,24 @@ def _line_head(src: bytes, start: int, end: int) -> tuple[int, bytes]:
         if depth:
             depth -= c in b")}"
         elif c == 0x23:  # '#': a comment
-            return start, b""
+            break
         elif c == 0x3D or (c in b"?+!" and src[i + 1:i + 2] == b"=") or (
                 c == 0x3A and re.match(rb":{1,3}=", src[i:i + 4])):
+            if colon >= 0:
+                return i, b""  # (a target-specific assignment: its value is ported)
             # an assignment when what comes before is one name (make's variable names hold
             # no blanks: `-gencode arch=x y: z` is a rule whose targets hold a '=')
             name = src[_MODIFIERS.match(src, start, i).end():i].strip()
             if not re.search(rb"\s", name):
                 return i, name
             if c == 0x3A:
-                return i, b""
+                colon = i
         elif c == 0x3A:
-            return i, b""
+            colon = i if colon < 0 else colon
+        elif c == 0x3B and colon >= 0:  # ';': the recipe on the rule's line
+            return i + 1, b""
         i += 1
-    return start, b""
+    return (end, b"") if colon >= 0 else (start, b"")
 
 
 def _skip_blanks(src: bytes, i: int, stop: int) -> int:
