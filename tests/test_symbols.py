@@ -369,3 +369,13 @@ def test_libcudacxx_names_the_project_does_not_open_stay_reported():
            "}\n}\n__global__ void k(cuda::device::id_t d) { cuda::atomic<int> a; }\n")
     assert [(line, i) for line, c, i in codes(tr(src)) if c == "CP110"] == \
         [(1, "cuda/atomic"), (7, "cuda::atomic")]
+
+
+def test_launch_bounds_before_a_kernel_name_is_not_a_function_of_the_project():
+    """ggml's wkv.cu: `void __launch_bounds__(WARP_SIZE * rows_per_block, 2)` with the
+    kernel's name on the next line read as the project's own overload (CP164)."""
+    src = ("#include <cuda_runtime.h>\n#define WARP_SIZE 32\ntemplate <int rows_per_block>\n"
+           "static __global__ void __launch_bounds__(WARP_SIZE * rows_per_block, 2)\n"
+           "kern(const int T, float * dst) { dst[0] = T; }\n")
+    assert "CP164" not in {code for _, code, _ in codes(tr(src))}
+    assert owner_at(src, "__launch_bounds__") != M.PROJECT

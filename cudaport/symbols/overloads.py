@@ -46,6 +46,11 @@ def parameter_type(text: bytes) -> bytes:
     return b" ".join(words) + b"*" * stars
 
 
+# words that may follow a function's parameter list with parentheses of their own
+_AFTER_PARAMETERS = frozenset(b"noexcept throw __attribute__ __declspec requires alignas "
+                              b"decltype __launch_bounds__".split())
+
+
 class Callee:
     """The project's overloads of CUDA functions in one file, and which one a call
     reaches."""
@@ -65,6 +70,13 @@ class Callee:
             return False
         parsed = lexer.split_arguments(self.code, paren.start)
         if parsed is None:
+            return False
+        after = lexer.next_token(self.code, parsed[1])
+        then = lexer.next_token(self.code, after.end) if after and after.kind == "ident" else None
+        if then is not None and then.text == b"(" and after.text not in _AFTER_PARAMETERS or any(
+                self.code[a:a + 1].isdigit() for a, _ in parsed[0]):
+            # `void __launch_bounds__(N * rows, 2) kernel(...)`: an attribute before the
+            # function's name (a number is no parameter), not a declaration of its own
             return False
         types = tuple(parameter_type(self.code[a:b]) for a, b in parsed[0])
         marks = tuple(i for i, t in enumerate(types) if self._own(t))
