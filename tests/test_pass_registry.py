@@ -5,7 +5,7 @@ import sys
 
 _RACE = r"""
 import threading
-from cudaport import passes as registry
+from cudaport.translate import passes as registry
 
 seen = []
 start = threading.Barrier(8)
