@@ -317,6 +317,24 @@ def test_left_as_it_is_with_the_instruction_named(stmt, named):
     assert named in blocked[0].message, blocked[0].message
 
 
+@pytest.mark.parametrize("operand", [
+    "#include <cuda_runtime.h>\nw[0]",  # (bench/fuzz.py's fourth run, failure-8)
+    "#define Q 1\nw[0]",
+    "w[0] # 1",
+    "w[ ## 0]",
+])
+def test_a_hash_among_the_operands_is_left_as_written_and_a_second_pass_agrees(operand):
+    # A rewrite puts an operand's text at a line's start, where a second pass would read a
+    # '#' there as a directive: the statement is left as written, reported.
+    stmt = f'asm volatile("mov.u64 %0, %%globaltimer;" : "=l"({operand}));'
+    out, findings = run(stmt)
+    assert stmt in out
+    blocked = [f for f in findings if f.code == "CP210"]
+    assert len(blocked) == 1 and "a '#' outside its strings" in blocked[0].message
+    again = translate_bytes(out.encode(), Options(target_version="7.2"), "k.cu")
+    assert again.output.decode() == out
+
+
 def test_redux_with_a_partial_mask_is_left_as_it_is():
     out, findings = run('asm volatile("redux.sync.or.b32 %0, %1, 0xffff;" : "=r"(c) : "r"(a));')
     assert "asm" in out
