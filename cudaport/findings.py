@@ -507,10 +507,13 @@ helper headers the program uses into the project.
 """)
 register("CP313", "make-needs-review", "warning", "Makefile setting mapped or kept; check it", """
 What: a Makefile setting was mapped to the nearest HIP form that behaves differently
-(`-dlink` to `-fgpu-rdc --hip-link`, `-lnvidia-ml` to ROCm SMI), or a recipe runs a CUDA
-toolkit tool (`nvprof`, `cuobjdump`) that was left as written.
+(`-dlink` to `-fgpu-rdc --hip-link`, `-lnvidia-ml` to ROCm SMI), a recipe runs a CUDA
+toolkit tool (`nvprof`, `cuobjdump`) that was left as written, or the Makefile reads the
+CUDA version from `nvcc --version`: in `$(shell ...)` piped on, the query prints CUDA 13.0's
+release line instead (the branch CUDA 13.0 takes, as for a version gate in a source).
 Why: the build may still work, but the step does something else on the target (HIP has no
-separate device-link object; ROCm SMI's API is not NVML's), or the recipe fails when run.
+separate device-link object; ROCm SMI's API is not NVML's; hipcc prints no CUDA release),
+or the recipe fails when run.
 Fix: read the message; link relocatable device code with `hipcc -fgpu-rdc` in one step,
 and use the ROCm tool the message names.
 """)

@@ -118,6 +118,9 @@ BUILD_SHAPES = {
                        b"$(addprefix -Xcompiler ,$(X)) -L$(CUDA_HOME)/lib64\n", "make"),
     "recipe with shell loops": (b"\tfor c in 70; do nvcc -arch=compute_$$c -Xptxas -v $< ; "
                                 b"done\n", "make"),
+    "one line of nvcc version queries": (
+        lambda n: b"V := $(shell true" + b" && $(shell nvcc --version | grep r) nvcc -V | x" * n
+        + b")\n", "make"),
     "one long CMake command": (
         lambda n: b"target_compile_options(t PRIVATE" + b" -Xptxas -v --extended-lambda -dc" * n
         + b")\n", "cmake"),

@@ -218,3 +218,72 @@ def test_the_value_after_a_lines_own_names_is_still_ported():
     text, _ = tr("NVCCFLAGS := -arch=sm_70\nfoo: bar ; nvcc -arch=sm_70 -c x.cu\n")
     assert "NVCCFLAGS := --offload-arch=$(HIP_ARCH)" in text
     assert "foo: bar ; hipcc --offload-arch=$(HIP_ARCH) -c x.cu" in text
+
+
+def _cuda_release() -> str:
+    """major.minor of the CUDA whose answer a version query gets: target.yaml's
+    cuda_version_values (the CUDA the originals are checked with)."""
+    from cudaport.rules.compiled import get_compiled
+
+    values = get_compiled(Options()).target.extra["cuda_version_values"]
+    return f"{values['__CUDACC_VER_MAJOR__']}.{values['__CUDACC_VER_MINOR__']}"
+
+
+VERSION_QUERIES = [
+    # nccl's makefiles/common.mk (its contrib/nccl_ep gates on CUDA_MAJOR: `$(error ...
+    # requires CUDA 11.8+)` fired on hipcc's answer), nccl4py's, pannotia's, kokkos's, mumax's
+    ("NVCC ?= $(CUDA_HOME)/bin/nvcc\nV = $(strip $(shell which $(NVCC) >/dev/null && "
+     "$(NVCC) --version | grep release | sed 's/.*release //' | sed 's/\\,.*//'))\n", "{}"),
+    ("V := $(shell $(CUDA_HOME)/bin/nvcc --version 2>/dev/null | sed -n "
+     "'s/.*release \\([0-9]\\+\\.[0-9]\\+\\).*/\\1/p')\n", "{}"),
+    ("V:=$(shell nvcc --version | awk '/release/ {print $$5;}' | sed 's/,//')\n", "{}"),
+    ("ifeq ($(USE_CUDA),1)\n  V := $(shell nvcc --version 2>&1 | grep release | cut -d' ' -f5 "
+     "| cut -d',' -f1 | tr -d .)\nendif\n", "{0}{1}"),
+    ("V := $(shell $(NVCC) --version | grep \"Cuda compilation\" | grep -Eo "
+     "'[+-]?[0-9]+([.][0-9]+)?' | head -n 1)\n", "{}"),
+    ("V != nvcc -V | grep release | sed 's/.*release //;s/,.*//'\n", "{}"),
+]
+
+
+@pytest.mark.parametrize("text,answer", VERSION_QUERIES)
+def test_a_query_of_nvccs_version_gets_the_answer_of_cuda_13(tmp_path, text, answer):
+    """hipcc prints no `release X.Y`: a CUDA version read from it is empty, and the
+    project's own gate (`$(error NCCL_EP requires CUDA 11.8+)`) breaks the HIP build. As
+    for a version gate in a source, the translation takes the answer of the CUDA the
+    originals are checked with (target.yaml's cuda_version_values), and CP313 says so on
+    that line; make, run on the translation, reads that version."""
+    import shutil
+    import subprocess
+
+    out, found = tr(text)
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "-V" in t or "version" in t)
+    assert ("CP313", line) in found
+    assert "--version" not in out and " -V " not in out
+    assert "Cuda compilation tools, release " + _cuda_release() in out
+    if shutil.which("make") is None:
+        pytest.skip("needs GNU make")
+    for tool in ("hipcc", "nvcc"):  # (`which $(NVCC)` finds the compiler)
+        (tmp_path / tool).write_text("#!/bin/sh\necho 'HIP version: 7.2.0'\n")
+        (tmp_path / tool).chmod(0o755)
+    (tmp_path / "Makefile").write_text(out.replace("$(CUDA_HOME)/bin/", "")
+                                       .replace("$(ROCM_PATH)/bin/", "")
+                                       + "show: ; @echo $(V)\n")
+    proc = subprocess.run(["make", "-s", "USE_CUDA=1", "show"], cwd=tmp_path, text=True,
+                          capture_output=True, env={"PATH": f"{tmp_path}:/usr/bin:/bin"})
+    major, minor = _cuda_release().split(".")
+    assert proc.stdout.strip() == answer.format(major, minor) if "{0}" in answer \
+        else proc.stdout.strip() == answer.format(_cuda_release())
+
+
+@pytest.mark.parametrize("text", [
+    "all:\n\tnvcc --version | grep release\n",  # a recipe prints it: hipcc's own is right
+    "V := $(shell nvcc --version)\n",  # not read on: shown as it is
+    "V := $(shell nvcc --version || true)\n",
+    "V := $(shell $(CXX) --version | grep release)\n",  # another compiler's version
+    "V := $(shell nvcc --versions | grep x)\n",
+    "V := $(shell echo nvcc --version | grep x)\n",
+    "# V := $(shell nvcc --version | grep release)\n",
+])
+def test_only_a_query_of_nvccs_version_read_on_is_answered(text):
+    out, _ = tr(text)
+    assert "Cuda compilation tools" not in out

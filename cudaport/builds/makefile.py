@@ -45,6 +45,9 @@ class MakeRules:
     table: FlagTable
     tools: dict[str, str]
     missing_paths: dict[str, str]
+    # (major, minor, build) of the CUDA whose answer a query of nvcc's version gets:
+    # target.yaml's cuda_version_values; () for a target that gives none
+    cuda_release: tuple[int, ...] = ()
 
 
 @dataclass
@@ -73,7 +76,17 @@ def load_rules(options: Options) -> MakeRules | None:
                      table.arch_default, arch.get("flag", ""), root.get("variable", ""),
                      root.get("default", ""), tuple(root.get("variables") or ()),
                      root.get("include_define", ""), table, dict(doc.get("tools") or {}),
-                     dict(doc.get("missing_paths") or {}))
+                     dict(doc.get("missing_paths") or {}), _cuda_release(options))
+
+
+def _cuda_release(options: Options) -> tuple[int, ...]:
+    """nvcc's version the translation answers a version query with: the CUDA version
+    target.yaml's ``cuda_version_values`` give (``__CUDACC_VER_MAJOR__`` ...)."""
+    from ..rules.compiled import get_compiled
+
+    values = get_compiled(options).target.extra.get("cuda_version_values") or {}
+    parts = [values.get(f"__CUDACC_VER_{p}__") for p in ("MAJOR", "MINOR", "BUILD")]
+    return tuple(int(v) for v in parts) if all(v is not None for v in parts) else ()
 
 
 _ASSIGNED = re.compile(rb"[A-Za-z_][A-Za-z0-9_.]*[ \t]*(?:::?=|[:+?!]=|=)")
@@ -93,6 +106,11 @@ _SHELL_SEPARATORS = (b"&&", b"||", b";", b"|", b"&")
 _BLANKS = b" \t"
 # nvcc asked for its version (`$(shell $(NVCC) --version | grep release ...)`)
 _VERSION_QUERY = re.compile(rb"(?:(?<![\w.-])nvcc|\$[({]NVCC[)}])[ \t]+(?:--version|-V)(?![\w-])")
+# ... and its answer piped on (to grep, sed, awk, cut), the command being the word `nvcc`, a
+# path ending in /nvcc or $(NVCC): inside `$(shell)` or a `!=` assignment this is a query
+# of the CUDA version, answered with CUDA 13.0's release line (see _Translator.line).
+_VERSION_PIPE = re.compile(rb"(?<![^\s(;&|`])(?:\$[({]NVCC[)}]|(?:[^\s;&|`'\"#]*/)?nvcc)"
+                           rb"[ \t]+(?:--version|-V)(?=(?:[ \t]+[0-9]?>>?&?[^\s|;&]+)*[ \t]*\|(?!\|))")
 
 
 @dataclass
@@ -352,6 +370,7 @@ class _Translator:
         head, assigned = (start, b"") if recipe else _line_head(self.src, start, end)
         if assigned != self.rules.arch_variable.encode():  # (its own value: no self-reference)
             self.flags([w for w in words if w.start >= head], openers, start, end)
+        answered = self.version_queries(start, end, head)
         src = self.src
         variable = self.rules.root_variable.encode()
         for m in self.root_ref.finditer(src, start, end):
@@ -376,6 +395,8 @@ class _Translator:
                 if self.free(m.start(), m.end()):
                     self.edit(m.start(), m.end(), self.rules.compiler.encode(), "compiler")
         for m in _VERSION_QUERY.finditer(src, start, end):
+            if m.start() in answered:
+                continue
             self.find("CP313", m.start(), f"{m.group().decode('utf-8', 'replace')}: "
                       f"{self.rules.compiler or 'the target compiler'} prints its own "
                       f"version, not nvcc's `release X.Y`; a CUDA version read from it is "
@@ -384,6 +405,48 @@ class _Translator:
             name = m.group().decode()
             self.find("CP313", m.start(), f"{name} is a CUDA toolkit tool: "
                       f"{self.rules.tools[name]}", m.group())
+
+    def version_queries(self, start: int, end: int, head: int) -> set[int]:
+        """nvcc asked for its version and the answer piped on, in ``$(shell ...)`` or a
+        ``!=`` assignment's value (nccl's common.mk: `$(NVCC) --version | grep release | sed
+        's/.*release //'`): hipcc prints no CUDA release, the version read is empty and a
+        gate on it (`$(error ... requires CUDA 11.8+)`) breaks the HIP build. As for a
+        version gate in a source file (target.yaml's ``cuda_version_values``), the query
+        prints the release line of the CUDA the originals are checked with (13.0), so the
+        build takes the branch that CUDA takes; CP313 says so. Where each query's `nvcc` (or ``$(NVCC)``) is."""
+        release = self.rules.cuda_release
+        if not release or _VERSION_PIPE.search(self.src, start, end) is None:
+            return set()
+        src = self.src
+        shells = _shell_spans(src, start, end)
+        if src[head:head + 2] == b"!=":  # (`VAR != cmd`: the value is a shell command)
+            shells.append((head + 2, end))
+        shells.sort()
+        starts = [a for a, _b in shells]
+        answered: set[int] = set()
+        line = (f"Cuda compilation tools, release {release[0]}.{release[1]}, "
+                f"V{release[0]}.{release[1]}.{release[2]}")
+        for m in _VERSION_PIPE.finditer(src, start, end):
+            s, e = m.start(), m.end()
+            k = bisect.bisect_right(starts, s) - 1  # (the last call opened before it)
+            if k < 0 or shells[k][1] < e or not self.free(s, e):
+                continue
+            shell = shells[k][0]
+            j = s  # the command of a shell command (`echo nvcc --version | ...` is not one)
+            while j > shell and src[j - 1] in _BLANKS:
+                j -= 1
+            if j > shell and src[j - 1] not in b";&|(`":
+                continue
+            self.edit(s, e, f"echo '{line}'".encode(), "cuda-version")
+            answered.add(s + max(m.group().rfind(b"nvcc"), 0))  # (where _VERSION_QUERY's is)
+            shown = m.group().decode("utf-8", "replace")
+            self.find("CP313", s, f"{shown}: {self.rules.compiler or 'the target compiler'} "
+                      f"prints its own version, not nvcc's `release X.Y`; the translation "
+                      f"prints CUDA {release[0]}.{release[1]}'s release line here "
+                      f"(`{line}`), so the build takes the branch CUDA "
+                      f"{release[0]}.{release[1]} takes (target.yaml's cuda_version_values)",
+                      m.group())
+        return answered
 
     def flags(self, words: list[Word], openers: set[int], line_start: int, code_end: int) -> None:
         """nvcc options of the line's words, by the one flag table (cudaport.builds.build_flags);
@@ -528,6 +591,34 @@ def _line_head(src: bytes, start: int, end: int) -> tuple[int, bytes]:
             return i + 1, b""
         i += 1
     return (end, b"") if colon >= 0 else (start, b"")
+
+
+def _shell_spans(src: bytes, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of ``$(shell ...)`` calls in ``src[start:end]`` (its arguments, up to the
+    closing parenthesis or brace, or the line's end when unclosed): one pass."""
+    spans: list[tuple[int, int]] = []
+    stack: list[tuple[int, int]] = []  # (closer, where a shell's argument starts, or -1)
+    i = start
+    while i < end:
+        c = src[i]
+        if c == 0x24 and i + 1 < end and src[i + 1] in b"({":
+            closer = 0x29 if src[i + 1] == 0x28 else 0x7D
+            shell = re.match(rb"shell[ \t]", src[i + 2:i + 8])
+            stack.append((closer, i + 8 if shell else -1))
+            i += 2
+            continue
+        if c == 0x24 and src[i + 1:i + 2] == b"$":
+            i += 2
+            continue
+        if stack and c == stack[-1][0]:
+            closer, at = stack.pop()
+            if at >= 0:
+                spans.append((at, i))
+        elif stack and c == (0x28 if stack[-1][0] == 0x29 else 0x7B):
+            stack.append((c + 1 if c == 0x28 else 0x7D, -1))  # (a parenthesis of the text)
+        i += 1
+    spans += [(at, end) for _closer, at in stack if at >= 0]
+    return spans
 
 
 def _skip_blanks(src: bytes, i: int, stop: int) -> int:
