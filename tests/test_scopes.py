@@ -84,3 +84,18 @@ def test_conversion_operator_is_no_definition_of_its_type():
 def test_if_constexpr_blocks_are_not_function_definitions():
     code = b"void f() {\n  if constexpr (n == 8) { a(); }\n  if constexpr (n == 8) { b(); }\n}\n"
     assert [d.key for d in scopes.definitions(code) if d.kind == "function"] == [b"f()"]
+
+
+def test_trailing_return_reads_past_long_blank_runs():
+    """The arrow after a long blanked comment: the same answers as after a short one (the
+    suffix before the arrow is found without trying every byte of the blank run)."""
+    blank = b" " * 1900
+    member = b"void g(S* p) { int a = " + blank + b"p->x; }"
+    assert not scopes.trailing_return(member, member.index(b"->"))
+    declared = b"auto f(int a) const" + blank + b"-> int;"
+    assert scopes.trailing_return(declared, declared.index(b"->"))
+    spaced = b"auto f(int a) &" + b"\n" * 50 + b"noexcept(true) " + blank + b"-> int;"
+    assert scopes.trailing_return(spaced, spaced.index(b"->"))
+    # a window (2,000 bytes back) that starts inside the blanks: the parameters are out of it
+    far = b"auto f(int a)" + b" " * 2500 + b"-> int;"
+    assert not scopes.trailing_return(far, far.index(b"->"))

@@ -22,6 +22,7 @@ from pathlib import Path
 from .build_flags import (FlagTable, Word, load_table, merged_spans, read_rules,  # noqa: F401
                           rules_file, translate_words)
 from ..source.edits import Edit, apply, resolve
+from ..source.spans import Inside
 from ..findings import Finding
 from ..options import Options
 
@@ -745,17 +746,6 @@ def never_run_spans(commands: list[Command], switches: re.Pattern[bytes] | None
     return _branch_spans(commands, switches, lambda test: test is False)
 
 
-class _Inside:
-    """Is an offset inside one of some sorted, disjoint spans?"""
-
-    def __init__(self, spans: list[tuple[int, int]]) -> None:
-        self.spans = spans
-        self.starts = [s for s, _ in spans]
-
-    def __call__(self, offset: int) -> bool:
-        k = bisect.bisect_right(self.starts, offset)
-        return k > 0 and offset < self.spans[k - 1][1]
-
 
 _DEFINE = re.compile(rb"[-/]D([A-Za-z_]\w*)(?:=(\S*))?\Z")
 _NAME_VALUE = re.compile(rb"(?:-D)?([A-Za-z_]\w*)(?:=(.*))?\Z", re.S)
@@ -776,7 +766,7 @@ def hip_build_defines(src: bytes, options: Options | None = None) -> dict[str, s
         commands = parse(src)
     except CMakeSyntaxError:
         return {}
-    uncertain = _Inside(_branch_spans(commands, rules.switches, lambda test: test is not True))
+    uncertain = Inside(_branch_spans(commands, rules.switches, lambda test: test is not True))
     found: dict[str, str] = {}
     for cmd in commands:
         if uncertain(cmd.start):
@@ -891,7 +881,7 @@ def translate_cmake(src: bytes, options: Options | None = None, path: str = "CMa
     translator.run(commands)
     dead = never_run_spans(commands, rules.switches)
     if dead:  # (findings where a build for the target never goes are not its problems)
-        inside = _Inside(dead)
+        inside = Inside(dead)
         translator.findings = [f for f in translator.findings if not inside(f.offset)]
     kept = resolve(translator.edits)
     translator.findings.sort(key=lambda f: (f.offset, f.code))

@@ -191,17 +191,3 @@ class BranchTree:
                 merged.append((b.start, b.end))
         return merged
 
-
-class Inside:
-    """Whether an offset falls in one of sorted, disjoint spans (a bisect)."""
-
-    def __init__(self, spans: list[tuple[int, int]]) -> None:
-        self.spans = spans
-        self.starts = [s for s, _ in spans]
-
-    def __call__(self, offset: int) -> bool:
-        i = bisect.bisect_right(self.starts, offset) - 1
-        return i >= 0 and offset < self.spans[i][1]
-
-    def __bool__(self) -> bool:
-        return bool(self.spans)

@@ -20,6 +20,7 @@ import re
 from . import conditions
 from ..source import lexer
 from ..source.edits import Edit
+from ..source.spans import Inside
 from ..rules.frameworks import FRAMEWORK_LIBRARY
 from ..rules.model import version_tuple
 
@@ -198,7 +199,7 @@ def _build_switch(ctx, before: int) -> None:
                  f"-D {found[1]} to cudaport)", found[1])
 
 
-def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
+def other_platform_test(ctx, plain: bool = False) -> "Inside | None":
     """A test of offsets: inside a branch only another platform compiles (None: there is
     no such branch in ``ctx``). ``plain``: only branches a plain test of a platform macro
     decides, without the known facts and -D switches."""
@@ -206,7 +207,7 @@ def other_platform_test(ctx, plain: bool = False) -> "_Inside | None":
     if read is None:
         return None
     spans = read[0]
-    return _Inside(spans) if spans else None
+    return Inside(spans) if spans else None
 
 
 def _read_branches(ctx, plain: bool = False):
@@ -277,7 +278,7 @@ def reached_errors(ctx) -> None:
     if read is None:
         return
     dead, directives, facts, defines = read
-    dead = _Inside(dead)
+    dead = Inside(dead)
     # (a retired platform macro is read as the name the translation gives it: CP170)
     now = {old.encode(): new.encode() for old, new in
            retired_macros(ctx.compiled, ctx.compiled.version).items()}
@@ -404,7 +405,7 @@ def _file_spans(directives, defines, is_platform, facts: conditions.Known):
     if not any(v is not None for _, _, v in defines):
         return spans, facts
     for _ in range(min(len(defines), PASSES)):
-        new = _values(directives, defines, facts, _Inside(spans))
+        new = _values(directives, defines, facts, Inside(spans))
         if not new:
             break
         facts = dataclasses.replace(facts, defined=facts.defined + tuple(sorted(new.items())))
@@ -426,7 +427,7 @@ def _values(directives, defines, facts: conditions.Known, dead) -> dict[bytes, i
                   and len({v for _, v in e}) == 1 and facts.value(n) is None}
     if not candidates:
         return {}
-    unsure = _Inside(_spans(directives, _never, facts, lambda test: test is not True,
+    unsure = Inside(_spans(directives, _never, facts, lambda test: test is not True,
                             _guard(directives, defines), end_of_file=1 << 62))
     tested: dict[bytes, int] = {}  # name -> offset of the first condition naming it
     for offset, _k, cond, _e in directives:
@@ -456,7 +457,7 @@ def _guard(directives, defines) -> frozenset[int]:
     if name and after is not None and after[1] == name and after[0] < directives[1][0]:
         return frozenset((offset,))
     return frozenset()
-def dead_test(src: bytes, path: str, options) -> "_Inside | None":
+def dead_test(src: bytes, path: str, options) -> "Inside | None":
     """:func:`other_platform_test` for bytes outside a translation (verify's scan of a unit
     for PTX): branches a build for the target never compiles, read as the translation
     reads them."""
@@ -521,7 +522,7 @@ def _dead_switches(files, is_platform, facts: conditions.Known,
         now = dataclasses.replace(facts, undefined=facts.undefined | dead) if dead else facts
         defined: dict[bytes, bool] = dict.fromkeys(dead, True)
         for directives, found in files:
-            inside = _Inside(_file_spans(directives, found, is_platform, now)[0])
+            inside = Inside(_file_spans(directives, found, is_platform, now)[0])
             for offset, name, _value in found:
                 defined[name] = defined.get(name, True) and inside(offset)
         new = frozenset(n for n, only in defined.items() if only and n not in given)
@@ -632,7 +633,7 @@ def _never_included(compiled, sources, paths, wanted, defines) -> set[int]:
                        if switch is not None and switch(n) and facts.is_defined(n) is None
                        and n not in run_defines}
                 now = dataclasses.replace(facts, undefined=facts.undefined | off) if off else facts
-                spans = _Inside(_spans(directives, _never, now, lambda test: test is False))
+                spans = Inside(_spans(directives, _never, now, lambda test: test is False))
             included.update(hits)
             if not spans(m.start()):
                 live.update(hits)
@@ -736,15 +737,6 @@ def _platform_test(macros: tuple[str, ...], pattern: str | None):
     regex = re.compile(pattern.encode()) if pattern else None
     return lambda name: name in names or regex is not None and regex.fullmatch(name) is not None
 
-
-class _Inside:
-    def __init__(self, spans: list[tuple[int, int]]) -> None:
-        self.spans = spans
-        self.starts = [s for s, _ in spans]
-
-    def __call__(self, offset: int) -> bool:
-        i = bisect.bisect_right(self.starts, offset) - 1
-        return i >= 0 and offset < self.spans[i][1]
 
 
 # ---------------------------------------------------------------------------------------

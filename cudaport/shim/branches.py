@@ -21,7 +21,8 @@ import re
 
 from ..preprocessor import conditions
 from ..preprocessor.platform_branches import header_on_target, project_constants, retired_macros
-from ..preprocessor.branches import BranchTree, Inside
+from ..preprocessor.branches import BranchTree
+from ..source.spans import Inside
 from ..rules.compiled import Compiled
 from ..source.scan import Scan
 

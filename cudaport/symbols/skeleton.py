@@ -15,7 +15,8 @@ import bisect
 import re
 from typing import NamedTuple, Sequence
 
-from ..preprocessor.branches import OPENS, Inside
+from ..preprocessor.branches import OPENS
+from ..source.spans import Inside
 
 NAMESPACE, CLASS, ENUM, FUNCTION, LAMBDA, EXTERN, INIT, BLOCK = (
     "namespace", "class", "enum", "function", "lambda", "extern", "init", "block")

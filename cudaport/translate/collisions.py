@@ -123,7 +123,7 @@ def check(ctx: FileContext, kept: list[E.Edit]) -> list[E.Edit]:
     groups: dict[tuple, scopes.Definition] = {}
     dropped = _Spans()  # (the definitions left as they were so far)
     added = _Spans(sorted((e.start, e.end) for e in add))
-    for d in scopes.definitions(src, code):
+    for d in scopes.definitions(src, code, ctx.branch_tree):
         edited = bool(_within(starts, d.start, d.end)) and not dropped.holds(d.start) \
             and not added.holds(d.start)
         key = d.prefix + scopes.key_text(_translated(src, kept, starts, d.start, d.end)) \

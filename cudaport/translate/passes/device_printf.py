@@ -17,7 +17,7 @@ import re
 
 from ..context import FileContext
 from ...source.edits import Edit
-from ...preprocessor.branches import Inside
+from ...source.spans import Inside
 from .registry import register
 
 _STD_PRINTF = re.compile(rb"(?<![\w:])(?:::[ \t]*)?std[ \t]*::[ \t]*printf\b")

@@ -18,7 +18,7 @@ import re
 
 from ..context import FileContext
 from ...source.edits import Edit
-from ...preprocessor.branches import Inside
+from ...source.spans import Inside
 from ...symbols.namespaces import projects_in_shared
 from . import atomic_ref
 from . import thread_pipeline
