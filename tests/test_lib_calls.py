@@ -177,14 +177,22 @@ def test_per_thread_stream_launches(tmp_path, version):
     """cuda_runtime_api.h declares cudaLaunchKernel_ptsz and cudaLaunchKernelExC_ptsz only
     under --default-stream per-thread (so tools/gen_lib_calls.py lists them undeclared):
     the first is hipLaunchKernel_spt, which HIP declares with the same parameters; the
-    second has no HIP form and is reported, by name, and the rest compiles."""
+    second is the portable header's cudaport_launch_kernel_ex_c_ptsz on 7.2 (stream 0 is
+    hipStreamPerThread), and on 6.4, which has no hipLaunchKernelExC, a CP107 by name; the
+    translation compiles (on 6.4 without the reported line)."""
     from cudaport import Options, translate_bytes
     from conftest import compile_object
     result = translate_bytes(_PTSZ, Options(target_version=version), "ptsz.cu")
     out = result.output.decode()
     assert "return hipLaunchKernel_spt((const void *)k, dim3(1), dim3(1), args, 0, s);" in out
     errors = [(f.line, f.code) for f in result.findings if f.severity == "error"]
-    assert errors == [(5, "CP101")] and "hipLaunchKernelExC" not in out
     path = tmp_path / "ptsz.hip"
-    path.write_text(out.replace(out.splitlines()[4] + "\n", ""))  # (the reported line)
+    if version == "7.2":
+        assert errors == [] and "if (cudaport_launch_kernel_ex_c_ptsz(nullptr, (const void *)k, args)" in out
+        assert "c.stream = hipStreamPerThread;" in out
+        path.write_text(out)
+    else:
+        assert errors == [(5, "CP107")] and "cudaport_" not in out
+        line = next(t for t in out.splitlines() if "cudaLaunchKernelExC_ptsz" in t)
+        path.write_text(out.replace(line + "\n", ""))  # (the reported line)
     compile_object(path, "gfx942", version)

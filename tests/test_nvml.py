@@ -18,7 +18,7 @@ MAPPED = """\
 #include <nvml.h>
 int main() {
   nvmlReturn_t r = nvmlInit();
-  if (r != NVML_SUCCESS) return 1;
+  if (r != NVML_SUCCESS) { std::printf("%s\\n", nvmlErrorString(r)); return 1; }
   unsigned int n = 0;
   if (nvmlDeviceGetCount(&n) != NVML_SUCCESS) return 2;
   char version[80];
@@ -46,7 +46,9 @@ unsigned memory_clock(const char *bus) {
 
 def test_what_rocm_smi_has_is_mapped():
     result = translate_source(MAPPED, target_version="7.2")
-    assert result.findings == []
+    # nvmlErrorString: the portable header's function, which returns ROCm SMI's text
+    assert [(f.code, f.identifier) for f in result.findings] == [("CP108", "nvmlErrorString")]
+    assert "ROCm SMI's description" in result.findings[0].message
     out = result.output.decode()
     assert "#include <rocm_smi/rocm_smi.h>" in out
     for expected in ("rsmi_status_t r = rsmi_init(0);", "RSMI_STATUS_SUCCESS",
@@ -54,13 +56,14 @@ def test_what_rocm_smi_has_is_mapped():
                      "rsmi_version_str_get(RSMI_SW_COMP_DRIVER, version, sizeof version)",
                      "rsmi_shut_down()"):
         assert expected in out
-    assert "nvml" not in out
+    assert 'std::printf("%s\\n", cudaport_nvml_error_string(r));' in out
+    assert "nvml" not in out.split("int main()")[1].replace("cudaport_nvml_error_string", "")
 
 
 def test_the_rest_of_nvml_is_reported():
     found = [(f.code, f.line, f.identifier, f.severity)
              for f in translate_source(BABELSTREAM, target_version="7.2").findings]
-    assert found == [("CP101", 2, "nvmlErrorString", "error"),
+    assert found == [("CP108", 2, "nvmlErrorString", "info"),
                      ("CP101", 6, "nvmlDevice_t", "error"),
                      ("CP101", 7, "nvmlDeviceGetHandleByPciBusId", "error"),
                      ("CP101", 9, "nvmlDeviceGetClockInfo", "error"),

@@ -1466,7 +1466,7 @@ inline unsigned keep_launch_attributes(const Attribute* in, unsigned n, Attribut
 #endif
 //@ end
 
-//@ launch_ex needs=launch_attributes provides=cudaport_launch_kernel_ex,cudaport_launch_kernel_ex_c,cudaport_launch_attribute_programmatic_stream_serialization
+//@ launch_ex needs=launch_attributes provides=cudaport_launch_kernel_ex,cudaport_launch_kernel_ex_c,cudaport_launch_kernel_ex_c_ptsz,cudaport_launch_attribute_programmatic_stream_serialization
 #ifndef CUDAPORT_PORTABLE_LAUNCH_EX
 #if defined(HIP_INCLUDE_HIP_HIP_RUNTIME_API_H) && defined(__cplusplus)
 #define CUDAPORT_PORTABLE_LAUNCH_EX
@@ -1491,6 +1491,17 @@ static inline hipError_t cudaport_launch_kernel_ex_c(const hipLaunchConfig_t* co
   c.attrs = n != 0 ? kept : nullptr;
   c.numAttrs = n;
   return hipLaunchKernelExC(&c, func, args);
+}
+// cudaLaunchKernelExC_ptsz: the form cuda_runtime_api.h calls under --default-stream
+// per-thread, where stream 0 (the legacy default stream) stands for the calling thread's
+// default stream; HIP names that stream hipStreamPerThread.
+static inline hipError_t cudaport_launch_kernel_ex_c_ptsz(const hipLaunchConfig_t* config,
+                                                          const void* func, void** args) {
+  if (config == nullptr || config->stream != nullptr)
+    return cudaport_launch_kernel_ex_c(config, func, args);
+  hipLaunchConfig_t c = *config;
+  c.stream = hipStreamPerThread;
+  return cudaport_launch_kernel_ex_c(&c, func, args);
 }
 template <typename... KernelArgs, typename... Args>
 static inline hipError_t cudaport_launch_kernel_ex(const hipLaunchConfig_t* config,
@@ -1773,5 +1784,34 @@ CUDAPORT_HD inline void* cudaport_cvta_local_to_generic(__SIZE_TYPE__ rawbits) {
 #endif
 CUDAPORT_HD inline __SIZE_TYPE__ cudaport_cvta_generic_to_global(const void* ptr) { return (__SIZE_TYPE__)ptr; }
 CUDAPORT_HD inline void* cudaport_cvta_global_to_generic(__SIZE_TYPE__ rawbits) { return (void*)rawbits; }
+#endif
+//@ end
+
+//@ stream_write_value provides=cudaport_stream_write_value_default
+#ifndef CUDAPORT_PORTABLE_STREAM_WRITE_VALUE
+#define CUDAPORT_PORTABLE_STREAM_WRITE_VALUE
+// CUstreamWriteValue_flags (cuda.h): CU_STREAM_WRITE_VALUE_DEFAULT = 0x0, the write ordered
+// after the stream's earlier work as a memory barrier orders it. hipStreamWriteValue32/64
+// take `unsigned int flags` (ROCm 6.4 and 7.2: "reserved, ignored") and name no value;
+// 0 is the value CUDA's call passes and the one HIP expects.
+static constexpr unsigned int cudaport_stream_write_value_default = 0u;
+#endif
+//@ end
+
+//@ nvml_error_string provides=cudaport_nvml_error_string
+#ifndef CUDAPORT_PORTABLE_NVML_ERROR_STRING
+#if defined(ROCM_SMI_ROCM_SMI_H_)
+#define CUDAPORT_PORTABLE_NVML_ERROR_STRING
+// nvmlErrorString(result) (nvml.h): "a string representation of the error" of an NVML
+// status. ROCm SMI's rsmi_status_string(status, &text) sets `text` to its description of
+// the status (the statuses NVML's map to, rules/hip/nvml.yaml); the text is ROCm SMI's,
+// not NVML's. Where that call fails, a fixed text, as nvmlErrorString never fails.
+static inline const char* cudaport_nvml_error_string(rsmi_status_t status) {
+  const char* text = nullptr;
+  if (rsmi_status_string(status, &text) != RSMI_STATUS_SUCCESS || text == nullptr)
+    return "Unknown Error";
+  return text;
+}
+#endif
 #endif
 //@ end

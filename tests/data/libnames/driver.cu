@@ -1524,6 +1524,8 @@ int value_CU_STREAM_WAIT_VALUE_EQ(int a) { auto v = CU_STREAM_WAIT_VALUE_EQ; swi
 int value_CU_STREAM_WAIT_VALUE_GEQ(int a) { auto v = CU_STREAM_WAIT_VALUE_GEQ; switch (a) { case CU_STREAM_WAIT_VALUE_GEQ: return 1; default: return (int)v; } }
 // name CU_STREAM_WAIT_VALUE_NOR
 int value_CU_STREAM_WAIT_VALUE_NOR(int a) { auto v = CU_STREAM_WAIT_VALUE_NOR; switch (a) { case CU_STREAM_WAIT_VALUE_NOR: return 1; default: return (int)v; } }
+// name CU_STREAM_WRITE_VALUE_DEFAULT
+int value_CU_STREAM_WRITE_VALUE_DEFAULT(int a) { auto v = CU_STREAM_WRITE_VALUE_DEFAULT; switch (a) { case CU_STREAM_WRITE_VALUE_DEFAULT: return 1; default: return (int)v; } }
 // name CU_TRSA_OVERRIDE_FORMAT
 void value_CU_TRSA_OVERRIDE_FORMAT() { auto v = CU_TRSA_OVERRIDE_FORMAT; (void)v; }
 // name CU_TRSF_NORMALIZED_COORDINATES
