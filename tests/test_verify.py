@@ -560,3 +560,24 @@ def test_verify_tells_check_s_story_and_a_failed_compile_fails_whatever_fail_on(
     (tmp_path / "bad.cu").write_text("__global__ void k() { undeclared(); }\n")
     never = run("bad.cu", "--rocm", "7.2", "--fail-on", "never", cwd=tmp_path)
     assert "0 compiled, 1 failed" in never.stderr and never.returncode == 1
+
+
+def test_the_translation_reads_the_macros_the_compile_defines(tmp_path):
+    # marian's cudnn_wrappers.cu under `#ifdef CUDNN`, compiled with -DCUDNN: the function
+    # HIP lacks is an error of this build, not a latent warning "give -D to check such a
+    # build" (verify_real called the unit "ports with warnings"; it fails to compile).
+    from cudaport.run.verify import Workspace, defines_of
+    assert defines_of(["-Iinc", "-DCUDNN", "-D", "N=2", "-O2", "-DX=a b"]) == ("CUDNN", "N=2", "X=a b")
+    unit = tmp_path / "w.cu"
+    unit.write_text("#include <cuda_runtime.h>\n#ifdef CUDNN\n#include <cudnn.h>\n"
+                    "void b(cudnnHandle_t h) { cudnnPoolingBackward(h, 0, 0, 0, 0, 0, 0, 0, "
+                    "0, 0, 0, 0, 0); }\n#endif\n")
+
+    def severity(defines):
+        ws = Workspace(tmp_path / f"ws{len(defines)}", Options(target_version="7.2"))
+        ws.add(unit, [], None, defines)
+        return {f.severity for o in ws.translations(unit) for f in o.findings
+                if f.code == "CP101" and "cudnnPoolingBackward" in f.message}
+
+    assert severity(defines_of(["-DCUDNN"])) == {"error"}
+    assert severity(()) == {"warning"}

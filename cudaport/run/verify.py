@@ -310,8 +310,11 @@ class Workspace:
     def mirror(self, path: Path) -> Path:
         return self.root / str(path).lstrip(os.sep)
 
-    def add(self, path: Path, include_dirs: list[str], display: str | None = None) -> Path:
-        """Translate ``path`` (and, recursively, the local headers it includes)."""
+    def add(self, path: Path, include_dirs: list[str], display: str | None = None,
+            defines: tuple[str, ...] = ()) -> Path:
+        """Translate ``path`` (and, recursively, the local headers it includes), with the
+        macros its compile defines (``-D``): the translation reads the branches the
+        compiler takes (a header another unit reached first keeps that unit's)."""
         path = Path(os.path.abspath(path))
         if path in self._done:
             return self._done[path]
@@ -323,7 +326,10 @@ class Workspace:
         self._done[path] = target
         shown = display or _display(path)
         if self.translate:
-            translated, outcome = translate_file(data, "source", self.options, shown, named=True,
+            options = self.options
+            if defines:
+                options = replace(options, defines=tuple(dict.fromkeys(options.defines + defines)))
+            translated, outcome = translate_file(data, "source", options, shown, named=True,
                                                  keep_references=True)
             if translated is None:
                 raise VerifyError(outcome.message)
@@ -337,7 +343,7 @@ class Workspace:
         self.headers[path] = []
         for header in self._local_includes(path, data, include_dirs):
             self.headers[path].append(Path(os.path.abspath(header)))
-            self.add(header, include_dirs)
+            self.add(header, include_dirs, defines=defines)
         return target
 
     def translations(self, unit: Path) -> list[FileOutcome]:
@@ -419,20 +425,34 @@ _SNIPPET_CODE = re.compile(r"( *\d+) \| ")
 _SNIPPET_CARET = re.compile(r"( +)\| ")
 
 
-def include_dirs_of(flags: list[str]) -> list[str]:
-    """The project include folders named by ``-I``/``-iquote``/``-isystem`` flags."""
-    dirs = []
+def _flag_values(flags: list[str], separate: tuple[str, ...], joined: str) -> list[str]:
+    """The values of the flags spelled ``-I DIR`` (one of ``separate``, the value next) or
+    ``-IDIR`` (``joined`` and the value in one word), in order."""
+    values = []
     i = 0
     while i < len(flags):
         f = flags[i]
-        if f in ("-isystem", "-iquote", "-I") and i + 1 < len(flags):
-            dirs.append(flags[i + 1])
+        if f in separate and i + 1 < len(flags):
+            values.append(flags[i + 1])
             i += 2
             continue
-        if f.startswith("-I") and len(f) > 2:
-            dirs.append(f[2:])
+        if f.startswith(joined) and len(f) > len(joined):
+            values.append(f[len(joined):])
         i += 1
-    return [d for d in dirs if not _is_cuda_toolkit_dir(d)]
+    return values
+
+
+def include_dirs_of(flags: list[str]) -> list[str]:
+    """The project include folders named by ``-I``/``-iquote``/``-isystem`` flags."""
+    return [d for d in _flag_values(flags, ("-isystem", "-iquote", "-I"), "-I")
+            if not _is_cuda_toolkit_dir(d)]
+
+
+def defines_of(flags: list[str]) -> tuple[str, ...]:
+    """The macros ``-D`` flags define (``NAME`` or ``NAME=VALUE``), in order: the
+    translation reads the branches they select as the compiler does (marian's ``#ifdef
+    CUDNN`` with -DCUDNN: an error there is one of this build, not a latent one)."""
+    return tuple(_flag_values(flags, ("-D",), "-D"))
 
 
 def compiler_flags(ws: Workspace, flags: list[str]) -> list[str]:
@@ -571,7 +591,7 @@ def verify_paths(paths: list[Path], options: Options, compiler: Compiler,
             flags = list(flags_for(path))
             dirs = include_dirs_of(flags)
             display = _display(Path(os.path.abspath(path)))
-            target = ws.add(path, dirs, display)
+            target = ws.add(path, dirs, display, defines_of(flags))
             # HIP marks hipError_t [[nodiscard]]; CUDA code that ignores a status is not a
             # porting problem, so that warning would only bury the real ones.
             extra = ["-iquote", str(Path(os.path.abspath(path)).parent), "-Wno-unused-result"]
