@@ -44,6 +44,13 @@ def _renamed() -> frozenset[str]:
     return frozenset((rules.arch_variable, rules.root_variable, *rules.root_variables))
 
 
+# The CUDA toolkit's folder and the target's (make.yaml's root: a toolkit variable becomes
+# ROCM_PATH, /usr/local/cuda /opt/rocm, and lib64 after it lib), empty where a rule names
+# the variable before it is set: one name in a target's name.
+_toolkit_root = re.compile(r"(?:/usr/local/cuda(?:-[\d.]+)?|/opt/rocm|(?<![^\s]))/lib(?:64)?"
+                           r"(?![\w.-])|/usr/local/cuda(?:-[\d.]+)?|/opt/rocm")
+
+
 def make_database(folder: Path, text: bytes) -> tuple[bool, str, set[str], set[str]]:
     """Parse ``text`` as ``Makefile`` with ``make -n -p`` (a goal of its own, so no recipe of
     the file runs): (parses, make's message, variables the file defines, its targets)."""
@@ -60,9 +67,14 @@ def make_database(folder: Path, text: bytes) -> tuple[bool, str, set[str], set[s
             m = re.match(r"(?:define )?([^\s:+?!]+)\s*[:+?!]*=?", lines[i + 1])
             if m:
                 variables.add(m.group(1))
-    files = out.split("# Files", 1)[-1]
-    for m in re.finditer(r"(?m)^([^#\s][^:=\n]*?):(?![:=])", files):
-        targets.add(m.group(1))
+    previous = ""
+    for line in out.split("# Files", 1)[-1].splitlines():
+        # (a file named only as a prerequisite is "Not a target": a rule's prerequisites
+        # are values, like a variable's, and a translation rewrites what they expand to)
+        m = re.match(r"([^#\s][^:=\n]*?):(?![:=])", line)
+        if m and previous != "# Not a target:":
+            targets.add(_toolkit_root.sub("<toolkit>", m.group(1)))
+        previous = line
     return proc.returncode == 0, proc.stderr.decode("utf-8", "replace")[-500:], variables, targets
 
 
@@ -394,3 +406,56 @@ def test_translated_cmake_projects_configure_where_the_originals_do(tmp_path, na
         proc = subprocess.run([str(wrapper), "cmake", "-S", str(tmp_path / "translated"), "-B",
                                str(build), *extra], capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+
+
+# ---------------------------------------------------------------------------------------
+# The fuzz run's findings (bench/fuzz.py, /tmp/fuzz_fail4), shrunk
+
+FUZZ_MAKEFILES = {
+    # a toolkit root in a rule's targets, set after the rule (empty there): ROCM_PATH and
+    # lib in the translation, by design (make.yaml's root), as in a variable's value
+    "root in a rule's targets": "$(CUDA_PATH)/lib64 app: x\nCUDA_PATH ?= /usr/local/cuda\n"
+                                "NVCC := $(CUDA_PATH)/bin/nvcc\n",
+    # a rule's prerequisites that expand to flags, a compiler or an include folder: values
+    # the translation ports (the prerequisites are files make was not told to build)
+    "flags as prerequisites": "NVCCFLAGS := -O3 -lineinfo -lcudart -Xcompiler -fPIC\n"
+                              "app: main.o $(NVCCFLAGS) -o $@\n",
+    "include folder as a prerequisite": "CFLAGS := -I$(CUDA_PATH)/include\n"
+                                        "CUDA_PATH ?= /usr/local/cuda\n"
+                                        "main.o: main.c(CC) $(CFLAGS) -c $< -o $@\n",
+    "compiler as a prerequisite": "NVCC := /usr/local/cuda/bin/nvcc\n"
+                                  "app: main.o\t$(NVCC) -lineinfo -o $@\n",
+    # `CUDA_PATH\?=` assigns the variable `CUDA_PATH\`, not a toolkit variable
+    "a toolkit variable's name with more after it": "CUDA_PATH\\?= /usr/local/cuda\n"
+                                                    "NVCC := $(CUDA_PATH)/bin/nvcc\n",
+    # a line starting with a tab before any rule is a line of the makefile (here it assigns
+    # the variable `-arch`), not a recipe; after a rule (and a conditional) it is one
+    "a tab line before any rule": "\t-arch=sm_70# a note\nNVCC := nvcc\napp: x.cu\n"
+                                  "ifeq ($(D),)\n\t$(NVCC) -arch=sm_70 x.cu\nendif\n"
+                                  "F = 1\n\tG = -arch=sm_80 # -G\n",
+}
+
+
+@needs_make
+@pytest.mark.parametrize("name", list(FUZZ_MAKEFILES))
+def test_fuzz_found_makefiles_keep_their_syntax(tmp_path, name):
+    assert_make_keeps_syntax(tmp_path, FUZZ_MAKEFILES[name].encode())
+
+
+def test_a_tab_line_is_a_recipe_only_in_a_rule():
+    text = FUZZ_MAKEFILES["a tab line before any rule"].encode()
+    out = translate_makefile(text).output.decode()
+    assert "\n\t-arch=sm_70# a note\n" in out  # (a variable's name)
+    assert "\t$(NVCC) --offload-arch=$(HIP_ARCH) x.cu\n" in out  # (the recipe, in ifeq)
+    assert "\tG = --offload-arch=$(HIP_ARCH) # -G\n" in out  # (an assignment: `#` comments)
+
+
+def test_a_generator_expression_in_a_source_name_gets_no_language_mark():
+    """set_source_files_properties takes no generator expression (its names are file
+    names): marking `co$<$<COMPILE_LANGUAGE:CUDA>:unt.cu` (a fuzz run's) wrote the original
+    text after the argument became HIP's, and each pass added one more."""
+    text = (b"project(p LANGUAGES CUDA)\n"
+            b"add_library(k STATIC co$<$<COMPILE_LANGUAGE:CUDA>:unt.cu k.cu)\n")
+    out = translate_cmake(text).output
+    assert translate_cmake(out).output == out
+    assert b"set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)" in out

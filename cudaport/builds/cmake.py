@@ -609,8 +609,8 @@ class _Translator:
         kept_globs = False
         for arg in cmd.args[1:]:
             value = arg.value
-            if arg.kind == "bracket" or not value.endswith(b".cu"):
-                continue
+            if arg.kind == "bracket" or not value.endswith(b".cu") or b"$<" in value:
+                continue  # (set_source_files_properties takes no generator expression)
             pattern = globbing or b"*" in value
             renamed = False
             for old, new in suffixes:

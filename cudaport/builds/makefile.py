@@ -355,7 +355,23 @@ class _Translator:
         return self.covered.free(start, end)
 
     def run(self) -> None:
-        for start, code_end, end, recipe in _logical_lines(self.src):
+        src = self.src
+        in_rule = False  # whether a line starting with a tab is a recipe line, as make reads it
+        define = 0
+        for start, code_end, end, recipe in _logical_lines(src):
+            if recipe and not in_rule and not define:
+                # before any rule, or after an assignment or include: make reads a line
+                # starting with a tab as a line of the makefile (`\tCFLAGS += -arch=sm_70`
+                # in a conditional), not a recipe
+                recipe = False
+                code_end = _comment_start(src, start, end, False)
+            if not recipe and code_end > start:
+                if _DEFINE.match(src, start, code_end):
+                    define += 1
+                elif define and _ENDEF.match(src, start, code_end):
+                    define -= 1
+                elif not define:
+                    in_rule = _rule_context(src, start, code_end, in_rule)
             if code_end > start:
                 self.covered = _Spans()
                 self.line(start, code_end, recipe)
@@ -388,6 +404,8 @@ class _Translator:
             if re.match(rb"/lib64(?![\w.-])", src[e:e + 7]) and self.free(e, e + 6):
                 self.edit(e, e + 6, b"/lib", "lib64")
         for m in self.root_name.finditer(src, start, end):
+            if m.start() < head and (assigned or head > start) and assigned != m.group():
+                continue  # (a rule's own names; `CUDA_PATH\?= x` names another variable)
             if self.free(m.start(), m.end()):
                 self.edit(m.start(), m.end(), variable, "root")
         if self.rules.compiler:
@@ -551,6 +569,24 @@ class _Spans:
 _DIRECTIVE = re.compile(rb"[ \t]*(?:ifn?eq|ifn?def|else|endif|-?include|sinclude|define|endef|"
                         rb"undefine|unexport|vpath)(?![\w.-])")
 _MODIFIERS = re.compile(rb"[ \t]*(?:(?:override|export|private)[ \t]+)*")
+
+
+_DEFINE = re.compile(rb"[ \t]*(?:(?:override|export|private)[ \t]+)*define(?![\w.-])")
+_ENDEF = re.compile(rb"[ \t]*endef(?![\w.-])")
+_EXPORTS = re.compile(rb"[ \t]*(?:override|export|unexport|private)(?![\w.-])")
+_CONDITIONAL = re.compile(rb"[ \t]*(?:ifn?eq|ifn?def|else|endif)(?![\w.-])")
+
+
+def _rule_context(src: bytes, start: int, end: int, in_rule: bool) -> bool:
+    """Whether lines starting with a tab after this (non-recipe) line are recipe lines, as
+    GNU make reads them: a rule starts a recipe; an assignment (a target-specific one too),
+    ``include``, ``export`` or another directive ends it; a conditional keeps it."""
+    if _CONDITIONAL.match(src, start, end) or not src[start:end].strip():
+        return in_rule
+    head, assigned = _line_head(src, start, end)
+    if assigned or _DIRECTIVE.match(src, start, end) or _EXPORTS.match(src, start, end):
+        return False
+    return head > start and (head >= end or src[head - 1] == 0x3B)
 
 
 def _line_head(src: bytes, start: int, end: int) -> tuple[int, bytes]:
