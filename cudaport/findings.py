@@ -453,9 +453,13 @@ Fix: rewrite that part by hand: plain `add_executable` with `.hip` sources (or
 """)
 register("CP302", "cmake-needs-review", "warning", "CMake setting left as written; check it", """
 What: a CUDA build setting such as `CUDA_SEPARABLE_COMPILATION` or
-`CUDA_RESOLVE_DEVICE_SYMBOLS` has no one-to-one HIP counterpart, so it was kept and reported.
+`CUDA_RESOLVE_DEVICE_SYMBOLS` has no one-to-one HIP counterpart, so it was kept and reported;
+or an `if()` compares CUDA's version (`CUDAToolkit_VERSION VERSION_LESS 11.8`), which a HIP
+build does not have: the translation compares CUDA 13.0's instead (the branch CUDA 13.0
+takes, as for a version gate in a source).
 Why: the setting changes how device code is compiled or linked; HIP does it differently
-(for example relocatable device code with `-fgpu-rdc`).
+(for example relocatable device code with `-fgpu-rdc`); an empty version takes the branch
+for no CUDA (a project's own error for an old one).
 Fix: read the message and port the setting by hand.
 """)
 register("CP303", "cmake-unknown-cuda-name", "warning", "CUDA-looking CMake name no rule knows", """

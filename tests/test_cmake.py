@@ -462,3 +462,60 @@ def test_macros_a_hip_build_of_the_project_defines():
         "A": "2", "B": "1", "C": "1", "D": "1", "F": "1"}
     assert hip_build_defines(b"add_definitions(-DX") == {}  # does not parse
     assert project_hip_defines([]) == {}
+
+
+def _cuda_version() -> tuple[str, str, str]:
+    """(major, minor, build) of the CUDA whose branch a version gate takes: target.yaml's
+    cuda_version_values."""
+    from cudaport.rules.compiled import get_compiled
+
+    v = get_compiled(Options()).target.extra["cuda_version_values"]
+    return (str(v["__CUDACC_VER_MAJOR__"]), str(v["__CUDACC_VER_MINOR__"]),
+            str(v["__CUDACC_VER_BUILD__"]))
+
+
+@pytest.mark.parametrize("before, after", [
+    ("if(CUDAToolkit_VERSION VERSION_LESS 11.8)", "if({M}.{m}.{b} VERSION_LESS 11.8)"),
+    ("if (${CUDAToolkit_VERSION} VERSION_LESS 11.3)", "if ({M}.{m}.{b} VERSION_LESS 11.3)"),
+    ("elseif(CUDAToolkit_VERSION_MAJOR EQUAL 11 AND CUDAToolkit_VERSION_MINOR LESS 8)",
+     "elseif({M} EQUAL 11 AND {m} LESS 8)"),
+    ('if(_X AND "${CMAKE_CUDA_COMPILER_VERSION}" VERSION_GREATER_EQUAL "13.0")',
+     'if(_X AND {M}.{m}.{b} VERSION_GREATER_EQUAL "13.0")'),
+    ("if(12 LESS CUDA_VERSION_MAJOR)", "if(12 LESS {M})"),
+])
+def test_a_gate_on_cudas_version_takes_the_branch_of_cuda_13(before, after):
+    """Empty in a HIP build, CUDA's version took the branch of no CUDA (a project's own
+    FATAL_ERROR for an old CUDA); as for a gate in a source, the translation takes the
+    branch of the CUDA the originals are checked with, and CP302 says so."""
+    major, minor, build = _cuda_version()
+    out, found = tr(before + "\nendif()\n")
+    assert out == after.format(M=major, m=minor, b=build) + "\nendif()\n"
+    assert found and all(f == ("CP302", 1) for f in found)
+    assert tr(out)[0] == out
+
+
+@pytest.mark.parametrize("text", [
+    'if(NOT "${CUDAToolkit_VERSION_MAJOR}" IN_LIST SUPPORTED)',  # not a comparison
+    "if(DEFINED CUDAToolkit_VERSION)",
+    'if("CUDAToolkit_VERSION" STREQUAL x)',  # a quoted name is a string
+    'message(STATUS "CUDA ${CUDAToolkit_VERSION} VERSION_LESS")',  # not a condition
+    "set(V ${CUDAToolkit_VERSION} VERSION_LESS 12)",
+])
+def test_only_a_comparison_of_cudas_version_in_a_condition_is_answered(text):
+    major, minor, build = _cuda_version()
+    out, _ = tr(text + "\n")
+    assert f"{major}.{minor}" not in out
+
+
+@pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cmake")
+def test_a_version_gate_runs_cudas_branch(tmp_path):
+    text = ("find_package(CUDAToolkit QUIET)\n"
+            "if(CUDAToolkit_VERSION VERSION_LESS 11.8)\n  message(FATAL_ERROR \"old\")\n"
+            "elseif(CUDAToolkit_VERSION_MAJOR GREATER_EQUAL 13)\n  message(STATUS \"new\")\n"
+            "endif()\n")
+    out, _ = tr(text)
+    script = tmp_path / "s.cmake"
+    script.write_text(out.replace("find_package(hip QUIET)\n", ""))
+    proc = subprocess.run(["cmake", "-P", str(script)], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0 and "new" in proc.stdout + proc.stderr, proc.stderr

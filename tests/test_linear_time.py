@@ -124,6 +124,9 @@ BUILD_SHAPES = {
     "one long CMake command": (
         lambda n: b"target_compile_options(t PRIVATE" + b" -Xptxas -v --extended-lambda -dc" * n
         + b")\n", "cmake"),
+    "one long CMake condition on CUDA's version": (
+        lambda n: b"if(X" + b" OR CUDAToolkit_VERSION VERSION_LESS 11.8 OR ${CUDA_VERSION} EQUAL 1"
+        * n + b")\nendif()\n", "cmake"),
     "CMake flag strings and branches": (
         b'if(ENABLE_ROCM)\nelse()\nset(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -Xptxas -v '
         b'-gencode arch=compute_70,code=sm_70")\nendif()\n', "cmake"),

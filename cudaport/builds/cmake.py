@@ -44,6 +44,11 @@ _PIECE = re.compile(rb"(?P<target>\bCUDA::\w+)"
 # NVIDIA GPU architectures as CMake's CUDA_ARCHITECTURES takes them, ;-separated.
 _CUDA_ARCHS = re.compile(rb"(?:(?:\d{2,3}[af]?(?:-real|-virtual)?|native|all|all-major)(?:;|\Z))+")
 _VERSION = re.compile(rb"\d+(?:\.\d+)*\Z")
+# An if() argument naming a variable, or referring to one: NAME or ${NAME}.
+_VARIABLE_OR_REF = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_COMPARISONS = frozenset({b"VERSION_LESS", b"VERSION_GREATER", b"VERSION_EQUAL",
+                          b"VERSION_LESS_EQUAL", b"VERSION_GREATER_EQUAL", b"LESS", b"GREATER",
+                          b"EQUAL", b"LESS_EQUAL", b"GREATER_EQUAL", b"STREQUAL"})
 # A token of a flag context: flags sit in lists, quoted strings and genexes.
 _TOKEN_IN_ARG = re.compile(rb"(?:\\[^\r\n]|[^\s;\\])+")  # (a backslash-newline separates)
 # Where an option starts inside a token (``$<$<COMPILE_LANGUAGE:CUDA>:-Xptxas``,
@@ -102,6 +107,9 @@ class CMakeRules:
     arch_names: frozenset[bytes] = frozenset()
     arch_default: bytes = b""
     switches: re.Pattern[bytes] | None = None  # the project's options selecting the target
+    # variables holding CUDA's version, and the value of the CUDA the originals are checked
+    # with (cmake.yaml's cuda_versions, target.yaml's cuda_version_values)
+    cuda_versions: dict[bytes, bytes] = field(default_factory=dict)
 
 
 @dataclass
@@ -148,7 +156,7 @@ def load_rules(options: Options) -> CMakeRules:
     from ..rules.schema import RuleError
 
     allowed = {"languages", "packages", "targets", "variables", "commands", "libraries",
-               "unknown_patterns", "architectures"}
+               "unknown_patterns", "architectures", "cuda_versions"}
     path = rules_file(options)
     loaded = read_rules(path, allowed, "CMake rules")
     table = load_table(options)
@@ -189,7 +197,29 @@ def load_rules(options: Options) -> CMakeRules:
                       section("commands"), table, unknown,
                       hashlib.sha256(raw).hexdigest()[:16], section("libraries"),
                       frozenset(n.encode() for n in arch.get("variables") or ()),
-                      (table.arch_default if table else "").encode(), switches)
+                      (table.arch_default if table else "").encode(), switches,
+                      _cuda_versions(options, doc.get("cuda_versions") or {}, path))
+
+
+def _cuda_versions(options: Options, parts: dict, path: Path) -> dict[bytes, bytes]:
+    """Each of cmake.yaml's ``cuda_versions`` variables and the part of CUDA's version it
+    holds, from target.yaml's ``cuda_version_values`` (``__CUDACC_VER_MAJOR__`` ...)."""
+    from ..rules.compiled import get_compiled
+    from ..rules.schema import RuleError
+
+    values = get_compiled(options).target.extra.get("cuda_version_values") or {}
+    major, minor, patch = (values.get(f"__CUDACC_VER_{p}__") for p in ("MAJOR", "MINOR", "BUILD"))
+    if major is None or minor is None or patch is None:
+        return {}
+    known = {"version": f"{major}.{minor}.{patch}", "major.minor": f"{major}.{minor}",
+             "major": f"{major}", "minor": f"{minor}", "patch": f"{patch}"}
+    out = {}
+    for name, part in parts.items():
+        if part not in known:
+            raise RuleError(str(path), 0, f"cuda_versions.{name}: {part!r} is none of "
+                            f"{', '.join(known)}")
+        out[name.encode()] = known[part].encode()
+    return out
 
 
 def _switch_pattern(options: Options) -> re.Pattern[bytes] | None:
@@ -362,8 +392,9 @@ class _Translator:
         changed = self._flags(cmd)
         starts = [s for s, _ in changed]
         previous = b""
+        answered = self._version_gate(cmd) if cmd.name in (b"if", b"elseif") else set()
         for arg in cmd.args:
-            if arg.kind == "bracket":
+            if arg.kind == "bracket" or arg.start in answered:
                 continue
             value, base = arg.value, arg.value_start
             library = self.rules.libraries.get(value)
@@ -388,6 +419,40 @@ class _Translator:
                     self._genex(m, base)
                 else:
                     self._name(m.group("name"), at)
+
+    def _version_gate(self, cmd: Command) -> set[int]:
+        """A variable holding CUDA's version beside a comparison operator of ``if()``
+        (``CUDAToolkit_VERSION VERSION_LESS 11.8``, ``${CUDAToolkit_VERSION_MAJOR} LESS
+        13``): empty in a HIP build, which then takes the branch of no CUDA (a project's
+        own FATAL_ERROR for an old one). It becomes the value of the CUDA the originals are
+        checked with, as a version gate in a source takes that CUDA's branch; CP302 says
+        so. Where the arguments it rewrote start."""
+        versions = self.rules.cuda_versions
+        answered: set[int] = set()
+        if not versions:
+            return answered
+        args = cmd.args
+        for i, arg in enumerate(args):
+            m = _VARIABLE_OR_REF.fullmatch(arg.value) if arg.kind != "bracket" else None
+            if m is None or arg.kind == "quoted" and m.group(2) is None:
+                continue  # (a quoted name is a string)
+            name = m.group(1) or m.group(2)
+            if name not in versions:
+                continue
+            before = args[i - 1].value if i and args[i - 1].kind == "word" else b""
+            after = args[i + 1].value if i + 1 < len(args) and args[i + 1].kind == "word" else b""
+            if before not in _COMPARISONS and after not in _COMPARISONS:
+                continue
+            value = versions[name]
+            self.edit(arg.start, arg.end, value, "cuda-version")
+            answered.add(arg.start)
+            self.find("CP302", arg.start, f"{name.decode()} compared: a HIP build has no CUDA "
+                      f"version (the variable is empty there, and the branch for no CUDA is "
+                      f"taken); the translation compares {value.decode()}, the version of "
+                      f"the CUDA the originals are checked with, so the HIP build takes the "
+                      f"branch that CUDA takes (target.yaml's cuda_version_values); compare "
+                      f"hip_VERSION where HIP's own version matters", name)
+        return answered
 
     def _flags(self, cmd: Command) -> list[tuple[int, int]]:
         """The nvcc options of the command's flag contexts, by the one flag table
