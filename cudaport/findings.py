@@ -334,6 +334,17 @@ call of CUDA's function may need the translation's rewrite.
 Fix: check the call; if it reaches CUDA's function, apply the rewrite by hand (or give
 the argument a declared variable), or translate with `--clang`, which resolves calls.
 """)
+register("CP176", "half-pair-constructor", "info", "project class built from one number through its __half constructor", """
+What: a class of the project has constructors from both `__half2` and `__half`
+(`halfx2(const __half2&)`, `halfx2(const __half&)`), and is built from a single number
+(`halfx2 one(1.f)`, `halfx2(1.f)`). The number was made a `__half`:
+`halfx2 one(__half(1.f))`.
+Why: nvcc calls the `__half` constructor (CUDA's `__half2` has no constructor a number
+converts to); HIP's `__half2` converts from a number too (its constructor from its
+`_Float16` vector), so hipcc finds both constructors viable and rejects the call as
+ambiguous. The rewrite is the call nvcc makes: same value.
+Fix: nothing.
+""")
 register("CP165", "self-alias-dropped", "info", "alias that translation made name itself dropped", """
 What: a typedef, `using` alias or macro between two CUDA names that map to the same target
 name (`#define CUDA_MEMCPY3D CUDA_MEMCPY3D_v2`) would become `#define HIP_MEMCPY3D

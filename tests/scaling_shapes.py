@@ -123,5 +123,12 @@ SHAPES = {
     "forward declarations and opaque pointers": (_numbered(
         "extern \"C\" {{ struct cublasContext; }}\n"
         "void h{i}(cublasContext* c, struct nvmlDevice_st* d);\n"), Options(), False),
+    # symbols/conversions.py: a class built from one number, each variable's declaration
+    # read back a bounded window
+    "half pairs built from numbers": (_wrapped(
+        b"#include <cuda_fp16.h>\nstruct hx { __half2 v; __device__ hx(const __half2& a) : v(a) {}\n"
+        b"  __device__ hx(const __half& a) : v(a, a) {} };\n",
+        b"__device__ hx f(float q) { hx a(1.f); hx b{2}; hx c(q); return hx(q); }\n", b""),
+        Options(), False),
     "ordinary code": (_repeat(ORDINARY), HIP_LAUNCH, True),
 }

@@ -25,7 +25,7 @@ from ..source import lexer
 from ..preprocessor import portability_layers
 from ..translate.context import FileContext
 from ..source.scan import keep_scan
-from . import latent
+from . import conversions, latent
 from . import model as M
 from .resolve import FileSymbols
 from .roles import api_namespaces
@@ -122,6 +122,10 @@ def project_options(options, sources: Callable[[], Iterable[bytes]], compiled,
         items = tuple(sorted((ns.decode(), n.decode()) for ns, n in found))
         extra = tuple(kv for kv in options.extra if kv[0] != OPTION)
         options = dataclasses.replace(options, extra=extra + ((OPTION, items),))
+    halves: dict[bytes, bytes] = {}  # (classes built from one number ambiguously on HIP)
+    for src in read:
+        halves.update(conversions.half_pair_classes(src))
+    options = conversions.with_classes(options, halves)
     if len(read) > 1:  # (one file: its own switches are read as it is translated)
         from ..preprocessor.platform_branches import (ARCH_DEFINED, DEAD_SWITCHES, PROJECT_CONSTANTS,
                                         project_arch_macros, project_constants,
