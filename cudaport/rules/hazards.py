@@ -77,16 +77,23 @@ def struct_member_types(compiled) -> frozenset[bytes]:
 def declared_objects_pattern(types: tuple[str, ...]) -> re.Pattern[bytes]:
     """``TYPE [const] [*&]... NAME``: a variable, parameter or array the file declares with
     one of ``types`` (group 1: the type, group 2: its name)."""
-    words = b"|".join(sorted((t.encode() for t in types), key=len, reverse=True))
-    return re.compile(rb"(?<![\w$.>:])(" + words + rb")\b\s*(?:const\b\s*)?(?:[*&]\s*(?:const\b\s*)?)*"
+    # (each type its own literal alternative, tested after it for what stands before it:
+    # the search skips to the types' first letters instead of trying every byte)
+    words = b"|".join(re.escape(t) + rb"(?<![\w$.>:]" + re.escape(t) + rb")"
+                      for t in sorted((t.encode() for t in types), key=len, reverse=True))
+    return re.compile(rb"(" + words + rb")\b\s*(?:const\b\s*)?(?:[*&]\s*(?:const\b\s*)?)*"
                       rb"([A-Za-z_]\w*)\s*(?=[\[;,=)({:])")
 
 
-@functools.cache
-def member_use_pattern(paths: tuple[str, ...]) -> re.Pattern[bytes]:
-    """``NAME[...].member.path`` / ``NAME->member`` for the member paths given (group 1:
-    the name, for the caller to look up among its objects; group 2: the path)."""
+@functools.lru_cache(maxsize=256)
+def member_use_pattern(paths: tuple[str, ...], objects: tuple[bytes, ...]) -> re.Pattern[bytes]:
+    """``NAME[...].member.path`` / ``NAME->member`` for the member paths given, NAME one of
+    ``objects`` (group 1: the name; group 2: the path). Each name is its own literal
+    alternative, tested after it for what stands before it: a leading look-behind on any
+    identifier made the search try every byte of the file (5 ms per 100 kB)."""
     members = b"|".join(rb"\s*\.\s*".join(re.escape(part.encode()) for part in path.split("."))
                         for path in sorted(paths, key=len, reverse=True))
-    return re.compile(rb"(?<![\w$.>])([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\]\s*)?(?:\.|->)\s*("
+    names = b"|".join(re.escape(n) + rb"(?<![\w$.>]" + re.escape(n) + rb")"
+                      for n in sorted(objects, key=len, reverse=True))
+    return re.compile(rb"(" + names + rb")(?!\w)\s*(?:\[[^\]\n]*\]\s*)?(?:\.|->)\s*("
                       + members + rb")(?![\w$])")

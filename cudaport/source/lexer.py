@@ -340,6 +340,15 @@ def word(text: bytes) -> bytes:
     return escaped + rb"(?<!\w" + escaped + rb")"
 
 
+def any_word(names, before: bytes = rb"[\w$]") -> bytes:
+    """A regex alternation of ``names`` (longest first), each not preceded by one byte of
+    the class ``before``, tested after the name as :func:`word` does: with the look-behind
+    leading, the engine tried the pattern at every byte of a file (30 times slower)."""
+    return rb"(?:" + b"|".join(
+        re.escape(n) + rb"(?<!" + before + re.escape(n) + rb")"
+        for n in sorted(names, key=len, reverse=True)) + rb")"
+
+
 # Any identifier (used inside comments and strings when asked to rewrite them).
 IDENT_RE = re.compile(rb"(?<![\w$])[A-Za-z_$][\w$]*")
 

@@ -40,7 +40,8 @@ def api_members(compiled) -> frozenset[bytes]:
     return names
 
 
-_ALIAS = re.compile(rb"(?<![\w$])namespace\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?([A-Za-z_]\w*)\s*;")
+# (the literal first: a leading look-behind made the search try every byte, 30x slower)
+_ALIAS = re.compile(rb"namespace(?<![\w$]namespace)\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?([A-Za-z_]\w*)\s*;")
 
 
 def namespace_aliases(code: bytes, api: frozenset[bytes]) -> frozenset[bytes]:

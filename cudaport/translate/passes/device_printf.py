@@ -20,7 +20,10 @@ from ...source.edits import Edit
 from ...source.spans import Inside
 from .registry import register
 
-_STD_PRINTF = re.compile(rb"(?<![\w:])(?:::[ \t]*)?std[ \t]*::[ \t]*printf\b")
+# (each alternative starts with its literal, so the search skips to ':' or 's' instead of
+# trying every byte; the look-behinds test what stands before the match, as one leading
+# look-behind did)
+_STD_PRINTF = re.compile(rb"(?:::(?<![\w:]::)[ \t]*std|std(?<![\w:]std))[ \t]*::[ \t]*printf\b")
 _DEVICE_CODE = (b"__device__", b"__global__")
 
 

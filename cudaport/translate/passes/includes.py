@@ -399,8 +399,10 @@ def _companions(ctx: FileContext) -> bytes:
 def _companion_table(table: dict) -> list[tuple[bytes, frozenset[bytes], re.Pattern]]:
     """(header, its names, the pattern of their calls) of ``main_header_companions``."""
     return [(header.encode(), frozenset(n.encode() for n in names),
-             re.compile(rb"(?<![\w.>$])(?<![\w]::)\b(?:" + b"|".join(
-                 n.encode() for n in names) + rb")\s*\(")) for header, names in table.items()]
+             re.compile(rb"(?:" + b"|".join(  # (each name first, then what stands before it)
+                 re.escape(n.encode()) + rb"(?<![\w.>$]" + re.escape(n.encode()) + rb")(?<!\w::"
+                 + re.escape(n.encode()) + rb")" for n in names) + rb")\s*\("))
+            for header, names in table.items()]
 
 
 class _Deletable:
