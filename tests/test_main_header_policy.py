@@ -125,3 +125,40 @@ def test_byte_order_mark_stays_first_before_a_block_too():
     once = translate_bytes(src, Options()).output
     assert once.startswith(b'\xef\xbb\xbf#include <hip/hip_runtime.h>\nextern "C" {\n')
     assert translate_bytes(once, Options()).output == once
+
+
+def _outside(src: bytes):
+    """OutsideBlocks over ``src`` as the includes pass builds it (the scan's blanked code)."""
+    from cudaport.rules.compiled import get_compiled
+    from cudaport.source import lexer
+    from cudaport.source.scan import scan
+    from cudaport.translate.passes.includes import OutsideBlocks
+
+    found = scan(src, get_compiled(Options()))
+    return OutsideBlocks(src, lexer.blank_spans(src, found.literals), found.literals)
+
+
+def test_outside_blocks_answers_from_the_braces_semicolons_and_directives():
+    """Where a line that must stand outside every block goes: the line where the open
+    block's declaration begins (after the last ';', '}' or directive), or the conditional
+    that opened before the block and closes inside it."""
+    src = (b"int a; /* { */\n"                      # 0: a brace in a comment does not count
+           b"#define OPEN {\n"                      # 15: nor one in a directive
+           b"struct S s =\n"                        # 30: the declaration begins here
+           b"{\n"
+           b"  1,\n"                                # 45
+           b"};\n"                                  # 50
+           b"#ifdef __cplusplus\n"                  # 53
+           b"extern \"C\" {\n"
+           b"#endif\n"
+           b"int f(void);\n"                        # 93
+           b"#ifdef __cplusplus\n}\n#endif\n"
+           b"void g()\n{\n  \"s{\";\n}\n")          # 134
+    lines = [0] + [i + 1 for i, c in enumerate(src) if c == 0x0A]
+    ask = _outside(src)
+    answers = {line: ask(line) for line in lines}
+    assert answers[15] == 15 and answers[30] == 30
+    assert answers[src.index(b"  1,")] == 30
+    assert answers[src.index(b"int f(void)")] == src.index(b"#ifdef __cplusplus")
+    assert answers[src.index(b"  \"s{\"")] == src.index(b"void g()")
+    assert answers[len(src)] == len(src)

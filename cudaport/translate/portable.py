@@ -182,7 +182,7 @@ def insert(ctx: FileContext) -> None:
     from .passes.includes import (OutsideBlocks, _after_guard_or_pragma, _insertion_before,
                                   top_insertion_point)
     at = min(first.values())
-    pos = _insertion_before(ctx, OutsideBlocks(ctx.src), at)
+    pos = _insertion_before(ctx, OutsideBlocks(ctx.src, ctx.code, ctx.scan.literals), at)
     guard_end = _after_guard_or_pragma(ctx.src, ctx.in_code) or 0
     prefix = b""
     if pos >= guard_end and _inside_conditional(ctx, guard_end, pos):
@@ -195,7 +195,7 @@ def insert(ctx: FileContext) -> None:
                   for i in tree.path(pos)]
         outer = next((s for s in starts if s >= guard_end), None)
         if outer is not None:
-            before = _insertion_before(ctx, OutsideBlocks(ctx.src), outer)
+            before = _insertion_before(ctx, OutsideBlocks(ctx.src, ctx.code, ctx.scan.literals), outer)
             if before >= guard_end and not _inside_conditional(ctx, guard_end, before):
                 pos = before
     if pos < guard_end or _inside_conditional(ctx, guard_end, pos):

@@ -33,7 +33,7 @@ def includes(ctx: FileContext) -> None:
     has_target_main = False  # the target's own main header (hip/hip_runtime.h)
     target_main = ctx.compiled.target.main_header.encode()
     deletable = _Deletable(src)
-    outside = OutsideBlocks(src)
+    outside = OutsideBlocks(src, ctx.code, ctx.scan.literals)
     hoisted: set[tuple[int, bytes]] = set()
     first_main = None  # the first top-level include of the target's main header
     project_first = None  # the first top-level quoted include of a header the rules don't know
@@ -269,7 +269,7 @@ def main_header(ctx: FileContext) -> None:
             lead = b"" if ctx.src[pos - 1:pos] == b"\n" else ctx.eol()
             ctx.edits.append(Edit(pos, pos, lead + after, f"{ctx.compiled.target.name}/main-header"))
     if has_main and early is not None and insert:
-        pos = _insertion_before(ctx, OutsideBlocks(ctx.src), early.start)
+        pos = _insertion_before(ctx, OutsideBlocks(ctx.src, ctx.code, ctx.scan.literals), early.start)
         ctx.edits.append(Edit(pos, pos, header, main))
     if top:
         pos, prefix = top_insertion_point(ctx)
@@ -528,7 +528,7 @@ def top_insertion_point(ctx: FileContext) -> tuple[int, bytes]:
     if ctx.scan.includes:
         top_level = [inc for inc in ctx.scan.includes if not inc.branch]
         first = (top_level or ctx.scan.includes)[0]
-        return _insertion_before(ctx, OutsideBlocks(src), first.start), b""
+        return _insertion_before(ctx, OutsideBlocks(src, ctx.code, ctx.scan.literals), first.start), b""
     return _line_for_insertion(ctx, _LEADING_COMMENTS.match(src).end()), b""
 
 
@@ -572,65 +572,84 @@ class OutsideBlocks:
     that ``{`` ends inside the block (``#ifdef __cplusplus`` / ``extern "C" {`` /
     ``#endif``), the answer is the conditional's ``#if`` line: inside it, the block
     would open under the condition only. Braces in directives do not count. Asked
-    about offsets in ascending order, it reads the file once, up to the last one."""
+    about offsets in ascending order, it reads the file once, up to the last one, and
+    only at its braces, ``;`` and ``#``: ``code`` is the file with comments and literals
+    blanked (``ctx.code``), ``literals`` the scan's spans of them (a string literal is
+    a token a declaration may begin with; a comment is not)."""
 
-    def __init__(self, src: bytes) -> None:
+    def __init__(self, src: bytes, code: bytes, literals: list[tuple[int, int]]) -> None:
         self.src = src
-        self.tokens = lexer.tokenize(src)
-        self.pending: lexer.Token | None = None
+        self.code = code
+        self.literals = literals
+        self.done = 0  # read up to here
         self.depth = 0
-        self.decl: int | None = None  # where the declaration being read begins
+        self.boundary = 0  # where the last ';', '}' or directive line at file level ended
         self.block: tuple[int, int] | None = None  # (its start, conditionals open at "{")
         self.conditionals: list[int] = []  # line starts of the open #if lines
         self.escaped: int | None = None  # a conditional around the "{" that ends inside
-        self.directive_end = 0
 
     def __call__(self, pos: int) -> int:
-        if self.pending is None and b"{" not in self.src[:pos]:
+        if self.done == 0 and self.src.find(b"{", 0, pos) < 0:
             return pos
-        while True:
-            tok = self.pending or next(self.tokens, None)
-            self.pending = None
-            if tok is None or tok.start >= pos:
-                self.pending = tok
+        src, code = self.src, self.code
+        at = self.done
+        while at < pos:
+            m = _BLOCK_EVENT.search(code, at, pos)
+            if m is None:
                 break
-            self._read(tok)
+            at = m.end()
+            c = m.group()
+            if c == b"#":
+                if not lexer.starts_logical_line(src, m.start()):
+                    continue
+                at = max(at, _next_line(src, m.start()))
+                d = _CONDITIONAL.match(src, m.start())
+                cond = d.group("cond") if d else b""
+                if cond in (b"if", b"ifdef", b"ifndef"):
+                    self.conditionals.append(src.rfind(b"\n", 0, m.start()) + 1)
+                elif cond == b"endif" and self.conditionals:
+                    opened = self.conditionals.pop()
+                    if self.block is not None and len(self.conditionals) < self.block[1]:
+                        self.escaped = opened  # the last one popped is the outermost
+                if self.depth == 0:
+                    self.boundary = at
+            elif c == b"{":
+                if self.depth == 0:
+                    self.block = (self._declaration(m.start()), len(self.conditionals))
+                    self.escaped = None
+                self.depth += 1
+            elif c == b"}":
+                if self.depth:
+                    self.depth -= 1
+                    if self.depth == 0:
+                        self.block = None
+                        self.boundary = at
+            elif self.depth == 0:  # ;
+                self.boundary = at
+        self.done = max(self.done, at, pos)
         if self.block is None:
             return pos
         return self.block[0] if self.escaped is None else self.escaped
 
-    def _read(self, tok: lexer.Token) -> None:
-        src, kind = self.src, tok.kind
-        if kind in lexer.TRIVIA or tok.start < self.directive_end:
-            return
-        if kind == "directive" or kind == "include":
-            self.directive_end = _next_line(src, tok.start)
-            m = _CONDITIONAL.match(tok.text.lstrip(b" \t\xef\xbb\xbf"))
-            cond = m.group("cond") if m else b""
-            if cond in (b"if", b"ifdef", b"ifndef"):
-                self.conditionals.append(src.rfind(b"\n", 0, tok.start) + 1)
-            elif cond == b"endif" and self.conditionals:
-                opened = self.conditionals.pop()
-                if self.block is not None and len(self.conditionals) < self.block[1]:
-                    self.escaped = opened  # the last one popped is the outermost
-            if self.depth == 0:
-                self.decl = None
-            return
-        if self.decl is None and self.depth == 0:
-            self.decl = src.rfind(b"\n", 0, tok.start) + 1
-        if kind != "punct":
-            return
-        if tok.text == b"{":
-            if self.depth == 0:
-                self.block = (self.decl or 0, len(self.conditionals))
-                self.escaped = None
-            self.depth += 1
-        elif tok.text == b"}" and self.depth:
-            self.depth -= 1
-            if self.depth == 0:
-                self.block = self.decl = None
-        elif tok.text == b";" and self.depth == 0:
-            self.decl = None
+    def _declaration(self, brace: int) -> int:
+        """The line start of the first token after the last boundary (the brace itself
+        when nothing stands between)."""
+        first = brace
+        m = _NOT_BLANK.search(self.code, self.boundary, brace)
+        if m is not None:
+            first = m.start()
+        k = bisect.bisect_left(self.literals, (self.boundary,))
+        while k < len(self.literals) and self.literals[k][0] < first:
+            start = self.literals[k][0]
+            if self.src[start:start + 2] not in (b"//", b"/*"):
+                first = start  # (a string or character literal: a token)
+                break
+            k += 1
+        return self.src.rfind(b"\n", 0, first) + 1
+
+
+_BLOCK_EVENT = re.compile(rb"[{};#]")
+_NOT_BLANK = re.compile(rb"[^ \t\r\n\f\v]")
 
 
 _PRAGMA_ONCE = re.compile(rb"#[ \t]*pragma[ \t]+once(?![\w$])")
