@@ -139,7 +139,7 @@ def _resolve_names(ci, tu, main, path, idents, is_cuda_file, facts: Facts) -> No
                                      else f"{where}:{decl.location.line}")
 
 
-_BALLOT_USE = re.compile(rb"\b(?:__ballot_sync|__activemask|__ballot)\s*\(")
+_BALLOT_USE = re.compile(rb"(?:__ballot_sync(?<!\w__ballot_sync)|__activemask(?<!\w__activemask)|__ballot(?<!\w__ballot))\s*\(")
 _LAUNCH_MACRO = re.compile(rb"#[ \t]*define[ \t]+(\w+)(?:\([^)]*\))?(?:[^\n]|\\\n)*?<<<")
 
 

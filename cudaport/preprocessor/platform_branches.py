@@ -995,7 +995,7 @@ def has_include(ctx) -> None:
                      f"written); {_outcome(ctx, b, end, outcome)}", absent[0][1])
 
 
-_RETIRED = re.compile(rb"(?<![\w$])__HIP_PLATFORM_\w+__(?![\w$])")
+_RETIRED = re.compile(rb"__HIP_PLATFORM_(?<![\w$]__HIP_PLATFORM_)\w+__(?![\w$])")
 
 
 def retired(ctx) -> None:

@@ -20,7 +20,7 @@ import re
 
 OPTION = "half_pair_classes"
 
-_CLASS = re.compile(rb"\b(?:struct|class)\s+([A-Za-z_]\w*)\s*(?:final\s*)?[:{]")
+_CLASS = re.compile(rb"(?:struct(?<!\wstruct)|class(?<!\wclass))\s+([A-Za-z_]\w*)\s*(?:final\s*)?[:{]")
 # A constructor of one parameter of a half type, declared or defined: Name(const T& x)
 _CONSTRUCTOR = re.compile(
     rb"(?<![\w~:.>])([A-Za-z_]\w*)[ \t]*\([ \t]*(?:const[ \t]+)?(__half2|half2|__half|half)"

@@ -29,7 +29,7 @@ from .overloads import Callee
 from .skeleton import EXTERN, FUNCTION, Skeleton
 
 _DEFINE = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?(" + lexer.REST_OF_LINE + b")")
-_USING_NAMESPACE = re.compile(rb"(?<![\w$])using\s+namespace\s+((?:[A-Za-z_]\w*\s*::\s*)*"
+_USING_NAMESPACE = re.compile(rb"using(?<![\w$]using)\s+namespace\s+((?:[A-Za-z_]\w*\s*::\s*)*"
                               rb"[A-Za-z_]\w*)\s*;")
 
 

@@ -94,7 +94,7 @@ _DECLARATION_HEAD = re.compile(rb"[\s\w:<>,*&]*\Z")
 # a preprocessor line (continued lines included) ends a statement's head as ';' does: the
 # include a translation adds must not turn `T name;` after it into something else
 _DIRECTIVE_LINE = re.compile(rb"^[ \t]*#(?:[^\n\\]|\\.|\\\n)*(?:\n|\Z)", re.M)
-_TEMPLATE_HEAD = re.compile(rb"(?<![\w$])template\s*<")
+_TEMPLATE_HEAD = re.compile(rb"template(?<![\w$]template)\s*<")
 # The token after a name, as far as a role needs it (blanks, line splices between).
 _NEXT = re.compile(rb"(?:[ \t\r\n\f\v]|\\\r?\n)*(::|->|[A-Za-z_$][\w$]*|[0-9]|\S)")
 

@@ -352,8 +352,8 @@ def duplicates(defs: list[Definition]) -> dict[tuple, list[Definition]]:
 
 
 _SELF_ALIAS = (
-    re.compile(rb"\busing\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?\1\s*;"),
-    re.compile(rb"\btypedef\s+(?:(?:struct|union|enum|class)\s+)?([A-Za-z_]\w*)\s+\1\s*;"),
+    re.compile(rb"using(?<!\wusing)\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?\1\s*;"),
+    re.compile(rb"typedef(?<!\wtypedef)\s+(?:(?:struct|union|enum|class)\s+)?([A-Za-z_]\w*)\s+\1\s*;"),
 )
 
 
