@@ -345,6 +345,17 @@ converts to); HIP's `__half2` converts from a number too (its constructor from i
 ambiguous. The rewrite is the call nvcc makes: same value.
 Fix: nothing.
 """)
+register("CP177", "mixed-sign-min-max", "info", "min/max of an int and an unsigned int made unsigned, as CUDA's overload", """
+What: a device call of `min` or `max` with an `int` and an `unsigned int` argument, as the
+text gives their types (`min(numPts1-1, blockIdx.x*16 + ty)`). The `int` argument was
+made `unsigned int`: `min(static_cast<unsigned int>(numPts1-1), blockIdx.x*16 + ty)`.
+Why: CUDA has overloads for the pair that compare as `unsigned int`; HIP's set has none
+(a template for two arguments of one type, and `int`, `float`, `double` pairs), so the call
+picks a floating-point pair there: another type and value ("array subscript is not an
+integer" where it indexes). The cast is the conversion CUDA's overload makes: same result.
+Fix: nothing. A call whose argument types the text does not give (a call, a member, a
+cast) is left as written.
+""")
 register("CP165", "self-alias-dropped", "info", "alias that translation made name itself dropped", """
 What: a typedef, `using` alias or macro between two CUDA names that map to the same target
 name (`#define CUDA_MEMCPY3D CUDA_MEMCPY3D_v2`) would become `#define HIP_MEMCPY3D

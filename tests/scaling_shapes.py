@@ -130,5 +130,10 @@ SHAPES = {
         b"  __device__ hx(const __half& a) : v(a, a) {} };\n",
         b"__device__ hx f(float q) { hx a(1.f); hx b{2}; hx c(q); return hx(q); }\n", b""),
         Options(), False),
+    # passes/mixed_min_max.py: each min/max argument's declaration read back a bounded window
+    "min and max of int and unsigned": (_wrapped(
+        b"__global__ void k(int* o, int n) {\n",
+        b"  o[min(n - 1, blockIdx.x * 16 + threadIdx.y)] = max(n, 2);\n", b"}\n"),
+        Options(), False),
     "ordinary code": (_repeat(ORDINARY), HIP_LAUNCH, True),
 }

@@ -62,6 +62,7 @@ def _import_pass_modules() -> None:
     from . import gemm_compute_type  # noqa: F401
     from . import vector_init  # noqa: F401
     from . import half_pairs  # noqa: F401
+    from . import mixed_min_max  # noqa: F401
     from . import portable_header  # noqa: F401
     from . import asm  # noqa: F401
     from . import launch_ex  # noqa: F401

@@ -1,0 +1,96 @@
+"""The integer type of a simple argument, as far as the text gives it: ``int`` or
+``unsigned int``.
+
+Used where CUDA and HIP resolve a call differently by its argument types: CUDA's
+``min``/``max`` have overloads for an ``int`` beside an ``unsigned int`` (they compare as
+``unsigned int``, crt/math_functions.hpp); HIP's have none (clang's __clang_hip_math.h: a
+template for two arguments of one type, and ``int``, ``float``, ``double`` pairs), so
+``min(numPts1-1, blockIdx.x*16 + ty)`` picks ``min(double, double)`` there (CudaSift's
+matching.cu:45, "array subscript is not an integer").
+
+Only what the text decides: literals, the built-in index variables, and names declared
+(in a bounded window before the use) with ``int`` or ``unsigned int``, joined by ``+ - *
+/ %`` and parentheses. Anything else (a call, a member, a cast, a shift, a comparison) is
+None: not decided.
+"""
+
+from __future__ import annotations
+
+import re
+
+INT, UNSIGNED = "int", "unsigned int"
+
+_TOKEN = re.compile(rb"\s*(?:([A-Za-z_]\w*)(?:\s*\.\s*([xyz])\b)?|(0[xX][0-9a-fA-F]+|\d+)([uUlL]*)"
+                    rb"(?![\w.])|([-+*/%()]))")
+_BUILTIN_INDEX = frozenset((b"threadIdx", b"blockIdx", b"blockDim", b"gridDim"))
+_TYPES = {b"int": INT, b"signed": INT, b"signed int": INT, b"int32_t": INT,
+          b"unsigned": UNSIGNED, b"unsigned int": UNSIGNED, b"uint32_t": UNSIGNED,
+          b"uint": UNSIGNED}
+_LOOK_BACK = 4000  # bytes read back from a use for its name's declaration
+
+
+def integer_type(code: bytes, a: int, b: int) -> str | None:
+    """INT or UNSIGNED for the expression ``code[a:b]``, or None when the text does not
+    decide it (see the module)."""
+    pos = a
+    unsigned = False
+    leaves = 0
+    while pos < b:
+        m = _TOKEN.match(code, pos, b)
+        if m is None:
+            return None if code[pos:b].strip() else _result(leaves, unsigned)
+        pos = m.end()
+        name, member, number, suffix = m.group(1), m.group(2), m.group(3), m.group(4)
+        if name is not None:
+            if member is not None:
+                if name not in _BUILTIN_INDEX:
+                    return None
+                unsigned = True
+            else:
+                if name in _TYPES or re.match(rb"\s*(?:\(|\[|->|\.|::)", code[pos:b]):
+                    return None  # (a cast, a call, an element, a member)
+                found = _declared(code, name, a)
+                if found is None:
+                    return None
+                unsigned |= found == UNSIGNED
+            leaves += 1
+        elif number is not None:
+            if suffix.lower() not in (b"", b"u"):
+                return None
+            value = int(number, 16) if number[:2].lower() == b"0x" else int(number, 8) \
+                if len(number) > 1 and number.startswith(b"0") else int(number)
+            if value > 0xFFFFFFFF or (value > 0x7FFFFFFF and not suffix
+                                      and not number.startswith(b"0")):
+                return None  # (a long)
+            unsigned |= bool(suffix) or value > 0x7FFFFFFF
+            leaves += 1
+    return _result(leaves, unsigned)
+
+
+def _result(leaves: int, unsigned: bool) -> str | None:
+    return (UNSIGNED if unsigned else INT) if leaves else None
+
+
+def _declared(code: bytes, name: bytes, at: int) -> str | None:
+    """INT or UNSIGNED when the last declaration of ``name`` before ``at`` (a parameter
+    or a local, read back at most ``_LOOK_BACK`` bytes) gives it that type."""
+    last = None
+    pattern = re.compile(rb"(?<![\w:])((?:unsigned|signed)(?:\s+int)?|int|int32_t|uint32_t|uint"
+                         rb"|[A-Za-z_]\w*)\s+(?:const\s+)?" + re.escape(name) + rb"\s*[=;,)\[]")
+    for m in pattern.finditer(code, max(0, at - _LOOK_BACK), at):
+        last = m
+    if last is None:
+        return None
+    return _TYPES.get(re.sub(rb"\s+", b" ", last.group(1)))
+
+
+def declared_functions(code: bytes, names: tuple[bytes, ...]) -> frozenset[bytes]:
+    """Which of ``names`` the file declares as functions of its own (``__device__ int
+    min(int a, unsigned b)``: a name after a type, with declared parameters): a call of
+    such a name may reach the project's overload, which the text does not tell apart.
+    (The symbol model records the names the rule scan sees; ``min`` and ``max``, which the
+    tables map to themselves, are not among them.)"""
+    words = b"|".join(re.escape(n) for n in names)
+    pattern = re.compile(rb"(?<![\w.>:])(?!return\b|else\b|case\b)[A-Za-z_][\w:<>]*[\s*&]+(" + words
+                         + rb")\s*\(\s*(?:const\s+)?[A-Za-z_][\w:<>]*[\s*&]+[A-Za-z_]\w*\s*[,)=]")
+    return frozenset(m.group(1) for m in pattern.finditer(code))
