@@ -191,3 +191,17 @@ def test_a_new_variant_group_needs_only_target_yaml(tmp_path):
     (root / "toy" / "target.yaml").write_text(
         text + "variants:\n  fft: {libraries: [cufft], default: toyfft, choices: [vkfft, toyfft]}\n")
     assert variant_options((root,)) == {"fft": ("toyfft", "vkfft")}
+
+
+def test_target_names_read_a_changed_target_yaml(tmp_path):
+    """The targets' names and variants are kept in the user cache by the files' bytes: an
+    edited target.yaml is read again, and a broken one is still an error."""
+    root = make_toy_target(tmp_path / "targets")
+    assert target_names([root])["toygpu"] == root / "toy"
+    path = root / "toy" / "target.yaml"
+    path.write_text(path.read_text().replace("aliases: [toygpu]", "aliases: [toycard]"))
+    names = target_names([root])
+    assert names["toycard"] == root / "toy" and "toygpu" not in names
+    path.write_text(path.read_text() + "aliases: [\n")
+    with pytest.raises(RuleError):
+        target_names([root])
