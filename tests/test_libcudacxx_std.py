@@ -47,9 +47,8 @@ def test_listed_names_and_their_headers_become_standard():
     ("  cuda::std::variant<int, float> v;", "cuda::std::variant"),
     ("  cuda::std::atomic<int> n;", "cuda::std::atomic"),
     ("  cuda::std::tie(x[0], x[1]);", "cuda::std::tie"),  # (tuple's operator= is not constexpr)
-    # (libstdc++'s declval is a host function, not viable in device code even in decltype)
-    ("  static_assert(sizeof(decltype(cuda::std::declval<int&>())) == 4, \"\");",
-     "cuda::std::declval"),
+    ("  auto f = cuda::proclaim_return_type<int>([] __device__ (int v) { return v; });",
+     "cuda::proclaim_return_type"),
 ])
 def test_other_libcudacxx_names_stay_reported(line, kept):
     result = _translate(f"__global__ void k(int *x) {{\n{line}\n}}\n".encode())
@@ -231,3 +230,112 @@ def test_the_atomic_ref_and_pipeline_translations_compile(tmp_path, fixture, arc
     path = tmp_path / (fixture.stem + ".hip")
     path.write_bytes(_translate(fixture.read_bytes()).output)
     compile_object(path, arch)
+
+
+# --- cuda::minimum, cuda::maximum, cuda::std::declval: the portable header's ---------------
+
+PORTABLE = b"""#include <cuda/functional>
+#include <cuda/std/utility>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+template <class F> __device__ float apply(F f, float a, float b) { return f(a, b); }
+__global__ void k(float *x, int *n, __half *h, __nv_bfloat16 *b) {
+  x[0] = cuda::minimum<>()(x[1], x[2]);
+  x[3] = cuda::maximum<float>{}(x[1], x[2]);
+  x[4] = apply(cuda::maximum<>(), x[1], x[2]);
+  n[0] = cuda::minimum<int>()(n[1], n[2]) + cuda::maximum<>()(n[1], 2u);
+  h[0] = cuda::maximum<__half>()(h[1], h[2]);
+  b[0] = cuda::minimum<__nv_bfloat16>()(b[1], b[2]);
+  using T = decltype(cuda::std::declval<float>() + 1);
+  static_assert(sizeof(decltype(cuda::std::declval<int&>())) == 4, "");
+  x[5] = T(n[3]);
+}
+"""
+
+
+def test_minimum_maximum_and_declval_become_the_portable_headers():
+    result = _translate(PORTABLE)
+    out = result.output.decode()
+    assert result.findings == [] or all(f.severity == "info" for f in result.findings), \
+        [(f.code, f.message) for f in result.findings]
+    body = out.split("__global__ void k")[1]
+    assert "cuda::" not in body and "cuda/" not in out.split("// cudaport:")[0]
+    assert "#include <functional>" in out
+    for expected in ("x[0] = cudaport_minimum<>()(x[1], x[2]);",
+                     "x[3] = cudaport_maximum<float>{}(x[1], x[2]);",
+                     "apply(cudaport_maximum<>(), x[1], x[2])",
+                     "using T = decltype(cudaport_declval<float>() + 1);",
+                     "sizeof(decltype(cudaport_declval<int&>()))"):
+        assert expected in body
+    assert out.count("#define CUDAPORT_PORTABLE_MINMAX_FUNCTORS") == 1
+    assert out.count("#define CUDAPORT_PORTABLE_DECLVAL") == 1
+    assert translate_bytes(result.output, Options(target_version="7.2"), "k.hip").output == \
+        result.output
+    # a file using cuda::minimum through another header (CUB's) is ported the same way
+    cub = _translate(b"#include <cub/cub.cuh>\nint f(int a, int b) { return cuda::minimum<>{}(a, b); }\n")
+    assert b"return cudaport_minimum<>{}(a, b);" in cub.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", ["7.2", "6.4"])
+def test_the_portable_functors_compile_to_object_code(tmp_path, version):
+    path = tmp_path / "functors.hip"
+    path.write_bytes(_translate(PORTABLE, version).output)
+    compile_object(path, "gfx942", version)
+
+
+def test_the_portable_functors_match_cudas_definitions(tmp_path):
+    """CUDA 13.0's cuda/__functional/minimum.h and maximum.h: fmin/fmax for floating point
+    (the other argument where one is NaN), `<` otherwise; the <void> forms return the common
+    type. Checked with g++ on the header's generic form."""
+    import math
+    import shutil
+    import subprocess
+    from cudaport.translate.portable import HEADER_NAME, block, closure, parse
+    if shutil.which("g++") is None:
+        pytest.skip("no g++")
+    header = parse((ROOT / "rules" / "hip" / "ports" / HEADER_NAME).read_bytes())
+    program = tmp_path / "minmax.cpp"
+    values = ["0.0", "-0.0", "1.5", "-2.25", "NAN", "INFINITY", "-INFINITY"]
+    lines = []
+    for a in values:
+        for b in values:
+            lines.append(f'  std::printf("%a %a %a %a\\n", cudaport_minimum<float>()((float)({a}), (float)({b})), '
+                         f'cudaport_maximum<float>()((float)({a}), (float)({b})), '
+                         f'cudaport_minimum<>()((double){a}, (float)({b})), cudaport_maximum<>()((float)({a}), (double){b}));')
+    program.write_bytes(b"#include <cmath>\n#include <cstdio>\n"
+                        + block(header, closure(header, {b"cudaport_minimum", b"cudaport_maximum"}))
+                        + ("int main() {\n" + "\n".join(lines) + "\n"
+                           '  std::printf("%d %d %u %d\\n", cudaport_minimum<int>()(-3, 2), '
+                           "cudaport_maximum<>()(-1, 2u) == 4294967295u, cudaport_minimum<>()(-1, 2u), "
+                           "cudaport_maximum<int>()(7, 7));\n  return 0;\n}\n").encode())
+    subprocess.run(["g++", "-std=c++11", "-Wall", "-Werror", "-Wno-sign-compare", str(program), "-o",
+                    str(tmp_path / "minmax")], check=True)
+    out = subprocess.run([str(tmp_path / "minmax")], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+
+    def value(text):
+        return float.fromhex(text) if "nan" not in text else math.nan
+
+    def fmin(a, b):  # C's fmin: the other argument where one is NaN
+        return b if math.isnan(a) else a if math.isnan(b) else min(a, b)
+
+    def fmax(a, b):
+        return b if math.isnan(a) else a if math.isnan(b) else max(a, b)
+
+    def same(x, y):
+        return (math.isnan(x) and math.isnan(y)) or (x == y and math.copysign(1, x) == math.copysign(1, y)) \
+            or (x == y == 0)  # (fmin/fmax of +0 and -0 may return either zero, as in C)
+
+    i = 0
+    for a in values:
+        for b in values:
+            x, y = (float(eval(v.replace("NAN", "float('nan')").replace("INFINITY", "float('inf')")))
+                    for v in (a, b))
+            got = [value(t) for t in out[i].split()]
+            want = [fmin(x, y), fmax(x, y), fmin(x, y), fmax(x, y)]
+            assert all(same(g, w) for g, w in zip(got, want)), (a, b, got, want)
+            i += 1
+    # integers: (lhs < rhs) ? lhs : rhs; <void> compares as given and returns the common
+    # type (-1 < 2u is false after the usual conversions, as in CUDA's)
+    assert out[i] == "-3 1 2 7"

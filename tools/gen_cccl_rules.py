@@ -212,10 +212,12 @@ def _macros(folder: Path, prefix: str) -> dict[str, bool]:
     return out
 
 
-_CUDA_REGION = re.compile(rb"_LIBCUDACXX_BEGIN_NAMESPACE_CUDA\b(.*?)_LIBCUDACXX_END_NAMESPACE_CUDA\b",
-                          re.S)
+# (CCCL 3 spells the macros _CCCL_BEGIN_NAMESPACE_CUDA / _CCCL_END_NAMESPACE_CUDA: cuda::minimum
+# and cuda::maximum of <cuda/functional> are declared between those)
+_CUDA_REGION = re.compile(rb"_(?:LIBCUDACXX|CCCL)_BEGIN_NAMESPACE_CUDA\b(.*?)"
+                          rb"_(?:LIBCUDACXX|CCCL)_END_NAMESPACE_CUDA\b", re.S)
 _DECLARED = re.compile(
-    rb"\b(?:struct|class|union|concept)\s+([a-z]\w*)\s*[:{<;]"
+    rb"\b(?:struct|class|union|concept)\s+(?:_(?:CCCL|LIBCUDACXX)_[A-Z_]+\s+)*([a-z]\w*)\s*[:{<;]"
     rb"|\busing\s+([a-z]\w*)\s*="
     rb"|\busing\s+[\w:]*::([a-z]\w*)\s*;"
     rb"|\benum\s+(?:class\s+)?([a-z]\w*)"

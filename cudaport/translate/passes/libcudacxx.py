@@ -9,7 +9,9 @@ target that has libcu++ ships no such file and gets no findings.
 
 ``cuda::std::NAME`` becomes ``std::NAME`` where the target lists NAME in
 ``libcudacxx-std.txt``: standard names its device code accepts (constexpr ones, <cmath>);
-``ports/libcudacxx.yaml`` maps their headers. Other libcu++ names stay reported.
+``ports/libcudacxx.yaml`` maps their headers. ``cuda::NAME`` (or ``cuda::std::NAME``)
+becomes a name of the target's portable header where ``libcudacxx-portable.tsv`` lists it
+(``cuda::minimum``, ``cuda::std::declval``). Other libcu++ names stay reported.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ...symbols.namespaces import projects_in_shared
 from . import atomic_ref
 from . import thread_pipeline
 from .block_barrier import block_barriers, provable
-from .data import target_words
+from .data import target_data, target_words
 from .registry import register
 
 # (The lookbehinds come after the literal: a pattern that starts with one cannot use the
@@ -55,6 +57,7 @@ def libcudacxx(ctx: FileContext) -> None:
     title = ctx.compiled.target.title
     # cuda::std names whose std:: form the target's device code accepts (libcudacxx-std.txt)
     to_std = target_words(ctx, "libcudacxx-std.txt")
+    portable = _portable(ctx)
     ported = block_barriers(ctx) if ctx.options.hazards else []
     ported += thread_pipeline.thread_pipelines(ctx)
     rule = f"{ctx.compiled.target.name}/atomic-ref"
@@ -74,13 +77,41 @@ def libcudacxx(ctx: FileContext) -> None:
             inside_ported = Inside(_merged(ported))
         if inside_ported(m.start()):
             continue  # (a block-wide barrier, now __syncthreads())
-        if name == b"std" and to_std:
+        if name in portable:
+            ctx.edits.append(Edit(m.start(), m.end(), portable[name],
+                                  f"{ctx.compiled.target.name}/libcudacxx"))
+            continue
+        if name == b"std" and (to_std or portable):
             std = _STD.match(ctx.src, m.start())
-            if std is not None and std.group(1) in to_std and ctx.in_code(m.start(), std.end()):
-                ctx.edits.append(Edit(m.start(), m.end(), b"std", f"{ctx.compiled.target.name}/libcudacxx"))
-                continue
+            if std is not None and ctx.in_code(m.start(), std.end()):
+                to = portable.get(b"std::" + std.group(1))
+                if to is not None:
+                    ctx.edits.append(Edit(m.start(), std.end(), to,
+                                          f"{ctx.compiled.target.name}/libcudacxx"))
+                    continue
+                if std.group(1) in to_std:
+                    ctx.edits.append(Edit(m.start(), m.end(), b"std",
+                                          f"{ctx.compiled.target.name}/libcudacxx"))
+                    continue
         used, message = _finding(title, name)
         ctx.find("CP110", m.start(), message, used, "cccl")
+
+
+def _portable(ctx: FileContext) -> dict[bytes, bytes]:
+    """``libcudacxx-portable.tsv`` of the target: the name after ``cuda::`` (``minimum``,
+    ``std::declval``) -> the portable header's name that replaces ``cuda::NAME``."""
+    lines = target_data(ctx, "libcudacxx-portable.tsv")
+    out = _PORTABLE.get(lines)
+    if out is None:
+        out = _PORTABLE[lines] = {}
+        for line in lines:
+            name, _, to = line.partition("\t")
+            if to.strip():
+                out[name.strip().encode()] = to.strip().encode()
+    return out
+
+
+_PORTABLE: dict[tuple[str, ...], dict[bytes, bytes]] = {}  # (parsed once per data file)
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -101,12 +132,16 @@ def uses_libcudacxx(ctx: FileContext) -> bool:
     and ``cuda::std`` names that become ``std::``."""
     names = target_words(ctx, "libcudacxx-names.txt")
     to_std = target_words(ctx, "libcudacxx-std.txt")
+    portable = _portable(ctx)
     barriers = None
     for at in ctx.marked(b"cuda"):
         m = _USE.match(ctx.src, at)
-        if m is not None and m.group(1) == b"std" and to_std:
+        if m is not None and m.group(1) in portable:
+            continue
+        if m is not None and m.group(1) == b"std" and (to_std or portable):
             std = _STD.match(ctx.src, m.start())
-            if std is not None and std.group(1) in to_std:
+            if std is not None and (std.group(1) in to_std
+                                    or b"std::" + std.group(1) in portable):
                 continue
         if m is not None and m.group(1) in names and ctx.in_code(m.start(), m.end()) \
                 and not projects_in_shared(ctx, b"cuda", m.group(1)):

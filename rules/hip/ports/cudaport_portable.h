@@ -1815,3 +1815,83 @@ static inline const char* cudaport_nvml_error_string(rsmi_status_t status) {
 #endif
 #endif
 //@ end
+
+//@ minmax_functors needs=prelude provides=cudaport_minimum,cudaport_maximum
+#ifndef CUDAPORT_PORTABLE_MINMAX_FUNCTORS
+#define CUDAPORT_PORTABLE_MINMAX_FUNCTORS
+#include <math.h>
+#include <type_traits>
+// cuda::minimum<T> and cuda::maximum<T> (<cuda/functional>, libcu++ of CUDA 13.0,
+// cuda/__functional/minimum.h and maximum.h): operator()(const T& lhs, const T& rhs) returns
+// cuda::std::fmin(lhs, rhs) (fmax) for a floating-point T, else (lhs < rhs) ? lhs : rhs
+// ((lhs < rhs) ? rhs : lhs). The <void> forms take two types and return their common type,
+// comparing the arguments as given (floating point: fmin/fmax of the converted values).
+// fmin/fmax return the other argument when one is NaN; for __half and __hip_bfloat16
+// (CUDA's extended floating-point types) they compare in float, which holds both exactly.
+namespace cudaport_detail {
+template <class T> struct minmax_float : std::is_floating_point<T> {};
+#if defined(HIP_INCLUDE_HIP_AMD_DETAIL_HIP_FP16_H)
+template <> struct minmax_float<__half> : std::true_type {};
+CUDAPORT_HD inline __half minmax_pick(__half a, __half b, bool low) {
+  const float x = __half2float(a), y = __half2float(b);
+  return __float2half(low ? fminf(x, y) : fmaxf(x, y));
+}
+#endif
+#if defined(_HIP_INCLUDE_HIP_AMD_DETAIL_HIP_BF16_H_)
+template <> struct minmax_float<__hip_bfloat16> : std::true_type {};
+CUDAPORT_HD inline __hip_bfloat16 minmax_pick(__hip_bfloat16 a, __hip_bfloat16 b, bool low) {
+  const float x = __bfloat162float(a), y = __bfloat162float(b);
+  return __float2bfloat16(low ? fminf(x, y) : fmaxf(x, y));
+}
+#endif
+CUDAPORT_HD inline float minmax_pick(float a, float b, bool low) { return low ? fminf(a, b) : fmaxf(a, b); }
+CUDAPORT_HD inline double minmax_pick(double a, double b, bool low) { return low ? fmin(a, b) : fmax(a, b); }
+template <class C, class T, class U>
+CUDAPORT_HD constexpr C minmax(const T& a, const U& b, bool low, std::true_type) {
+  return minmax_pick(static_cast<C>(a), static_cast<C>(b), low);
+}
+template <class C, class T, class U>
+CUDAPORT_HD constexpr C minmax(const T& a, const U& b, bool low, std::false_type) {
+  return low ? ((a < b) ? static_cast<C>(a) : static_cast<C>(b))
+             : ((a < b) ? static_cast<C>(b) : static_cast<C>(a));
+}
+}  // namespace cudaport_detail
+template <class T = void> struct cudaport_minimum {
+  CUDAPORT_HD constexpr T operator()(const T& lhs, const T& rhs) const {
+    return cudaport_detail::minmax<T>(lhs, rhs, true, cudaport_detail::minmax_float<T>());
+  }
+};
+template <> struct cudaport_minimum<void> {
+  template <class T, class U, class C = typename std::common_type<T, U>::type>
+  CUDAPORT_HD constexpr C operator()(const T& lhs, const U& rhs) const {
+    return cudaport_detail::minmax<C>(lhs, rhs, true, cudaport_detail::minmax_float<C>());
+  }
+};
+template <class T = void> struct cudaport_maximum {
+  CUDAPORT_HD constexpr T operator()(const T& lhs, const T& rhs) const {
+    return cudaport_detail::minmax<T>(lhs, rhs, false, cudaport_detail::minmax_float<T>());
+  }
+};
+template <> struct cudaport_maximum<void> {
+  template <class T, class U, class C = typename std::common_type<T, U>::type>
+  CUDAPORT_HD constexpr C operator()(const T& lhs, const U& rhs) const {
+    return cudaport_detail::minmax<C>(lhs, rhs, false, cudaport_detail::minmax_float<C>());
+  }
+};
+#endif
+//@ end
+
+//@ declval needs=prelude provides=cudaport_declval
+#ifndef CUDAPORT_PORTABLE_DECLVAL
+#define CUDAPORT_PORTABLE_DECLVAL
+#include <type_traits>
+// cuda::std::declval<T>() (libcu++, cuda/std/__utility/declval.h): a declaration without a
+// definition, usable only where nothing is evaluated (decltype, sizeof, noexcept), typed
+// T&& (T for void). libstdc++'s std::declval is a host function, which clang's HIP
+// overload resolution drops inside a __device__ body even in decltype; this one is declared
+// for both sides, and like CUDA's it is never defined.
+template <class T>
+CUDAPORT_HD typename std::add_rvalue_reference<T>::type cudaport_declval() noexcept;
+#endif
+//@ end
+
