@@ -61,6 +61,10 @@ SHAPES = {
         (lambda n: b"".join(b"void f%d(cudaFuncAttributes *a%d) { a%d->requiredClusterWidth = "
                             b"a%d->numRegs; }\n" % (i, i, i, i) for i in range(n)),
          Options(), False),
+    # the half-atomics pass reads each atomicAdd's pointer type back (a bounded window)
+    "half atomicAdds in one kernel":
+        (lambda n: b"#include <cuda_fp16.h>\n__global__ void k(__half2* p, __half2 v) {\n"
+         + b"  atomicAdd(&p[1], v); atomicAdd(p + 2, v);\n" * n + b"}\n", Options(), False),
 }
 # The dense shapes of tests/scaling_shapes.py (bench/scaling.py prints their 2 MB and 20 MB
 # figures): each once cost a rescan of the file per launch, branch, declaration or name.

@@ -165,7 +165,9 @@ class Callee:
                     break
             i = block.parent
         found = None
-        pattern = re.compile(rb"([A-Za-z_][\w:]*(?:\s*<[^;{}()<>]*>)?)\s*([*&]*)\s*(?<![\w$])"
+        # (a qualifier after the stars, `__half2* __restrict__ p`, belongs to the pointer)
+        pattern = re.compile(rb"([A-Za-z_][\w:]*(?:\s*<[^;{}()<>]*>)?)\s*([*&]*)\s*"
+                             rb"(?:(?:__restrict__|__restrict|const|volatile)\s+)*(?<![\w$])"
                              + re.escape(name) + rb"\s*(?:[=;,)\[{(]|\Z)")
         for m in pattern.finditer(self.code, low, at):
             if m.group(1) not in (b"return", b"case", b"else", b"goto"):

@@ -66,3 +66,4 @@ def _import_pass_modules() -> None:
     from . import portable_header  # noqa: F401
     from . import asm  # noqa: F401
     from . import launch_ex  # noqa: F401
+    from . import half_atomics  # noqa: F401

@@ -1895,3 +1895,68 @@ CUDAPORT_HD typename std::add_rvalue_reference<T>::type cudaport_declval() noexc
 #endif
 //@ end
 
+//@ half_atomics needs=prelude provides=cudaport_atomic_add
+#ifndef CUDAPORT_PORTABLE_HALF_ATOMICS
+#if defined(__HIPCC__)
+#define CUDAPORT_PORTABLE_HALF_ATOMICS
+// atomicAdd(__half2*, __half2), atomicAdd(__half*, __half) (cuda_fp16.h) and the
+// __nv_bfloat162 / __nv_bfloat16 forms (cuda_bf16.h): add val to *address, store the sum
+// (rounded to nearest, as __hadd2/__hadd), return the old value. CUDA: "The atomicity of
+// the add operation is guaranteed separately for each of the two __half elements; the
+// entire __half2 is not guaranteed to be atomic as a single 32-bit access" (the 16-bit
+// forms: "performed in one atomic operation"). HIP 6.4 and 7.2 have no atomicAdd for these
+// types (only unsafeAtomicAdd, whose hardware add is not atomic on fine-grained memory). Here
+// a compare-and-swap loop on the aligned 32-bit word holding the value updates it: both
+// halves of a pair at once (at least CUDA's guarantee), a single half leaving the other
+// half of its word as another thread stored it. (AMD GPUs are little-endian: the half at
+// the lower address is the word's low 16 bits.)
+namespace cudaport_detail {
+template <class T, class Add>
+__device__ inline T atomic_update_16x2(T* address, Add add) {
+  unsigned int* word = reinterpret_cast<unsigned int*>(address);
+  unsigned int old = *reinterpret_cast<volatile unsigned int*>(word), assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(word, assumed, bit_cast<unsigned int>(add(bit_cast<T>(assumed))));
+  } while (old != assumed);
+  return bit_cast<T>(old);
+}
+template <class T, class Add>
+__device__ inline T atomic_update_16(T* address, Add add) {
+  const unsigned long long at = reinterpret_cast<unsigned long long>(address);
+  unsigned int* word = reinterpret_cast<unsigned int*>(at & ~3ull);
+  const unsigned int shift = (at & 2ull) ? 16u : 0u;
+  unsigned int old = *reinterpret_cast<volatile unsigned int*>(word), assumed;
+  do {
+    assumed = old;
+    const unsigned short mine = static_cast<unsigned short>(assumed >> shift);
+    const unsigned short sum = bit_cast<unsigned short>(add(bit_cast<T>(mine)));
+    old = atomicCAS(word, assumed,
+                    (assumed & ~(0xFFFFu << shift)) | (static_cast<unsigned int>(sum) << shift));
+  } while (old != assumed);
+  return bit_cast<T>(static_cast<unsigned short>(old >> shift));
+}
+}  // namespace cudaport_detail
+#if defined(HIP_INCLUDE_HIP_AMD_DETAIL_HIP_FP16_H)
+__device__ inline __half2 cudaport_atomic_add(__half2* address, __half2 val) {
+  return cudaport_detail::atomic_update_16x2(address, [val](__half2 v) { return __hadd2(v, val); });
+}
+__device__ inline __half cudaport_atomic_add(__half* address, __half val) {
+  return cudaport_detail::atomic_update_16(address, [val](__half v) { return __hadd(v, val); });
+}
+#endif
+#if defined(_HIP_INCLUDE_HIP_AMD_DETAIL_HIP_BF16_H_)
+// (HIP's bfloat16 __hadd adds in float and rounds that to bfloat16: the float sum is exact
+// unless the exponents differ by more than 16, where the smaller operand is far below half
+// a bfloat16 ulp, so the result is the exact sum rounded to nearest, as CUDA's)
+__device__ inline __hip_bfloat162 cudaport_atomic_add(__hip_bfloat162* address, __hip_bfloat162 val) {
+  return cudaport_detail::atomic_update_16x2(address, [val](__hip_bfloat162 v) { return __hadd2(v, val); });
+}
+__device__ inline __hip_bfloat16 cudaport_atomic_add(__hip_bfloat16* address, __hip_bfloat16 val) {
+  return cudaport_detail::atomic_update_16(address, [val](__hip_bfloat16 v) { return __hadd(v, val); });
+}
+#endif
+#endif
+#endif
+//@ end
+
