@@ -411,6 +411,18 @@ per element (`{{1, 2}, {3, 4}}`), or write `{}` for zeros.
 Bad: `uint2 state[25] = { 0 };`
 Good: `uint2 state[25] = {};`
 """)
+register("CP227", "uint3-to-dim3", "warning", "uint3 value stored where a dim3 may be", """
+What: `make_uint3(...)` stored into something whose type cudaport does not read (a member,
+an array element, a name declared elsewhere): `cfg.grid = make_uint3(8, 8, 1);`.
+Why: CUDA's dim3 converts from uint3 (vector_types.h: `dim3(uint3 v)`); HIP's dim3 has
+only `dim3(uint32_t x, uint32_t y, uint32_t z)`, so if the destination is a dim3 the line
+does not compile on the target. Where the destination is a dim3 cudaport reads (a
+variable declared dim3), the translation writes `dim3(...)` in place of `make_uint3(...)`,
+which computes the same.
+Fix: if the destination is a dim3, write `dim3(x, y, z)` in place of `make_uint3(x, y, z)`.
+Bad: `launch.grid = make_uint3(n, 1, 1);` (grid a dim3)
+Good: `launch.grid = dim3(n, 1, 1);`
+""")
 register("CP901", "unreadable-file", "error", "file could not be read", """
 What: the input could not be read (missing, permission denied, or not a regular file).
 Fix: check the path and permissions.

@@ -65,6 +65,11 @@ SHAPES = {
     "half atomicAdds in one kernel":
         (lambda n: b"#include <cuda_fp16.h>\n__global__ void k(__half2* p, __half2 v) {\n"
          + b"  atomicAdd(&p[1], v); atomicAdd(p + 2, v);\n" * n + b"}\n", Options(), False),
+    # the dim3-uint3 pass reads each destination's type back (a bounded window)
+    "uint3 values stored in dim3s":
+        (lambda n: b"void f(uint3 u) {\n  dim3 g;\n"
+         + b"  g = make_uint3(1, 2, 3); dim3 h = u; s.m = make_uint3(1, 1, 1);\n" * n
+         + b"}\n", Options(), False),
 }
 # The dense shapes of tests/scaling_shapes.py (bench/scaling.py prints their 2 MB and 20 MB
 # figures): each once cost a rescan of the file per launch, branch, declaration or name.

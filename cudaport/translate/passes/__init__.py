@@ -67,3 +67,4 @@ def _import_pass_modules() -> None:
     from . import asm  # noqa: F401
     from . import launch_ex  # noqa: F401
     from . import half_atomics  # noqa: F401
+    from . import dim3_uint3  # noqa: F401

@@ -15,9 +15,11 @@ import re
 from ...source import lexer
 from ...source.edits import Edit
 from ..context import FileContext
+from ..portable import header_path, load
 from .registry import register
 
 _NAME = b"atomicAdd"
+_TO = b"cudaport_atomic_add"
 # the pointee types (CUDA's spellings, and HIP's for a file already half ported)
 _TYPES = frozenset(b"""__half2 half2 __half half __nv_bfloat162 nv_bfloat162 __nv_bfloat16
 nv_bfloat16 __hip_bfloat162 __hip_bfloat16 hip_bfloat16""".split())
@@ -29,11 +31,12 @@ _PLUS = re.compile(rb"([A-Za-z_]\w*)\s*\+")
 
 @register(34, "half-atomics")
 def half_atomics(ctx: FileContext) -> None:
-    if ctx.compiled.target.name != "hip":
-        return
     hits = [start for start, name, where in ctx.scan.idents if name == _NAME and where == "code"]
     if not hits or (b"half" not in ctx.src and b"bfloat16" not in ctx.src):
         return
+    header = load(header_path(ctx.compiled.table.files))
+    if header is None or _TO not in header.provides:
+        return  # (a target whose portable header has no such function)
     symbols = ctx.symbols
     code = ctx.code
     for start in hits:
@@ -47,8 +50,8 @@ def half_atomics(ctx: FileContext) -> None:
         if parsed is None or len(parsed[0]) != 2:
             continue
         if _pointee(symbols.callee, code, *parsed[0][0]) in _TYPES:
-            ctx.edits.append(Edit(start, start + len(_NAME), b"cudaport_atomic_add",
-                                  "hip/half-atomics"))
+            ctx.edits.append(Edit(start, start + len(_NAME), _TO,
+                                  f"{ctx.compiled.target.name}/half-atomics"))
 
 
 def _pointee(callee, code: bytes, a: int, b: int) -> bytes | None:
