@@ -423,6 +423,16 @@ Fix: if the destination is a dim3, write `dim3(x, y, z)` in place of `make_uint3
 Bad: `launch.grid = make_uint3(n, 1, 1);` (grid a dim3)
 Good: `launch.grid = dim3(n, 1, 1);`
 """)
+register("CP228", "host-only-runtime-in-device", "error", "runtime call in device code the target has on the host only", """
+What: a CUDA runtime function CUDA also declares for device code (`cudaGetErrorString`,
+`cudaGetLastError`, `cudaMalloc`, ... of cuda_device_runtime_api.h) called in a
+`__device__` or `__global__` function (a warning in a `__host__ __device__` one, which
+fails only where device code calls it).
+Why: HIP's counterparts (`hipGetErrorString`, ...) are host functions only, so the
+translated kernel does not compile ("call to __host__ function from __global__ function").
+Fix: return the error code to the host and call the function there, or keep the
+device-side error handling out of the HIP build.
+""")
 register("CP901", "unreadable-file", "error", "file could not be read", """
 What: the input could not be read (missing, permission denied, or not a regular file).
 Fix: check the path and permissions.

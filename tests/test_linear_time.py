@@ -70,6 +70,10 @@ SHAPES = {
         (lambda n: b"void f(uint3 u) {\n  dim3 g;\n"
          + b"  g = make_uint3(1, 2, 3); dim3 h = u; s.m = make_uint3(1, 1, 1);\n" * n
          + b"}\n", Options(), False),
+    # the host-only-runtime pass walks each call's enclosing blocks
+    "runtime calls in nested device lambdas":
+        (lambda n: b"__global__ void k(int* p) {\n" + b"  [&]() { p[0] = cudaGetLastError(); };\n" * n
+         + b"}\n", Options(), False),
 }
 # The dense shapes of tests/scaling_shapes.py (bench/scaling.py prints their 2 MB and 20 MB
 # figures): each once cost a rescan of the file per launch, branch, declaration or name.

@@ -281,6 +281,26 @@ class Skeleton:
         return bodies_at(offset) and not device_at(offset)
 
 
+def device_mark(skeleton: "Skeleton", offset: int) -> str | None:
+    """How the code at ``offset`` is compiled by the function around it: "device" (a body
+    marked ``__device__`` or ``__global__`` without ``__host__``), "both" (``__host__
+    __device__``), None (host code or outside bodies). An unmarked lambda takes its
+    enclosing function's marks, as nvcc's do."""
+    for i in skeleton.chain(skeleton.at(offset)):
+        block = skeleton.blocks[i]
+        if block.kind not in (FUNCTION, LAMBDA):
+            continue
+        head = skeleton.code[block.head:block.open]
+        if _DEVICE_MARK.search(head):
+            return "both" if _HOST_MARK.search(head) else "device"
+        if block.kind == FUNCTION:
+            return None
+    return None
+
+
+_HOST_MARK = re.compile(rb"(?<![\w$])__host__(?![\w$])")
+
+
 def _last_boundary(code: bytes, low: int, end: int) -> int:
     return max(code.rfind(b";", low, end), code.rfind(b"{", low, end),
                code.rfind(b"}", low, end))

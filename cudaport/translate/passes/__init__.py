@@ -68,3 +68,4 @@ def _import_pass_modules() -> None:
     from . import launch_ex  # noqa: F401
     from . import half_atomics  # noqa: F401
     from . import dim3_uint3  # noqa: F401
+    from . import host_only_runtime  # noqa: F401

@@ -1,0 +1,53 @@
+"""CUDA runtime calls in device code that HIP has on the host only (issue 41, CP228;
+cudaport/translate/passes/host_only_runtime.py): CUDA declares cudaGetErrorString,
+cudaGetLastError ... for device code too (cuda_device_runtime_api.h); HIP's counterparts
+are host functions, so a kernel calling them does not compile. The device body is the
+skeleton's (cudaport/symbols/skeleton.py: device_mark)."""
+
+from __future__ import annotations
+
+from cudaport import Options, translate_bytes
+from cudaport.symbols.skeleton import Skeleton, device_mark
+
+SRC = b"""#include <cstdio>
+#include <cuda_runtime.h>
+#define CHECK(x) do { cudaError_t e = (x); if (e) printf("%s\\n", cudaGetErrorString(e)); } while (0)
+__global__ void k(int* p) {
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) printf("%s\\n", cudaGetErrorString(e));
+  auto f = [](cudaError_t x) { return cudaGetErrorName(x); };
+  p[0] = f(e)[0];
+}
+__device__ int d() { int n = 0; cudaGetDevice(&n); return n; }
+__host__ __device__ const char* both(cudaError_t e) { return cudaGetErrorString(e); }
+void host(int* p) {
+  CHECK(cudaMalloc(&p, 4));
+  printf("%s\\n", cudaGetErrorString(cudaGetLastError()));
+  auto g = [] __device__ (int x) { return x; };
+  (void)g;
+}
+"""
+
+
+def test_device_calls_are_reported_and_host_calls_are_not():
+    result = translate_bytes(SRC, Options(target_version="7.2"), "k.cu")
+    found = [(f.code, f.line, f.identifier, f.severity) for f in result.findings
+             if f.code == "CP228"]
+    assert found == [("CP228", 5, "cudaGetLastError", "error"),
+                     ("CP228", 6, "cudaGetErrorString", "error"),
+                     ("CP228", 7, "cudaGetErrorName", "error"),  # (a lambda in a kernel)
+                     ("CP228", 10, "cudaGetDevice", "error"),
+                     ("CP228", 11, "cudaGetErrorString", "warning")]
+    assert "host function only" in result.findings[0].message
+    # the host calls are renamed and not reported
+    assert b'printf("%s\\n", hipGetErrorString(hipGetLastError()));' in result.output
+
+
+def test_device_mark_reads_the_function_around():
+    code = (b"__global__ void k() { int a; [] () { int b; }; }\n"
+            b"void h() { [] __device__ () { int c; }; int d; }\n"
+            b"__host__ __device__ void both() { int e; }\n")
+    sk = Skeleton(code)
+    marks = [device_mark(sk, code.index(v)) for v in (b"int a", b"int b", b"int c",
+                                                        b"int d", b"int e")]
+    assert marks == ["device", "device", "device", None, "both"]
