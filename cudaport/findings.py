@@ -432,6 +432,8 @@ Why: HIP's counterparts (`hipGetErrorString`, ...) are host functions only, so t
 translated kernel does not compile ("call to __host__ function from __global__ function").
 Fix: return the error code to the host and call the function there, or keep the
 device-side error handling out of the HIP build.
+Bad: `__global__ void k() { printf("%s", cudaGetErrorString(cudaGetLastError())); }`
+Good: `k<<<g, b>>>(); printf("%s", cudaGetErrorString(cudaGetLastError()));` (on the host)
 """)
 register("CP901", "unreadable-file", "error", "file could not be read", """
 What: the input could not be read (missing, permission denied, or not a regular file).

@@ -86,6 +86,10 @@ CASES = [
      KERNEL.format("  typedef cub::WarpReduce<float, 32> R; __shared__ R::TempStorage t;")),
     ("CP222", KERNEL.format("  float4 acc = {1.0f, 2.0f};"),
      KERNEL.format("  float4 acc = {1.0f, 2.0f, 0.0f, 0.0f};")),
+    ("CP227", "struct L { dim3 grid; };\nvoid f(L& l) { l.grid = make_uint3(8, 1, 1); }\n",
+     "struct L { dim3 grid; };\nvoid f(L& l) { l.grid = dim3(8, 1, 1); }\n"),
+    ("CP228", KERNEL.format("  v = (int)cudaGetLastError();"),
+     "void h(int v) { v = (int)cudaGetLastError(); }\n"),
     ("CP212", "__global__ void child() {}\n" + KERNEL.format("  child<<<1, 1>>>();"),
      "__global__ void child() {}\nvoid host() { child<<<1, 1>>>(); }\n"),
     ("CP213", "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
