@@ -120,6 +120,15 @@ def stub_folder(base: Path) -> tuple[Path, dict[str, str]]:
            "CUDA_PATH": str(base / "cuda"), "CUDA_HOME": str(base / "cuda"),
            "ROCM_PATH": str(base / "rocm"), "HIP_PATH": str(base / "rocm"),
            "TMPDIR": str(base / "tmp")}
+    # every toolkit variable make.yaml renames names the stub CUDA, as ROCM_PATH names the
+    # stub ROCm (magma's CUDADIR: a target under it, empty in the original alone, read as
+    # another target)
+    from cudaport.builds.makefile import load_rules
+    from cudaport.options import Options
+
+    rules = load_rules(Options())
+    for variable in rules.root_variables if rules else ():
+        env.setdefault(variable, str(base / "cuda"))
     (base / "tmp").mkdir(exist_ok=True)
     (base / "stub.mk").write_text(f"{STUB_GOAL}: ; @:\n.PHONY: {STUB_GOAL}\n")
     return base / "stub.mk", env
