@@ -17,6 +17,7 @@ from ...source import lexer
 from ...preprocessor import platform_branches
 from .. import ptx
 from ..context import FileContext
+from ...source.edits import Edit
 from ...findings import Finding, Fix
 from ...rules.hazards import (declared_objects_pattern, device_prop_pattern, lacking,
                              member_use_pattern, names_pattern, struct_member_facts,
@@ -243,8 +244,18 @@ def hazards(ctx: FileContext) -> None:
         version = ctx.compiled.version
         pattern = _cooperative_groups_pattern(lacking(groups, "functions", version),
                                               lacking(groups, "methods", version))
+        ported = groups.get("ported") or {}
         for m in pattern.finditer(ctx.code):
             name = (m.group(1) or m.group(2)).decode()
+            if m.group(1) and name in ported:
+                # (the portable header's function, in namespace cooperative_groups)
+                ctx.edits.append(Edit(m.start(1), m.end(1), ported[name].encode(),
+                                      f"{ctx.compiled.target.name}/cooperative-groups"))
+                report("CP231", m.start(1), f"cooperative groups: {name} becomes the portable "
+                       f"header's {ported[name]}: the group copies at once and the wait syncs "
+                       "the group, so dst holds the same bytes after the wait; the overlap of "
+                       "the copy with the work before the wait is lost", name)
+                continue
             report("CP213", m.start(1) if m.group(1) else m.start(2),
                    f"cooperative groups: {name} has no counterpart in "
                    f"{_target_release(ctx)}'s cooperative groups", name)

@@ -1960,3 +1960,43 @@ __device__ inline __hip_bfloat16 cudaport_atomic_add(__hip_bfloat16* address, __
 #endif
 //@ end
 
+//@ cg_memcpy_async provides=cudaport_memcpy_async,cudaport_wait,cudaport_wait_prior
+#ifndef CUDAPORT_PORTABLE_CG_MEMCPY_ASYNC
+#if defined(HIP_INCLUDE_HIP_AMD_DETAIL_HIP_COOPERATIVE_GROUPS_H)
+#define CUDAPORT_PORTABLE_CG_MEMCPY_ASYNC
+// cooperative_groups::memcpy_async / wait / wait_prior (<cooperative_groups/memcpy_async.h>,
+// CUDA 13.0 cooperative_groups/details/async.h): the group's threads together copy `count`
+// bytes (or, with element counts, min(dstCount, srcCount) elements) from src to dst, which
+// is complete after wait(group) / wait_prior<N>(group), and those sync the group. HIP's
+// cooperative groups have none; here the group's threads copy at once (thread_rank()
+// strided by size()) and wait/wait_prior sync the group: the same bytes in dst after the
+// wait, without the overlap of the copy with the work before the wait (CP231).
+namespace cooperative_groups {
+template <class TyGroup>
+__device__ inline void cudaport_group_copy(const TyGroup& group, void* dst, const void* src,
+                                           unsigned long long bytes) {
+  unsigned char* d = static_cast<unsigned char*>(dst);
+  const unsigned char* s = static_cast<const unsigned char*>(src);
+  for (unsigned long long i = group.thread_rank(); i < bytes; i += group.size()) d[i] = s[i];
+}
+template <class TyGroup, class TyElem, class TySizeT>
+__device__ inline void cudaport_memcpy_async(const TyGroup& group, TyElem* dst, const TyElem* src,
+                                             const TySizeT& count) {
+  cudaport_group_copy(group, (void*)dst, (const void*)src, (unsigned long long)(size_t)count);
+}
+template <class TyGroup, class TyElem, class DstLayout, class SrcLayout>
+__device__ inline void cudaport_memcpy_async(const TyGroup& group, TyElem* dst,
+                                             const DstLayout& dst_count, const TyElem* src,
+                                             const SrcLayout& src_count) {
+  const size_t n = (size_t)dst_count < (size_t)src_count ? (size_t)dst_count : (size_t)src_count;
+  cudaport_group_copy(group, (void*)dst, (const void*)src, (unsigned long long)(n * sizeof(TyElem)));
+}
+template <unsigned int Stage, class TyGroup>
+__device__ inline void cudaport_wait_prior(const TyGroup& group) { group.sync(); }
+template <class TyGroup>
+__device__ inline void cudaport_wait(const TyGroup& group) { group.sync(); }
+}  // namespace cooperative_groups
+#endif
+#endif
+//@ end
+
