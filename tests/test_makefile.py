@@ -287,3 +287,14 @@ def test_a_query_of_nvccs_version_gets_the_answer_of_cuda_13(tmp_path, text, ans
 def test_only_a_query_of_nvccs_version_read_on_is_answered(text):
     out, _ = tr(text)
     assert "Cuda compilation tools" not in out
+
+
+@pytest.mark.parametrize("before,after", [
+    # a fuzz run's: the option's rewrite and the root's rename overlapped, so the root was
+    # left and a second pass renamed it
+    ("F := -Xcompiler -Wall,-fP$(CUDA_PATH)/lib64IC\n", "F := -Wall -fP$(ROCM_PATH)/lib64IC\n"),
+    ("F := -Xcompiler -Wall,-L$(CUDA_HOME)/lib64\n", "F := -Wall -L$(ROCM_PATH)/lib\n"),
+    ("F := -Xcompiler -Wall,-I/usr/local/cuda/include\n", "F := -Wall -I/opt/rocm/include\n"),
+])
+def test_a_rewritten_option_renames_the_toolkit_folder_in_it(before, after):
+    assert tr(before)[0] == after

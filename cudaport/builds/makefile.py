@@ -333,6 +333,7 @@ class _Translator:
         roots = b"|".join(re.escape(v.encode()) for v in rules.root_variables) or b"(?!)"
         self.root_ref = re.compile(rb"\$[({](?:" + roots + rb")[)}]|/usr/local/cuda(?:-[\d.]+)?"
                                    rb"(?![\w.-])")
+        self.root_lib = re.compile(b"(" + self.root_ref.pattern + rb")(/lib64(?![\w.-]))?")
         self.root_name = re.compile(rb"(?<![\w$])(?:" + roots + rb")(?!\w)")
         self.alias = re.compile(rb"[ \t]*(?:export[ \t]+|override[ \t]+)?(?:" + roots + rb")[ \t]*"
                                 rb"(?::{1,3}|[?+!])?=[ \t]*\$[({](?:" + roots + rb")[)}][ \t]*\r?$")
@@ -475,8 +476,8 @@ class _Translator:
         changed = {c.start for c in changes}
         for change in changes:
             if change.text is not None:
-                self.edit(change.start, change.end, change.text.encode("utf-8", "surrogateescape"),
-                          "flag")
+                self.edit(change.start, change.end,
+                          self._roots(change.text.encode("utf-8", "surrogateescape")), "flag")
         removed = [self._removal(s, e, line_start, code_end, openers)
                    for s, e in _runs([(c.start, c.end) for c in changes if c.text is None],
                                      self.src)]
@@ -488,6 +489,20 @@ class _Translator:
             for i, w in enumerate(words):
                 if w.text.startswith("-I") and w.start not in changed:
                     self.include(words, i)
+
+    def _roots(self, text: bytes) -> bytes:
+        """A rewritten option's text with the toolkit folder renamed in it, as the line's
+        other words are (`-Xcompiler -fP$(CUDA_PATH)/x` becomes one edit, which the root's
+        own would overlap: left, a second pass renamed it)."""
+        variable = self.rules.root_variable.encode()
+
+        def root(m: re.Match[bytes]) -> bytes:
+            g = m.group(1)
+            return (self.rules.root_default.encode() if g.startswith(b"/") else
+                    g[:2] + variable + g[-1:]) + (b"/lib" if m.group(2) else b"")
+
+        text = self.root_lib.sub(root, text)
+        return self.root_name.sub(variable, text)
 
     def _removal(self, start: int, end: int, line_start: int, code_end: int,
                  openers: set[int]) -> tuple[int, int]:
