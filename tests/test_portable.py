@@ -109,9 +109,10 @@ def test_every_provided_function_is_some_rule_target():
             targets |= set(re.findall(rb"\bcudaport_\w+", template or b""))
     # (and the inline-PTX forms that call the header: ports/asm/ptx.yaml)
     targets |= set(re.findall(rb"\bcudaport_\w+", (HEADER.parent / "asm" / "ptx.yaml").read_bytes()))
-    # (and the passes that call the header: half_atomics.py)
+    # (and the passes that call the header: half_atomics.py, host_only_runtime.py)
     passes = HEADER.parent.parent.parent.parent / "cudaport" / "translate" / "passes"
-    targets |= set(re.findall(rb"\bcudaport_\w+", (passes / "half_atomics.py").read_bytes()))
+    for name in ("half_atomics.py", "host_only_runtime.py"):
+        targets |= set(re.findall(rb"\bcudaport_\w+", (passes / name).read_bytes()))
     # (and the cooperative-groups functions ported to the header: target.yaml)
     targets |= set(re.findall(rb"\bcudaport_\w+", (HEADER.parent.parent / "target.yaml").read_bytes()))
     # (and the libcu++ names ported to the header: libcudacxx-portable.tsv)

@@ -2000,3 +2000,175 @@ __device__ inline void cudaport_wait(const TyGroup& group) { group.sync(); }
 #endif
 //@ end
 
+//@ device_error_strings needs=prelude provides=cudaport_device_error_string,cudaport_device_error_name
+#ifndef CUDAPORT_PORTABLE_DEVICE_ERROR_STRINGS
+#if defined(HIP_INCLUDE_HIP_HIP_RUNTIME_API_H) && defined(__cplusplus)
+#define CUDAPORT_PORTABLE_DEVICE_ERROR_STRINGS
+// cudaGetErrorString / cudaGetErrorName called in device code (CUDA declares both for
+// it, cuda_device_runtime_api.h); HIP's hipGetErrorString / hipGetErrorName are host
+// functions. These return, in device and host code, the texts the host functions of
+// ROCm 7.2 return for each code (tools/gen_device_error_strings.py read them from
+// hipGetErrorName / hipGetErrorString; the codes by number, the same in every HIP).
+CUDAPORT_HD static inline const char* cudaport_device_error_string(hipError_t error) {
+  switch (static_cast<int>(error)) {
+    case 0: return "no error";
+    case 1: return "invalid argument";
+    case 2: return "out of memory";
+    case 3: return "initialization error";
+    case 4: return "driver shutting down";
+    case 5: return "profiler disabled while using external profiling tool";
+    case 6: return "profiler is not initialized";
+    case 7: return "profiler already started";
+    case 8: return "profiler already stopped";
+    case 9: return "invalid configuration argument";
+    case 12: return "invalid pitch argument";
+    case 13: return "invalid device symbol";
+    case 17: return "invalid device pointer";
+    case 21: return "invalid copy direction for memcpy";
+    case 35: return "driver version is insufficient for runtime version";
+    case 52: return "__global__ function call is not configured";
+    case 53: return "unspecified launch failure in prior launch";
+    case 98: return "invalid device function";
+    case 100: return "no ROCm-capable device is detected";
+    case 101: return "invalid device ordinal";
+    case 200: return "device kernel image is invalid";
+    case 201: return "invalid device context";
+    case 202: return "context is already current context";
+    case 205: return "mapping of buffer object failed";
+    case 206: return "unmapping of buffer object failed";
+    case 207: return "array is mapped";
+    case 208: return "resource already mapped";
+    case 209: return "no kernel image is available for execution on the device";
+    case 210: return "resource already acquired";
+    case 211: return "resource not mapped";
+    case 212: return "resource not mapped as array";
+    case 213: return "resource not mapped as pointer";
+    case 214: return "uncorrectable ECC error encountered";
+    case 215: return "limit is not supported on this architecture";
+    case 216: return "exclusive-thread device already in use by a different thread";
+    case 217: return "peer access is not supported between these two devices";
+    case 218: return "invalid kernel file";
+    case 219: return "invalid OpenGL or DirectX context";
+    case 300: return "device kernel image is invalid";
+    case 301: return "file not found";
+    case 302: return "shared object symbol not found";
+    case 303: return "shared object initialization failed";
+    case 304: return "OS call failed or operation not supported on this OS";
+    case 400: return "invalid resource handle";
+    case 401: return "the operation cannot be performed in the present state";
+    case 500: return "named symbol not found";
+    case 600: return "device not ready";
+    case 700: return "an illegal memory access was encountered";
+    case 701: return "too many resources requested for launch";
+    case 702: return "the launch timed out and was terminated";
+    case 704: return "peer access is already enabled";
+    case 705: return "peer access has not been enabled";
+    case 708: return "cannot set while device is active in this process";
+    case 709: return "context is destroyed";
+    case 710: return "device-side assert triggered";
+    case 712: return "part or all of the requested memory range is already mapped";
+    case 713: return "pointer does not correspond to a registered memory region";
+    case 719: return "unspecified launch failure";
+    case 720: return "too many blocks in cooperative launch";
+    case 801: return "operation not supported";
+    case 900: return "operation not permitted when stream is capturing";
+    case 901: return "operation failed due to a previous error during capture";
+    case 902: return "operation would result in a merge of separate capture sequences";
+    case 903: return "capture was not ended in the same stream as it began";
+    case 904: return "capturing stream has unjoined work";
+    case 905: return "dependency created on uncaptured work in another stream";
+    case 906: return "operation would make the legacy stream depend on a capturing blocking stream";
+    case 907: return "operation not permitted on an event last recorded in a capturing stream";
+    case 908: return "attempt to terminate a thread-local capture sequence from another thread";
+    case 910: return "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update";
+    case 911: return "invalid resource description of texture passed to the api";
+    case 912: return "invalid texture object passed to the api";
+    case 1052: return "runtime memory call returned error";
+    case 1053: return "runtime call other than memory returned error";
+    case 1054: return "unknown error";
+    default: return "unknown error";
+  }
+}
+CUDAPORT_HD static inline const char* cudaport_device_error_name(hipError_t error) {
+  switch (static_cast<int>(error)) {
+    case 0: return "hipSuccess";
+    case 1: return "hipErrorInvalidValue";
+    case 2: return "hipErrorOutOfMemory";
+    case 3: return "hipErrorNotInitialized";
+    case 4: return "hipErrorDeinitialized";
+    case 5: return "hipErrorProfilerDisabled";
+    case 6: return "hipErrorProfilerNotInitialized";
+    case 7: return "hipErrorProfilerAlreadyStarted";
+    case 8: return "hipErrorProfilerAlreadyStopped";
+    case 9: return "hipErrorInvalidConfiguration";
+    case 12: return "hipErrorInvalidPitchValue";
+    case 13: return "hipErrorInvalidSymbol";
+    case 17: return "hipErrorInvalidDevicePointer";
+    case 21: return "hipErrorInvalidMemcpyDirection";
+    case 35: return "hipErrorInsufficientDriver";
+    case 52: return "hipErrorMissingConfiguration";
+    case 53: return "hipErrorPriorLaunchFailure";
+    case 98: return "hipErrorInvalidDeviceFunction";
+    case 100: return "hipErrorNoDevice";
+    case 101: return "hipErrorInvalidDevice";
+    case 200: return "hipErrorInvalidImage";
+    case 201: return "hipErrorInvalidContext";
+    case 202: return "hipErrorContextAlreadyCurrent";
+    case 205: return "hipErrorMapFailed";
+    case 206: return "hipErrorUnmapFailed";
+    case 207: return "hipErrorArrayIsMapped";
+    case 208: return "hipErrorAlreadyMapped";
+    case 209: return "hipErrorNoBinaryForGpu";
+    case 210: return "hipErrorAlreadyAcquired";
+    case 211: return "hipErrorNotMapped";
+    case 212: return "hipErrorNotMappedAsArray";
+    case 213: return "hipErrorNotMappedAsPointer";
+    case 214: return "hipErrorECCNotCorrectable";
+    case 215: return "hipErrorUnsupportedLimit";
+    case 216: return "hipErrorContextAlreadyInUse";
+    case 217: return "hipErrorPeerAccessUnsupported";
+    case 218: return "hipErrorInvalidKernelFile";
+    case 219: return "hipErrorInvalidGraphicsContext";
+    case 300: return "hipErrorInvalidSource";
+    case 301: return "hipErrorFileNotFound";
+    case 302: return "hipErrorSharedObjectSymbolNotFound";
+    case 303: return "hipErrorSharedObjectInitFailed";
+    case 304: return "hipErrorOperatingSystem";
+    case 400: return "hipErrorInvalidHandle";
+    case 401: return "hipErrorIllegalState";
+    case 500: return "hipErrorNotFound";
+    case 600: return "hipErrorNotReady";
+    case 700: return "hipErrorIllegalAddress";
+    case 701: return "hipErrorLaunchOutOfResources";
+    case 702: return "hipErrorLaunchTimeOut";
+    case 704: return "hipErrorPeerAccessAlreadyEnabled";
+    case 705: return "hipErrorPeerAccessNotEnabled";
+    case 708: return "hipErrorSetOnActiveProcess";
+    case 709: return "hipErrorContextIsDestroyed";
+    case 710: return "hipErrorAssert";
+    case 712: return "hipErrorHostMemoryAlreadyRegistered";
+    case 713: return "hipErrorHostMemoryNotRegistered";
+    case 719: return "hipErrorLaunchFailure";
+    case 720: return "hipErrorCooperativeLaunchTooLarge";
+    case 801: return "hipErrorNotSupported";
+    case 900: return "hipErrorStreamCaptureUnsupported";
+    case 901: return "hipErrorStreamCaptureInvalidated";
+    case 902: return "hipErrorStreamCaptureMerge";
+    case 903: return "hipErrorStreamCaptureUnmatched";
+    case 904: return "hipErrorStreamCaptureUnjoined";
+    case 905: return "hipErrorStreamCaptureIsolation";
+    case 906: return "hipErrorStreamCaptureImplicit";
+    case 907: return "hipErrorCapturedEvent";
+    case 908: return "hipErrorStreamCaptureWrongThread";
+    case 910: return "hipErrorGraphExecUpdateFailure";
+    case 911: return "hipErrorInvalidChannelDescriptor";
+    case 912: return "hipErrorInvalidTexture";
+    case 1052: return "hipErrorRuntimeMemory";
+    case 1053: return "hipErrorRuntimeOther";
+    case 1054: return "hipErrorTbd";
+    default: return "hipErrorUnknown";
+  }
+}
+#endif
+#endif
+//@ end
