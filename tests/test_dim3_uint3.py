@@ -63,3 +63,10 @@ def test_the_translation_compiles_to_object_code(tmp_path, version):
     path = tmp_path / "dims.hip"
     path.write_bytes(_translate(SRC, version).output)
     compile_object(path, "gfx942", version)
+
+
+def test_make_uint3_as_a_launch_configuration_becomes_a_dim3():
+    src = (b"__global__ void k(int* p) {}\n"
+           b"void h(int* p) { k<<<make_uint3(2, 1, 1), make_uint3(32, 1, 1)>>>(p); }\n")
+    out = _translate(src).output
+    assert b"dim3(2, 1, 1), dim3(32, 1, 1)" in out

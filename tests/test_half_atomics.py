@@ -56,9 +56,9 @@ def test_half_and_bfloat16_atomic_adds_become_the_portable_function():
 @pytest.mark.parametrize("src", [
     # a float atomicAdd in a file that uses half elsewhere
     b"#include <cuda_fp16.h>\n__global__ void k(float* f, __half* h) { atomicAdd(f, 1.f); h[0] = 0; }\n",
-    # a pointer whose type is not read (a member): left as written
+    # a pointer whose type is not read (a member), nor the value's: left as written
     b"#include <cuda_fp16.h>\nstruct S { __half2* p; };\n"
-    b"__global__ void k(S s, __half2 v) { atomicAdd(s.p, v); }\n",
+    b"__global__ void k(S s) { atomicAdd(s.p, s.p[1]); }\n",
     # the project's own atomicAdd for its type
     b"struct Pair { float a, b; };\n__device__ Pair atomicAdd(Pair* p, Pair v);\n"
     b"__global__ void k(Pair* p, Pair v) { atomicAdd(p, v); }  // half\n",
@@ -126,3 +126,10 @@ int main() {
                    "3433 11162222 3434454b",
                    # the pair: the other store (0x12162322) kept, then +1 low, +2 high
                    "12162322 12182323 3434454b"]
+
+
+def test_a_half_value_picks_the_half_overload_where_the_pointer_is_not_read():
+    """`atomicAdd(s.p, v)` with `v` declared __half2: CUDA's __half2 overload (HIP has none)."""
+    src = (b"#include <cuda_fp16.h>\nstruct S { __half2* p; };\n"
+           b"__global__ void k(S s, __half2 v) { atomicAdd(s.p, v); }\n")
+    assert b"cudaport_atomic_add(s.p, v);" in _translate(src).output

@@ -13,6 +13,7 @@ the launches pass's: ``dim3_needs_fields``.)
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from ...source import lexer
@@ -53,12 +54,17 @@ def _made(ctx: FileContext, code: bytes, start: int, rule: str) -> None:
     if parsed is None:
         return
     after = lexer.next_token(code, parsed[1])
-    if after is None or after.text not in (b";", b",", b")", b"}"):
+    if after is None or after.text not in (b";", b",", b")", b"}", b">>>"):
         return  # (not the whole value: make_uint3(...).x, a sum)
     before = _token_before(code, start)
     if before is None:
         return
     at, text = before
+    if text in (b"<", b",") and (after.text == b"," or after.text[:1] == b">") \
+            and _in_launch_config(ctx, code, start):
+        # (a whole argument of a launch configuration, `k<<<make_uint3(2, 1, 1), b>>>`)
+        ctx.edits.append(Edit(start, start + len(_MAKE), _DIM3, rule))
+        return
     if text == b"=" and (at == 0 or code[at - 1] not in _BEFORE_ASSIGN):
         target = _token_before(code, at)
         if target is None:
@@ -118,6 +124,16 @@ def _declared(ctx: FileContext, code: bytes, start: int, rule: str) -> None:
         v = value.text
         ctx.edits.append(Edit(value.start, value.end,
                               b"dim3(" + v + b".x, " + v + b".y, " + v + b".z)", rule))
+
+
+def _in_launch_config(ctx: FileContext, code: bytes, start: int) -> bool:
+    """Whether ``start`` is between a ``<<<`` of the scan and its ``>>>``."""
+    i = bisect.bisect_right(ctx.scan.launches, start) - 1
+    if i < 0:
+        return False
+    opened = ctx.scan.launches[i]
+    close = code.find(b">>>", opened + 3)
+    return close > start and b";" not in code[opened:start]
 
 
 def _token_before(code: bytes, at: int) -> tuple[int, bytes] | None:

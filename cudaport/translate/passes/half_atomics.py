@@ -49,7 +49,8 @@ def half_atomics(ctx: FileContext) -> None:
         parsed = lexer.split_arguments(code, paren.start)
         if parsed is None or len(parsed[0]) != 2:
             continue
-        if _pointee(symbols.callee, code, *parsed[0][0]) in _TYPES:
+        if _pointee(symbols.callee, code, *parsed[0][0]) in _TYPES or _value_type(
+                symbols.callee, code, *parsed[0][1]) in _TYPES:
             ctx.edits.append(Edit(start, start + len(_NAME), _TO,
                                   f"{ctx.compiled.target.name}/half-atomics"))
 
@@ -77,6 +78,21 @@ def _pointee(callee, code: bytes, a: int, b: int) -> bytes | None:
     if declared is None or not declared.endswith(b"*") or declared.endswith(b"**"):
         return None
     return _base(declared[:-1])
+
+
+def _value_type(callee, code: bytes, a: int, b: int) -> bytes | None:
+    """The declared type of the value argument ``code[a:b]`` when it is one name: where the
+    pointer's type is not read (a member ``s.p``), a half value still picks CUDA's half
+    overload."""
+    text = code[a:b].strip()
+    if _ONE_NAME.fullmatch(text) is None:
+        return None
+    at = a + code[a:b].find(text)
+    declared = callee.argument_type(at, at + len(text))
+    return None if declared is None or declared.endswith(b"*") else _base(declared)
+
+
+_ONE_NAME = re.compile(rb"[A-Za-z_]\w*")
 
 
 def _base(declared: bytes) -> bytes:
