@@ -70,3 +70,12 @@ def test_make_uint3_as_a_launch_configuration_becomes_a_dim3():
            b"void h(int* p) { k<<<make_uint3(2, 1, 1), make_uint3(32, 1, 1)>>>(p); }\n")
     out = _translate(src).output
     assert b"dim3(2, 1, 1), dim3(32, 1, 1)" in out
+
+
+def test_a_uint3_variable_assigned_to_a_dim3_becomes_a_dim3():
+    src = (b"void h() {\n  uint3 u = make_uint3(1, 2, 3);\n  dim3 g;\n  g = u;\n"
+           b"  uint3 v;\n  v = u;\n}\n")
+    out = _translate(src).output
+    assert b"  g = dim3(u.x, u.y, u.z);\n" in out
+    assert b"  v = u;\n" in out  # (a uint3 destination keeps it)
+    assert _translate(out).output == out

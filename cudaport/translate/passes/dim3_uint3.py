@@ -43,6 +43,31 @@ def dim3_uint3(ctx: FileContext) -> None:
             _made(ctx, code, m.start(), rule)
         else:
             _declared(ctx, code, m.start(), rule)
+    _assigned(ctx, code, rule)
+
+
+_UINT3_NAME = re.compile(rb"uint3(?<![\w$]uint3)[ \t\r\n]+([A-Za-z_]\w*)")
+_ASSIGNED = re.compile(rb"([A-Za-z_]\w*)[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*;")
+
+
+def _assigned(ctx: FileContext, code: bytes, rule: str) -> None:
+    """``g = u;`` with ``g`` declared dim3 and ``u`` declared uint3: ``u`` becomes
+    ``dim3(u.x, u.y, u.z)`` (one search for simple assignments, the names the file declares
+    uint3 asked of the model)."""
+    names = {m.group(1) for m in _UINT3_NAME.finditer(code)}
+    if not names:
+        return
+    callee = ctx.symbols.callee
+    for m in _ASSIGNED.finditer(code):
+        value = m.group(2)
+        if value not in names or code[m.start() - 1:m.start()] in (b".", b">", b":") \
+                or code[m.end(1):m.start(2)].strip() != b"=":
+            continue
+        if callee.argument_type(m.start(1), m.end(1)) == _DIM3 \
+                and callee.argument_type(m.start(2), m.end(2)) == b"uint3":
+            ctx.edits.append(Edit(m.start(2), m.end(2),
+                                  b"dim3(" + value + b".x, " + value + b".y, " + value + b".z)",
+                                  rule))
 
 
 def _made(ctx: FileContext, code: bytes, start: int, rule: str) -> None:
