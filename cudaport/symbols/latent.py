@@ -47,6 +47,32 @@ def expanded(src: bytes, names: Iterable[bytes]) -> set[bytes]:
     return {n for n, k in counts.items() if k > 0}
 
 
+def unexpanded_macro_body(code: bytes):
+    """A test of offsets of ``code``: inside the body of a macro the file itself never
+    expands (its own uses, as :func:`expanded` counts them). Read on the first offset that
+    stands on a directive line, so a file asking only about code reads nothing."""
+    state: dict[str, object] = {}
+
+    def test(offset: int) -> bool:
+        if b"define" not in code:
+            return False
+        line = code.rfind(b"\n", 0, offset) + 1
+        if not code[line:offset].lstrip(b" \t").startswith(b"#"):
+            # (a continued #define line: its first line starts with '#')
+            if line < 2 or code[line - 2:line - 1] != b"\\":
+                return False
+        macros = state.get("macros")
+        if macros is None:
+            from .resolve import Macros
+
+            macros = state["macros"] = Macros(code)
+            state["used"] = expanded(code, {m for _, _, m, _ in macros.spans})
+        inside = macros.at(offset) if macros.spans else None
+        return inside is not None and inside[0] not in state["used"]
+
+    return test
+
+
 def macros_with_cuda(src: bytes, compiled) -> set[bytes]:
     """The macros ``src`` defines whose bodies name a CUDA-spelled word (a rule-table name
     or a CUDA-looking unknown): the ones whose findings depend on being expanded."""

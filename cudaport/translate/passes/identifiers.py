@@ -6,6 +6,7 @@ import functools
 import re
 
 from ...source import lexer
+from ...symbols import latent
 from ...symbols import polyfills
 from ...symbols import scopes
 from ..context import FileContext
@@ -37,6 +38,9 @@ def identifiers(ctx: FileContext) -> None:
     # functions the target lacks or names otherwise that the file defines itself
     own: dict[bytes, int] | None = None  # (found at the first such name)
     legacy = _legacy_cublas(ctx)
+    # (a name in the body of a macro this file never expands asks for no header here: the
+    # file that expands it does, as the original relied on nvcc's own include there)
+    unexpanded = latent.unexpanded_macro_body(ctx.code)
     for start, name, context in ctx.scan.idents:
         r = lookup[name]
         if legacy and r.entry is not None and r.entry.library == "cublas" \
@@ -83,7 +87,8 @@ def identifiers(ctx: FileContext) -> None:
                 elif r.replacement != name:
                     add_edit(new_edit(start, end, r.replacement, r.entry.rule_id))
         if context == "code":
-            if r.runtime and not host_library_call(ctx, start, name, r.entry):
+            if r.runtime and not host_library_call(ctx, start, name, r.entry) \
+                    and not unexpanded(start):
                 ctx.uses_runtime = True
                 if r.entry.kind in _KERNEL_LANGUAGE:
                     ctx.uses_device = True
