@@ -41,6 +41,9 @@ def identifiers(ctx: FileContext) -> None:
     # (a name in the body of a macro this file never expands asks for no header here: the
     # file that expands it does, as the original relied on nvcc's own include there)
     unexpanded = latent.unexpanded_macro_body(ctx.code)
+    # (nor a name the translation spells as a macro the compiler itself defines)
+    compiler_macros = ctx.compiled.derived("_compiler_macros", lambda: frozenset(
+        n.encode() for n in ctx.compiled.target.extra.get("compiler_macros") or ()))
     for start, name, context in ctx.scan.idents:
         r = lookup[name]
         if legacy and r.entry is not None and r.entry.library == "cublas" \
@@ -87,7 +90,8 @@ def identifiers(ctx: FileContext) -> None:
                 elif r.replacement != name:
                     add_edit(new_edit(start, end, r.replacement, r.entry.rule_id))
         if context == "code":
-            if r.runtime and not host_library_call(ctx, start, name, r.entry) \
+            if r.runtime and r.replacement not in compiler_macros \
+                    and not host_library_call(ctx, start, name, r.entry) \
                     and not unexpanded(start):
                 ctx.uses_runtime = True
                 if r.entry.kind in _KERNEL_LANGUAGE:
