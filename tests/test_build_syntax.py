@@ -433,6 +433,10 @@ FUZZ_MAKEFILES = {
     "a tab line before any rule": "\t-arch=sm_70# a note\nNVCC := nvcc\napp: x.cu\n"
                                   "ifeq ($(D),)\n\t$(NVCC) -arch=sm_70 x.cu\nendif\n"
                                   "F = 1\n\tG = -arch=sm_80 # -G\n",
+    # a computed variable name, blanks only inside its references: `$(addprefix -X ,$(F))`
+    # expands to nothing, so the line assigns the variable `-arch` (a 30-minute run's)
+    "a computed variable name": "$(addprefix -Xcompiler ,$(F))-arch=sm_70# note\n"
+                                "NVCC := nvcc\napp: x.cu\n\t$(NVCC) -arch=sm_70 x.cu\n",
 }
 
 

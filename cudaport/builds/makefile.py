@@ -632,7 +632,7 @@ def _line_head(src: bytes, start: int, end: int) -> tuple[int, bytes]:
             # an assignment when what comes before is one name (make's variable names hold
             # no blanks: `-gencode arch=x y: z` is a rule whose targets hold a '=')
             name = src[_MODIFIERS.match(src, start, i).end():i].strip()
-            if not re.search(rb"\s", name):
+            if not re.search(rb"\s", _without_references(name)):
                 return i, name
             if c == 0x3A:
                 colon = i
@@ -642,6 +642,19 @@ def _line_head(src: bytes, start: int, end: int) -> tuple[int, bytes]:
             return i + 1, b""
         i += 1
     return (end, b"") if colon >= 0 else (start, b"")
+
+
+_REFERENCE = re.compile(rb"\$[({][^$(){}]*[)}]")
+
+
+def _without_references(text: bytes) -> bytes:
+    """``text`` with its variable and function references taken out, innermost first (a
+    computed name, ``$(addprefix -X ,$(F))-arch``, holds blanks only inside them)."""
+    while True:
+        stripped = _REFERENCE.sub(b"", text)
+        if stripped == text:
+            return text
+        text = stripped
 
 
 def _shell_spans(src: bytes, start: int, end: int) -> list[tuple[int, int]]:
