@@ -89,3 +89,13 @@ def test_the_device_error_texts_compile_to_object_code(tmp_path, version):
     path = tmp_path / "k.hip"
     path.write_bytes(result.output)
     compile_object(path, "gfx942", version)
+
+
+def test_a_device_error_text_after_a_rewritten_launch():
+    """The launches pass's edits are plain tuples: replacing the rename at a device call's
+    name must read them too (bench/fuzz.py's 30-minute run: an AttributeError)."""
+    src = (b"#include <cstdio>\n__global__ void k(int* p);\n"
+           b"void h(int* p) { k<<<1, 1>>>(p); }\n"
+           b"__global__ void e(cudaError_t x) { printf(\"%s\\n\", cudaGetErrorString(x)); }\n")
+    out = translate_bytes(src, Options(launch="hip"), "k.cu").output
+    assert b"hipLaunchKernelGGL(k" in out and b"cudaport_device_error_string(x)" in out

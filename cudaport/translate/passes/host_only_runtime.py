@@ -41,7 +41,7 @@ def host_only_runtime(ctx: FileContext) -> None:
         if ported is not None and ported in _provided(ctx):
             # (the portable header's table of the host function's texts: the rename to the
             # host function at this name is replaced by it)
-            ctx.edits[:] = [e for e in ctx.edits if e.start != start]
+            ctx.edits[:] = [e for e in ctx.edits if e[0] != start]  # (some passes add plain tuples)
             ctx.edits.append(Edit(start, start + len(name), ported,
                                   f"{ctx.compiled.target.name}/device-error-strings"))
             continue
