@@ -85,15 +85,13 @@ def declared_objects_pattern(types: tuple[str, ...]) -> re.Pattern[bytes]:
                       rb"([A-Za-z_]\w*)\s*(?=[\[;,=)({:])")
 
 
-@functools.lru_cache(maxsize=256)
-def member_use_pattern(paths: tuple[str, ...], objects: tuple[bytes, ...]) -> re.Pattern[bytes]:
-    """``NAME[...].member.path`` / ``NAME->member`` for the member paths given, NAME one of
-    ``objects`` (group 1: the name; group 2: the path). Each name is its own literal
-    alternative, tested after it for what stands before it: a leading look-behind on any
-    identifier made the search try every byte of the file (5 ms per 100 kB)."""
+@functools.cache
+def member_use_pattern(paths: tuple[str, ...]) -> re.Pattern[bytes]:
+    """``NAME[...].member.path`` / ``NAME->member`` for the member paths given (group 1:
+    the name, for the caller to look up among its objects; group 2: the path). (The file's
+    objects as literal alternatives would let the search skip ahead, but an alternation of
+    n names is tried name by name: quadratic in a file declaring many objects.)"""
     members = b"|".join(rb"\s*\.\s*".join(re.escape(part.encode()) for part in path.split("."))
                         for path in sorted(paths, key=len, reverse=True))
-    names = b"|".join(re.escape(n) + rb"(?<![\w$.>]" + re.escape(n) + rb")"
-                      for n in sorted(objects, key=len, reverse=True))
-    return re.compile(rb"(" + names + rb")(?!\w)\s*(?:\[[^\]\n]*\]\s*)?(?:\.|->)\s*("
+    return re.compile(rb"(?<![\w$.>])([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\]\s*)?(?:\.|->)\s*("
                       + members + rb")(?![\w$])")

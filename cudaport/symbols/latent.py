@@ -52,10 +52,10 @@ def unexpanded_macro_body(code: bytes):
     expands (its own uses, as :func:`expanded` counts them). Read on the first offset that
     stands on a directive line, so a file asking only about code reads nothing."""
     state: dict[str, object] = {}
+    if b"define" not in code:  # (once: asked per name, a search of the file each time was
+        return lambda offset: False  # quadratic, the linear-time test's USE_ROCM shape)
 
     def test(offset: int) -> bool:
-        if b"define" not in code:
-            return False
         line = code.rfind(b"\n", 0, offset) + 1
         if not code[line:offset].lstrip(b" \t").startswith(b"#"):
             # (a continued #define line: its first line starts with '#')

@@ -291,7 +291,9 @@ def _struct_members(ctx: FileContext, struct: str, types: tuple[str, ...],
         else None
     target = r.replacement.decode() if r is not None and r.replacement else None
     where = f"{target} ({_target_release(ctx)})" if target else _target_release(ctx)
-    for m in member_use_pattern(tuple(whats), tuple(sorted(objects))).finditer(code):
+    for m in member_use_pattern(tuple(whats)).finditer(code):
+        if m.group(1) not in objects:
+            continue
         path = re.sub(rb"\s+", b"", m.group(2)).decode()
         what = whats.get(path, "")
         if what:
