@@ -49,8 +49,11 @@ def half_atomics(ctx: FileContext) -> None:
         parsed = lexer.split_arguments(code, paren.start)
         if parsed is None or len(parsed[0]) != 2:
             continue
-        if _pointee(symbols.callee, code, *parsed[0][0]) in _TYPES or _value_type(
-                symbols.callee, code, *parsed[0][1]) in _TYPES:
+        pointee = _pointee(symbols.callee, code, *parsed[0][0])
+        # (the value's type only where the pointer is a member, `s.p`: each reading is a
+        # search of the function back to a few kilobytes)
+        if pointee in _TYPES or pointee is None and _is_member(code, *parsed[0][0]) \
+                and _value_type(symbols.callee, code, *parsed[0][1]) in _TYPES:
             ctx.edits.append(Edit(start, start + len(_NAME), _TO,
                                   f"{ctx.compiled.target.name}/half-atomics"))
 
@@ -78,6 +81,13 @@ def _pointee(callee, code: bytes, a: int, b: int) -> bytes | None:
     if declared is None or not declared.endswith(b"*") or declared.endswith(b"**"):
         return None
     return _base(declared[:-1])
+
+
+def _is_member(code: bytes, a: int, b: int) -> bool:
+    return _MEMBER.fullmatch(code[a:b].strip()) is not None
+
+
+_MEMBER = re.compile(rb"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)+")
 
 
 def _value_type(callee, code: bytes, a: int, b: int) -> bytes | None:
