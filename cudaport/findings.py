@@ -719,6 +719,19 @@ keeps project names apart).
 
 # Portability hazards (CP2xx) and clang tool problems (CP903-CP909): cudaport/translate/passes/hazards.py
 # and cudaport/clang/. Warp-width codes fire only when the target's warp is wider than 32.
+register("CP178", "absent-target-header", "error", "ROCm header the target's packages do not install", """
+What: code a build for the target compiles (a file written for HIP, or the project's own
+HIP branch, `#elif defined __HIP__`) includes a ROCm header that the target's packages do
+not install: ROCProfiler's `rocprofiler.h` or ROCTracer's `roctracer.h` with ROCm 7.2 from
+Debian's packages (`absent_headers` in rules/hip/target.yaml says which, and why).
+Why: the translation leaves the project's own ROCm code as it is, so the include stays and
+the build stops at "file not found"; the file and every file including it are not ported.
+Fix: move to the header named instead (ROCprofiler-SDK for the deprecated ROCProfiler and
+ROCTracer), install the component from AMD's packages where the build runs, or guard the
+include and its uses with a switch the build sets only where the component is there.
+Bad: `#elif defined __HIP__` / `#include <rocprofiler.h>` (ROCm 7.2, Debian's packages)
+Good: `#if defined(__HIP__) && defined(HAVE_ROCPROFILER)` around the include and its uses
+""")
 register("CP201", "ballot-in-32-bits", "warning", "warp ballot stored in a 32-bit integer", """
 What: the result of `__ballot_sync`/`__activemask` is kept in a 32-bit integer.
 Why: on a 64-wide wavefront (AMD CDNA) the ballot has 64 bits; the upper 32 lanes are lost.

@@ -74,6 +74,10 @@ SHAPES = {
     "runtime calls in nested device lambdas":
         (lambda n: b"__global__ void k(int* p) {\n" + b"  [&]() { p[0] = cudaGetLastError(); };\n" * n
          + b"}\n", Options(), False),
+    # the target-headers check reads each include once (HIP branches' too)
+    "absent ROCm headers in HIP branches":
+        (b"#ifdef __NVCC__\n#include <cupti.h>\n#elif defined __HIP__\n#include <rocprofiler.h>\n"
+         b"#endif\n#include <roctracer.h>\n", Options(), False),
 }
 # The dense shapes of tests/scaling_shapes.py (bench/scaling.py prints their 2 MB and 20 MB
 # figures): each once cost a rescan of the file per launch, branch, declaration or name.

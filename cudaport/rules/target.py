@@ -117,6 +117,14 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         # out as YAML and reading it back: that cost a one-file check 20 ms)
         return yaml.constructor.SafeConstructor().construct_document(n)
 
+    def absent_headers(pth: str, n: yaml.Node, what: str) -> dict[str, dict[str, str]]:
+        out = {}
+        for name, node, _at in S.mapping(pth, n, what):
+            out[name] = S.fields(pth, node, f"{what}.{name}", {
+                "component": S.text, "why": S.text, "instead": S.text},
+                required=("component", "why"))
+        return out
+
     spec = {
         "name": S.identifier, "title": S.text, "description": S.text,
         "aliases": lambda a, b, c: S.string_list(a, b, c), "version": S.version,
@@ -144,6 +152,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "device_gate_macro": S.identifier, "gate_facts": S.text,
         "library_version_macros": library_versions, "function_macros": function_macros,
         "device_printf_global": S.boolean, "offload_arch": S.text,
+        "absent_headers": absent_headers,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -171,7 +180,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "cuda_version_values", "gate_macro",
                                  "device_gate_macro", "gate_facts",
                                  "library_version_macros", "function_macros",
-                                 "device_printf_global", "offload_arch")
+                                 "device_printf_global", "offload_arch", "absent_headers")
                if k in d},
         newest_described=d.get("newest_described"),
     )

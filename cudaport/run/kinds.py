@@ -130,13 +130,17 @@ def _source(data: bytes, options: Options, shown: str, outcome: FileOutcome, nam
         output = rewrite_includes(output, rel, renamed, dict(rename))
     outcome.findings.extend(result.findings)
     outcome.own_names = result.own_names
-    outcome.includes = tuple(inc.name.decode("utf-8", "surrogateescape")
-                             for inc in result.scan.includes)
+    # (with the includes of the branches the target's compiler selects: a build for the
+    # target includes those, `#elif defined __HIP__` / `#include "rocm_metrics.hpp"`)
+    included = sorted(list(result.scan.includes) + list(result.portable_includes),
+                      key=lambda inc: inc.start) if result.portable_includes \
+        else result.scan.includes
+    outcome.includes = tuple(inc.name.decode("utf-8", "surrogateescape") for inc in included)
     if outcome.includes:
         from ..translate.context import LineIndex
 
         at = LineIndex(data)
-        outcome.include_lines = tuple(at.linecol(inc.start)[0] for inc in result.scan.includes)
+        outcome.include_lines = tuple(at.linecol(inc.start)[0] for inc in included)
     if any(f.severity == "error" for f in result.findings):
         outcome.unported = unported_keys(result.references)
         outcome.blockers = unreferenced_blockers(result.findings, unported=outcome.unported)

@@ -10,6 +10,7 @@ from ..source import encodings
 from . import fixes
 from ..preprocessor import platform_branches
 from ..preprocessor import portability_layers
+from .passes import target_headers
 from ..symbols import project_names
 from .context import FileContext, LineIndex
 from ..findings import Finding, Reference
@@ -40,6 +41,9 @@ class Result:
     extra_references: list[tuple] = field(default_factory=list, repr=False)
     _references: list[Reference] | None = field(default=None, repr=False)
     own_names: frozenset[bytes] = frozenset()  # see FileContext.own_names
+    # Includes in the branches the target's compiler selects (FileContext.portable_includes):
+    # not in ``scan.includes``, yet a build for the target includes them
+    portable_includes: tuple = ()
 
     @property
     def changed(self) -> bool:
@@ -120,6 +124,7 @@ def _translate_bytes(src: bytes, options: Options, path: str,
     if ctx.clang is not None:
         after_passes(ctx)
     portability_layers.after_passes(ctx, portable)
+    target_headers.absent_headers(ctx)  # (a HIP branch's includes too: after the above)
     platform_branches.retired(ctx)
     kept = collisions.check(ctx, E.resolve(ctx.edits, src))
     output = E.apply(src, kept)
@@ -132,7 +137,8 @@ def _translate_bytes(src: bytes, options: Options, path: str,
     latent.soften(ctx)
     ctx.findings.sort(key=lambda f: (f.offset, f.code))
     return Result(output, kept, ctx.findings, path, ctx.lines or LineIndex(src),
-                  ctx.scan, compiled.identifiers, ctx.references, own_names=ctx.own_names)
+                  ctx.scan, compiled.identifiers, ctx.references, own_names=ctx.own_names,
+                  portable_includes=tuple(ctx.portable_includes))
 
 
 def translate_source(source: str | bytes, target: str = "hip", **kwargs: object) -> Result:
