@@ -217,6 +217,29 @@ def test_a_projects_overload_of_a_warp_intrinsic_keeps_its_calls():
     assert [line for line, c, _ in codes(r) if c == "CP175"] == [11]
 
 
+def test_an_overloads_decision_is_the_same_on_translated_output():
+    # fuzzing (case 11): the overload's CUDA-typed parameter is renamed by the first pass
+    # (cudaMemcpyKind -> hipMemcpyKind); read as a type of the project's own on the second,
+    # it made the three-argument call CUDA's, and the second pass renamed it
+    src = ("struct Buffer { void* p; };\n"
+           "void cudaMemcpy(Buffer& b, const void* s, size_t n,\n"
+           "                cudaMemcpyKind k = cudaMemcpyHostToDevice);\n"
+           "void f(Buffer& b, const void* s, float* d, size_t n) {\n"
+           "  cudaMemcpy(b, s, n);\n  cudaMemcpy(d, s, n, cudaMemcpyHostToDevice);\n}\n")
+    once = tr(src).text
+    assert "  cudaMemcpy(b, s, n);" in once and "hipMemcpy(d, s, n, hipMemcpyHostToDevice)" in once
+    assert tr(once).text == once
+    # a call's argument list misread as a declaration (an unterminated string a mutation
+    # made left the braces open) declares no overload: `y.data()` is no parameter
+    call = ("void g(float* d, std::vector<float>& y) {\n  h(\"x);\n"
+            "  cudaMemcpy(y.data(), d, 4, cudaMemcpyDeviceToHost);\n"
+            "  cudaMemcpy(d, y.data(), 4, cudaMemcpyHostToDevice);\n}\n")
+    once = tr(call).text
+    assert once.count("hipMemcpy(") == 2
+    assert [c for _, c, _ in codes(tr(call)) if c != "CP907"] == []  # (CP907: the string)
+    assert tr(once).text == once
+
+
 @pytest.mark.parametrize("src, needle, nth, owner", [
     ("void f() { int warpSize = 1; g(warpSize); }\n", "warpSize", 1, M.PROJECT),
     ("void f() { g(warpSize); int warpSize = 1; }\n", "warpSize", 0, M.UNDECIDED),

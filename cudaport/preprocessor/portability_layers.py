@@ -26,6 +26,7 @@ from typing import Callable, Iterable
 from ..source import lexer
 from ..translate.context import FileContext
 from .platform_branches import compiler_skipped_spans, retired_macros
+from ..symbols.roles import target_spellings
 
 BRANCH, LAYER, LAYER_NAMES = "CP160", "CP161", "CP162"
 OPTION_GUARDS, OPTION_LAYER_NAMES = "portable_guards", "layer_names"
@@ -183,15 +184,6 @@ def _markers(guards: frozenset[bytes]) -> tuple[bytes, ...]:
     return tuple(out)
 
 
-def _target_names(compiled) -> frozenset[bytes]:
-    names = getattr(compiled, "_target_names", None)
-    if names is None:
-        names = frozenset(r.replacement for r in compiled.identifiers.values()
-                          if r.replacement)
-        compiled._target_names = names
-    return names
-
-
 def layer_definitions(src: bytes, compiled, idents=None) -> list[tuple[int, int, bytes]]:
     """(start, end, CUDA name) of each definition of a CUDA name in terms of a target one
     (``#define cudaMalloc hipMalloc``, ``typedef hipStream_t cudaStream_t;``,
@@ -201,7 +193,7 @@ def layer_definitions(src: bytes, compiled, idents=None) -> list[tuple[int, int,
         return []
     code = src
     cuda = compiled.identifiers
-    target = _target_names(compiled)
+    target = target_spellings(compiled)
     prefixes = tuple(p.encode() for p in compiled.target.extra.get("portable_prefixes") or ())
     out = []
     for i, regex in enumerate(_LAYER_DEFS):

@@ -25,6 +25,8 @@ _BUILTIN = frozenset(b"""void bool char short int long float double unsigned sig
 ptrdiff_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t uint auto
 const volatile half __half __half2 __nv_bfloat16 __nv_bfloat162 std""".split())
 _WORD = re.compile(rb"[A-Za-z_]\w*")
+# a member access before any default value: an argument, not a parameter declaration
+_EXPRESSION = re.compile(rb"[^=]*?[\w)\]]\s*(?:\.(?!\.)|->)\s*[A-Za-z_]")
 _LOOK_BACK = 4000  # bytes read back from a call for an argument's declaration
 
 
@@ -55,10 +57,12 @@ class Callee:
     """The project's overloads of CUDA functions in one file, and which one a call
     reaches."""
 
-    def __init__(self, code: bytes, skeleton: Skeleton, hit_names: frozenset[bytes]) -> None:
+    def __init__(self, code: bytes, skeleton: Skeleton, hit_names: frozenset[bytes],
+                 target: frozenset[bytes] = frozenset()) -> None:
         self.code = code
         self.skeleton = skeleton
         self.hit_names = hit_names
+        self.target = target  # (the names CUDA's become: read as CUDA's are)
         self.overloads: dict[bytes, list[Overload]] = {}
         self._classes: dict[bytes, bool] = {}  # type name -> none of the file's aliases
 
@@ -78,6 +82,10 @@ class Callee:
             # `void __launch_bounds__(N * rows, 2) kernel(...)`: an attribute before the
             # function's name (a number is no parameter), not a declaration of its own
             return False
+        if any(_EXPRESSION.match(self.code, a, b) for a, b in parsed[0]):
+            # (`cudaMemcpy(y.data(), ...)`: a member access is no parameter's declaration
+            # but a call's argument, wherever the braces around it were misread)
+            return False
         types = tuple(parameter_type(self.code[a:b]) for a, b in parsed[0])
         marks = tuple(i for i, t in enumerate(types) if self._own(t))
         if not marks:
@@ -90,7 +98,8 @@ class Callee:
         declares (which may name a builtin type: pytorch_scatter's `typedef unsigned int
         warp_mask_t`)."""
         base = t.rstrip(b"*").split(b" ")[-1] if t else b""
-        if not base or base in _BUILTIN or base in self.hit_names or base.startswith(b"__"):
+        if not base or base in _BUILTIN or base in self.hit_names or base in self.target \
+                or base.startswith(b"__"):
             return False
         found = self._classes.get(base)
         if found is None:

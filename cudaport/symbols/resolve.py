@@ -90,13 +90,16 @@ class FileSymbols:
     ``src``: the file's bytes; ``code``: the same with comments and literals blanked; ``hits``: (offset, name) of its
     CUDA-spelled tokens in code, in order; ``api``: the API's namespaces (a qualifier
     naming one makes a name the API's); ``project``: (namespace, name) pairs other files
-    of the run declare (a use inside that namespace reaches them)."""
+    of the run declare (a use inside that namespace reaches them); ``target``: the names
+    the rules translate CUDA's into (read like CUDA's, so that a second translation
+    decides as the first did)."""
 
     def __init__(self, src: bytes, code: bytes, hits: Iterable[tuple[int, bytes]],
                  skeleton: Skeleton,
                  api: frozenset[bytes], project: frozenset[tuple[bytes, bytes]] = frozenset(),
                  branches: BranchTree | None = None,
-                 api_members: frozenset[bytes] = frozenset()) -> None:
+                 api_members: frozenset[bytes] = frozenset(),
+                 target: frozenset[bytes] = frozenset()) -> None:
         self.code = code
         self.skeleton = skeleton
         self.api = api | namespace_aliases(code, api)
@@ -148,7 +151,7 @@ class FileSymbols:
         self._using = self._using_directives() if self._names_in_namespaces else {}
         # the project's overloads of CUDA functions for its own types (global declarations
         # with a parameter of such a type)
-        self.callee = Callee(code, skeleton, frozenset(n for _, n in hits))
+        self.callee = Callee(code, skeleton, frozenset(n for _, n in hits), target)
         overloaded: set[int] = set()
         for start, name, found in roles:
             if found.role == M.DECLARATOR and found.decl is None \

@@ -27,6 +27,18 @@ def api_namespaces(compiled) -> frozenset[bytes]:
     return names
 
 
+def target_spellings(compiled) -> frozenset[bytes]:
+    """Every name the rule tables turn a CUDA name into (``hipMemcpyHostToDevice``): on
+    translated output they stand where CUDA's stood, and a decision must read them as it
+    read CUDA's for a second translation to change nothing."""
+    names = getattr(compiled, "_target_names", None)
+    if names is None:
+        names = frozenset(r.replacement for r in compiled.identifiers.values()
+                          if r.replacement)
+        compiled._target_names = names
+    return names
+
+
 def api_members(compiled) -> frozenset[bytes]:
     """Names the rule tables know as members of a framework's classes (PyTorch's
     ``Tensor::is_cuda``): reached through an object, they are still the API's."""

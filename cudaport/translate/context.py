@@ -197,7 +197,7 @@ class FileContext:
         if self._symbols is None:
             from ..symbols.project import project_declarations
             from ..symbols.resolve import FileSymbols
-            from ..symbols.roles import api_members, api_namespaces
+            from ..symbols.roles import api_members, api_namespaces, target_spellings
 
             hits = [(s, n) for s, n, c in self.scan.idents if c == "code"]
             hits += [(s, n) for s, n, c in self.scan.unknown if c == "code"]
@@ -205,7 +205,8 @@ class FileContext:
             self._symbols = FileSymbols(self.src, self.code, hits, self.skeleton,
                                         api_namespaces(self.compiled),
                                         project_declarations(self.options), self.branch_tree,
-                                        api_members(self.compiled))
+                                        api_members(self.compiled),
+                                        target_spellings(self.compiled))
         return self._symbols
 
     @property
