@@ -51,6 +51,18 @@ _toolkit_root = re.compile(r"(?:/usr/local/cuda(?:-[\d.]+)?|/opt/rocm|(?<![^\s])
                            r"(?![\w.-])|/usr/local/cuda(?:-[\d.]+)?|/opt/rocm")
 
 
+def _toolkit_env() -> dict[str, str]:
+    """The toolkit folders set as a user's environment sets them: a name computed from one
+    before the file assigns it (`built$(CUDA_PATH)/lib64` on line 1) reads the folder, and
+    the translation's `$(ROCM_PATH)/lib` normalizes to the same name."""
+    from cudaport.builds.makefile import load_rules
+    from cudaport.options import Options
+
+    rules = load_rules(Options())
+    return {**{v: "/usr/local/cuda" for v in rules.root_variables},
+            rules.root_variable: "/opt/rocm"}
+
+
 def make_database(folder: Path, text: bytes) -> tuple[bool, str, set[str], set[str]]:
     """Parse ``text`` as ``Makefile`` with ``make -n -p`` (a goal of its own, so no recipe of
     the file runs): (parses, make's message, variables the file defines, its targets)."""
@@ -58,7 +70,7 @@ def make_database(folder: Path, text: bytes) -> tuple[bool, str, set[str], set[s
     (folder / "stub.mk").write_text(f"{GOAL}: ; @:\n")
     proc = subprocess.run([MAKE, "-n", "-p", "-f", "Makefile", "-f", "stub.mk", GOAL],
                           cwd=folder, capture_output=True, timeout=60,
-                          env={"PATH": "/usr/bin:/bin", "LANG": "C"})
+                          env={"PATH": "/usr/bin:/bin", "LANG": "C", **_toolkit_env()})
     out = proc.stdout.decode("utf-8", "replace")
     variables, targets = set(), set()
     lines = out.splitlines()
@@ -66,7 +78,7 @@ def make_database(folder: Path, text: bytes) -> tuple[bool, str, set[str], set[s
         if line.startswith("# makefile (from 'Makefile'"):
             m = re.match(r"(?:define )?([^\s:+?!]+)\s*[:+?!]*=?", lines[i + 1])
             if m:
-                variables.add(m.group(1))
+                variables.add(_toolkit_root.sub("<toolkit>", m.group(1)))
     previous = ""
     for line in out.split("# Files", 1)[-1].splitlines():
         # (a file named only as a prerequisite is "Not a target": a rule's prerequisites
@@ -437,6 +449,16 @@ FUZZ_MAKEFILES = {
     # expands to nothing, so the line assigns the variable `-arch` (a 30-minute run's)
     "a computed variable name": "$(addprefix -Xcompiler ,$(F))-arch=sm_70# note\n"
                                 "NVCC := nvcc\napp: x.cu\n\t$(NVCC) -arch=sm_70 x.cu\n",
+    # names computed from the toolkit's folder (a 23-minute run's, /tmp/fuzz_fail7): a
+    # variable, and a target whose folder comes after other characters; the translation
+    # renames the folder in them, as everywhere (the checker reads both with the folders
+    # set, as a user's environment sets them)
+    "a variable named after the toolkit folder": "CUDA_PATH ?= /usr/local/cuda\n"
+                                                 "$(CUDA_PATH)/lib64NVCC := $(CUDA_PATH)/bin/nvcc\n"
+                                                 "LDFLAGS := -L$(CUDA_PATH)/lib64 -lcudart\n",
+    "a target after other characters": "  built$(CUDA_PATH)/lib64 by nvcc\n"
+                                       "CUDA_PATH ?= /usr/local/cuda\n"
+                                       "NVCC := $(CUDA_PATH)/bin/nvcc\n",
 }
 
 
