@@ -79,3 +79,33 @@ def test_a_uint3_variable_assigned_to_a_dim3_becomes_a_dim3():
     assert b"  g = dim3(u.x, u.y, u.z);\n" in out
     assert b"  v = u;\n" in out  # (a uint3 destination keeps it)
     assert _translate(out).output == out
+
+
+# Forms compiled by hand only until now: a make_uint3 launch configuration (becomes a dim3)
+# and a uint3 variable assigned to a declared dim3
+LAUNCH_FORMS = b"""#include <cuda_runtime.h>
+__global__ void k(int* p) { p[threadIdx.x] = 1; }
+void h(int* p, unsigned n) {
+  dim3 b(32, 1, 1);
+  k<<<make_uint3(1, 1, 1), b>>>(p);
+  k<<<make_uint3(n, 1, 1), make_uint3(32, 1, 1)>>>(p);
+  dim3 g;
+  uint3 u = make_uint3(n, 2, 1);
+  g = u;
+  k<<<g, b>>>(p);
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", ["7.2", "6.4"])
+def test_make_uint3_launches_and_uint3_assignments_compile(tmp_path, version):
+    result = _translate(LAUNCH_FORMS, version)
+    out = result.output
+    assert b"k<<<dim3(1, 1, 1), b>>>(p);" in out
+    assert b"k<<<dim3(n, 1, 1), dim3(32, 1, 1)>>>(p);" in out
+    assert b"  g = dim3(u.x, u.y, u.z);\n" in out
+    assert [f for f in result.findings if f.severity != "info"] == []
+    path = tmp_path / "launch_forms.hip"
+    path.write_bytes(out)
+    compile_object(path, "gfx90a", version)
