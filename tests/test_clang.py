@@ -359,3 +359,23 @@ def test_project_header_is_precompiled_and_facts_still_come_from_the_file(tmp_pa
     assert b"  mine::cudaMalloc((void **)&d, 4);\n  hipMalloc((void **)&d, 4);" in r.output
     assert any(p and Path(p).is_file() and str(tmp_path) in Path(p).with_suffix(".h").read_text()
                for p in P._PCH.values())
+
+
+def test_clang_binds_names_before_the_passes():
+    """The symbol model takes clang's bindings before any pass runs (DESIGN step 8): a call
+    clang binds to the project's overload of a warp intrinsic keeps its mask as written
+    (the mask rewrite made HIP's template the better match; withdrawing the name's edit after
+    the passes left the argument's), where the text alone cannot tell (CP175)."""
+    src = (b"#include <cuda_runtime.h>\nstruct Pair { float a, b; };\n"
+           b"__device__ Pair __shfl_xor_sync(unsigned mask, Pair v, int m) {\n"
+           b"  Pair r; r.a = __shfl_xor_sync(mask, v.a, m); return r;\n}\n"
+           b"__device__ Pair pick(Pair v) { return v; }\n"
+           b"__global__ void k(Pair* p, float* f) {\n  Pair v = p[threadIdx.x];\n"
+           b"  v = __shfl_xor_sync(0xffffffff, pick(v), 1);\n"
+           b"  f[0] = __shfl_xor_sync(0xffffffff, f[0], 1);\n  p[threadIdx.x] = v;\n}\n")
+    lexical = translate_source(src)
+    assert [f.line for f in lexical.findings if f.code == "CP175"] == [9]
+    r = translate_source(src, clang=True, header_mode="stub")
+    assert "v = __shfl_xor_sync(0xffffffff, pick(v), 1);" in r.text
+    assert "f[0] = __shfl_xor_sync(__activemask(), f[0], 1);" in r.text
+    assert not [f for f in r.findings if f.code in ("CP175", "CP903", "CP904")], r.findings

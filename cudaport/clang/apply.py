@@ -1,8 +1,10 @@
-"""Hand clang's facts to a translation: computed before the passes, applied after them.
+"""Hand clang's facts to a translation: computed before the passes.
 
-After the passes, edits the facts contradict are withdrawn (a project's own ``cudaMalloc``
-is not CUDA's; with ``--inactive-branches keep`` code in inactive branches stays as it
-is) and the clang-side findings (CP903-CP906) join the file's report.
+The symbol model takes clang's bindings before the passes (a project's own ``cudaMalloc``
+is not CUDA's: ``FileSymbols.adopt_clang``). After them, code in inactive branches stays as
+it is with ``--inactive-branches keep``, an edit a pass still made at a name clang binds to
+the project's is withdrawn (a pass that did not consult the model), and the clang-side
+findings (CP903-CP906) join the file's report.
 """
 
 from __future__ import annotations
@@ -79,8 +81,9 @@ def _withdraw_shadowed(ctx: FileContext, facts: Facts) -> None:
     ctx.references = [item for item in ctx.references if item[0] not in shadowed]
     ctx.findings = [f for f in ctx.findings
                     if not (f.offset in shadowed and f.code in MAPPING_CODES)]
+    named = {f.offset for f in ctx.findings if f.code == "CP906"}
     for offset, where in sorted(shadowed.items()):
-        if offset not in changed:
+        if offset not in changed or offset in named:
             continue  # maps to itself, or an unknown name now known to be the project's
         name = _ident_at(ctx, offset)
         clang_finding(ctx, "CP906", offset, f"{name} refers to the project's own declaration "

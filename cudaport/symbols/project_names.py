@@ -12,7 +12,8 @@ through the project's declaration:
 
 Those are not renamed; one info finding (CP164) per name and file says so. CUDA API is
 never declared in a namespace of the project, so this only keeps what renaming would
-break. ``--clang`` resolves names exactly (CP906) and stays the precise answer.
+break. With ``--clang``, where clang parses the file, its AST binds the names it sees and the
+model takes those answers before the passes (CP906 names each use so kept).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from .project import OPTION
 from .namespaces import opened_in_shared
 from .skeleton import CLASS, Skeleton
 
-KEPT, UNDECIDED_CALL = "CP164", "CP175"
+KEPT, UNDECIDED_CALL, SHADOWED = "CP164", "CP175", "CP906"
 
 def _in_class_body(ctx: FileContext, start: int) -> bool:
     """Whether the innermost block around ``start`` is a struct, class or union body."""
@@ -96,6 +97,16 @@ def before_passes(ctx: FileContext) -> None:
                  "type of its own, and this call's arguments do not tell which function it "
                  "calls: left as written (a call of CUDA's function may need the "
                  "translation's rewrite, a widened mask or another name)", r.name.decode())
+    by_clang = symbols.by_clang
+    for s, n in found:
+        resolved = lookup.get(n)
+        if by_clang.get(s) and (resolved is None or resolved.replacement != n):
+            # (clang bound it to the project's declaration: each use that the rules would
+            # have changed is named where it stands)
+            ctx.find(SHADOWED, s, f"{n.decode()} refers to the project's own declaration "
+                     f"({by_clang[s]}), not CUDA's; left unchanged", n.decode(),
+                     engine="clang")
+    found = [(s, n) for s, n in found if s not in by_clang]
     counts = Counter((n, kept[s]) for s, n in found)
     reported: set[tuple[bytes, str]] = set()
     for s, n in found:

@@ -106,6 +106,8 @@ class FileSymbols:
         self.macros = Macros(code)
         self.api_members = api_members
         self.refs: dict[int, M.Ref] = {}
+        # offsets whose owner clang's AST set -> where the project declares it ("" for CUDA's)
+        self.by_clang: dict[int, str] = {}
         self.decls: list[M.Decl] = []
         roles: list[tuple[int, bytes, Role]] = []
         by_name: dict[bytes, list[M.Decl]] = {}
@@ -167,6 +169,25 @@ class FileSymbols:
             if found.role == M.CALL and self.callee.overloads and name in self.callee.overloads \
                     and self.refs[start].owner != M.PROJECT:
                 self.refs[start] = self._overloaded_call(self.refs[start])
+
+    def adopt_clang(self, shadowed: dict[int, str], resolved: set[int]) -> None:
+        """Take clang's answers where it parsed the file: a token clang binds to a
+        declaration of the project's (``shadowed``: offset -> where declared) is the
+        project's, one it binds to CUDA's headers (``resolved``) is the API's, whatever the
+        text suggested; tokens clang did not bind (inactive branches, macro bodies never
+        expanded, undeclared names) keep the lexical answer. Called before the passes, so
+        nothing is edited and withdrawn after them."""
+        for start, ref in self.refs.items():
+            where = shadowed.get(start)
+            if where is not None:
+                role = M.CALL if ref.role == M.UNDECIDED_CALL else ref.role
+                self.refs[start] = ref._replace(role=role, owner=M.PROJECT,
+                                                why=f"clang: declared at {where}")
+                self.by_clang[start] = where
+            elif start in resolved and (ref.owner != M.API or ref.role == M.UNDECIDED_CALL):
+                role = M.CALL if ref.role == M.UNDECIDED_CALL else ref.role
+                self.refs[start] = ref._replace(role=role, owner=M.API, why="", decl=None)
+                self.by_clang[start] = ""
 
     # -- queries ----------------------------------------------------------------------
 

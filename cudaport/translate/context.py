@@ -112,10 +112,10 @@ class FileContext:
         return self.lines.linecol(offset)
 
     def find(self, code: str, offset: int, message: str, identifier: str = "",
-             library: str = "", severity: str = "") -> None:
+             library: str = "", severity: str = "", engine: str = "lexical") -> None:
         line, col = self.linecol(offset)
         self.findings.append(Finding(code, message, self.path, line, col, severity,
-                                     identifier, library, "lexical", offset))
+                                     identifier, library, engine, offset))
 
     def in_code(self, start: int, end: int) -> bool:
         """Whether no comment or literal overlaps ``src[start:end]``: a span found by

@@ -107,14 +107,13 @@ def _translate_bytes(src: bytes, options: Options, path: str,
     ctx = FileContext(src, path, compiled, options, scanned or scan(
         src, compiled, options.rewrite_comments, options.rewrite_strings))
     portable = portability_layers.before_passes(ctx)
-    parsed = False
     if options.clang:
         from ..clang.apply import after_passes, before_passes, parsed_by_clang
 
         before_passes(ctx)
-        parsed = parsed_by_clang(ctx)
-    if not parsed:  # clang, when it parsed the file, resolves names exactly
-        project_names.before_passes(ctx)
+        if parsed_by_clang(ctx):  # (its AST binds the names it sees: the model takes them)
+            ctx.symbols.adopt_clang(ctx.clang.shadowed, ctx.clang.resolved)
+    project_names.before_passes(ctx)
     platform_branches.before_passes(ctx)
     for _name, run in passes():
         run(ctx)
