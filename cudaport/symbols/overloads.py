@@ -12,6 +12,7 @@ with a warning (see :class:`Callee`).
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import NamedTuple
 
@@ -28,6 +29,8 @@ _WORD = re.compile(rb"[A-Za-z_]\w*")
 # a member access before any default value: an argument, not a parameter declaration
 _EXPRESSION = re.compile(rb"[^=]*?[\w)\]]\s*(?:\.(?!\.)|->)\s*[A-Za-z_]")
 _LOOK_BACK = 4000  # bytes read back from a call for an argument's declaration
+_BARRIER = re.compile(rb"[;{}()]")  # (bytes a declaration holds only as its last)
+_UNREAD = object()
 
 
 class Overload(NamedTuple):
@@ -65,6 +68,10 @@ class Callee:
         self.target = target  # (the names CUDA's become: read as CUDA's are)
         self.overloads: dict[bytes, list[Overload]] = {}
         self._classes: dict[bytes, bool] = {}  # type name -> none of the file's aliases
+        # name -> (its declaration, a candidate); (name, piece) -> its last declared type
+        self._patterns: dict[bytes, tuple[re.Pattern[bytes], re.Pattern[bytes]]] = {}
+        self._pieces: dict[tuple[bytes, int], bytes | None] = {}
+        self._barriers: list[int] | None = None  # (see _declared)
 
     def declare(self, name: bytes, start: int) -> bool:
         """Record the global declaration of ``name`` at ``start`` when a parameter has a
@@ -173,14 +180,51 @@ class Callee:
                 if block.kind == FUNCTION:
                     break
             i = block.parent
-        found = None
-        # (a qualifier after the stars, `__half2* __restrict__ p`, belongs to the pointer)
-        pattern = re.compile(rb"([A-Za-z_][\w:]*(?:\s*<[^;{}()<>]*>)?)\s*([*&]*)\s*"
-                             rb"(?:(?:__restrict__|__restrict|const|volatile)\s+)*(?<![\w$])"
-                             + re.escape(name) + rb"\s*(?:[=;,)\[{(]|\Z)")
-        for m in pattern.finditer(self.code, low, at):
-            if m.group(1) not in (b"return", b"case", b"else", b"goto"):
-                found = m
-        if found is None:
-            return None
-        return parameter_type(found.group(1) + found.group(2).replace(b"&", b"") + b" x")
+        pattern, candidate = self._patterns.get(name) or self._compile(name)
+        # No match holds one of `;{}()` but as its last byte: the window's matches are those
+        # of its pieces between such bytes (the same for every window holding a whole
+        # piece), and a piece holds one only where the name stands before a `= ; , ) [ {
+        # (` (a candidate). The last match is read from the window's end, piece by piece.
+        if self._barriers is None:
+            self._barriers = [m.end() for m in _BARRIER.finditer(self.code)]
+        barriers = self._barriers
+        read = at  # (pieces from here on are read)
+        for q in reversed([m.start() for m in candidate.finditer(self.code, low, at)]):
+            if q >= read:
+                continue
+            k = bisect.bisect_right(barriers, q)
+            lo = barriers[k - 1] if k else 0
+            hi = barriers[k] if k < len(barriers) else len(self.code)
+            if lo >= low and hi <= at:
+                found = self._pieces.get((name, lo), _UNREAD)
+                if found is _UNREAD:
+                    found = self._pieces[name, lo] = _last(pattern, self.code, lo, hi)
+            else:
+                found = _last(pattern, self.code, max(lo, low), min(hi, at))
+            if found is not None:
+                return found
+            read = max(lo, low)
+        return None
+
+    def _compile(self, name: bytes) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+        """The declaration of ``name`` and a candidate for its name (see _declared)."""
+        word = re.escape(name)
+        self._patterns[name] = found = (re.compile(
+            # (a qualifier after the stars, `__half2* __restrict__ p`, belongs to the pointer)
+            rb"([A-Za-z_][\w:]*(?:\s*<[^;{}()<>]*>)?)\s*([*&]*)\s*"
+            rb"(?:(?:__restrict__|__restrict|const|volatile)\s+)*(?<![\w$])"
+            + word + rb"\s*(?:[=;,)\[{(]|\Z)"),
+            re.compile(word + rb"(?<![\w$]" + word + rb")(?=\s*(?:[=;,)\[{(]|\Z))"))
+        return found
+
+
+def _last(pattern: re.Pattern[bytes], code: bytes, lo: int, hi: int) -> bytes | None:
+    """The type of the last match of ``pattern`` (see Callee._declared) in
+    ``code[lo:hi]``, or None."""
+    found = None
+    for m in pattern.finditer(code, lo, hi):
+        if m.group(1) not in (b"return", b"case", b"else", b"goto"):
+            found = m
+    if found is None:
+        return None
+    return parameter_type(found.group(1) + found.group(2).replace(b"&", b"") + b" x")
