@@ -581,3 +581,27 @@ def test_the_translation_reads_the_macros_the_compile_defines(tmp_path):
 
     assert severity(defines_of(["-DCUDNN"])) == {"error"}
     assert severity(()) == {"warning"}
+
+
+def test_a_header_shared_by_units_with_different_defines_is_judged_per_set(tmp_path):
+    # a header two units include, one compiled with -DCUDNN and one without: each unit's
+    # verdict reads the header's findings for its own build (the header was translated
+    # once, with the first unit's defines, and the second unit inherited its error)
+    from cudaport.run.verify import Workspace
+    (tmp_path / "w.h").write_text(
+        "#include <cuda_runtime.h>\n#ifdef CUDNN\n#include <cudnn.h>\n"
+        "inline void b(cudnnHandle_t h) { cudnnPoolingBackward(h, 0, 0, 0, 0, 0, 0, 0, "
+        "0, 0, 0, 0, 0); }\n#endif\n")
+    with_dnn, plain = tmp_path / "a.cu", tmp_path / "b.cu"
+    with_dnn.write_text('#include "w.h"\n')
+    plain.write_text('#include "w.h"\n')
+    ws = Workspace(tmp_path / "ws", Options(target_version="7.2"))
+    ws.add(with_dnn, [], None, ("CUDNN",))
+    ws.add(plain, [], None, ())
+
+    def severity(unit):
+        return {f.severity for o in ws.translations(unit) for f in o.findings
+                if f.code == "CP101" and "cudnnPoolingBackward" in f.message}
+
+    assert severity(with_dnn) == {"error"}
+    assert severity(plain) == {"warning"}

@@ -302,28 +302,37 @@ class Workspace:
         self.options = options
         self.translate = translate
         self.files: dict[str, _Mapped] = {}  # workspace path → original
-        self._done: dict[Path, Path] = {}
-        self.outcomes: dict[Path, FileOutcome] = {}  # original path → its translation
-        self.headers: dict[Path, list[Path]] = {}  # original path → local headers it includes
+        # keyed by (original path, the -D set of the unit that reached it): a header shared
+        # by units with different defines is judged once per set (its branches differ)
+        self._done: dict[tuple[Path, tuple[str, ...]], Path] = {}
+        self._written: dict[Path, bytes] = {}  # mirror path -> what was written there
+        self.outcomes: dict[tuple[Path, tuple[str, ...]], FileOutcome] = {}
+        self.headers: dict[tuple[Path, tuple[str, ...]], list[Path]] = {}  # -> local headers
+        self._unit_defines: dict[Path, tuple[str, ...]] = {}
         self._location = re.compile(re.escape(str(root)) + r"(/[^:\s]+)(?::(\d+)(?::(\d+))?)?")
 
     def mirror(self, path: Path) -> Path:
         return self.root / str(path).lstrip(os.sep)
 
     def add(self, path: Path, include_dirs: list[str], display: str | None = None,
-            defines: tuple[str, ...] = ()) -> Path:
+            defines: tuple[str, ...] = (), unit: bool = True) -> Path:
         """Translate ``path`` (and, recursively, the local headers it includes), with the
         macros its compile defines (``-D``): the translation reads the branches the
-        compiler takes (a header another unit reached first keeps that unit's)."""
+        compiler takes; a header reached by units with different defines is translated for
+        each set, its findings counted for the units of that set (the mirror holds the first
+        translation: the output rarely depends on the defines, the findings do)."""
         path = Path(os.path.abspath(path))
-        if path in self._done:
-            return self._done[path]
+        key = (path, defines)
+        if unit:
+            self._unit_defines[path] = defines
+        if key in self._done:
+            return self._done[key]
         try:
             data = read_input(path)
         except OSError as exc:
             raise VerifyError(str(exc)) from None
         target = self.mirror(path)
-        self._done[path] = target
+        self._done[key] = target
         shown = display or _display(path)
         if self.translate:
             options = self.options
@@ -334,28 +343,32 @@ class Workspace:
             if translated is None:
                 raise VerifyError(outcome.message)
             output, positions = translated, PositionMap(data, outcome.edits, translated)
-            self.outcomes[path] = outcome
+            self.outcomes[key] = outcome
         else:
             output, positions = data, None
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(output)
-        self.files[str(target)] = _Mapped(shown, positions)
-        self.headers[path] = []
+        if path not in self._written:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(output)
+            self._written[path] = output
+            self.files[str(target)] = _Mapped(shown, positions)
+        self.headers[key] = []
         for header in self._local_includes(path, data, include_dirs):
-            self.headers[path].append(Path(os.path.abspath(header)))
-            self.add(header, include_dirs, defines=defines)
+            self.headers[key].append(Path(os.path.abspath(header)))
+            self.add(header, include_dirs, defines=defines, unit=False)
         return target
 
     def translations(self, unit: Path) -> list[FileOutcome]:
         """The translation outcomes of ``unit`` and of the local headers it reaches."""
+        unit = Path(os.path.abspath(unit))
+        defines = self._unit_defines.get(unit, ())
         order: dict[Path, None] = {}
-        stack = [Path(os.path.abspath(unit))]
+        stack = [unit]
         while stack:
             path = stack.pop()
             if path not in order:
                 order[path] = None
-                stack.extend(reversed(self.headers.get(path, [])))
-        return [self.outcomes[p] for p in order if p in self.outcomes]
+                stack.extend(reversed(self.headers.get((path, defines), [])))
+        return [self.outcomes[p, defines] for p in order if (p, defines) in self.outcomes]
 
     def _local_includes(self, path: Path, data: bytes, include_dirs: list[str]) -> Iterable[Path]:
         for inc in scan(data, get_compiled(self.options)).includes:
