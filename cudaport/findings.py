@@ -732,6 +732,31 @@ include and its uses with a switch the build sets only where the component is th
 Bad: `#elif defined __HIP__` / `#include <rocprofiler.h>` (ROCm 7.2, Debian's packages)
 Good: `#if defined(__HIP__) && defined(HAVE_ROCPROFILER)` around the include and its uses
 """)
+register("CP179", "integer-handle-cast", "info", "cast of a CUDA integer handle made a C-style cast", """
+What: a `reinterpret_cast` or `static_cast` to `CUdeviceptr` (or an alias of it, or a
+texture or surface object type), or a `static_cast` of a variable of the type, became a
+C-style cast: `reinterpret_cast<CUdeviceptr>(p)` -> `(hipDeviceptr_t)(p)`.
+Why: CUDA's type is an integer (`unsigned long long`), HIP's a pointer (`void*`): there
+`reinterpret_cast` from a `const` pointer casts away qualifiers and `static_cast` between
+the pointer and an integer is not allowed, so the renamed cast does not compile. A C-style
+cast converts each of these as CUDA's cast does, to the same value.
+Fix: nothing.
+Bad: `return reinterpret_cast<address_t>(device_ptr);` with `const void* device_ptr` and `using address_t = CUdeviceptr;`
+Good: `return (address_t)(device_ptr);`
+""")
+register("CP180", "integer-handle-arithmetic", "error", "CUDA integer handle used as a number", """
+What: a variable declared as `CUdeviceptr` (or an alias of it, or a texture or surface
+object type) is used as a number: arithmetic (`d + offset`, `d += n`), bitwise operators
+(`d & ~0xff`), an ordered comparison with a number, or a comparison or assignment of a
+number other than 0.
+Why: CUDA's type is an integer (`unsigned long long`), HIP's `hipDeviceptr_t` a `void*`
+(texture and surface objects pointers to opaque structs): arithmetic on `void*`, bitwise
+operators and comparisons with integers do not compile there.
+Fix: convert for the arithmetic and back: `(hipDeviceptr_t)((uintptr_t)d + offset)`
+(the same address); compare `(uintptr_t)d` with the number.
+Bad: `CUdeviceptr d; ... cuMemcpyHtoD(d + 16, h, n);`
+Good: `cuMemcpyHtoD((CUdeviceptr)((uintptr_t)d + 16), h, n);` (becomes `(hipDeviceptr_t)(...)`)
+""")
 register("CP201", "ballot-in-32-bits", "warning", "warp ballot stored in a 32-bit integer", """
 What: the result of `__ballot_sync`/`__activemask` is kept in a 32-bit integer.
 Why: on a 64-wide wavefront (AMD CDNA) the ballot has 64 bits; the upper 32 lanes are lost.

@@ -78,6 +78,12 @@ SHAPES = {
     "absent ROCm headers in HIP branches":
         (b"#ifdef __NVCC__\n#include <cupti.h>\n#elif defined __HIP__\n#include <rocprofiler.h>\n"
          b"#endif\n#include <roctracer.h>\n", Options(), False),
+    # the integer-handles pass reads the aliases and variables once, then each identifier
+    "CUdeviceptr casts and arithmetic":
+        (lambda n: b"#include <cuda.h>\nusing addr = CUdeviceptr;\n" + b"".join(
+            b"addr f%d(const void* p, CUdeviceptr d%d) { CUdeviceptr e%d = d%d + 4; "
+            b"return reinterpret_cast<addr>(p) + static_cast<size_t>(e%d); }\n"
+            % (i, i, i, i, i) for i in range(n)), Options(), False),
 }
 # The dense shapes of tests/scaling_shapes.py (bench/scaling.py prints their 2 MB and 20 MB
 # figures): each once cost a rescan of the file per launch, branch, declaration or name.

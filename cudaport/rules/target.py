@@ -125,6 +125,14 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                 required=("component", "why"))
         return out
 
+    def integer_handles(pth: str, n: yaml.Node, what: str) -> dict[str, dict[str, str]]:
+        out = {}
+        for name, node, _at in S.mapping(pth, n, what):
+            out[name] = S.fields(pth, node, f"{what}.{name}", {
+                "cuda": S.text, "to": S.identifier, "target": S.text},
+                required=("cuda", "to", "target"))
+        return out
+
     spec = {
         "name": S.identifier, "title": S.text, "description": S.text,
         "aliases": lambda a, b, c: S.string_list(a, b, c), "version": S.version,
@@ -152,7 +160,7 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
         "device_gate_macro": S.identifier, "gate_facts": S.text,
         "library_version_macros": library_versions, "function_macros": function_macros,
         "device_printf_global": S.boolean, "offload_arch": S.text,
-        "absent_headers": absent_headers,
+        "absent_headers": absent_headers, "integer_handles": integer_handles,
     }
     d = S.fields(p, node, "target", spec, required=("name", "main_header"))
     if d["name"] != path.parent.name:
@@ -180,7 +188,8 @@ def read_target(path: Path, data: bytes) -> TargetInfo:
                                  "cuda_version_values", "gate_macro",
                                  "device_gate_macro", "gate_facts",
                                  "library_version_macros", "function_macros",
-                                 "device_printf_global", "offload_arch", "absent_headers")
+                                 "device_printf_global", "offload_arch", "absent_headers",
+                                 "integer_handles")
                if k in d},
         newest_described=d.get("newest_described"),
     )

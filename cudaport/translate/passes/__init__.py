@@ -69,3 +69,4 @@ def _import_pass_modules() -> None:
     from . import half_atomics  # noqa: F401
     from . import dim3_uint3  # noqa: F401
     from . import host_only_runtime  # noqa: F401
+    from . import integer_handles  # noqa: F401

@@ -1,0 +1,182 @@
+"""CUDA handle types that are integers where the target's are pointers (CP179, CP180).
+
+CUDA's ``CUdeviceptr`` is ``unsigned long long`` (cuda.h), HIP's ``hipDeviceptr_t`` is
+``void*`` (hip/driver_types.h); CUDA's texture and surface objects are integers too, HIP's
+pointers to opaque structs (``integer_handles`` in target.yaml). The renamed code compiles
+where it only stores and passes the value, and stops where it treats it as a number:
+
+- a cast to the type with ``reinterpret_cast`` from a const pointer ("casts away
+  qualifiers") or with ``static_cast`` from an integer, and a ``static_cast`` of a value of
+  the type to an integer: made a C-style cast, ``(hipDeviceptr_t)(p)``, which converts
+  every one of these as CUDA's cast does, bit for bit (CP179, info);
+- arithmetic, bitwise operators, ordered comparisons with a number, comparisons or
+  assignments of a number other than 0 on a variable declared with the type (or an alias
+  of it, ``using address_t = CUdeviceptr;``): an error that says so (CP180); the text
+  does not say where such an expression ends, so it is left as written.
+
+Text-level, one pass over the file's identifiers: the aliases and the variables declared
+with the types are read once (a name is the type's wherever the file declares it so: the
+variables of one file are not told apart by scope).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...source.edits import Edit
+from ..context import FileContext
+from .registry import register
+
+PORTED = "CP179"
+INTEGER_USE = "CP180"
+
+_IDENT = re.compile(rb"[A-Za-z_]\w*")
+_NUMBER = re.compile(rb"(?:0[xX][0-9a-fA-F']+|\d[\d']*)[uUlL]*\b")
+_KEYWORDS = frozenset((b"return", b"case", b"sizeof", b"throw", b"co_return", b"co_yield",
+                       b"delete", b"new", b"else", b"do", b"typename", b"const", b"volatile",
+                       b"operator", b"goto"))
+# operators after a value of the type that cannot take a void* (or a struct pointer):
+# (`->` and `&&`, `||` are not among them; compound assignments are)
+_AFTER = re.compile(rb"[ \t]*(\+\+|--|<<=?|>>=?|\+=?|-=?(?!>)|\*=?|/=?|%=?|&(?!&)=?|\|(?!\|)=?"
+                    rb"|\^=?|<=?|>=?|[!=]=|=)")
+# (before it, only where an operand stands before the operator: not unary, no declarator)
+_BEFORE_OPS = (b"<<", b">>", b"+", b"-", b"/", b"%", b"|", b"^")
+
+
+def _handles(ctx: FileContext) -> dict[bytes, dict]:
+    table = ctx.compiled.target.extra.get("integer_handles") or {}
+    return {name.encode(): dict(facts, name=name) for name, facts in table.items()
+            if ctx.holds(name.encode()) and name.encode() not in ctx.own_names}
+
+
+@register(46, "integer-handles")
+def integer_handles(ctx: FileContext) -> None:
+    handles = _handles(ctx)
+    if not handles:
+        return
+    code = ctx.code
+    types = _with_aliases(code, handles)
+    rule = f"{ctx.compiled.target.name}/integer-handles"
+    names = b"|".join(re.escape(t) for t in sorted(types, key=len, reverse=True))
+    qualified = rb"(?:::[ \t]*)?(?:[A-Za-z_]\w*[ \t]*::[ \t]*)*(" + names + rb")"
+    cast_to = re.compile(rb"\b(reinterpret_cast|static_cast)[ \t]*<[ \t]*" + qualified
+                         + rb"[ \t]*(>)[ \t]*\(")
+    for m in cast_to.finditer(code):
+        _c_style(ctx, m.start(1), m.end(1), m.start(2), m.start(3), m.end(3), rule,
+                 f"{m.group(1).decode()}<{m.group(2).decode()}>", types[m.group(2)])
+    variables = _variables(code, qualified)
+    if not variables:
+        return
+    cast_from = re.compile(rb"\bstatic_cast[ \t]*<([^<>;{}()]+)(>)[ \t]*\([ \t]*"
+                           rb"((?:[A-Za-z_]\w*[ \t]*(?:\.|->)[ \t]*)*([A-Za-z_]\w*))[ \t]*\)")
+    for m in cast_from.finditer(code):
+        if m.group(4) in variables and m.group(1).strip() not in types:
+            _c_style(ctx, m.start(), m.start() + len(b"static_cast"), m.start(1), m.start(2),
+                     m.end(2), rule, f"static_cast<{m.group(1).strip().decode()}>",
+                     types[variables[m.group(4)]], m.group(4).decode())
+    _integer_uses(ctx, code, variables, types)
+
+
+def _with_aliases(code: bytes, handles: dict[bytes, dict]) -> dict[bytes, dict]:
+    """The types and the file's aliases of them (``using A = CUdeviceptr;``, ``typedef``),
+    alias -> the facts of the type it names; an alias of an alias too (a few rounds)."""
+    types = dict(handles)
+    for _ in range(3):
+        names = b"|".join(re.escape(t) for t in sorted(types, key=len, reverse=True))
+        qualified = rb"(?:::[ \t]*)?(?:[A-Za-z_]\w*[ \t]*::[ \t]*)*(" + names + rb")\b"
+        alias = re.compile(rb"\busing[ \t]+([A-Za-z_]\w*)[ \t]*=[ \t]*" + qualified
+                           + rb"[ \t]*;|\btypedef[ \t]+" + qualified + rb"[ \t]+([A-Za-z_]\w*)"
+                           rb"[ \t]*;")
+        found = {}
+        for m in alias.finditer(code):
+            new, old = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+            if new not in types:
+                found[new] = types[old]
+        if not found:
+            break
+        types.update(found)
+    return types
+
+
+def _variables(code: bytes, qualified: bytes) -> dict[bytes, bytes]:
+    """The names the file declares with one of the types: variable -> its type."""
+    declared = re.compile(rb"(?<![\w.>])" + qualified + rb"\b[ \t]+(?:const[ \t]+)?&?[ \t]*"
+                          rb"([A-Za-z_]\w*)[ \t]*(?=[;=,)\[{])")
+    return {m.group(2): m.group(1) for m in declared.finditer(code)
+            if m.group(2) not in _KEYWORDS}
+
+
+def _c_style(ctx: FileContext, start: int, keyword_end: int, type_start: int,
+             close: int, close_end: int, rule: str, shown: str, facts: dict,
+             operand: str = "") -> None:
+    """``xxx_cast<T>(e)`` -> ``(T)(e)``: the keyword and ``<`` become ``(``, ``>`` ``)``,
+    the type between them left to the passes that rename it."""
+    ctx.edits.append(Edit(start, type_start, b"(", rule))
+    ctx.edits.append(Edit(close, close_end, b")", rule))
+    what = f"{shown}({operand})" if operand else shown
+    ctx.find(PORTED, start, f"{what}: {facts['name']} is {facts['cuda']} in CUDA, "
+             f"{facts['target']} ({facts['to']}) in {ctx.compiled.target.title}, where the cast does not "
+             "compile from a const pointer or between the pointer and an integer: made a "
+             "C-style cast, which converts as CUDA's does (same value)", shown, "", "info")
+
+
+def _integer_uses(ctx: FileContext, code: bytes, variables: dict[bytes, bytes],
+                  types: dict[bytes, dict]) -> None:
+    seen: set[int] = set()
+    for m in _IDENT.finditer(code):
+        name = m.group()
+        if name not in variables:
+            continue
+        start, end = m.span()
+        after = _after(code, end)
+        before = None if after else _before(code, start)
+        if not (after or before) or start in seen:
+            continue
+        seen.add(start)
+        facts = types[variables[name]]
+        line = code.rfind(b"\n", 0, start) + 1
+        if code[line:start].lstrip(b" \t").startswith(b"#"):
+            continue  # (a directive: #define bodies are read where expanded)
+        shown = name.decode()
+        use = f"{shown} {after} ..." if after else f"... {before} {shown}"
+        ctx.find(INTEGER_USE, start, f"{shown} is a {variables[name].decode()}, "
+                 f"{facts['cuda']} in CUDA and {facts['target']} ({facts['to']}) in "
+                 f"{ctx.compiled.target.title}: `{use}` treats it as a number, which does "
+                 f"not compile there; convert it for the arithmetic and back "
+                 f"(`({facts['to']})((uintptr_t)({shown}) + n)`, the same value)", shown, "",
+                 "error")
+
+
+def _after(code: bytes, end: int) -> str | None:
+    m = _AFTER.match(code, end)
+    if m is None:
+        return None
+    op = m.group(1)
+    if op in (b"=", b"==", b"!=", b"<", b">", b"<=", b">="):
+        rest = code[m.end():m.end() + 40].lstrip(b" \t")
+        number = _NUMBER.match(rest)
+        if number is None or (op in (b"=", b"==", b"!=")
+                              and number.group().rstrip(b"uUlL") in (b"0", b"0x0", b"0X0")):
+            return None  # (a comparison or assignment of pointers, or of 0: compiles)
+    return op.decode()
+
+
+def _before(code: bytes, start: int) -> str | None:
+    i = start
+    while i > 0 and code[i - 1] in b" \t":
+        i -= 1
+    for op in _BEFORE_OPS:
+        if code.endswith(op, max(0, i - len(op)), i):
+            j = i - len(op)
+            if code[j - 1:j] in (b"<", b">", b"-", b"+", b"&", b"|") and op not in (b"<<", b">>"):
+                return None  # (`->`, `<<`, `++`, `&&` ...: another operator)
+            while j > 0 and code[j - 1] in b" \t":
+                j -= 1
+            prev = code[j - 1:j]
+            if not prev or not (prev.isalnum() or prev in b"_)]"):
+                return None  # (unary, or after another operator)
+            word = re.search(rb"[A-Za-z_]\w*\Z", code[max(0, j - 40):j])
+            if word is not None and word.group() in _KEYWORDS:
+                return None
+            return op.decode()
+    return None
