@@ -456,6 +456,10 @@ FUZZ_MAKEFILES = {
     "a variable named after the toolkit folder": "CUDA_PATH ?= /usr/local/cuda\n"
                                                  "$(CUDA_PATH)/lib64NVCC := $(CUDA_PATH)/bin/nvcc\n"
                                                  "LDFLAGS := -L$(CUDA_PATH)/lib64 -lcudart\n",
+    # a host option spelled like an nvcc one, unwrapped from -Xcompiler (a 30-minute
+    # run's, /tmp/fuzz_fail8): translated in the first pass, not the second
+    "an architecture option among host options": "CC := gcc\nmain.o: main.c\n"
+                                                 "\t$(CC) -c $< -o -Xcompiler -fPIC,-arch=sm_70-O2$@\n",
     "a target after other characters": "  built$(CUDA_PATH)/lib64 by nvcc\n"
                                        "CUDA_PATH ?= /usr/local/cuda\n"
                                        "NVCC := $(CUDA_PATH)/bin/nvcc\n",

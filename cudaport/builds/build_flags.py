@@ -176,13 +176,15 @@ def is_arch_option(table: FlagTable, name: str, text: str) -> bool:
         for o in ("-arch", "-code"))
 
 
-def translate_words(words: list[Word], table: FlagTable, arch_flag: str
+def translate_words(words: list[Word], table: FlagTable, arch_flag: str,
+                    arch_done: set[object] | None = None
                     ) -> tuple[list[Change], list[Note], bool]:
     """What becomes of ``words`` (changes, in order, never two on one word), what to report,
-    and whether an architecture flag was written."""
+    and whether an architecture flag was written. ``arch_done``: the segments that have
+    their architecture flag already."""
     changes: list[Change] = []
     notes: list[Note] = []
-    arch_done: set[object] = set()
+    arch_done = set() if arch_done is None else arch_done
     wrote_arch = False
     i = 0
     n = len(words)
@@ -229,7 +231,8 @@ def translate_words(words: list[Word], table: FlagTable, arch_flag: str
                 continue
             value_word, value = nxt, nxt.text
         if rule.unwrap:
-            _unwrap(w, value_word, value, changes)
+            wrote_arch |= _unwrap(w, value_word, value, changes, notes, table, arch_flag,
+                                  arch_done)
         elif rule.only and value not in rule.only:
             pass
         elif rule.skip_value is not None and value == rule.skip_value:
@@ -243,17 +246,32 @@ def translate_words(words: list[Word], table: FlagTable, arch_flag: str
     return changes, notes, wrote_arch
 
 
-def _unwrap(w: Word, value_word: Word | None, value: str, changes: list[Change]) -> None:
-    """``-Xcompiler A,B``: the host options as they are (hipcc takes them itself)."""
+def _unwrap(w: Word, value_word: Word | None, value: str, changes: list[Change],
+            notes: list[Note], table: FlagTable, arch_flag: str, arch_done: set[object]
+            ) -> bool:
+    """``-Xcompiler A,B``: the host options as they are (hipcc takes them itself), each
+    read as hipcc's command line reads it once it stands there (a host option spelled like
+    an nvcc one, ``-Xcompiler -fPIC,-arch=sm_70``, is translated now: a second pass would
+    otherwise do it). Whether an architecture flag was written."""
     quoted = len(value) > 1 and value[0] == value[-1] and value[0] in "\"'"
     inner = value[1:-1] if quoted else value
     parts = [p for p in _split_commas(inner) if p]
+    words, at = [], 0
+    for part in parts:
+        words.append(Word(at, at + len(part), part, w.segment))
+        at += len(part) + 1
+    inner_changes, inner_notes, wrote = translate_words(words, table, arch_flag, arch_done)
+    notes.extend(n._replace(offset=w.start) for n in inner_notes)
+    changed = {c.start: c.text for c in inner_changes}
+    kept = [changed.get(word.start, word.text) for word in words]
+    translated = [text for text in kept if text is not None]
     if value_word is None:  # -Xcompiler=A,B: one word
-        changes.append(Change(w.start, w.end, " ".join(parts) if parts else None))
-        return
+        changes.append(Change(w.start, w.end, " ".join(translated) or None))
+        return wrote
     changes.append(Change(w.start, w.end, None))
-    if len(parts) > 1:
-        changes.append(Change(value_word.start, value_word.end, " ".join(parts) or None))
+    if len(parts) > 1 or translated != parts:
+        changes.append(Change(value_word.start, value_word.end, " ".join(translated) or None))
+    return wrote
 
 
 def _split_commas(text: str) -> list[str]:
