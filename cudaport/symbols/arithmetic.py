@@ -93,4 +93,32 @@ def declared_functions(code: bytes, names: tuple[bytes, ...]) -> frozenset[bytes
     words = b"|".join(re.escape(n) for n in names)
     pattern = re.compile(rb"(?<![\w.>:])(?!return\b|else\b|case\b)[A-Za-z_][\w:<>]*[\s*&]+(" + words
                          + rb")\s*\(\s*(?:const\s+)?[A-Za-z_][\w:<>]*[\s*&]+[A-Za-z_]\w*\s*[,)=]")
-    return frozenset(m.group(1) for m in pattern.finditer(code))
+    # Searched from every byte, the pattern is slow: its part from the name on is looked
+    # for first (a literal leads it), and the part before read back from each name found.
+    # No match holds a `(` before its name's, so a match's name is never inside another's
+    # and each is found as it would be from the file's start; the part before the name is
+    # a run of `[\w:<>]` bytes and one of blanks, `*`, `&`, so a match starts in that run.
+    tail = re.compile(b"(" + b"|".join(re.escape(n) + rb"(?<=[\s*&]" + re.escape(n) + b")"
+                                       for n in names)
+                      + rb")\s*\(\s*(?:const\s+)?[A-Za-z_][\w:<>]*[\s*&]+[A-Za-z_]\w*\s*[,)=]")
+    found = set()
+    for t in tail.finditer(code):
+        name = t.group(1)
+        if name in found:
+            continue
+        end = t.start()
+        while end > 0 and code[end - 1] in _BLANK_STAR_AMP:
+            end -= 1
+        begin = end
+        while begin > 0 and code[begin - 1] in _TYPE_BYTES:
+            begin -= 1
+        for s in range(begin, end):
+            m = pattern.match(code, s)
+            if m is not None and m.start(1) == t.start():
+                found.add(name)
+                break
+    return frozenset(found)
+
+
+_BLANK_STAR_AMP = frozenset(b" \t\n\r\f\v*&")
+_TYPE_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:<>")
