@@ -68,7 +68,7 @@ class _Unparsed(Exception):
 def evaluate(cond: bytes, known: Known) -> bool | None:
     """True or False where ``#if cond`` has that outcome in every build the facts describe,
     None where it depends on something unknown or the condition is not understood."""
-    tokens = _tokens(_SPLICE.sub(b" ", cond).strip())
+    tokens = _condition_tokens(cond)
     if tokens is None:
         return None  # (a character literal, a string: not understood)
     try:
@@ -76,6 +76,14 @@ def evaluate(cond: bytes, known: Known) -> bool | None:
     except (_Unparsed, IndexError, ZeroDivisionError):
         return None
     return None if value is None else value != 0
+
+
+@functools.lru_cache(maxsize=4096)
+def _condition_tokens(cond: bytes) -> tuple[tuple[int, bytes], ...] | None:
+    """The tokens of a condition, kept: the same few conditions are evaluated for every
+    branch query and set of facts (no caller changes them)."""
+    tokens = _tokens(_SPLICE.sub(b" ", cond).strip())
+    return None if tokens is None else tuple(tokens)
 
 
 def _tokens(text: bytes) -> list[tuple[int, bytes]] | None:
