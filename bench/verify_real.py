@@ -50,6 +50,13 @@ each default branch below /tmp/eval/src, CMakeLists/Makefile flags as their buil
     CudaSift/                Celebrandil/CudaSift          *.cu, *.cpp
     kNN-CUDA/                vincentfpgarcia/kNN-CUDA      code/*.cu
     BGHT/                    owensgroup/BGHT               examples, benchmarks, -I include
+Its second rotation (session 34; each default branch's snapshot below /tmp/eval/src):
+    dlib/                    davisking/dlib                dlib/cuda: its CMake's CUDA sources
+                                                           (wrappers of cuBLAS, cuDNN, cuRAND,
+                                                           cuSOLVER), -I repo -DDLIB_USE_CUDA
+    taskflow/                taskflow/taskflow             examples/cuda, unittests/cuda as its
+                                                           CMake lists them (header-only), C++20
+    CUDA-Programming/        brucefan1983/CUDA-Programming src/**/*.cu (a book's 64 programs)
 Include folders are guessed: the unit's folder, its ancestors up to the repository root with
 their include/inc/common/Common/util(s) sub-folders, and cuda-samples' Common/ (helper_cuda.h).
 .cu files another file #includes are not units of their own.
@@ -154,6 +161,21 @@ LAYOUT = {
                                            "geomFuncs.cpp", "mainSift.cpp")],
     "kNN-CUDA": lambda r: sorted(r.glob("code/*.cu")),
     "BGHT": lambda r: sorted(r.glob("examples/*.cu")) + sorted(r.glob("benchmarks/*.cu")),
+    # Issue 42's second rotation (session 34). dlib's dlib/CMakeLists.txt: the sources it adds
+    # when CUDA and cuDNN are found (its .cpp wrappers go to the host compiler with CUDA's
+    # headers).
+    "dlib": lambda r: [r / "dlib" / "cuda" / n for n in (
+        "cuda_dlib.cu", "cudnn_dlibapi.cpp", "cublas_dlibapi.cpp", "cusolver_dlibapi.cu",
+        "curand_dlibapi.cpp", "cuda_data_ptr.cpp", "gpu_data.cpp")],
+    # (examples/cuda/CMakeLists.txt's TF_CUDA_EXAMPLES, unittests/cuda/CMakeLists.txt's
+    # TF_CUDA_UNITTESTS: the lists' commented-out names are not built)
+    "taskflow": lambda r: [r / "examples" / "cuda" / f"{n}.cu" for n in (
+        "cuda_device_property", "cuda_saxpy", "cuda_matmul", "cuda_knn", "cuda_saxpy_update")]
+    + [r / "unittests" / "cuda" / f"{n}.cu" for n in (
+        "test_cuda_objects", "test_cuda_basics", "test_cuda_updates", "test_cuda_matrix",
+        "test_cuda_kmeans", "test_cuda_for_each", "test_cuda_transform")],
+    # (each program is built alone, nvcc -O3 -arch=sm_75 x.cu; 13-md's makefiles per file)
+    "CUDA-Programming": lambda r: sorted(r.glob("src/**/*.cu")),
 }
 # Flags for nvcc only, per repository (HIP's clang needs none of them).
 NVCC_FLAGS = {
@@ -166,6 +188,7 @@ NVCC_FLAGS = {
     "CTranslate2": ["--expt-relaxed-constexpr", "--expt-extended-lambda"],
     "marian": ["--expt-relaxed-constexpr"],
     "BGHT": ["--expt-extended-lambda", "--expt-relaxed-constexpr"],
+    "taskflow": ["--extended-lambda"],  # (its CMakeLists.txt's CUDA options)
 }
 # Include folders and defines for both compilers, for the repositories whose folders are not
 # guessed (cccl's own thrust/ and cub/ would shadow the CCCL of nvcc and ROCm's rocThrust).
@@ -195,6 +218,10 @@ REPO_FLAGS: dict[str, list[str]] = {
     "CudaSift": [],
     "kNN-CUDA": ["-I{repo}/code"],
     "BGHT": ["-I{repo}/include"],
+    "dlib": ["-I{repo}", "-DDLIB_USE_CUDA"],  # (its CMake's switch, for either compiler)
+    # (CMAKE_CXX_STANDARD 20; the unit tests' doctest folder)
+    "taskflow": ["-I{repo}", "-I{repo}/3rd-party/doctest", "-std=c++20"],
+    "CUDA-Programming": [],
 }
 
 
@@ -330,7 +357,8 @@ def cached_nvcc_check(cache: NvccCache, nvcc: str, unit: Path, flags: list[str],
 
 def nvcc_check(nvcc: str, unit: Path, flags: list[str], arch: str) -> tuple[bool, str]:
     try:
-        proc = subprocess.run([nvcc, "-std=c++17", f"-arch={arch}", "--cuda", "-o", "/dev/null",
+        std = [] if any(f.startswith("-std=") for f in flags) else ["-std=c++17"]
+        proc = subprocess.run([nvcc, *std, f"-arch={arch}", "--cuda", "-o", "/dev/null",
                                *flags, str(unit)], capture_output=True, text=True,
                               errors="replace", timeout=300, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
