@@ -138,6 +138,27 @@ def test_miopen_calls_are_rewritten_in_miopen_order():
     assert {f.line for f in notes} == {5, 6}  # the dropped format and the rewrite are noted
 
 
+def test_miopen_tanh_activation_keeps_its_formula():
+    """cuDNN's TANH is tanh(x) and ignores coef; MIOpen's is beta * tanh(alpha * x). dlib's
+    cudnn_dlibapi.cpp passes coef 0 for every mode, with the mode in a variable: coef as
+    alpha and beta 0 made every tanh layer output 0. A TANH mode gets alpha = beta = 1; the
+    others keep coef as alpha (CLIPPED_RELU's threshold, ELU's alpha) and beta 0."""
+    src = (b"#include <cudnn.h>\nvoid f(cudnnActivationDescriptor_t d, cudnnActivationMode_t m,"
+           b" double coef) {\n  cudnnSetActivationDescriptor(d, m, CUDNN_PROPAGATE_NAN, coef);\n"
+           b"  cudnnSetActivationDescriptor(d, CUDNN_ACTIVATION_CLIPPED_RELU,"
+           b" CUDNN_NOT_PROPAGATE_NAN, 6.0);\n}\n")
+    result = translate_bytes(src, Options(target_version="7.2"), "act.cu")
+    out = result.output.decode()
+    assert ("miopenSetActivationDescriptor(d, m, (m) == miopenActivationTANH ? 1.0 : (coef), "
+            "(m) == miopenActivationTANH ? 1.0 : 0.0, 0.0);") in out
+    assert ("miopenSetActivationDescriptor(d, miopenActivationCLIPPEDRELU, "
+            "(miopenActivationCLIPPEDRELU) == miopenActivationTANH ? 1.0 : (6.0), "
+            "(miopenActivationCLIPPEDRELU) == miopenActivationTANH ? 1.0 : 0.0, 0.0);") in out
+    assert translate_bytes(result.output, Options(target_version="7.2")).output == result.output
+    notes = [f for f in result.findings if f.code == "CP108"]
+    assert notes and all("TANH" in f.message and f.severity == "info" for f in notes)
+
+
 def test_every_program_is_listed():
     # (runtime.cu, driver.cu and libraries.cu are tests/test_rules_compile.py's programs.)
     assert sorted(p.name for p in CALLS.glob("*_calls.cu")) == sorted(PROGRAMS)
