@@ -106,6 +106,19 @@ def test_what_has_no_equivalent_is_reported_on_its_line():
                      ("CP312", 3), ("CP312", 5), ("CP313", 6), ("CP313", 7)]
 
 
+def test_msvc_host_options_are_dropped_with_a_note():
+    """A Windows Makefile's `-Xcompiler "/wd 4819"` (brucefan1983/CUDA-Programming's
+    makefile.windows) became a bare `"/wd 4819"`, which hipcc's clang reads as an input
+    file: an MSVC option is dropped with a note, GCC-style ones and paths stay."""
+    text = ('CFLAGS = -O3 -arch=sm_75 -Xcompiler "/wd 4819"\n'
+            "F = -Xcompiler -fPIC,/W4 -Xcompiler=/Zc:__cplusplus\n"
+            "G = -Xcompiler /usr/lib/x.o\n")
+    out, found = tr(text)
+    assert out == (ARCH + "CFLAGS = -O3 --offload-arch=$(HIP_ARCH)\n"
+                   "F = -fPIC\nG = /usr/lib/x.o\n")
+    assert found == [("CP311", 1), ("CP311", 2), ("CP311", 2)]
+
+
 def test_neighbouring_drops_at_a_continued_line_start():
     out, found = tr("F = -O3 \\\n    --expt-relaxed-constexpr -Xptxas -v -G\n")
     assert out == "F = -O3 \\\n    -g\n"

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -246,16 +247,29 @@ def translate_words(words: list[Word], table: FlagTable, arch_flag: str,
     return changes, notes, wrote_arch
 
 
+# An MSVC option (/wd4819, /W4, /EHsc, /Zc:__cplusplus, /std:c++17), not a path (/usr/x.o)
+_MSVC_OPTION = re.compile(r"/[A-Za-z][\w:+.=-]*(?:\s+\S+)?$")
+
+
 def _unwrap(w: Word, value_word: Word | None, value: str, changes: list[Change],
             notes: list[Note], table: FlagTable, arch_flag: str, arch_done: set[object]
             ) -> bool:
     """``-Xcompiler A,B``: the host options as they are (hipcc takes them itself), each
     read as hipcc's command line reads it once it stands there (a host option spelled like
     an nvcc one, ``-Xcompiler -fPIC,-arch=sm_70``, is translated now: a second pass would
-    otherwise do it). Whether an architecture flag was written."""
+    otherwise do it). Whether an architecture flag was written. An MSVC option
+    (``-Xcompiler "/wd 4819"``, a Windows Makefile's) is dropped with a note: hipcc's clang
+    takes GCC-style options and would read ``/wd 4819`` as an input file."""
     quoted = len(value) > 1 and value[0] == value[-1] and value[0] in "\"'"
     inner = value[1:-1] if quoted else value
     parts = [p for p in _split_commas(inner) if p]
+    msvc = [p for p in parts if _MSVC_OPTION.match(p)]
+    if msvc:
+        parts = [p for p in parts if not _MSVC_OPTION.match(p)]
+        shown = w.text if value_word is None else f"{w.text} {value}"
+        notes.append(Note("dropped", w.start, shown, f"nvcc option {shown}: MSVC host option "
+                          f"{', '.join(msvc)} dropped: hipcc's clang takes GCC-style host "
+                          "options (a Windows build gives clang's own, if it needs one)"))
     words, at = [], 0
     for part in parts:
         words.append(Word(at, at + len(part), part, w.segment))
@@ -269,7 +283,7 @@ def _unwrap(w: Word, value_word: Word | None, value: str, changes: list[Change],
         changes.append(Change(w.start, w.end, " ".join(translated) or None))
         return wrote
     changes.append(Change(w.start, w.end, None))
-    if len(parts) > 1 or translated != parts:
+    if len(parts) > 1 or translated != parts or msvc:
         changes.append(Change(value_word.start, value_word.end, " ".join(translated) or None))
     return wrote
 
