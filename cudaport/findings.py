@@ -356,6 +356,18 @@ integer" where it indexes). The cast is the conversion CUDA's overload makes: sa
 Fix: nothing. A call whose argument types the text does not give (a call, a member, a
 cast) is left as written.
 """)
+register("CP181", "narrowing-braced-cast", "info", "negative constant in braces of an unsigned type written with parentheses", """
+What: a braced functional cast of a negative integer constant to an unsigned integer type,
+the type spelled as one builtin name (`unsigned{-1}`, `std::size_t{-1}`) or an alias of one
+the file declares (`using size_type = std::size_t;` ... `return size_type {-1};`, taskflow's
+cudaDeviceAllocator). The braces were made parentheses: `size_type(-1)`.
+Why: nvcc's front end accepts the narrowing of a constant there and converts it (-1 becomes
+the type's largest value); clang, the target's compiler, rejects it ("constant expression
+evaluates to -1 which cannot be narrowed"). The functional cast makes the same conversion:
+same value.
+Fix: nothing. A type the file does not show to be an unsigned integer (a class, whose
+braces may pick another constructor) is left as written.
+""")
 register("CP165", "self-alias-dropped", "info", "alias that translation made name itself dropped", """
 What: a typedef, `using` alias or macro between two CUDA names that map to the same target
 name (`#define CUDA_MEMCPY3D CUDA_MEMCPY3D_v2`) would become `#define HIP_MEMCPY3D

@@ -70,6 +70,12 @@ SHAPES = {
         (lambda n: b"void f(uint3 u) {\n  dim3 g;\n"
          + b"  g = make_uint3(1, 2, 3); dim3 h = u; s.m = make_uint3(1, 1, 1);\n" * n
          + b"}\n", Options(), False),
+    # the narrowing-init pass reads each braced negative literal's type back (a bounded
+    # window), and a long word before braces is read once
+    "negative constants in braces of unsigned types":
+        (lambda n: b"#include <cuda_runtime.h>\nusing size_type = std::size_t;\n"
+         + b"size_type a = size_type {-1} + unsigned{-2}; int b = S{-1};\n" * n
+         + b"x" * (40 * n) + b"{-1}\n", Options(), False),
     # the host-only-runtime pass walks each call's enclosing blocks
     "runtime calls in nested device lambdas":
         (lambda n: b"__global__ void k(int* p) {\n" + b"  [&]() { p[0] = cudaGetLastError(); };\n" * n

@@ -54,6 +54,7 @@ def _import_pass_modules() -> None:
     from . import thrust_backend  # noqa: F401
     from . import literal_suffix
     from . import register_keyword
+    from . import narrowing_init  # noqa: F401
     from . import unterminated  # noqa: F401
     from . import device_printf  # noqa: F401
     from . import wavefront_blocks  # noqa: F401
