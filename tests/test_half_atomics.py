@@ -154,3 +154,67 @@ def test_a_half_value_picks_the_half_overload_where_the_pointer_is_not_read():
     src = (b"#include <cuda_fp16.h>\nstruct S { __half2* p; };\n"
            b"__global__ void k(S s, __half2 v) { atomicAdd(s.p, v); }\n")
     assert b"cudaport_atomic_add(s.p, v);" in _translate(src).output
+
+
+# Pointer expressions (issue 42): a member plus an offset, the address of a member's
+# element, a declared pointer plus or minus offsets in any order or parentheses. Each
+# failed with ROCm 7.2 and 6.4 as written ("no matching function for call to 'atomicAdd'")
+# and got no finding.
+EXPRESSIONS = b"""#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+struct S { __half* p; __half2* q; };
+__global__ void k(S s, S* t, __half v, __half2 w, __half* h, __half2* h2,
+                  __nv_bfloat16* b, __nv_bfloat162* b2, __half** rows, int i, int j) {
+  atomicAdd(s.p + 1, v);
+  atomicAdd(&s.p[i], v);
+  atomicAdd(t->q + i * 2 + j, w);
+  atomicAdd(&t->q[i + 1], w);
+  atomicAdd(h + i, v);
+  atomicAdd(i + h2, w);
+  atomicAdd((h - j), v);
+  atomicAdd(&(h2[i]), w);
+  atomicAdd(b + threadIdx.x, __float2bfloat16(1.f));
+  atomicAdd(&b2[blockIdx.x * 4], __floats2bfloat162_rn(1.f, 2.f));
+  __half* local = h + 8;
+  atomicAdd(local + (i + 1), v);
+  atomicAdd(rows[j] + i, v);
+}
+"""
+
+
+def test_pointer_expressions_become_the_portable_function():
+    result = _translate(EXPRESSIONS)
+    assert [f for f in result.findings if f.severity != "info"] == []
+    body = result.output.decode().split("__global__ void k")[1]
+    assert "atomicAdd" not in body
+    assert body.count("cudaport_atomic_add(") == 12
+    for call in ("(s.p + 1, v)", "(&s.p[i], v)", "(t->q + i * 2 + j, w)", "(i + h2, w)",
+                 "((h - j), v)", "(&(h2[i]), w)", "(local + (i + 1), v)", "(rows[j] + i, v)"):
+        assert "cudaport_atomic_add" + call in body
+    assert _translate(result.output).output == result.output  # (idempotent)
+
+
+@pytest.mark.parametrize("call", [
+    b"atomicAdd(s.p + n, v)",  # (n declared nowhere: it may be the pointer)
+    b"atomicAdd(i - h, v)",  # (no pointer)
+    b"atomicAdd(c ? h : f, v)",  # (a conditional: not read)
+    b"atomicAdd(f + i, v)",  # (float*: CUDA's float overload, HIP's own)
+    b"atomicAdd(&f[i], v)",
+    b"atomicAdd(s.i + f, v)",  # (f is the pointer, a float*)
+    b"atomicAdd(s.p + s.i, v)",  # (which member is the pointer: not read)
+    b"atomicAdd(rows + i, v)",  # (a pointer to pointers)
+    b"atomicAdd(s.p + 1, x)",  # (a member with a float value)
+])
+def test_pointer_expressions_not_read_stay(call):
+    src = (b"#include <cuda_fp16.h>\nstruct S { __half* p; int i; };\n"
+           b"__global__ void k(S s, __half* h, float* f, __half** rows, __half v, float x, "
+           b"bool c, int i) { " + call + b"; }\n")
+    assert b"cudaport_atomic_add" not in _translate(src).output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", ["7.2", "6.4"])
+def test_the_pointer_expressions_compile_to_object_code(tmp_path, version):
+    path = tmp_path / "expressions.hip"
+    path.write_bytes(_translate(EXPRESSIONS, version).output)
+    compile_object(path, "gfx90a", version)

@@ -64,7 +64,13 @@ SHAPES = {
     # the half-atomics pass reads each atomicAdd's pointer type back (a bounded window)
     "half atomicAdds in one kernel":
         (lambda n: b"#include <cuda_fp16.h>\n__global__ void k(__half2* p, __half2 v) {\n"
-         + b"  atomicAdd(&p[1], v); atomicAdd(p + 2, v);\n" * n + b"}\n", Options(), False),
+         + b"  atomicAdd(&p[1], v); atomicAdd(p + 2, v); atomicAdd((3 + p), v);\n" * n
+         + b"}\n", Options(), False),
+    "half atomicAdds on members plus offsets":
+        (lambda n: b"#include <cuda_fp16.h>\nstruct S { __half* p; };\n"
+         b"__global__ void k(S s, __half v, int i) {\n"
+         + b"  atomicAdd(s.p + i * 2, v); atomicAdd(&s.p[i], v);\n" * n + b"}\n",
+         Options(), False),
     # the dim3-uint3 pass reads each destination's type back (a bounded window)
     "uint3 values stored in dim3s":
         (lambda n: b"void f(uint3 u) {\n  dim3 g;\n"
