@@ -137,3 +137,47 @@ def test_each_use_named_as_a_number_fails_with_rocm_72(tmp_path):
     assert compiles(set(), "none")
     for line in named:
         assert not compiles({line}, f"line{line}"), line
+
+
+# A name is the type's where the declaration visible at the use says so (issue 42): each
+# CP180 here was false before (the name read file-wide), and the unit compiles with ROCm 7.2.
+SCOPED = b"""#include <cuda.h>
+#include <cstddef>
+struct Region { CUdeviceptr start; };
+int base = 3;
+void copy(CUdeviceptr ptr, size_t n) { cuMemsetD8(ptr, 0, n); }
+void release(CUdeviceptr base) { cuMemFree(base); }
+int next(int ptr) { return ptr + 1; }
+int scale(int n) { int ptr = n * 2; ptr += 4; return (ptr << 1) + base; }
+CUdeviceptr first(Region r, int start) { return start > 0 ? r.start : 0; }
+void shadowed(CUdeviceptr d) { { int d = 1; d += 2; (void)d; } cuMemFree(d); }
+void proto(CUdeviceptr off);
+int off = 7;
+int shifted() { return off * 2; }
+"""
+
+
+def test_a_name_is_the_type_s_only_where_its_visible_declaration_says_so():
+    result = _tr(SCOPED)
+    assert [f.code for f in result.findings if f.code == "CP180"] == []
+
+
+def test_uses_of_the_type_s_declarations_are_still_errors_beside_other_scopes():
+    src = (b"#include <cuda.h>\nstruct R { CUdeviceptr start; };\nCUdeviceptr g;\n"
+           b"void a(CUdeviceptr d) { CUdeviceptr e = d + 4; cuMemFree(e); }\n"
+           b"int b(int d) { return d + 1; }\n"
+           b"CUdeviceptr c(R r) { int start = 0; return r.start + 16 + start; }\n"
+           b"CUdeviceptr h(int n) { return g + n; }\n"
+           b"void k() { CUdeviceptr z = 0x10; (void)z; }\n")
+    result = _tr(src)
+    assert [(f.code, f.line) for f in result.findings if f.code == "CP180"] == [
+        ("CP180", 4), ("CP180", 6), ("CP180", 7), ("CP180", 8)]
+    assert all(f.message.startswith(name) for f, name in zip(
+        [f for f in result.findings if f.code == "CP180"], ("d ", "start ", "g ", "z ")))
+
+
+@pytest.mark.slow
+def test_the_scoped_uses_compile_with_rocm_72(tmp_path):
+    path = tmp_path / "scoped.hip"
+    path.write_bytes(_tr(SCOPED).output)
+    compile_object(path, "gfx90a", "7.2")

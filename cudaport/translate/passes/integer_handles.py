@@ -14,16 +14,25 @@ where it only stores and passes the value, and stops where it treats it as a num
   of it, ``using address_t = CUdeviceptr;``): an error that says so (CP180); the text
   does not say where such an expression ends, so it is left as written.
 
-Text-level, one pass over the file's identifiers: the aliases and the variables declared
-with the types are read once (a name is the type's wherever the file declares it so: the
-variables of one file are not told apart by scope).
+Text-level, one pass over the file's identifiers: the aliases and the declarations with
+the types are read once, each with its scope (the function whose body or parameters hold
+it, or none: a global, a namespace's or class's member), and every declaration of those
+names, of any type, in order. A use inside a function reads the name's nearest
+declaration before it in that function (a bisect), as the symbol model's ``Callee`` reads
+an argument's: a name declared ``CUdeviceptr`` in one function and ``int`` in another is
+the type's only in the first. Where the function declares no such name, a declaration
+outside every function (or farther back in the same one) decides; a member after ``.`` or
+``->`` reads only the declarations outside functions.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+from typing import NamedTuple
 
 from ...source.edits import Edit
+from ...symbols.skeleton import FUNCTION
 from ..context import FileContext
 from .registry import register
 
@@ -67,14 +76,16 @@ def integer_handles(ctx: FileContext) -> None:
     variables = _variables(code, qualified)
     if not variables:
         return
+    scopes = _scopes(ctx, code, qualified, variables, types)
     cast_from = re.compile(rb"\bstatic_cast[ \t]*<([^<>;{}()]+)(>)[ \t]*\([ \t]*"
                            rb"((?:[A-Za-z_]\w*[ \t]*(?:\.|->)[ \t]*)*([A-Za-z_]\w*))[ \t]*\)")
     for m in cast_from.finditer(code):
-        if m.group(4) in variables and m.group(1).strip() not in types:
+        if m.group(4) in variables and m.group(1).strip() not in types \
+                and _visible(ctx, code, m.start(4), m.end(4), types, scopes):
             _c_style(ctx, m.start(), m.start() + len(b"static_cast"), m.start(1), m.start(2),
                      m.end(2), rule, f"static_cast<{m.group(1).strip().decode()}>",
                      types[variables[m.group(4)]], m.group(4).decode())
-    _integer_uses(ctx, code, variables, types)
+    _integer_uses(ctx, code, variables, types, scopes)
 
 
 def _with_aliases(code: bytes, handles: dict[bytes, dict]) -> dict[bytes, dict]:
@@ -100,10 +111,105 @@ def _with_aliases(code: bytes, handles: dict[bytes, dict]) -> dict[bytes, dict]:
 
 def _variables(code: bytes, qualified: bytes) -> dict[bytes, bytes]:
     """The names the file declares with one of the types: variable -> its type."""
-    declared = re.compile(rb"(?<![\w.>])" + qualified + rb"\b[ \t]+(?:const[ \t]+)?&?[ \t]*"
-                          rb"([A-Za-z_]\w*)[ \t]*(?=[;=,)\[{])")
-    return {m.group(2): m.group(1) for m in declared.finditer(code)
+    return {m.group(2): m.group(1) for m in _declarations(qualified).finditer(code)
             if m.group(2) not in _KEYWORDS}
+
+
+def _declarations(qualified: bytes) -> re.Pattern[bytes]:
+    return re.compile(rb"(?<![\w.>])" + qualified + rb"\b[ \t]+(?:const[ \t]+)?&?[ \t]*"
+                      rb"([A-Za-z_]\w*)[ \t]*(?=[;=,)\[{])")
+
+
+_FILE = -1  # (the scope of a declaration outside every function)
+_NOWHERE = -2  # (a parameter of a declaration without a body)
+_BARRIER = re.compile(rb"[;{}()]")
+_WORD_BEFORE = re.compile(rb"(?<![\w$])[A-Za-z_]\w*\Z")
+
+
+class _Scopes(NamedTuple):
+    handles: dict[bytes, set[int]]  # name -> the scopes of its declarations with the types
+    # name -> the offsets of its declarations (of any type), and whether each has the type
+    declared: dict[bytes, tuple[list[int], list[bool]]]
+
+
+def _scopes(ctx: FileContext, code: bytes, qualified: bytes, variables: dict[bytes, bytes],
+            types: dict[bytes, dict]) -> _Scopes:
+    """The variables' declarations: those with one of the types, with the scope each
+    stands in (the index of the function block whose body or parameter list holds one,
+    _FILE, or _NOWHERE); and every declaration of the names, in order."""
+    skeleton = ctx.skeleton
+    barriers = [m.start() for m in _BARRIER.finditer(code)]
+    handles: dict[bytes, set[int]] = {}
+    for m in _declarations(qualified).finditer(code):
+        if m.group(2) in _KEYWORDS:
+            continue
+        at = m.start(2)
+        scope = _function(skeleton, at)
+        if scope == _FILE:
+            k = bisect.bisect_left(barriers, at)
+            if k and code[barriers[k - 1]] == 0x28:  # `(`: a parameter (or a for's local)
+                after = bisect.bisect_right(skeleton.opens, at)
+                block = skeleton.blocks[after] if after < len(skeleton.blocks) else None
+                scope = after if block is not None and block.kind == FUNCTION \
+                    and block.head <= at else _NOWHERE
+        handles.setdefault(m.group(2), set()).add(scope)
+    declared: dict[bytes, tuple[list[int], list[bool]]] = {}
+    for m in _ANY_DECLARATION.finditer(code):
+        name, kind, between = m.group(3), m.group(1), m.group(2)
+        if name not in variables or kind in _KEYWORDS:
+            continue
+        if b"*" in between or b"&" in between:  # (not `x = a * b;`, `return a & b;`)
+            j = m.start(1)
+            while j > 0 and code[j - 1] in b" \t\r\n":
+                j -= 1
+            word = _WORD_BEFORE.search(code, max(0, j - 64), j)
+            if not (j == 0 or code[j - 1] in b";{}(,<>:" or word is not None
+                    and word.group() not in _KEYWORDS):
+                continue
+        positions, handle = declared.setdefault(name, ([], []))
+        positions.append(m.start(3))
+        handle.append(kind in types and b"*" not in between)
+    return _Scopes(handles, declared)
+
+
+# a declaration of a name with a one-word type: `int d`, `CUdeviceptr* p`, `T const& r`
+_ANY_DECLARATION = re.compile(rb"(?<![\w$.>])([A-Za-z_]\w*)((?:[ \t]*[*&]+[ \t]*|[ \t]+)"
+                              rb"(?:const[ \t]+)?)([A-Za-z_]\w*)[ \t]*(?=[;=,)\[{])")
+
+
+def _function(skeleton, at: int) -> int:
+    """The function block whose body holds ``at`` (the outermost, lambdas included), or
+    _FILE."""
+    found = _FILE
+    i = skeleton.at(at)
+    while i >= 0:
+        if skeleton.blocks[i].kind == FUNCTION:
+            found = i
+        i = skeleton.blocks[i].parent
+    return found
+
+
+def _visible(ctx: FileContext, code: bytes, start: int, end: int, types: dict[bytes, dict],
+             scopes: _Scopes) -> bool:
+    """Whether the declaration of the name at ``code[start:end]`` visible there has one of
+    the types (see the module's note)."""
+    name = code[start:end]
+    found = scopes.handles.get(name, set())
+    k = start
+    while k > 0 and code[k - 1] in b" \t":
+        k -= 1
+    if code.endswith((b".", b"->"), 0, k):
+        return _FILE in found  # (a member: declared outside functions)
+    word = _WORD_BEFORE.search(code, max(0, k - 64), k)
+    if word is not None and word.group() not in _KEYWORDS:
+        return word.group() in types  # (the declaration itself: `int d = 1`)
+    function = _function(ctx.skeleton, start)
+    if function != _FILE:  # (the nearest declaration before the use in its function)
+        positions, handle = scopes.declared.get(name, ((), ()))
+        i = bisect.bisect_left(positions, start) - 1
+        if i >= 0 and positions[i] >= ctx.skeleton.blocks[function].head:
+            return handle[i]
+    return _FILE in found or function in found
 
 
 def _c_style(ctx: FileContext, start: int, keyword_end: int, type_start: int,
@@ -121,7 +227,7 @@ def _c_style(ctx: FileContext, start: int, keyword_end: int, type_start: int,
 
 
 def _integer_uses(ctx: FileContext, code: bytes, variables: dict[bytes, bytes],
-                  types: dict[bytes, dict]) -> None:
+                  types: dict[bytes, dict], scopes: _Scopes) -> None:
     seen: set[int] = set()
     for m in _IDENT.finditer(code):
         name = m.group()
@@ -130,7 +236,8 @@ def _integer_uses(ctx: FileContext, code: bytes, variables: dict[bytes, bytes],
         start, end = m.span()
         after = _after(code, end)
         before = None if after else _before(code, start)
-        if not (after or before) or start in seen:
+        if not (after or before) or start in seen \
+                or not _visible(ctx, code, start, end, types, scopes):
             continue
         seen.add(start)
         facts = types[variables[name]]
