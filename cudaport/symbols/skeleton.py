@@ -49,6 +49,8 @@ _ELSE_DO = re.compile(rb"(?<![\w$])(?:else|do|try|__try|__finally)\s*\Z")
 # python3 3.11.2 matches nothing with a possessive group, see lexer.py)
 _WORD_BEFORE = re.compile(rb"((?:[A-Za-z_~]\w*+\s*+::\s*+)*(?:operator\s*[^\s\w(]+|~?[A-Za-z_]\w*+))"
                           rb"\s*+(?:<[^;{}()]*>\s*)?\Z")
+_NAME_BEFORE = re.compile(rb"((?:[A-Za-z_~]\w*+\s*+::\s*+)*(?:operator\s*[^\s\w(]+|~?[A-Za-z_]\w*+))"
+                          rb"\s*+\Z")
 
 
 class Block(NamedTuple):
@@ -175,8 +177,11 @@ class Skeleton:
             kind = ENUM if m.group(1).startswith(b"enum") else CLASS
             name = m.group(3) or b""
             return kind, name.rpartition(b"::")[2].strip(), start
-        if head.endswith(b")") or b")" in head and _CLOSE_PAREN_HEAD.search(head):
-            return self._after_parameters(head, start, parent)
+        if head.endswith(b")"):
+            return self._after_parameters(head, start, parent, _CLOSE_PAREN_HEAD.search(head))
+        m = _CLOSE_PAREN_HEAD.search(head) if b")" in head else None
+        if m is not None:
+            return self._after_parameters(head, start, parent, m)
         if head.endswith((b"else", b"do", b"try", b"__finally")) and _ELSE_DO.search(head):
             return BLOCK, b"", start
         last = head[-1:]
@@ -187,25 +192,30 @@ class Skeleton:
             return INIT, b"", start
         return BLOCK, b"", start
 
-    def _after_parameters(self, head: bytes, start: int, parent: int) -> tuple[str, bytes, int]:
-        """A '{' after ``(...)``: a function, a lambda or a control statement."""
-        m = _CLOSE_PAREN_HEAD.search(head)
+    def _after_parameters(self, head: bytes, start: int, parent: int,
+                          m: re.Match[bytes] | None) -> tuple[str, bytes, int]:
+        """A '{' after ``(...)`` (``m``: _CLOSE_PAREN_HEAD's match in ``head``): a
+        function, a lambda or a control statement."""
         close = m.start() if m is not None else len(head) - 1
-        depth, j = 0, -1
-        for p in reversed([q.start() for q in _PAREN.finditer(head, 0, close + 1)]):
-            if head[p] == 0x29:
-                depth += 1
-            else:
-                depth -= 1
-                if depth == 0:
-                    j = p
-                    break
+        j = head.rfind(b"(", 0, close)
+        if head[close] != 0x29 or j < 0 or head.find(b")", j + 1, close) >= 0:
+            # (parentheses inside the list: its '(' is found by counting back)
+            depth, j = 0, -1
+            for p in reversed([q.start() for q in _PAREN.finditer(head, 0, close + 1)]):
+                if head[p] == 0x29:
+                    depth += 1
+                else:
+                    depth -= 1
+                    if depth == 0:
+                        j = p
+                        break
         if j < 0:
             return BLOCK, b"", start
         before = head[:j].rstrip()
         if before.endswith(b"]") or before.endswith(b"__device__") and b"[" in before:
             return LAMBDA, b"", start
-        w = _WORD_BEFORE.search(before)
+        # (a template's arguments end the head only where it ends with '>')
+        w = (_WORD_BEFORE if before.endswith(b">") else _NAME_BEFORE).search(before)
         if w is None:
             return BLOCK, b"", start
         name = _BLANKS.sub(b"", w.group(1))
