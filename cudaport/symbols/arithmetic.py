@@ -16,6 +16,7 @@ None: not decided.
 
 from __future__ import annotations
 
+import functools
 import re
 
 INT, UNSIGNED = "int", "unsigned int"
@@ -74,14 +75,40 @@ def _result(leaves: int, unsigned: bool) -> str | None:
 def _declared(code: bytes, name: bytes, at: int) -> str | None:
     """INT or UNSIGNED when the last declaration of ``name`` before ``at`` (a parameter
     or a local, read back at most ``_LOOK_BACK`` bytes) gives it that type."""
-    last = None
-    pattern = re.compile(rb"(?<![\w:])((?:unsigned|signed)(?:\s+int)?|int|int32_t|uint32_t|uint"
-                         rb"|[A-Za-z_]\w*)\s+(?:const\s+)?" + re.escape(name) + rb"\s*[=;,)\[]")
-    for m in pattern.finditer(code, max(0, at - _LOOK_BACK), at):
-        last = m
-    if last is None:
-        return None
-    return _TYPES.get(re.sub(rb"\s+", b" ", last.group(1)))
+    pattern, candidate = _declaration(name)
+    low = max(0, at - _LOOK_BACK)
+    # A declaration holds nothing but words and blanks before its last byte: the window's
+    # declarations are those of its pieces between other bytes, read from the window's end
+    # where the name stands after a blank and before a `= ; , ) [` (a candidate).
+    read = at  # (pieces from here on are read)
+    for q in reversed([m.start() for m in candidate.finditer(code, low, at)]):
+        if q >= read:
+            continue
+        lo = q
+        while lo > low and code[lo - 1] in _WORD_OR_BLANK:
+            lo -= 1
+        hi = q + len(name)
+        while hi < at and code[hi] in _WORD_OR_BLANK:
+            hi += 1
+        last = None
+        for m in pattern.finditer(code, lo, min(hi + 1, at)):
+            last = m
+        if last is not None:
+            return _TYPES.get(re.sub(rb"\s+", b" ", last.group(1)))
+        read = lo
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _declaration(name: bytes) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """A declaration of ``name`` with its type, and a candidate for its name."""
+    word = re.escape(name)
+    return (re.compile(rb"(?<![\w:])((?:unsigned|signed)(?:\s+int)?|int|int32_t|uint32_t|uint"
+                       rb"|[A-Za-z_]\w*)\s+(?:const\s+)?" + word + rb"\s*[=;,)\[]"),
+            re.compile(word + rb"(?<=\s" + word + rb")(?=\s*[=;,)\[])"))
+
+
+_WORD_OR_BLANK = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ \t\n\r\f\v")
 
 
 def declared_functions(code: bytes, names: tuple[bytes, ...]) -> frozenset[bytes]:
