@@ -110,7 +110,12 @@ def step_timers():
     around = [(translate, "scan"), (translate.collisions, "check"),
               (translate.project_names, "before_passes"),
               (translate.portability_layers, "before_passes"),
-              (translate.platform_branches, "drop_other_platform")]
+              (translate.platform_branches, "drop_other_platform"),
+              (translate.platform_branches, "before_passes"),
+              (translate.platform_branches, "reached_errors"),
+              (translate.platform_branches, "retired"),
+              (translate.portability_layers, "after_passes"),
+              (translate.latent, "soften"), (translate.fixes, "apply_fixes")]
     saved_around = [getattr(module, name) for module, name in around]
     registry._PASSES[:] = [(o, n, timed(f"pass {n}", f)) for o, n, f in saved_passes]
     registry._FINAL[:] = [(n, timed(f"final {n}", f)) for n, f in saved_final]
