@@ -549,7 +549,19 @@ def known(ctx) -> conditions.Known:
     macros and ``-D`` switches (value 1 unless given), and not: CUDA's version and
     architecture macros and the platform macros the target version no longer defines. An
     architecture macro that this file or another of the run defines itself (ggml's
-    vendors/hip.h: ``#define __CUDA_ARCH__ 1300``) is not known."""
+    vendors/hip.h: ``#define __CUDA_ARCH__ 1300``) is not known. Kept on the context
+    until ``undefined_in_conditions`` changes: passes ask once per directive, and each
+    reading searched the whole file."""
+    memo = getattr(ctx, "_known_facts", None)
+    if memo is not None and memo[0] is ctx.undefined_in_conditions:
+        return memo[1]
+    facts = _known_facts(ctx)
+    if hasattr(ctx, "_known_facts"):
+        ctx._known_facts = (ctx.undefined_in_conditions, facts)
+    return facts
+
+
+def _known_facts(ctx) -> conditions.Known:
     base = _known(ctx.compiled, ctx.compiled.version, tuple(ctx.options.defines))
     own = project_arch_macros(ctx.compiled, (ctx.src,)) if b"__CUDA_ARCH" in ctx.src else ()
     redefined = frozenset(own) | frozenset(

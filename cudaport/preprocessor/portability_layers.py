@@ -343,9 +343,8 @@ def before_passes(ctx: FileContext) -> list[tuple[int, int, str]]:
         scan.launches[:] = [i for i in scan.launches if keep(i)]
         # (a branch the target's compiler itself selects, `#ifdef __HIPCC__`: a reserved
         # name no project defines, unlike USE_ROCM, which a build may leave undefined)
-        compiler = [(a, b) for a, b, why in spans if why.startswith("__")]
-        ctx.portable_includes = [i for i in scan.includes
-                                 if any(a <= i.start < b for a, b in compiler)]
+        compiler = _Spans([s for s in spans if s[2].startswith("__")])
+        ctx.portable_includes = [i for i in scan.includes if i.start in compiler]
         scan.includes[:] = [i for i in scan.includes if keep(i)]
     layer_names = option(ctx.options, OPTION_LAYER_NAMES)
     if layer_names and scan.idents:

@@ -84,6 +84,7 @@ class FileContext:
     _brackets: lexer.Brackets | None = None
     _branch_tree: object | None = None
     _skeleton: object | None = None
+    _known_facts: tuple | None = None  # (see platform_branches.known)
     _symbols: object | None = None
     _code: bytes | None = None
     _names: frozenset[bytes] | None = None
