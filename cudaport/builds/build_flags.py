@@ -110,14 +110,14 @@ def read_rules(path: Path, allowed: set[str], what: str) -> tuple[dict, bytes] |
     or an unknown top-level key is a RuleError naming the file."""
     import yaml
 
-    from ..rules.schema import RuleError, _Loader
+    from ..rules.schema import RuleError, loader
 
     try:
         raw = path.read_bytes()
     except OSError:
         return None
     try:
-        doc = yaml.load(raw, Loader=_Loader) or {}  # (the C loader where there is one)
+        doc = yaml.load(raw, Loader=loader()) or {}  # (the C loader where there is one)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise RuleError(str(path), mark.line + 1 if mark else 0, f"bad YAML: {exc}") from None

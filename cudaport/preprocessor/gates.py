@@ -39,11 +39,9 @@ import os
 import re
 from typing import Callable, NamedTuple
 
-import yaml
-
 from . import conditions
 from ..source import lexer
-from ..rules.schema import _Loader  # (the C YAML loader where PyYAML has it)
+from ..rules.schema import loader, yaml  # (PyYAML on first use; its C loader)
 from ..source.edits import Edit
 
 ARCH = b"__CUDA_ARCH__"
@@ -144,7 +142,7 @@ def facts(compiled) -> Facts | None:
 @functools.cache
 def load(path: str) -> Facts:
     with open(path, encoding="utf-8") as fh:
-        data = yaml.load(fh, Loader=_Loader) or {}  # (C loader: 0.047 -> 0.006 s a run)
+        data = yaml.load(fh, Loader=loader()) or {}  # (C loader: 0.047 -> 0.006 s a run)
     targets = tuple(data.get("targets") or ())
     features = {}
     for fid, d in (data.get("features") or {}).items():

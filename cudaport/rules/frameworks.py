@@ -19,9 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
-from .schema import _Loader  # (the C YAML loader where PyYAML has it)
+from .schema import loader, yaml
 
 FRAMEWORKS = ("pytorch",)
 PATHS_FILE = "include-paths.yaml"
@@ -66,7 +64,7 @@ def include_paths(target_dir: str, framework: str | None) -> IncludePaths | None
     path = framework_dir(Path(target_dir), framework) / PATHS_FILE
     if not path.is_file():
         return None
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader) or {}
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader()) or {}
     folders = tuple(str(f).rstrip("/") + "/" for f in data.get("folders", ()))
     replace = tuple((str(k), str(v)) for k, v in (data.get("replace") or {}).items())
     return IncludePaths(folders, replace, bool(data.get("rewrite", False)),
@@ -79,7 +77,7 @@ def python_facts_in(target_dir: str, framework: str) -> dict | None:
     path = framework_dir(Path(target_dir), framework) / PYTHON_FILE
     if not path.is_file():
         return None
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader) or {}
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=loader()) or {}
 
 
 def is_framework_qualified(src: bytes, start: int) -> bool:

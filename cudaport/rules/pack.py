@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-import yaml
-
 from ..findings import CODES
 from . import schema as S
+from .schema import yaml
 from .model import Check, Entry, Fallback, HeaderEntry, Mapping, TargetInfo, version_tuple
 from .target import decode as _decode
 

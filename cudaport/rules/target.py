@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import yaml
-
 from . import schema as S
+from .schema import yaml
 from .model import TargetInfo, VariantGroup
 
 
