@@ -731,6 +731,18 @@ keeps project names apart).
 
 # Portability hazards (CP2xx) and clang tool problems (CP903-CP909): cudaport/translate/passes/hazards.py
 # and cudaport/clang/. Warp-width codes fire only when the target's warp is wider than 32.
+register("CP182", "cxx-fix-in-cuda-free-file", "warning", "C++ hipcc's clang rejects, in a file that uses no CUDA, left as written", """
+What: a construct the translation rewrites in CUDA files because hipcc's clang rejects it
+(the `register` storage class in C++17; a negative constant in the braces of an unsigned
+type, `size_type{-1}`), found in a file that uses no CUDA (no CUDA name, launch or
+qualifier, not a .cu/.cuh file).
+Why: a file that uses no CUDA is never edited (it may belong to the project's host-only
+build). A HIP unit that includes it still fails at this line.
+Fix: if a HIP unit includes the file, make the edit by hand (drop `register`; write
+`size_type(-1)`): both keep the meaning for every compiler.
+""")
+
+
 register("CP178", "absent-target-header", "error", "ROCm header the target's packages do not install", """
 What: code a build for the target compiles (a file written for HIP, or the project's own
 HIP branch, `#elif defined __HIP__`) includes a ROCm header that the target's packages do

@@ -79,3 +79,21 @@ def test_register_free_code_compiles(tmp_path, toolchain, version):
     path = tmp_path / "register.hip"
     path.write_bytes(translate_source(src, target_version=version).output)
     compile_hip(path, toolchain)
+
+
+def test_a_file_that_uses_no_cuda_is_named_not_edited():
+    # a host-only header (no CUDA name, launch or qualifier): never edited, even where
+    # hipcc's clang would reject a line of it; CP182 names the line for a HIP unit that
+    # includes it (issue 42: a file that uses no CUDA is never edited)
+    src = (b"using size_type = unsigned long;\n"
+           b"inline size_type top() { return size_type{-1}; }\n"
+           b"inline int g() { register int x = 1; return x; }\n")
+    r = translate_bytes(src, path="h.h")
+    assert r.output == src
+    assert [(f.line, f.code, f.severity) for f in r.findings] == [
+        (2, "CP182", "warning"), (3, "CP182", "warning")]
+    # the same lines in a file that uses CUDA are fixed, as in a .cu file
+    cuda = b"#include <cuda_runtime.h>\n" + src
+    out = translate_bytes(cuda, path="h.h").output
+    assert b"size_type(-1)" in out and b"register" not in out
+    assert b"register" not in translate_bytes(src, path="k.cu").output

@@ -15,6 +15,11 @@ from ..options import Options
 from ..rules.compiled import Compiled
 from ..source.scan import Scan
 
+CUDA_SUFFIXES = (".cu", ".cuh")  # sources nvcc compiles as CUDA whatever they hold
+# (macros a CUDA compile defines, read in #if lines, where the scan records no name)
+_CUDA_MACROS = (b"__CUDA_ARCH", b"__CUDACC", b"__NVCC__", b"CUDART_VERSION", b"CUDA_VERSION")
+
+
 class LineIndex:
     """Offset to 1-based (line, column); columns count bytes, as compilers do.
 
@@ -125,6 +130,20 @@ class FileContext:
         spans = self.scan.literals
         i = bisect.bisect_left(spans, (end,)) - 1
         return i < 0 or spans[i][1] <= start
+
+    @property
+    def uses_cuda(self) -> bool:
+        """Whether the file uses CUDA: a CUDA source by its suffix, or a CUDA header, name,
+        launch or CUDA-looking word in its code (once the names the project owns are set
+        aside), or the compiler's CUDA macros in its conditions.
+        A file that does not is never edited: a pass that fixes C++ hipcc's clang rejects
+        names the spot there instead (CP182)."""
+        s = self.scan
+        return self.path.lower().endswith(CUDA_SUFFIXES) or bool(s.launches) or bool(
+            s.marks) or any(c == "code" for _, _, c in s.idents) or any(
+            c == "code" for _, _, c in s.unknown) or any(
+            self.compiled.header(i.name) is not None for i in s.includes) or any(
+            m in self.src for m in _CUDA_MACROS)
 
     @property
     def names(self) -> frozenset[bytes]:

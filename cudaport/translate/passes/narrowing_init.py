@@ -22,7 +22,7 @@ from ..context import FileContext
 from ...source.edits import Edit
 from .registry import register
 
-CODE = "CP181"
+CODE, CUDA_FREE = "CP181", "CP182"
 _UNSIGNED = (rb"unsigned(?:\s+(?:char|short|int|long(?:\s+long)?)(?:\s+int)?)?"
              rb"|(?:std\s*::\s*)?(?:size_t|uintptr_t|uintmax_t|uint(?:8|16|32|64)_t)")
 # `{-1}`, `{ -0x1 }`: braces holding a negative integer literal (the type is read backwards
@@ -59,10 +59,16 @@ def narrowing_init(ctx: FileContext) -> None:
         name = re.sub(rb"\s+", b"", n.group(1))
         if not (_ONE_NAME.match(name) or name in aliases):
             continue
-        ctx.edits.append(Edit(open_at, open_at + 1, b"(", rule))
-        ctx.edits.append(Edit(close_at, close_at + 1, b")", rule))
         shown = name.decode()
         value = re.sub(rb"\s+", b"", code[open_at + 1:close_at]).decode()
+        if not ctx.uses_cuda:  # (a file with no CUDA is named, not edited)
+            ctx.find(CUDA_FREE, start, f"{shown}{{{value}}}: a negative constant narrowed to "
+                     "an unsigned type in braces, which hipcc's clang rejects; this file "
+                     "uses no CUDA, so it is left as written (a HIP unit that includes it "
+                     f"fails here unless it is written {shown}({value}))", shown)
+            continue
+        ctx.edits.append(Edit(open_at, open_at + 1, b"(", rule))
+        ctx.edits.append(Edit(close_at, close_at + 1, b")", rule))
         ctx.find(CODE, start, f"{shown}{{{value}}}: a negative constant narrowed to an "
                  "unsigned type in braces, which nvcc accepts and hipcc's clang rejects: "
                  "written with parentheses, the conversion nvcc makes (same value)",

@@ -20,6 +20,7 @@ _C_SUFFIXES = (".c",)
 
 _BLANKS = re.compile(rb"[ \t\f\v]*")
 _KEYWORD = b"register"
+CUDA_FREE = "CP182"
 
 
 @register(126, "register-keyword")
@@ -30,6 +31,7 @@ def drop_register_keyword(ctx: FileContext) -> None:
     src = ctx.src
     if _KEYWORD not in src or ctx.path.endswith(_C_SUFFIXES):
         return
+    edit = ctx.uses_cuda  # (a file with no CUDA is named, not edited: CP182)
     rule = f"{ctx.compiled.target.name}/register-storage-class"
     word = lexer.IDENT_BYTES
     headers = [(i.name_start, i.name_end) for i in ctx.scan.includes]
@@ -39,5 +41,11 @@ def drop_register_keyword(ctx: FileContext) -> None:
         if (at == 0 or src[at - 1] not in word) and (end == len(src) or src[end] not in word) \
                 and ctx.in_code(at, end) \
                 and not any(start <= at < stop for start, stop in headers):
+            if not edit:
+                ctx.find(CUDA_FREE, at, "register: hipcc's clang rejects the storage class in "
+                         "C++17; this file uses no CUDA, so it is left as written (a HIP "
+                         "unit that includes it fails here unless the keyword is dropped)",
+                         "register")
+                return
             ctx.edits.append(Edit(at, _BLANKS.match(src, end).end(), b"", rule))
         at = src.find(_KEYWORD, end)
