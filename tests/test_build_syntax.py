@@ -460,6 +460,11 @@ FUZZ_MAKEFILES = {
     # run's, /tmp/fuzz_fail8): translated in the first pass, not the second
     "an architecture option among host options": "CC := gcc\nmain.o: main.c\n"
                                                  "\t$(CC) -c $< -o -Xcompiler -fPIC,-arch=sm_70-O2$@\n",
+    # a reference left open at a recipe line's end (a 4-minute run's, brucefan1983's
+    # makefile): the word stops at the newline, the next rule stays a rule
+    "an unclosed reference in a recipe": "CC = nvcc\nr.o: r.cu\n"
+                                         "\t-arch=sm_70$(CC $(CFLAGS) -c r.cu\nm.o: m.cu\n"
+                                         "\t$(CC) -c m.cu\n",
     "a target after other characters": "  built$(CUDA_PATH)/lib64 by nvcc\n"
                                        "CUDA_PATH ?= /usr/local/cuda\n"
                                        "NVCC := $(CUDA_PATH)/bin/nvcc\n",

@@ -237,6 +237,14 @@ def _scan(src: bytes, start: int, end: int, recipe: bool) -> tuple[list[Word], s
                 word_start = i
             i += 2
             continue
+        if inside and c in b"\r\n":
+            # (a reference still open at the line's end: make stops there, "unterminated
+            # variable reference"; the word must not take the newline with it)
+            while frames and frames[-1].in_word:
+                frames.pop()
+            close_word(i)
+            i += 1
+            continue
         if inside:
             top = frames[-1]
             if c == top.closer:
