@@ -141,6 +141,12 @@ def test_pragma_once_in_a_comment_or_string_is_no_insertion_point():
     later = "int a;\n  #  pragma   once\n__device__ int f();\n"
     assert tr(later) == "int a;\n  #  pragma   once\n#include <hip/hip_runtime.h>\n" \
         "__device__ int f();\n"
+    # a comment opened after it runs on: its next line is inside the comment (a 20-minute
+    # fuzz run's: the header went into the comment, and a second pass moved it)
+    opened = "#pragma once/* note\nstill */\n__device__ int f();\n"
+    once = tr(opened)
+    assert once == "#include <hip/hip_runtime.h>\n" + opened
+    assert tr(once) == once
 
 
 def test_no_header_for_plain_cpp():

@@ -664,7 +664,11 @@ def _after_guard_or_pragma(src: bytes, in_code) -> int | None:
     if b"once" in src:
         for m in _PRAGMA_ONCE.finditer(src):
             if lexer.starts_logical_line(src, m.start()) and in_code(m.start(), m.end()):
-                return _next_line(src, m.end())
+                after = _next_line(src, m.end())
+                # (`#pragma once /* ...` with the comment running on: its next line is
+                # inside the comment, no place for a line of code)
+                if after >= len(src) or in_code(after - 1, after + 1):
+                    return after
     code: list[lexer.Token] = []
     pos = 0
     while len(code) < 4:  # the first four tokens that are no comment or blank
