@@ -91,7 +91,22 @@ def member_use_pattern(paths: tuple[str, ...]) -> re.Pattern[bytes]:
     the name, for the caller to look up among its objects; group 2: the path). (The file's
     objects as literal alternatives would let the search skip ahead, but an alternation of
     n names is tried name by name: quadratic in a file declaring many objects.)"""
+    # (the name and the blanks after it are taken possessively: what may follow them, a
+    # bracket, dot or arrow, is neither a word byte nor a blank, so giving bytes back never
+    # makes a match, and trying each shorter name cost most of the search)
+    return re.compile(rb"(?<![\w$.>])([A-Za-z_]\w*+)\s*+(?:\[[^\]\n]*\]\s*)?"
+                      + _member_tail(paths))
+
+
+def _member_tail(paths: tuple[str, ...]) -> bytes:
     members = b"|".join(rb"\s*\.\s*".join(re.escape(part.encode()) for part in path.split("."))
                         for path in sorted(paths, key=len, reverse=True))
-    return re.compile(rb"(?<![\w$.>])([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\]\s*)?(?:\.|->)\s*("
-                      + members + rb")(?![\w$])")
+    return rb"(?:\.|->)\s*(" + members + rb")(?![\w$])"
+
+
+@functools.cache
+def member_access_pattern(paths: tuple[str, ...]) -> re.Pattern[bytes]:
+    """The ``.member.path`` / ``->member`` every match of :func:`member_use_pattern` ends
+    with: a file where this finds nothing has no such use, and the search, which starts
+    at a dot or an arrow, costs a fraction of the other's, which starts at every word."""
+    return re.compile(_member_tail(paths))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Iterator
 
 from ...source import lexer
 from ...preprocessor import platform_branches
@@ -20,9 +21,8 @@ from ..context import FileContext
 from ...source.edits import Edit
 from ...findings import Finding, Fix
 from ...rules.hazards import (declared_objects_pattern, device_prop_pattern, lacking,
-                             member_use_pattern, names_pattern, struct_member_facts,
-                             struct_member_types,
-                             target_facts)
+                             member_access_pattern, member_use_pattern, names_pattern,
+                             struct_member_facts, struct_member_types, target_facts)
 from ...preprocessor.gates import ARCH_VALUE, in_directive
 from ...symbols.skeleton import FUNCTION, LAMBDA
 from .registry import register
@@ -48,9 +48,11 @@ _BALLOT = re.compile(rb"(__ballot_sync|__activemask|__ballot|__match_any_sync|__
 # 32-bit integer types, and type names that say so (nvdiffrast's `U32`, `u32`, `DWORD`)
 _NARROW = (rb"unsigned\s+int|unsigned|int|uint32_t|int32_t|uint|std::uint32_t"
            rb"|[uU]32|[uUsS]?[iI]nt32|UINT32|INT32|DWORD")
-_NARROW_TYPEDEF = re.compile(
-    rb"\btypedef\s+(?:" + _NARROW + rb")\s+(\w+)\s*;|\busing\s+(\w+)\s*=\s*(?:" + _NARROW
-    + rb")\s*;")
+# (one regex per keyword, each led by its literal word: as one alternation after ``\b``
+# the engine tried it at every byte, five times slower)
+_NARROW_TYPEDEFS = (
+    re.compile(lexer.word(b"typedef") + rb"\s+(?:" + _NARROW + rb")\s+(\w+)\s*;"),
+    re.compile(lexer.word(b"using") + rb"\s+(\w+)\s*=\s*(?:" + _NARROW + rb")\s*;"))
 
 
 @functools.lru_cache(maxsize=64)
@@ -75,7 +77,10 @@ _SHARED_32 = re.compile(rb"__shared__[^;{}()]*?\b(\w+)\s*\[\s*32\s*\]")
 # with a group or a common digit makes one combined pattern slow).
 _WARP_32_DEFINE = re.compile(
     rb"#[ \t]*define[ \t]+((?i:\w*WARP_?SIZE\w*))[ \t]+\(?32\)?(?![\w.])")
-_WARP_32_COMPARE = re.compile(rb"warpSize\s*==\s*32(?![\w.])|32(?<![\w.]32)\s*==\s*warpSize\b")
+# (two regexes, each searched for by its leading literal, read as their alternation
+# would be: see _leftmost)
+_WARP_32_COMPARES = (re.compile(rb"warpSize\s*==\s*32(?![\w.])"),
+                     re.compile(rb"32(?<![\w.]32)\s*==\s*warpSize\b"))
 _ASSIGN_32 = re.compile(rb"=\s*32(?![\w.])")
 _CONST_WARP = re.compile(rb"\b(?:constexpr|const)\s+(?:static\s+)?(?:unsigned\s+|signed\s+)?\w+\s+"
                          rb"((?i:\w*warp_?size\w*))\s*\Z")
@@ -83,6 +88,24 @@ _SHUFFLE = re.compile(rb"(__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")
 # A shuffle call's arguments, with at most one level of nested parentheses.
 _SHUFFLE_ARGS = re.compile(rb"\s*((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)")
 _PAREN_OR_COMMA = re.compile(rb"[(),\[\]]")
+
+
+def _leftmost(patterns: tuple[re.Pattern[bytes], ...], code: bytes) -> Iterator[re.Match[bytes]]:
+    """The matches ``finditer`` of the alternation of ``patterns`` gives, for patterns no
+    two of which match at one offset (each starts with its own literal byte): from where
+    the last match ended, the leftmost next match of any of them. Each pattern is searched
+    for alone, so the engine skips to its leading literal; a match found ahead is kept
+    until the reading passes it (each pattern searches the file about once)."""
+    ahead: list[re.Match[bytes] | None] = [p.search(code) for p in patterns]
+    while True:
+        found = min((m for m in ahead if m is not None), key=lambda m: m.start(), default=None)
+        if found is None:
+            return
+        yield found
+        pos = found.end()
+        for i, m in enumerate(ahead):
+            if m is not None and m.start() < pos:
+                ahead[i] = patterns[i].search(code, pos)
 
 
 def _split_top(text: bytes) -> list[bytes]:
@@ -291,7 +314,10 @@ def _struct_members(ctx: FileContext, struct: str, types: tuple[str, ...],
         else None
     target = r.replacement.decode() if r is not None and r.replacement else None
     where = f"{target} ({_target_release(ctx)})" if target else _target_release(ctx)
-    for m in member_use_pattern(tuple(whats)).finditer(code):
+    paths = tuple(whats)
+    if member_access_pattern(paths).search(code) is None:
+        return
+    for m in member_use_pattern(paths).finditer(code):
         if m.group(1) not in objects:
             continue
         path = re.sub(rb"\s+", b"", m.group(2)).decode()
@@ -308,8 +334,11 @@ def _texture_objects_as_integers(ctx: FileContext, code: bytes, report: _Reporte
     """CP221: CUDA's texture and surface objects are 64-bit integers, the target's are not."""
     title = ctx.compiled.target.title
     names = {m.group(1) for m in _TEX_DECL.finditer(code)}
-    uses = re.compile(rb"(?<![\w$.>])(" + b"|".join(re.escape(n) for n in sorted(names))
-                      + rb")" + _INT_OPERATION) if names else None
+    # (each name led by its literal, the boundary checked after it: see lexer.any_word; no
+    # two names match at one offset, as a name that is the start of another is followed
+    # there by a word byte, which no operator is)
+    uses = re.compile(rb"(" + lexer.any_word(names, rb"[\w$.>]") + rb")" + _INT_OPERATION) \
+        if names else None
     for m in uses.finditer(code) if uses is not None else ():
         name = m.group(1).decode()
         report("CP221", m.start(1), f"texture/surface object {name} used as an integer; on "
@@ -356,7 +385,8 @@ def _warp_width(ctx: FileContext, code: bytes, names: frozenset[bytes], report: 
     narrow = None
     for m in _BALLOT.finditer(code) if not names.isdisjoint(_BALLOTS) else ():
         if narrow is None:
-            narrow = _narrow_decl(tuple(sorted({a or b for a, b in _NARROW_TYPEDEF.findall(code)})))
+            narrow = _narrow_decl(tuple(sorted({name for typedef in _NARROW_TYPEDEFS
+                                                for name in typedef.findall(code)})))
         decl = narrow.search(code, max(0, m.start() - 120), m.start())
         if decl is not None:
             report("CP201", m.start(), f"{m.group(1).decode()} result stored in a 32-bit "
@@ -391,7 +421,7 @@ def _warp_width(ctx: FileContext, code: bytes, names: frozenset[bytes], report: 
         name = m.group(1).decode()
         report("CP205", m.start(), f"{name} assumed to be 32; the target's wavefront has "
                f"{warp} lanes", name)
-    for m in _WARP_32_COMPARE.finditer(code) if b"warpSize" in names else ():
+    for m in _leftmost(_WARP_32_COMPARES, code) if b"warpSize" in names else ():
         report("CP205", m.start(), f"warpSize assumed to be 32; the target's wavefront has "
                f"{warp} lanes", "warpSize")
     for m in _ASSIGN_32.finditer(code):
