@@ -626,3 +626,61 @@ def test_an_error_directive_the_target_reaches_is_an_error():
     minibude = ("#ifdef __NVCC__\nint a;\n#elif defined(__HIP_PLATFORM_HCC__)\nint b;\n"
                 "#else\n#error Unsupported compiler\n#endif\n")
     assert not findings(run(minibude), "CP173")
+
+
+
+# The evaluator parses each condition once (conditions._parsed) and keeps each outcome per
+# set of facts; it reads every condition as the parser that read it token by token at
+# each query did (the expected outcomes are that parser's, 7b3e751): operands left to
+# right, all of them, an error in any (a division by zero, a bad expansion) leaving the
+# whole unknown.
+PARSED_ONCE = [
+    b"1/0 || 1", b"0 && 1/0", b"A ? 1/0 : 1", b"X ? 1 : 1", b"1 % 0 == 0", b"-7 / 2 == -3",
+    b"-7 % 2 == -1", b"1 << 70", b"~0 == -1", b"!A", b"+A", b"-B > 0", b"(A)(B)",
+    b"defined A && defined(B)", b"defined", b"defined(", b"((1)", b"1)", b"A B", b"1 ? 2",
+    b"NCCL_VERSION(2, 28, 0) > A", b"NCCL_VERSION(2, 3) > 0", b"F((1, 2), 3)", b"G(1)",
+    b"__has_include(<nvml.h>) || __has_include(\"own.h\")", b"0x10 == 16 && 010 == 8",
+    b"A >= 700 ? B : C", b"A == 1 ? 2 : B ? 3 : 4", b"(A || !B) && (C != 0 || D < 5)",
+]
+
+
+@pytest.mark.parametrize("defined, outcomes", [
+    ((), "---T-TT-T----------------T---"),
+    (((b"A", 1), (b"B", 0)), "---T-TT-TFTF-T------T----TFTT"),
+    (((b"A", 700), (b"C", 2)), "---T-TT-TFT---------T----T--T"),
+    (((b"B", 3), (b"D", 9), (b"A", 0)), "---T-TT-TTFF-T------T----TFTF"),
+])
+def test_a_condition_parsed_once_reads_as_each_query_read_it(defined, outcomes):
+    facts = Known(defined=defined, undefined=frozenset({b"C", b"D"}),
+                  header={b"nvml.h": False}.get,
+                  functions=((b"NCCL_VERSION", (b"X", b"Y", b"Z"), b"X * 10000 + Y * 100 + Z"),
+                             (b"G", (b"a",), b"G(a) + 1")))
+    expected = [{"T": True, "F": False, "-": None}[c] for c in outcomes]
+    for _ in range(2):  # (the second time from what the facts keep)
+        assert [evaluate(cond, facts) for cond in PARSED_ONCE] == expected
+
+
+@pytest.mark.parametrize("cond", [b"08", b"A || 09", b"1" + b"0" * 400 + b" / 3 > 1"])
+def test_a_number_the_preprocessor_cannot_read_leaves_the_condition_unknown(cond):
+    # (`#if 08` stopped the translation with a traceback: no octal number)
+    assert evaluate(cond, KNOWN) is None
+    result = run("#if " + cond.decode() + "\nint x;\n#endif\n__global__ void k() {}\n")
+    assert b"int x;" in result.output
+
+
+def test_facts_derived_with_more_definitions_read_as_a_new_set():
+    import dataclasses
+
+    base = Known(defined=((b"A", 1), (b"B", 2), (b"A", 5)), undefined=frozenset({b"C"}))
+    assert evaluate(b"A == 1 && C == 0", base) is True
+    before, after = ((b"B", 7), (b"B", 8), (b"E", 1)), ((b"A", 9), (b"F", 3), (b"F", 4))
+    derived = base.defining(before, after, undefined=frozenset())
+    replaced = dataclasses.replace(base, defined=before + base.defined + after,
+                                   undefined=frozenset())
+    assert derived == replaced
+    for name in (b"A", b"B", b"C", b"E", b"F", b"G"):
+        assert derived.value(name) == replaced.value(name), name
+        assert derived.is_defined(name) == replaced.is_defined(name), name
+    assert set(derived.defined_names) == {b"A", b"B", b"E", b"F"}
+    assert evaluate(b"A == 1 && C == 0", derived) is None  # (its own outcomes, not base's)
+    assert evaluate(b"B == 7 && F == 3", derived) is True

@@ -293,6 +293,9 @@ class Gates:
         self._idents = None
         self._asm = None
         self._includes = None
+        # facts at each point (the architecture and version points of every group)
+        self._points: dict[tuple[int | None, int | None], conditions.Known] = {}
+        self._versions: dict[int, conditions.Known] = {}
 
     # -- reading the groups
 
@@ -400,15 +403,28 @@ class Gates:
     # -- evaluating a group at a point
 
     def _at_arch(self, value: int | None, version: int | None) -> conditions.Known:
-        facts = self._with_version(self.base, version)
-        if value is None:
-            return facts
-        return dataclasses.replace(facts, defined=((ARCH, value),) + facts.defined,
-                                   undefined=facts.undefined - {ARCH})
+        """The facts at an architecture and version point (None: not defined there), one
+        object per point for the whole file: what it evaluated serves every group."""
+        key = (value, version)
+        found = self._points.get(key)
+        if found is None:
+            found = self._with_version(self.base, version)
+            if value is not None:
+                found = found.defining(((ARCH, value),), undefined=found.undefined - {ARCH})
+            self._points[key] = found
+        return found
 
     def _with_version(self, facts: conditions.Known, version: int | None) -> conditions.Known:
         if version is None:
             return facts
+        if facts is self.base:
+            found = self._versions.get(version)
+            if found is None:
+                found = self._versions[version] = self._version_facts(facts, version)
+            return found
+        return self._version_facts(facts, version)
+
+    def _version_facts(self, facts: conditions.Known, version: int) -> conditions.Known:
         values = {}
         for name in self.versions:
             if name == b"__CUDACC_VER_MAJOR__":
@@ -419,8 +435,7 @@ class Gates:
                 values[name] = 0
             else:
                 values[name] = version
-        return dataclasses.replace(facts, defined=tuple(values.items()) + facts.defined,
-                                   undefined=facts.undefined - values.keys())
+        return facts.defining(tuple(values.items()), undefined=facts.undefined - values.keys())
 
     @staticmethod
     def _taken(branches: list[_Branch], facts: conditions.Known) -> tuple[int, ...]:
@@ -715,9 +730,7 @@ class Gates:
             facts = self._with_version(self.base, p)
             found = set(self._taken(branches, facts))
             if "arch" in kinds:  # (an architecture test beside it: the device's reading too)
-                found |= set(self._taken(branches, dataclasses.replace(
-                    facts, defined=((ARCH, TOP_ARCH),) + facts.defined,
-                    undefined=facts.undefined - {ARCH})))
+                found |= set(self._taken(branches, self._at_arch(TOP_ARCH, p)))
             return tuple(sorted(found))
 
         taken = {p: at(p) for p in points}

@@ -213,7 +213,17 @@ def other_platform_test(ctx, plain: bool = False) -> "Inside | None":
 def _read_branches(ctx, plain: bool = False):
     """(dead spans, directives, what the build is known to define there, the file's
     :func:`_defines`) of ``ctx``, or None where the target gives no platform macros or the
-    file has no conditional directive."""
+    file has no conditional directive. Kept on the context while what it reads stays (the
+    gates, the #error check and the dead-branch filter ask in turn)."""
+    key = (plain, ctx.undefined_in_conditions,
+           () if plain else tuple(ctx.forced_conditions.items()))
+    memo = ctx._branch_readings
+    if key not in memo:
+        memo[key] = _reading(ctx, plain)
+    return memo[key]
+
+
+def _reading(ctx, plain: bool):
     extra = ctx.compiled.target.extra
     macros = extra.get("platform_macros")
     if not macros or not ctx.scan.directives:
@@ -285,8 +295,7 @@ def reached_errors(ctx) -> None:
     if now:
         defined = dict(facts.defined)
         renamed = tuple((old, defined[new]) for old, new in now.items() if new in defined)
-        facts = dataclasses.replace(facts, defined=facts.defined + renamed,
-                                    undefined=facts.undefined - now.keys())
+        facts = facts.defining(after=renamed, undefined=facts.undefined - now.keys())
     # each #error's innermost branch: taken for certain, by the facts alone
     tree = ctx.branch_tree
     decided = tree.decide(_tester(directives, facts, _guard(directives, defines)))
@@ -420,7 +429,7 @@ def _file_spans(directives, defines, is_platform, facts: conditions.Known):
         new = _values(directives, defines, facts, Inside(spans))
         if not new:
             break
-        facts = dataclasses.replace(facts, defined=facts.defined + tuple(sorted(new.items())))
+        facts = facts.defining(after=tuple(sorted(new.items())))
         spans = other_platform_spans(directives, is_platform, facts)
     return spans, facts
 
@@ -528,7 +537,7 @@ def _dead_switches(files, is_platform, facts: conditions.Known,
     never fewer (the evaluation is monotone in what is known), so the passes stop when one
     finds nothing new, at most once per name and ``PASSES`` times (a chain of switches
     deeper than that is left unknown: never a wrong answer, only a missed one)."""
-    given = {n for n, _ in facts.defined}
+    given = facts.defined_names
     names = {n for _, found in files for _, n, _v in found}
     for _ in range(min(len(names) + 1, PASSES)):
         now = dataclasses.replace(facts, undefined=facts.undefined | dead) if dead else facts
@@ -562,14 +571,25 @@ def known(ctx) -> conditions.Known:
 
 
 def _known_facts(ctx) -> conditions.Known:
-    base = _known(ctx.compiled, ctx.compiled.version, tuple(ctx.options.defines))
     own = project_arch_macros(ctx.compiled, (ctx.src,)) if b"__CUDA_ARCH" in ctx.src else ()
-    redefined = frozenset(own) | frozenset(
-        n.encode() for n in dict(ctx.options.extra).get(ARCH_DEFINED, ()))
+    extra = dict(ctx.options.extra)
+    redefined = frozenset(own) | frozenset(n.encode() for n in extra.get(ARCH_DEFINED, ()))
+    base = _run_facts(ctx.compiled, ctx.compiled.version, tuple(ctx.options.defines), redefined,
+                      extra.get(PROJECT_CONSTANTS, ()), extra.get(BUILD_DEFINES, ()))
+    if not ctx.undefined_in_conditions:
+        return base
+    return dataclasses.replace(base, undefined=base.undefined | ctx.undefined_in_conditions)
+
+
+@functools.lru_cache(maxsize=16)
+def _run_facts(compiled, version, defines: tuple[str, ...], redefined: frozenset[bytes],
+               constants, built) -> conditions.Known:
+    """:func:`known` before the file's own names in conditions: the same for every file of
+    a run (and one object, so the outcomes it keeps serve them all), built once; a run's
+    constants are many (1,400 over the corpus), and each file filtered them again."""
+    base = _known(compiled, version, defines)
     if redefined:
         base = _without(base, redefined)
-    constants = dict(ctx.options.extra).get(PROJECT_CONSTANTS, ())
-    built = dict(ctx.options.extra).get(BUILD_DEFINES, ())
     if built:  # (the project's own build for the target: CMake's add_definitions)
         have = {n for n, _ in base.defined}
         base = dataclasses.replace(base, defined=base.defined + tuple(
@@ -579,9 +599,7 @@ def _known_facts(ctx) -> conditions.Known:
         have = {n for n, _ in base.defined} | base.undefined | redefined
         base = dataclasses.replace(base, defined=base.defined + tuple(
             (n.encode(), v) for n, v in constants if n.encode() not in have))
-    if not ctx.undefined_in_conditions:
-        return base
-    return dataclasses.replace(base, undefined=base.undefined | ctx.undefined_in_conditions)
+    return base
 
 
 def _without(facts: conditions.Known, names: frozenset[bytes]) -> conditions.Known:

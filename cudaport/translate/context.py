@@ -90,6 +90,7 @@ class FileContext:
     _branch_tree: object | None = None
     _skeleton: object | None = None
     _known_facts: tuple | None = None  # (see platform_branches.known)
+    _branch_readings: dict = field(default_factory=dict)  # (platform_branches._read_branches)
     _symbols: object | None = None
     _code: bytes | None = None
     _names: frozenset[bytes] | None = None
