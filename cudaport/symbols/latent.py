@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 import re
 from typing import Iterable
 
@@ -117,8 +118,8 @@ def soften(ctx) -> None:
     symbols = ctx.symbols
     macros = symbols.macros
     changed = {}
-    checked = frozenset(n.encode() for n in extra.get(BODIES, ()))
-    run_expanded = frozenset(n.encode() for n in extra.get(EXPANDED, ()))
+    checked = _encoded(extra.get(BODIES, ()))
+    run_expanded = _encoded(extra.get(EXPANDED, ()))
     local: set[bytes] | None = None
     undecided = None
     for f in errors:
@@ -136,13 +137,20 @@ def soften(ctx) -> None:
                                   "nothing in this run expands: an error only where it is)")
                 continue
         if undecided is None:
-            undecided = _Undecided(ctx, frozenset(n.encode() for n in extra.get(DEFINED, ())))
+            undecided = _Undecided(ctx, _encoded(extra.get(DEFINED, ())))
         why = undecided.why(f.offset)
         if why:
             changed[id(f)] = f"{f.message} ({why})"
     if changed:
         ctx.findings = [f if id(f) not in changed else dataclasses.replace(
             f, severity="warning", message=changed[id(f)]) for f in ctx.findings]
+
+
+@functools.lru_cache(maxsize=8)
+def _encoded(names: tuple[str, ...]) -> frozenset[bytes]:
+    """A run's names (options.extra) as bytes, read once per run: they are the run's, many
+    in a large one, and each file read them again."""
+    return frozenset(n.encode() for n in names)
 
 
 _EXISTENCE = re.compile(rb"\bdefined[ \t]*\(?[ \t]*([A-Za-z_]\w*)")
