@@ -30,10 +30,14 @@ def lacking(facts: dict, key: str, version: tuple) -> tuple[str, ...]:
 
 
 def device_prop_pattern(compiled) -> re.Pattern[bytes] | None:
-    """``.field``/``->field`` for the cudaDeviceProp members the target version lacks (CP214)."""
-    facts = target_facts(compiled.target).get("device_properties") or {}
-    missing = lacking(facts, "missing", compiled.version)
-    return names_pattern(rb"(?:\.|->)\s*", missing, rb"\b") if missing else None
+    """``.field``/``->field`` for the cudaDeviceProp members the target version lacks (CP214);
+    read once per table (``False`` kept for none)."""
+    def build():
+        facts = target_facts(compiled.target).get("device_properties") or {}
+        missing = lacking(facts, "missing", compiled.version)
+        return names_pattern(rb"(?:\.|->)\s*", missing, rb"\b") if missing else False
+
+    return compiled.derived("_device_prop_pattern", build) or None
 
 
 def struct_member_facts(compiled) -> tuple[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]], ...]:

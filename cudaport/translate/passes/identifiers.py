@@ -44,6 +44,7 @@ def identifiers(ctx: FileContext) -> None:
     # (nor a name the translation spells as a macro the compiler itself defines)
     compiler_macros = ctx.compiled.derived("_compiler_macros", lambda: frozenset(
         n.encode() for n in ctx.compiled.target.extra.get("compiler_macros") or ()))
+    may_be_own = _may_be_own_names(ctx.compiled)
     for start, name, context in ctx.scan.idents:
         r = lookup[name]
         if legacy and r.entry is not None and r.entry.library == "cublas" \
@@ -54,7 +55,7 @@ def identifiers(ctx: FileContext) -> None:
         if name in namespaces and not _api_namespace_use(ctx, start, name, r.entry):
             not_api.append(start)
             continue
-        if context == "code" and _may_be_own(r, name):
+        if context == "code" and name in may_be_own:
             if own is None:
                 own = _own_functions(ctx)
             if name in own:
@@ -90,7 +91,11 @@ def identifiers(ctx: FileContext) -> None:
                 elif r.replacement != name:
                     add_edit(new_edit(start, end, r.replacement, r.entry.rule_id))
         if context == "code":
-            if r.runtime and r.replacement not in compiler_macros \
+            # (once the flags this use could set are set, the tests that decide whether it
+            # sets them are not asked again: most uses of a file come after its first)
+            if r.runtime and not (ctx.uses_runtime and (
+                    ctx.uses_device or r.entry.kind not in _KERNEL_LANGUAGE)) \
+                    and r.replacement not in compiler_macros \
                     and not host_library_call(ctx, start, name, r.entry) \
                     and not unexpanded(start):
                 ctx.uses_runtime = True
@@ -230,6 +235,8 @@ def _is_namespace_use(src: bytes, start: int, end: int) -> bool:
     where ``namespace name = ...;`` declares an alias of that name: code with its own
     ROCm branch has ``namespace cub = hipcub;``, and renaming it would alias hipcub to
     itself, which does not compile."""
+    if src[end:end + 2] == b"::":  # (the common case, without reading a token)
+        return True
     after = lexer.next_token(src, end)
     if after is not None and after.text == b"::":
         return True
@@ -247,10 +254,17 @@ def _may_be_own(r, name: bytes) -> bool:
         r.status == "unsupported" or r.renames and r.replacement != name)
 
 
+def _may_be_own_names(compiled) -> frozenset[bytes]:
+    """The table's names :func:`_may_be_own` holds for, found once per table (a set lookup
+    per use instead of a call)."""
+    return compiled.derived("_may_be_own", lambda: frozenset(
+        n for n, r in compiled.identifiers.items() if _may_be_own(r, n)))
+
+
 def _own_functions(ctx: FileContext) -> dict[bytes, int]:
     """Such functions the file defines itself (cudaport/symbols/polyfills.py)."""
-    lookup = ctx.compiled.identifiers
-    names = {n for _, n, c in ctx.scan.idents if c == "code" and _may_be_own(lookup[n], n)}
+    may_be_own = _may_be_own_names(ctx.compiled)
+    names = {n for _, n, c in ctx.scan.idents if c == "code" and n in may_be_own}
     return polyfills.defined_functions(ctx, names)
 
 
