@@ -69,6 +69,13 @@ SHAPES = {
     "if and error groups": (_numbered(
         "#if CUDART_VERSION < 11000\n#error CUDA {i} too old\n#endif\n"
         "void e{i}() {{ cudaDeviceSynchronize(); }}\n"), Options(), False),
+    # platform_branches._build_switch: the file searched for a #define per directive
+    # testing a build switch before an error dropped in the switch's dead branch (CP166)
+    "switch groups before a dropped error": (lambda n: _numbered(
+        "#ifdef USE_AMD_ROCM\nvoid a{i}() {{ hipDeviceSynchronize(); }}\n#else\n"
+        "void a{i}() {{ cudaDeviceSynchronize(); }}\n#endif\n")(n)
+        + b"#ifndef USE_AMD_ROCM\nvoid z() { cudaProfilerInitialize(0, 0, 0); }\n#endif\n",
+        Options(), False),
     # passes/block_barrier.py: three whole-file regexes per barrier declaration
     "block barriers": (_wrapped(
         b"#include <cuda/barrier>\n",
