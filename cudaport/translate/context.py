@@ -95,6 +95,7 @@ class FileContext:
     _code: bytes | None = None
     _names: frozenset[bytes] | None = None
     _heads: dict[bytes, bool] = field(default_factory=dict)
+    _asm_reads: dict = field(default_factory=dict)  # (read_asm)
     # Includes in branches the target's compiler selects (`#ifdef __HIPCC__`): left as they
     # are, but a target main header there is one the file has (else the first run turned
     # `#ifdef __CUDACC__` / `#include <cuda.h>` into it, and a second run added another).
@@ -236,6 +237,16 @@ class FileContext:
         if self._brackets is None:
             self._brackets = lexer.Brackets(self.src)
         return self._brackets
+
+    def read_asm(self, offset: int):
+        """``ptx.read_asm`` of the asm keyword at ``offset``, read once per file: the hazard
+        pass and the asm pass both read each statement."""
+        read = self._asm_reads.get(offset, self)
+        if read is self:
+            from . import ptx
+
+            read = self._asm_reads[offset] = ptx.read_asm(self.src, offset, self.brackets)
+        return read
 
     def call_arguments(self, start: int, end: int) -> tuple[list[tuple[int, int]], int] | None:
         """The argument spans of a call of the name at ``start:end`` and the offset past

@@ -81,7 +81,7 @@ def asm(ctx: FileContext) -> None:
     title = ctx.compiled.target.title
     for start in dict.fromkeys(starts):
         # (the hazard pass reports assembly that is not PTX; cudaport/translate/ptx.py tells which)
-        read = ptx.read_asm(ctx.src, start, ctx.brackets)
+        read = ctx.read_asm(start)
         if read is None or ptx.dialect(read) != "ptx":
             continue
         stmt = ptx.parse_statement(ctx.src, start, ctx.brackets)
@@ -113,7 +113,7 @@ def port_outcome(ctx: FileContext, start: int) -> tuple[str, str] | None:
     :func:`asm` decides it: ("yes", mnemonics) where it has an exact form, ("differs",
     caveats) where the form has a caveat, ("no", why) where it has none; None when the
     statement is not PTX (the target's own assembly, an empty barrier)."""
-    read = ptx.read_asm(ctx.src, start, ctx.brackets)
+    read = ctx.read_asm(start)
     if read is None or ptx.dialect(read) != "ptx":
         return None
     stmt = ptx.parse_statement(ctx.src, start, ctx.brackets)

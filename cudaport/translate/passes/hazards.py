@@ -137,7 +137,9 @@ _TEX_OBJECT = rb"(?:cudaTextureObject_t|cudaSurfaceObject_t|CUtexObject|CUsurfOb
 _TEX_DECL = re.compile(rb"(?:" + b"|".join(map(lexer.word, (
     b"cudaTextureObject_t", b"cudaSurfaceObject_t", b"CUtexObject", b"CUsurfObject")))
     + rb")\s+(?:const\s+)?([A-Za-z_]\w*)\s*(?=[,;=)\[{])")
-_INT_OPERATION = rb"\s*(?:&(?![&=])|\|(?![|=])|\^(?!=)|>>(?!=)|<<(?!=))\s*\(*\s*(?:0[xX][0-9a-fA-F]+|\d+)"
+# A bit or shift operator with an integer literal (maybe parenthesized) after it.
+_INT_OPERATION = re.compile(
+    rb"(?:&(?![&=])|\|(?![|=])|\^(?!=)|>>(?!=)|<<(?!=))\s*\(*\s*(?:0[xX][0-9a-fA-F]+|\d+)")
 _TEX_CAST_OPERATION = re.compile(rb"\(\s*(" + _TEX_OBJECT + rb")\s*\)[\w.\->\[\]]*\s*\)?\s*(?:<<|\|(?!\|))")
 _ARCH_MACRO = re.compile(
     rb"\b(__CUDA_ARCH__|__CUDACC_VER_MAJOR__|__CUDACC_VER_MINOR__|__CUDACC_VER_BUILD__|"
@@ -187,7 +189,7 @@ def _assembly(ctx: FileContext, offset: int, facts: dict | None, report: _Report
     whose constraints the target's compiler accepts. A target that gives no such facts
     gets every statement reported."""
     target = ctx.compiled.target.title
-    asm = ptx.read_asm(ctx.src, offset, ctx.brackets)
+    asm = ctx.read_asm(offset)
     kind = ptx.dialect(asm) if asm is not None else "unknown"
     if kind == "ptx":
         return  # the asm pass's: rewritten, or CP210 naming the instruction that blocks it
@@ -236,8 +238,8 @@ def hazards(ctx: FileContext) -> None:
     # Lane math and 32s are everywhere in host code: they count only in files with
     # device code or that speak of warps or full masks (or call a ballot: a header's
     # macro body may be all its device code).
-    if warp > 32 and (ctx.uses_device or any(word in src for word in _WARP_WORDS)
-                      or not names.isdisjoint(_BALLOTS)):
+    if warp > 32 and (ctx.uses_device or not names.isdisjoint(_BALLOTS)
+                      or any(word in src for word in _WARP_WORDS)):
         _warp_width(ctx, ctx.code, names, report, warp)
     if warp > 32 and b"cub" in names and b"Warp" in src:
         _cub_warp_width(ctx, ctx.code, report, warp)
@@ -329,19 +331,36 @@ def _struct_members(ctx: FileContext, struct: str, types: tuple[str, ...],
         report("CP214", m.start(2), message, path)
 
 
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_BLANK_BYTES = frozenset(b" \t\n\r\f\v")
+
+
+def _integer_uses(code: bytes, names: set[bytes]) -> Iterator[tuple[int, bytes]]:
+    """(offset, name) of each of ``names`` that blanks then an integer operation follow,
+    not after a word byte, ``$``, ``.`` or ``>``: what ``(?<![\\w$.>])(NAMES)\\s*OPERATION``
+    finds, read from each operation back to its operand (one search for every file, not a
+    regex of its names compiled per file). No operand can stand inside an earlier match
+    (operators, blanks, parentheses and a number), so every match is found."""
+    for m in _INT_OPERATION.finditer(code):
+        end = m.start()
+        while end > 0 and code[end - 1] in _BLANK_BYTES:
+            end -= 1
+        start = end
+        while start > 0 and code[start - 1] in _WORD_BYTES:
+            start -= 1
+        if start < end and code[start - 1:start] not in (b"$", b".", b">") \
+                and code[start:end] in names:
+            yield start, code[start:end]
+
+
 def _texture_objects_as_integers(ctx: FileContext, code: bytes, report: _Reporter,
                                  objects: str) -> None:
     """CP221: CUDA's texture and surface objects are 64-bit integers, the target's are not."""
     title = ctx.compiled.target.title
     names = {m.group(1) for m in _TEX_DECL.finditer(code)}
-    # (each name led by its literal, the boundary checked after it: see lexer.any_word; no
-    # two names match at one offset, as a name that is the start of another is followed
-    # there by a word byte, which no operator is)
-    uses = re.compile(rb"(" + lexer.any_word(names, rb"[\w$.>]") + rb")" + _INT_OPERATION) \
-        if names else None
-    for m in uses.finditer(code) if uses is not None else ():
-        name = m.group(1).decode()
-        report("CP221", m.start(1), f"texture/surface object {name} used as an integer; on "
+    for start, name in _integer_uses(code, names) if names else ():
+        name = name.decode()
+        report("CP221", start, f"texture/surface object {name} used as an integer; on "
                f"{title} it is {objects}: keep the object itself, or convert it explicitly "
                "(reinterpret_cast<uintptr_t>) where it must be packed", name)
     for m in _TEX_CAST_OPERATION.finditer(code):
