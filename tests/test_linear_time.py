@@ -82,6 +82,11 @@ SHAPES = {
         (lambda n: b"#include <cuda_runtime.h>\nusing size_type = std::size_t;\n"
          + b"size_type a = size_type {-1} + unsigned{-2}; int b = S{-1};\n" * n
          + b"x" * (40 * n) + b"{-1}\n", Options(), False),
+    # in a file that uses no CUDA the same constants are named (CP182), not edited: whether
+    # the file uses CUDA is asked once, not per constant (it searches the file)
+    "negative constants in braces in a file with no CUDA":
+        (lambda n: b"using size_type = unsigned long;\n"
+         + b"size_type a = size_type {-1} + unsigned{-2};\n" * n, Options(), False),
     # the host-only-runtime pass walks each call's enclosing blocks
     "runtime calls in nested device lambdas":
         (lambda n: b"__global__ void k(int* p) {\n" + b"  [&]() { p[0] = cudaGetLastError(); };\n" * n

@@ -47,6 +47,7 @@ def narrowing_init(ctx: FileContext) -> None:
         return
     aliases = {a or b for a, b in _ALIAS.findall(code)}
     rule = f"{ctx.compiled.target.name}/narrowing-braced-cast"
+    edit = ctx.uses_cuda  # (a file with no CUDA is named, not edited: CP182)
     for m in found:
         open_at, close_at = m.start(), m.end() - 1
         before = code[max(0, open_at - _WINDOW):open_at]
@@ -61,7 +62,7 @@ def narrowing_init(ctx: FileContext) -> None:
             continue
         shown = name.decode()
         value = re.sub(rb"\s+", b"", code[open_at + 1:close_at]).decode()
-        if not ctx.uses_cuda:  # (a file with no CUDA is named, not edited)
+        if not edit:
             ctx.find(CUDA_FREE, start, f"{shown}{{{value}}}: a negative constant narrowed to "
                      "an unsigned type in braces, which hipcc's clang rejects; this file "
                      "uses no CUDA, so it is left as written (a HIP unit that includes it "
