@@ -119,6 +119,17 @@ def test_msvc_host_options_are_dropped_with_a_note():
     assert found == [("CP311", 1), ("CP311", 2), ("CP311", 2)]
 
 
+def test_quoted_host_options_are_read_word_by_word_once_unquoted():
+    """A quoted `-Xcompiler "A B,C"` is written unquoted (`A B C`), where the shell splits A B
+    into two words: each is translated now, as hipcc would read it (a 30-minute fuzz run's
+    failure: an nvcc `-gencode` inside the quotes came out bare and a second pass rewrote it)."""
+    text = 'CFLAGS = -Xcompiler "/wd -gencode arch=compute_70,code=sm_70" -Xcompiler "-a -b"\n'
+    out, found = tr(text)
+    assert out == ARCH + 'CFLAGS = --offload-arch=$(HIP_ARCH) code=sm_70 "-a -b"\n'
+    assert tr(out)[0] == out
+    assert ("CP311", 1) in found
+
+
 def test_neighbouring_drops_at_a_continued_line_start():
     out, found = tr("F = -O3 \\\n    --expt-relaxed-constexpr -Xptxas -v -G\n")
     assert out == "F = -O3 \\\n    -g\n"

@@ -263,9 +263,15 @@ def _unwrap(w: Word, value_word: Word | None, value: str, changes: list[Change],
     quoted = len(value) > 1 and value[0] == value[-1] and value[0] in "\"'"
     inner = value[1:-1] if quoted else value
     parts = [p for p in _split_commas(inner) if p]
+    one_part = len(parts) == 1
     msvc = [p for p in parts if _MSVC_OPTION.match(p)]
+    parts = [p for p in parts if not _MSVC_OPTION.match(p)]
+    if quoted:  # unquoted below, a part's blanks split it: each word is an option there
+        words = [part.split() for part in parts]
+        msvc += [split[0] for split in words if split and _MSVC_OPTION.match(split[0])]
+        parts = [word for split in words for word in
+                 (split[1:] if split and _MSVC_OPTION.match(split[0]) else split)]
     if msvc:
-        parts = [p for p in parts if not _MSVC_OPTION.match(p)]
         shown = w.text if value_word is None else f"{w.text} {value}"
         notes.append(Note("dropped", w.start, shown, f"nvcc option {shown}: MSVC host option "
                           f"{', '.join(msvc)} dropped: hipcc's clang takes GCC-style host "
@@ -283,7 +289,8 @@ def _unwrap(w: Word, value_word: Word | None, value: str, changes: list[Change],
         changes.append(Change(w.start, w.end, " ".join(translated) or None))
         return wrote
     changes.append(Change(w.start, w.end, None))
-    if len(parts) > 1 or translated != parts or msvc:
+    if msvc or translated != parts or not (one_part or len(parts) == 1):
+        # (one part as it was, quoted: left so, `-Xcompiler "-Wall -Werror"`)
         changes.append(Change(value_word.start, value_word.end, " ".join(translated) or None))
     return wrote
 
