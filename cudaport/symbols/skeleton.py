@@ -68,8 +68,6 @@ class Skeleton:
 
     def __init__(self, code: bytes, directives: Sequence[tuple[int, bytes]] = ()) -> None:
         self.code = code
-        blocks: list[Block] = []
-        self.blocks = blocks
         pairs: dict[int, int] = {}
         stack: list[int] = []
         floor = 0  # a '}' closes only blocks above this (inside a later #if branch)
@@ -106,6 +104,7 @@ class Skeleton:
         opens = sorted(pairs)
         self.opens = opens
         self.closes = [pairs[o] for o in opens]
+        parents: list[int] = []
         # boundaries for at(): from starts[i] on, the innermost block is inner[i]
         self.starts: list[int] = [0]
         self.inner: list[int] = [-1]
@@ -119,15 +118,15 @@ class Skeleton:
                 ci += 1
             while open_blocks and self.closes[open_blocks[-1]] < o:
                 open_blocks.pop()  # (closed by a brace already past)
-            parent = open_blocks[-1] if open_blocks else -1
-            kind, name, head = self._classify(o, parent)
-            blocks.append(Block(o, self.closes[i], kind, name, parent, head))
+            parents.append(open_blocks[-1] if open_blocks else -1)
             open_blocks.append(i)
             self.starts.append(o + 1)
             self.inner.append(i)
         while ci < len(closing):
             self._end(closing[ci], open_blocks)
             ci += 1
+        self.parents = parents  # (each block's parent, known before any is classified)
+        self.blocks = _Blocks(self, parents)
         self._namespaces: dict[int, bytes] = {}
         self._host_spans: tuple[Inside, Inside] | None = None
 
@@ -240,7 +239,7 @@ class Skeleton:
         out = []
         while index >= 0:
             out.append(index)
-            index = self.blocks[index].parent
+            index = self.parents[index]
         return out
 
     def kind_at(self, offset: int) -> str | None:
@@ -289,6 +288,46 @@ class Skeleton:
             spans = self._host_spans = (Inside(bodies), Inside(device))
         bodies_at, device_at = spans
         return bodies_at(offset) and not device_at(offset)
+
+
+class _Blocks(Sequence[Block]):
+    """The blocks in order of their '{', each classified on first use: most of a file's
+    braces (loop bodies, initializers) are never asked about. A block's class may depend on
+    its parent's, so the unclassified blocks around it are classified first, outermost
+    first (no recursion: nesting may be deep)."""
+
+    def __init__(self, skeleton: Skeleton, parents: list[int]) -> None:
+        self._skeleton = skeleton
+        self._parents = parents
+        self._done: list[Block | None] = [None] * len(parents)
+
+    def __len__(self) -> int:
+        return len(self._parents)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        done = self._done
+        block = done[index]
+        if block is None:
+            if index < 0:
+                index += len(done)
+            skeleton, parents = self._skeleton, self._parents
+            todo = [index]
+            parent = parents[index]
+            while parent >= 0 and done[parent] is None:
+                todo.append(parent)
+                parent = parents[parent]
+            for i in reversed(todo):
+                o = skeleton.opens[i]
+                kind, name, head = skeleton._classify(o, parents[i])
+                done[i] = Block(o, skeleton.closes[i], kind, name, parents[i], head)
+            block = done[index]
+        return block
+
+    def __iter__(self):
+        for i in range(len(self._parents)):
+            yield self[i]
 
 
 def device_mark(skeleton: "Skeleton", offset: int) -> str | None:
