@@ -68,24 +68,38 @@ def integer_handles(ctx: FileContext) -> None:
     rule = f"{ctx.compiled.target.name}/integer-handles"
     names = b"|".join(re.escape(t) for t in sorted(types, key=len, reverse=True))
     qualified = rb"(?:::[ \t]*)?(?:[A-Za-z_]\w*[ \t]*::[ \t]*)*(" + names + rb")"
-    cast_to = re.compile(rb"\b(reinterpret_cast|static_cast)[ \t]*<[ \t]*" + qualified
-                         + rb"[ \t]*(>)[ \t]*\(")
-    for m in cast_to.finditer(code):
-        _c_style(ctx, m.start(1), m.end(1), m.start(2), m.start(3), m.end(3), rule,
-                 f"{m.group(1).decode()}<{m.group(2).decode()}>", types[m.group(2)])
-    variables = _variables(code, qualified)
+    casts = b"_cast" in code
+    if casts:
+        cast_to = re.compile(rb"(reinterpret_cast|static_cast)[ \t]*<[ \t]*" + qualified
+                             + rb"[ \t]*(>)[ \t]*\(")
+        for m in cast_to.finditer(code):
+            if _word_start(code, m.start()):
+                _c_style(ctx, m.start(1), m.end(1), m.start(2), m.start(3), m.end(3), rule,
+                         f"{m.group(1).decode()}<{m.group(2).decode()}>", types[m.group(2)])
+    variables = _variables(code, names)
     if not variables:
         return
-    scopes = _scopes(ctx, code, qualified, variables, types)
-    cast_from = re.compile(rb"\bstatic_cast[ \t]*<([^<>;{}()]+)(>)[ \t]*\([ \t]*"
+    uses = _uses(code, variables)
+    scopes = _scopes(ctx, code, names, variables, types, uses)
+    cast_from = re.compile(rb"static_cast[ \t]*<([^<>;{}()]+)(>)[ \t]*\([ \t]*"
                            rb"((?:[A-Za-z_]\w*[ \t]*(?:\.|->)[ \t]*)*([A-Za-z_]\w*))[ \t]*\)")
-    for m in cast_from.finditer(code):
-        if m.group(4) in variables and m.group(1).strip() not in types \
+    for m in cast_from.finditer(code) if casts else ():
+        if m.group(4) in variables and _word_start(code, m.start()) \
+                and m.group(1).strip() not in types \
                 and _visible(ctx, code, m.start(4), m.end(4), types, scopes):
             _c_style(ctx, m.start(), m.start() + len(b"static_cast"), m.start(1), m.start(2),
                      m.end(2), rule, f"static_cast<{m.group(1).strip().decode()}>",
                      types[variables[m.group(4)]], m.group(4).decode())
-    _integer_uses(ctx, code, variables, types, scopes)
+    _integer_uses(ctx, code, variables, types, scopes, uses)
+
+
+def _word_start(code: bytes, start: int) -> bool:
+    """Whether a word starts at ``start`` (the patterns searched for begin with a literal,
+    which the search finds at once, and check the byte before here)."""
+    return start == 0 or not (code[start - 1] in _WORD_BYTES)
+
+
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 
 
 def _with_aliases(code: bytes, handles: dict[bytes, dict]) -> dict[bytes, dict]:
@@ -95,11 +109,13 @@ def _with_aliases(code: bytes, handles: dict[bytes, dict]) -> dict[bytes, dict]:
     for _ in range(3):
         names = b"|".join(re.escape(t) for t in sorted(types, key=len, reverse=True))
         qualified = rb"(?:::[ \t]*)?(?:[A-Za-z_]\w*[ \t]*::[ \t]*)*(" + names + rb")\b"
-        alias = re.compile(rb"\busing[ \t]+([A-Za-z_]\w*)[ \t]*=[ \t]*" + qualified
-                           + rb"[ \t]*;|\btypedef[ \t]+" + qualified + rb"[ \t]+([A-Za-z_]\w*)"
+        alias = re.compile(rb"using[ \t]+([A-Za-z_]\w*)[ \t]*=[ \t]*" + qualified
+                           + rb"[ \t]*;|typedef[ \t]+" + qualified + rb"[ \t]+([A-Za-z_]\w*)"
                            rb"[ \t]*;")
         found = {}
         for m in alias.finditer(code):
+            if not _word_start(code, m.start()):
+                continue
             new, old = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
             if new not in types:
                 found[new] = types[old]
@@ -109,15 +125,36 @@ def _with_aliases(code: bytes, handles: dict[bytes, dict]) -> dict[bytes, dict]:
     return types
 
 
-def _variables(code: bytes, qualified: bytes) -> dict[bytes, bytes]:
+def _variables(code: bytes, names: bytes) -> dict[bytes, bytes]:
     """The names the file declares with one of the types: variable -> its type."""
-    return {m.group(2): m.group(1) for m in _declarations(qualified).finditer(code)
-            if m.group(2) not in _KEYWORDS}
+    return {m.group(2): m.group(1) for m in _declarations(names).finditer(code)
+            if m.group(2) not in _KEYWORDS and _type_start(code, m.start())}
 
 
-def _declarations(qualified: bytes) -> re.Pattern[bytes]:
-    return re.compile(rb"(?<![\w.>])" + qualified + rb"\b[ \t]+(?:const[ \t]+)?&?[ \t]*"
+def _declarations(names: bytes) -> re.Pattern[bytes]:
+    """``TYPE name`` followed by ``;=,)[{``: the type's name first, so the search finds
+    it at once (a qualifier before it, ``ns::TYPE``, changes nothing: see _type_start)."""
+    return re.compile(rb"(" + names + rb")\b[ \t]+(?:const[ \t]+)?&?[ \t]*"
                       rb"([A-Za-z_]\w*)[ \t]*(?=[;=,)\[{])")
+
+
+def _type_start(code: bytes, start: int) -> bool:
+    """Whether a type's name at ``start`` stands where a declaration's type may: not
+    inside a word, nor after ``.``, ``->`` or ``>`` (a member, a template's argument)."""
+    return start == 0 or code[start - 1] not in _TYPE_AFTER
+
+
+_TYPE_AFTER = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.>")
+
+
+def _uses(code: bytes, variables: dict[bytes, bytes]) -> list[tuple[int, bytes]]:
+    """Where the variables' names stand as whole words, in order: one search for them
+    all when they are few, else one walk over the file's identifiers."""
+    if len(variables) <= 32:
+        alternation = b"|".join(re.escape(v) for v in sorted(variables, key=len, reverse=True))
+        found = re.compile(rb"(?:" + alternation + rb")(?![\w$])").finditer(code)
+        return [(m.start(), m.group()) for m in found if _word_start(code, m.start())]
+    return [(m.start(), m.group()) for m in _IDENT.finditer(code) if m.group() in variables]
 
 
 _FILE = -1  # (the scope of a declaration outside every function)
@@ -132,20 +169,23 @@ class _Scopes(NamedTuple):
     declared: dict[bytes, tuple[list[int], list[bool]]]
 
 
-def _scopes(ctx: FileContext, code: bytes, qualified: bytes, variables: dict[bytes, bytes],
-            types: dict[bytes, dict]) -> _Scopes:
+def _scopes(ctx: FileContext, code: bytes, names: bytes, variables: dict[bytes, bytes],
+            types: dict[bytes, dict], uses: list[tuple[int, bytes]]) -> _Scopes:
     """The variables' declarations: those with one of the types, with the scope each
     stands in (the index of the function block whose body or parameter list holds one,
-    _FILE, or _NOWHERE); and every declaration of the names, in order."""
+    _FILE, or _NOWHERE); and every declaration of the names (``uses``: where they stand),
+    in order."""
     skeleton = ctx.skeleton
-    barriers = [m.start() for m in _BARRIER.finditer(code)]
+    barriers: list[int] | None = None
     handles: dict[bytes, set[int]] = {}
-    for m in _declarations(qualified).finditer(code):
-        if m.group(2) in _KEYWORDS:
+    for m in _declarations(names).finditer(code):
+        if m.group(2) in _KEYWORDS or not _type_start(code, m.start()):
             continue
         at = m.start(2)
         scope = _function(skeleton, at)
         if scope == _FILE:
+            if barriers is None:
+                barriers = [b.start() for b in _BARRIER.finditer(code)]
             k = bisect.bisect_left(barriers, at)
             if k and code[barriers[k - 1]] == 0x28:  # `(`: a parameter (or a for's local)
                 after = bisect.bisect_right(skeleton.opens, at)
@@ -154,10 +194,11 @@ def _scopes(ctx: FileContext, code: bytes, qualified: bytes, variables: dict[byt
                     and block.head <= at else _NOWHERE
         handles.setdefault(m.group(2), set()).add(scope)
     declared: dict[bytes, tuple[list[int], list[bool]]] = {}
-    for m in _ANY_DECLARATION.finditer(code):
-        name, kind, between = m.group(3), m.group(1), m.group(2)
-        if name not in variables or kind in _KEYWORDS:
+    for at, name in uses:
+        m = _declaration_of(code, at)
+        if m is None or m.group(1) in _KEYWORDS:
             continue
+        kind, between = m.group(1), m.group(2)
         if b"*" in between or b"&" in between:  # (not `x = a * b;`, `return a & b;`)
             j = m.start(1)
             while j > 0 and code[j - 1] in b" \t\r\n":
@@ -167,14 +208,50 @@ def _scopes(ctx: FileContext, code: bytes, qualified: bytes, variables: dict[byt
                     and word.group() not in _KEYWORDS):
                 continue
         positions, handle = declared.setdefault(name, ([], []))
-        positions.append(m.start(3))
+        positions.append(at)
         handle.append(kind in types and b"*" not in between)
     return _Scopes(handles, declared)
 
 
 # a declaration of a name with a one-word type: `int d`, `CUdeviceptr* p`, `T const& r`
-_ANY_DECLARATION = re.compile(rb"(?<![\w$.>])([A-Za-z_]\w*)((?:[ \t]*[*&]+[ \t]*|[ \t]+)"
+_ANY_DECLARATION = re.compile(rb"([A-Za-z_]\w*)((?:[ \t]*[*&]+[ \t]*|[ \t]+)"
                               rb"(?:const[ \t]+)?)([A-Za-z_]\w*)[ \t]*(?=[;=,)\[{])")
+_SEPARATOR = b" \t*&"
+
+
+def _declaration_of(code: bytes, at: int) -> re.Match[bytes] | None:
+    """_ANY_DECLARATION's match whose declared name starts at ``at``: its type word is read
+    back from there (the word before, or the one before ``const``), not searched for."""
+    i = at
+    while i > 0 and code[i - 1] in _SEPARATOR:
+        i -= 1
+    if i == at:
+        return None
+    starts = []
+    j = i
+    while j > 0 and code[j - 1] in _WORD_BYTES:
+        j -= 1
+    if code[j:i] == b"const":  # (`T const x`: T is the type; else `const` is)
+        k = j
+        while k > 0 and code[k - 1] in _SEPARATOR:
+            k -= 1
+        h = k
+        while h > 0 and code[h - 1] in _WORD_BYTES:
+            h -= 1
+        if h < k:
+            starts.append(h)
+    starts.append(j)
+    for start in starts:
+        if start > 0 and code[start - 1] in _NOT_BEFORE_TYPE:
+            continue
+        m = _ANY_DECLARATION.match(code, start)
+        if m is not None and m.start(3) == at:
+            return m
+    return None
+
+
+_NOT_BEFORE_TYPE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                             b"0123456789_$.>")
 
 
 def _function(skeleton, at: int) -> int:
@@ -227,13 +304,11 @@ def _c_style(ctx: FileContext, start: int, keyword_end: int, type_start: int,
 
 
 def _integer_uses(ctx: FileContext, code: bytes, variables: dict[bytes, bytes],
-                  types: dict[bytes, dict], scopes: _Scopes) -> None:
+                  types: dict[bytes, dict], scopes: _Scopes,
+                  uses: list[tuple[int, bytes]]) -> None:
     seen: set[int] = set()
-    for m in _IDENT.finditer(code):
-        name = m.group()
-        if name not in variables:
-            continue
-        start, end = m.span()
+    for start, name in uses:
+        end = start + len(name)
         after = _after(code, end)
         before = None if after else _before(code, start)
         if not (after or before) or start in seen \
