@@ -20,8 +20,10 @@ from ..context import FileContext
 from .registry import register
 
 CODE = "CP177"
-# (not a member, not std::min or another namespace's)
-_CALL = re.compile(rb"(?<![\w.>:])(min|max)[ \t]*\(")
+# (not a member, not std::min or another namespace's: the byte before is read apart, as a
+# pattern starting with a look-behind is tried at every byte of the file)
+_CALL = re.compile(rb"(min|max)[ \t]*\(")
+_NOT_BEFORE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.>:")
 
 
 @register(44, "mixed-min-max")
@@ -36,6 +38,8 @@ def mixed_min_max(ctx: FileContext) -> None:
     own = arithmetic.declared_functions(code, (b"min", b"max"))
     for m in _CALL.finditer(code):
         start, name = m.start(1), m.group(1)
+        if start and code[start - 1] in _NOT_BEFORE:
+            continue
         if name in own or ctx.skeleton.host_only(start) or ctx.symbols.is_project(start):
             continue  # (the project's own min, host code)
         parsed = lexer.split_arguments(code, m.end() - 1, brackets=ctx.brackets)
