@@ -349,6 +349,26 @@ def any_word(names, before: bytes = rb"[\w$]") -> bytes:
         for n in sorted(names, key=len, reverse=True)) + rb")"
 
 
+def find_words(text: bytes, names, before: frozenset[int] = IDENT_BYTES,
+               after: frozenset[int] = IDENT_BYTES) -> list[tuple[int, bytes]]:
+    """(offset, name) of each of ``names`` standing in ``text`` with no byte of ``before``
+    just before it and none of ``after`` just after, in order. ``bytes.find`` skips
+    through a file ten times faster than a regex search for a few rare words (which tries
+    its pattern at each byte that may start one); each hit's neighbours are read here."""
+    found = []
+    for name in names:
+        n = len(name)
+        i = text.find(name)
+        while i >= 0:
+            if (i == 0 or text[i - 1] not in before) and (
+                    i + n == len(text) or text[i + n] not in after):
+                found.append((i, name))
+            i = text.find(name, i + n)
+    if len(names) > 1:
+        found.sort()
+    return found
+
+
 # Any identifier (used inside comments and strings when asked to rewrite them).
 IDENT_RE = re.compile(rb"(?<![\w$])[A-Za-z_$][\w$]*")
 

@@ -26,7 +26,7 @@ _DIM3 = b"dim3"
 _BEFORE_ASSIGN = frozenset(b"=!<>+-*/%&|^")
 _IDENT = re.compile(rb"[A-Za-z_]\w*\Z")
 _NOT_TYPES = frozenset(b"return case else do throw co_return co_yield".split())
-_NAMES = re.compile(rb"(?<![\w$.])(?:make_uint3|dim3)(?![\w$])")
+_NOT_BEFORE = lexer.IDENT_BYTES | frozenset(b".")
 
 
 @register(44, "dim3-uint3")
@@ -38,16 +38,15 @@ def dim3_uint3(ctx: FileContext) -> None:
         return
     code = ctx.code  # (comments and literals blanked: a name found there is code)
     rule = f"{ctx.compiled.target.name}/dim3-uint3"
-    for m in _NAMES.finditer(code):
-        if m.group() == _MAKE:
-            _made(ctx, code, m.start(), rule)
+    for start, name in lexer.find_words(code, (_MAKE, _DIM3), _NOT_BEFORE):
+        if name == _MAKE:
+            _made(ctx, code, start, rule)
         else:
-            _declared(ctx, code, m.start(), rule)
+            _declared(ctx, code, start, rule)
     _assigned(ctx, code, rule)
 
 
 _UINT3_NAME = re.compile(rb"uint3(?<![\w$]uint3)[ \t\r\n]+([A-Za-z_]\w*)")
-_ASSIGNED = re.compile(rb"([A-Za-z_]\w*)[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*;")
 
 
 def _assigned(ctx: FileContext, code: bytes, rule: str) -> None:
@@ -58,16 +57,29 @@ def _assigned(ctx: FileContext, code: bytes, rule: str) -> None:
     if not names:
         return
     callee = ctx.symbols.callee
-    for m in _ASSIGNED.finditer(code):
-        value = m.group(2)
-        if value not in names or code[m.start() - 1:m.start()] in (b".", b">", b":") \
-                or code[m.end(1):m.start(2)].strip() != b"=":
+    # (`= u;` searched for, its `=` first; the name assigned to read back from it)
+    values = re.compile(rb"=[ \t]*(" + b"|".join(re.escape(n) for n in sorted(
+        names, key=len, reverse=True)) + rb")[ \t]*;")
+    for m in values.finditer(code):
+        value = m.group(1)
+        end = m.start()
+        while end > 0 and code[end - 1] in b" \t":
+            end -= 1
+        start = end
+        while start > 0 and code[start - 1] in _WORD:
+            start -= 1
+        if start == end or code[start] in _DIGITS \
+                or code[start - 1:start] in (b".", b">", b":"):
             continue
-        if callee.argument_type(m.start(1), m.end(1)) == _DIM3 \
-                and callee.argument_type(m.start(2), m.end(2)) == b"uint3":
-            ctx.edits.append(Edit(m.start(2), m.end(2),
+        if callee.argument_type(start, end) == _DIM3 \
+                and callee.argument_type(m.start(1), m.end(1)) == b"uint3":
+            ctx.edits.append(Edit(m.start(1), m.end(1),
                                   b"dim3(" + value + b".x, " + value + b".y, " + value + b".z)",
                                   rule))
+
+
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_DIGITS = frozenset(b"0123456789")
 
 
 def _made(ctx: FileContext, code: bytes, start: int, rule: str) -> None:
