@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 LAUNCH_STYLES = ("cuda", "hip")
+
+_HASHES: dict[int, tuple[object, int]] = {}
+
 
 @dataclass(frozen=True)
 class Options:
@@ -48,6 +51,19 @@ class Options:
     # build for and that `verify` compiles for; None: the target's `offload_arch`
     # (rules/<target>/target.yaml). See :func:`offload_arch`.
     offload_arch: str | None = None
+
+    def __hash__(self) -> int:
+        """The hash the dataclass would give (its fields'), kept per object: a run's
+        ``extra`` holds the run's names, thousands over a large one, and each file's table
+        lookup (``get_compiled``) hashed them all again."""
+        found = _HASHES.get(id(self))
+        if found is not None and found[0] is self:
+            return found[1]
+        value = hash(tuple(getattr(self, f.name) for f in fields(self)))
+        if len(_HASHES) >= 64:
+            _HASHES.clear()
+        _HASHES[id(self)] = (self, value)  # (kept alive with it: the id stays its)
+        return value
 
     def variant(self, group: str) -> str | None:
         return dict(self.variants).get(group)
