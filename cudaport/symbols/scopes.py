@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 from ..preprocessor.branches import BranchTree
 from ..source import lexer
@@ -248,6 +248,25 @@ _NOT_FUNCTIONS = frozenset(b"""if for while switch catch return sizeof alignof d
 _SPACE = re.compile(rb"\s+")
 
 
+_BODY_AFTER_PARAMETERS = re.compile(rb"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{")
+
+
+def _functions(code: bytes) -> Iterator[re.Match[bytes]]:
+    """_FUNCTION's matches in ``code``, as its search of the whole file finds them, but
+    looked for only before a '{' that follows a parameter list: a match holds no ``;``,
+    ``{`` or ``}`` before its own '{', so it lies between that '{' and the boundary before
+    it (the pattern, led by a look-behind, was tried at every byte of the file)."""
+    previous = -1
+    for m in _BODY_AFTER_PARAMETERS.finditer(code):
+        brace = m.end() - 1
+        cut = max(code.rfind(b";", previous + 1, brace), code.rfind(b"{", previous + 1, brace),
+                  code.rfind(b"}", previous + 1, brace))
+        found = _FUNCTION.search(code, cut + 1 if cut >= 0 else previous + 1, brace + 1)
+        if found is not None:
+            yield found
+        previous = brace
+
+
 _OPERATOR = re.compile(rb"(?<![\w$])operator\Z")
 _ACCESS = re.compile(rb"(?:public|private|protected)\s*:\Z")
 
@@ -294,7 +313,7 @@ def definitions(src: bytes, code: bytes | None = None,
         add("typedef", b"typedef ", scope(m.start()), m.start(2), m.end(2))
     for m in _USING.finditer(code):
         add("alias", b"typedef ", scope(m.start()), m.start(1), m.end(1))
-    for m in _FUNCTION.finditer(code):
+    for m in _functions(code):
         name = m.group(1)
         if name in _NOT_FUNCTIONS or not _may_define(code, m.start()):
             continue
