@@ -362,3 +362,18 @@ def test_a_placeholder_under_an_architecture_and_version_gate_is_reported():
     r = run(src)
     [found] = [f for f in r.findings if f.code == "CP225"]
     assert found.line == 6 and "Unsupported" in found.message
+
+
+def test_a_device_launch_reads_the_same_once_translated():
+    """A launch inside `#ifdef __CUDA_ARCH__` (dynamic parallelism, which AMD GPUs lack)
+    keeps the gate as written; the translation writes the launch as hipLaunchKernelGGL,
+    and a second pass read no launch there and rewrote the gate (a fuzz run's failure on
+    nvshmem's proxy_device.cuh with a macro `M(x) x<<<1,1>>>()` inside the branch)."""
+    src = ("__global__ void child() {}\n#ifdef __CUDA_ARCH__\n"
+           "__device__ void f() { child<<<1, 1>>>(); }\n#endif\n")
+    options = Options(target_version="7.2", launch="hip")  # (launches written as calls)
+    first = translate_bytes(src.encode(), options, "k.cu")
+    assert b"hipLaunchKernelGGL" in first.output and ARCH_GATE.encode() not in first.output
+    assert (2, "CP224") in codes(first)
+    second = translate_bytes(first.output, options, "k.cu")
+    assert second.output == first.output

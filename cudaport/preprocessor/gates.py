@@ -477,12 +477,14 @@ class Gates:
         shown: set[str] = set()
         extra: list[Need] = []
         regex, by = self.facts.names
+        launcher = (ctx.compiled.target.launch_function or "").encode()
         for s, e in self._spans(b):
             code = ctx.code_at(s, e)
             if kind == "arch" and regex is not None:
                 for m in regex.finditer(code):
                     shown.update(by[m.group(1)])
-                if b"<<<" in code:
+                if b"<<<" in code or launcher and launcher in code:
+                    # (a launch, or one the translation wrote: its second pass decides alike)
                     shown.update(f.id for f in self.facts.features.values() if f.launch)
             if kind == "arch" and ARCH in code and any(
                     not in_directive(code, m.start()) for m in ARCH_VALUE.finditer(code)):
