@@ -13,7 +13,6 @@ ROCm (a link to ``/usr``), as ported Makefiles' ``ROCM_PATH ?= /opt/rocm`` expec
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -22,20 +21,21 @@ from pathlib import Path
 from ..findings import SEVERITY_RANK, Finding
 from ..run.kinds import FileOutcome, kind_of, translate_file
 from ..options import Options
+from ..source.lazy_re import lazy
 
 ROCM72_DIR = "/var/cache/cudaport/rocm-7.2"
 RUN_WRAPPER = "cudaport-run"
 BUILD_TIMEOUT = 1800
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")  # the names make itself looks for
 # compiler diagnostics; linker and make errors
-_DIAG = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)? "
-                   r"(?P<sev>fatal error|error): (?P<msg>.*)$")
-_LINK = re.compile(r"(?:ld(?:\.lld)?|collect2|clang\S*|hipcc|/usr/bin/ld)(?::| error:).*"
-                   r"|.*undefined reference to .*|.*cannot find -l\S+.*"
-                   r"|.*unable to find library -l\S+.*|.*undefined symbol: .*")
-_MAKE = re.compile(r"^(?:g?make(?:\[\d+\])?: \*\*\*|CMake Error).*")
-_LIBRARY = re.compile(r"(?:cannot find|unable to find library) (-l\S+)")
-_SYMBOL = re.compile(r"(?:undefined reference to|undefined symbol:) [`']?([^'`\s]+)")
+_DIAG = lazy(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)? "
+             r"(?P<sev>fatal error|error): (?P<msg>.*)$")
+_LINK = lazy(r"(?:ld(?:\.lld)?|collect2|clang\S*|hipcc|/usr/bin/ld)(?::| error:).*"
+             r"|.*undefined reference to .*|.*cannot find -l\S+.*"
+             r"|.*unable to find library -l\S+.*|.*undefined symbol: .*")
+_MAKE = lazy(r"^(?:g?make(?:\[\d+\])?: \*\*\*|CMake Error).*")
+_LIBRARY = lazy(r"(?:cannot find|unable to find library) (-l\S+)")
+_SYMBOL = lazy(r"(?:undefined reference to|undefined symbol:) [`']?([^'`\s]+)")
 
 
 class BuildError(Exception):

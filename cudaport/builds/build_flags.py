@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 from ..options import Options
+from ..source.lazy_re import lazy
 
 RULES_FILE = "flags.yaml"
 
@@ -248,7 +248,7 @@ def translate_words(words: list[Word], table: FlagTable, arch_flag: str,
 
 
 # An MSVC option (/wd4819, /W4, /EHsc, /Zc:__cplusplus, /std:c++17), not a path (/usr/x.o)
-_MSVC_OPTION = re.compile(r"/[A-Za-z][\w:+.=-]*(?:\s+\S+)?$")
+_MSVC_OPTION = lazy(r"/[A-Za-z][\w:+.=-]*(?:\s+\S+)?$")
 
 
 def _unwrap(w: Word, value_word: Word | None, value: str, changes: list[Change],

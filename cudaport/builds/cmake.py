@@ -25,8 +25,9 @@ from ..source.edits import Edit, apply, resolve
 from ..source.spans import Inside
 from ..findings import Finding
 from ..options import Options
+from ..source.lazy_re import lazy
 
-_TOKEN = re.compile(rb"""
+_TOKEN = lazy(rb"""
   (?P<comment>\#\[(?P<ceq>=*)\[.*?\](?P=ceq)\]|\#[^\r\n]*)
 | (?P<bracket>\[(?P<beq>=*)\[.*?\](?P=beq)\])
 | (?P<quoted>"(?:[^"\\]|\\.)*")
@@ -35,32 +36,32 @@ _TOKEN = re.compile(rb"""
 | (?P<space>[ \t\r\n]+)
 | (?P<word>(?:[^\s()"\\\#]|\\.)(?:[^\s()"\\]|\\.)*)
 """, re.S | re.X)
-_IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_IDENT = lazy(rb"[A-Za-z_][A-Za-z0-9_]*")
 # Inside an argument: an imported target, a language generator expression, a name.
-_PIECE = re.compile(rb"(?P<target>\bCUDA::\w+)"
-                    rb"|\$<(?P<genex>COMPILE_LANGUAGE|LINK_LANGUAGE|COMPILE_LANG_AND_ID"
-                    rb"|LINK_LANG_AND_ID):(?P<langs>[^>]*)>"
-                    rb"|(?P<name>(?<![\w:])[A-Za-z_][A-Za-z0-9_]*)")
+_PIECE = lazy(rb"(?P<target>\bCUDA::\w+)"
+              rb"|\$<(?P<genex>COMPILE_LANGUAGE|LINK_LANGUAGE|COMPILE_LANG_AND_ID"
+              rb"|LINK_LANG_AND_ID):(?P<langs>[^>]*)>"
+              rb"|(?P<name>(?<![\w:])[A-Za-z_][A-Za-z0-9_]*)")
 # NVIDIA GPU architectures as CMake's CUDA_ARCHITECTURES takes them, ;-separated.
-_CUDA_ARCHS = re.compile(rb"(?:(?:\d{2,3}[af]?(?:-real|-virtual)?|native|all|all-major)(?:;|\Z))+")
-_VERSION = re.compile(rb"\d+(?:\.\d+)*\Z")
+_CUDA_ARCHS = lazy(rb"(?:(?:\d{2,3}[af]?(?:-real|-virtual)?|native|all|all-major)(?:;|\Z))+")
+_VERSION = lazy(rb"\d+(?:\.\d+)*\Z")
 # An if() argument naming a variable, or referring to one: NAME or ${NAME}.
-_VARIABLE_OR_REF = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_VARIABLE_OR_REF = lazy(rb"([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _COMPARISONS = frozenset({b"VERSION_LESS", b"VERSION_GREATER", b"VERSION_EQUAL",
                           b"VERSION_LESS_EQUAL", b"VERSION_GREATER_EQUAL", b"LESS", b"GREATER",
                           b"EQUAL", b"LESS_EQUAL", b"GREATER_EQUAL", b"STREQUAL"})
 # A token of a flag context: flags sit in lists, quoted strings and genexes.
-_TOKEN_IN_ARG = re.compile(rb"(?:\\[^\r\n]|[^\s;\\])+")  # (a backslash-newline separates)
+_TOKEN_IN_ARG = lazy(rb"(?:\\[^\r\n]|[^\s;\\])+")  # (a backslash-newline separates)
 # Where an option starts inside a token (``$<$<COMPILE_LANGUAGE:CUDA>:-Xptxas``,
 # ``SHELL:-Xcudafe``).
-_FLAG_START = re.compile(rb"(?:\A|(?<=[:>\"]))-{1,2}[A-Za-z]")
+_FLAG_START = lazy(rb"(?:\A|(?<=[:>\"]))-{1,2}[A-Za-z]")
 # Flag variables holding one string of options (spaces between them, not ';').
-_STRING_FLAGS = re.compile(rb"CMAKE_\w+_FLAGS(?:_\w+)?\Z")
+_STRING_FLAGS = lazy(rb"CMAKE_\w+_FLAGS(?:_\w+)?\Z")
 FLAG_COMMANDS = {b"set", b"string", b"list", b"target_compile_options", b"add_compile_options",
                  b"target_link_options", b"add_link_options", b"set_property",
                  b"set_target_properties", b"set_source_files_properties"}
-_KEYWORD = re.compile(rb"[A-Z][A-Z0-9_]*")
-_OPTIONS_KEYWORD = re.compile(rb"(?:OPTIONS|FLAGS)\Z")
+_KEYWORD = lazy(rb"[A-Z][A-Z0-9_]*")
+_OPTIONS_KEYWORD = lazy(rb"(?:OPTIONS|FLAGS)\Z")
 SOURCE_LIST_COMMANDS = {b"add_executable", b"add_library", b"target_sources", b"set",
                         b"list", b"cuda_add_executable", b"cuda_add_library"}
 LANGUAGE_COMMANDS = {b"project", b"enable_language", b"check_language"}
@@ -759,7 +760,7 @@ class _Translator:
 # if()/elseif()/else() on the project's own switch for the target: the lines a build for the
 # target runs, as #if on a platform macro decides for sources.
 
-_VARIABLE_REF = re.compile(rb"\$\{(\w+)\}")
+_VARIABLE_REF = lazy(rb"\$\{(\w+)\}")
 
 
 _NOTHING = re.compile(rb"(?!)")
@@ -812,8 +813,8 @@ def never_run_spans(commands: list[Command], switches: re.Pattern[bytes] | None
 
 
 
-_DEFINE = re.compile(rb"[-/]D([A-Za-z_]\w*)(?:=(\S*))?\Z")
-_NAME_VALUE = re.compile(rb"(?:-D)?([A-Za-z_]\w*)(?:=(.*))?\Z", re.S)
+_DEFINE = lazy(rb"[-/]D([A-Za-z_]\w*)(?:=(\S*))?\Z")
+_NAME_VALUE = lazy(rb"(?:-D)?([A-Za-z_]\w*)(?:=(.*))?\Z", re.S)
 _DEFINITION_KEYWORDS = frozenset({b"PUBLIC", b"PRIVATE", b"INTERFACE"})
 
 

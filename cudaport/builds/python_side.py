@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import io
-import re
 import tokenize
 
 from .build_scripts import import_rule, python_facts
@@ -24,8 +23,9 @@ from ..source.edits import Edit, apply, resolve
 from ..findings import Finding
 from ..options import Options
 from ..translate.pipeline import InputError, Result, check_text
+from ..source.lazy_re import lazy
 
-_DEVICE = re.compile(r"(?P<prefix>[rRbBuU]{0,2})(?P<quote>['\"])cuda(?P<index>:\d+)?(?P=quote)\Z")
+_DEVICE = lazy(r"(?P<prefix>[rRbBuU]{0,2})(?P<quote>['\"])cuda(?P<index>:\d+)?(?P=quote)\Z")
 
 
 def translate_python(src: bytes, options: Options | None = None,

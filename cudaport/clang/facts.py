@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from .environment import cindex
+from ..source.lazy_re import lazy
 
 BALLOTS = frozenset({"__ballot_sync", "__activemask", "__ballot", "__ballot_sync_64"})
 LAUNCH_CONFIG = frozenset({"__cudaPushCallConfiguration", "cudaConfigureCall"})
@@ -139,8 +140,8 @@ def _resolve_names(ci, tu, main, path, idents, is_cuda_file, facts: Facts) -> No
                                      else f"{where}:{decl.location.line}")
 
 
-_BALLOT_USE = re.compile(rb"(?:__ballot_sync(?<!\w__ballot_sync)|__activemask(?<!\w__activemask)|__ballot(?<!\w__ballot))\s*\(")
-_LAUNCH_MACRO = re.compile(rb"#[ \t]*define[ \t]+(\w+)(?:\([^)]*\))?(?:[^\n]|\\\n)*?<<<")
+_BALLOT_USE = lazy(rb"(?:__ballot_sync(?<!\w__ballot_sync)|__activemask(?<!\w__activemask)|__ballot(?<!\w__ballot))\s*\(")
+_LAUNCH_MACRO = lazy(rb"#[ \t]*define[ \t]+(\w+)(?:\([^)]*\))?(?:[^\n]|\\\n)*?<<<")
 
 
 def candidates(src: bytes, launches: list[int],

@@ -18,11 +18,12 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from ..source.lazy_re import lazy
 
-_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\r\n]+)"', re.M)
-_DEFINE = re.compile(rb"^[ \t]*#[ \t]*(?:define|undef)\b", re.M)
-_GUARD = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+once|^[ \t]*#[ \t]*ifndef[ \t]+(\w+)\s*\n"
-                    rb"[ \t]*#[ \t]*define[ \t]+\1\b", re.M)
+_LOCAL_INCLUDE = lazy(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\r\n]+)"', re.M)
+_DEFINE = lazy(rb"^[ \t]*#[ \t]*(?:define|undef)\b", re.M)
+_GUARD = lazy(rb"^[ \t]*#[ \t]*pragma[ \t]+once|^[ \t]*#[ \t]*ifndef[ \t]+(\w+)\s*\n"
+              rb"[ \t]*#[ \t]*define[ \t]+\1\b", re.M)
 GROUP_TRIGGERS = {
     "cg": re.compile(rb"#[ \t]*include[ \t]*<cooperative_groups"),
     "stl": re.compile(rb"#[ \t]*include[ \t]*<(?:vector|string|algorithm|memory|map|"

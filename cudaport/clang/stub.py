@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..rules.compiled import RUNTIME_LIBRARIES, Compiled
 from .environment import cache_dir
+from ..source.lazy_re import lazy
 
 STUB_VERSION = "9"  # bump when the generated text changes
 MAIN_STUB = "__cudaport_cuda_stub.h"
@@ -55,12 +56,12 @@ STATUS_TYPES = {
     "cudnn": "cudnnStatus_t", "cufft": "cufftResult", "curand": "curandStatus_t",
     "cusparse": "cusparseStatus_t", "cusolver": "cusolverStatus_t", "nvrtc": "nvrtcResult",
 }
-_TYPE_WORDS = re.compile(
+_TYPE_WORDS = lazy(
     r"(?:Kind|Attr|Attribute|Type|Mode|Flags|Format|Limit|Config|Policy|Prop|Props|Params|"
     r"Desc|Descriptor|Info|Value|Location|Properties|Status|Result|Handle|Extent|Pos|Ptr|"
     r"Array|Parms|Options|Error|Struct|Object|Data)$")
-_STRUCT_WORDS = re.compile(r"(?:Prop|Props|Params|Parms|Desc|Extent|Pos|PitchedPtr|Properties|"
-                           r"Info|Location|Struct|Options)$")
+_STRUCT_WORDS = lazy(r"(?:Prop|Props|Params|Parms|Desc|Extent|Pos|PitchedPtr|Properties|"
+                     r"Info|Location|Struct|Options)$")
 _PREDEFINED = {"dim3", "uint3", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"}
 _KEYWORDS = {
     "__global__": "__attribute__((global))", "__device__": "__attribute__((device))",
@@ -73,10 +74,10 @@ _KEYWORDS = {
 }
 
 
-_HANDLE = re.compile(r"(?:Handle|Stream|Event|Descriptor|Descr|Desc|Graph|GraphExec|Node|Context|"
-                     r"Info|Module|Function|Array|Generator|Preference|Layout|Kernel|Library|"
-                     r"Pool|Plan|Ctx|Texref|Surfref|Resource|Semaphore|Memory)(?:_st)?_t$")
-_STRING_FUNCTION = re.compile(r"Get(?:Error|Status)?(?:String|Name)$|GetErrorString|ErrorName")
+_HANDLE = lazy(r"(?:Handle|Stream|Event|Descriptor|Descr|Desc|Graph|GraphExec|Node|Context|"
+               r"Info|Module|Function|Array|Generator|Preference|Layout|Kernel|Library|"
+               r"Pool|Plan|Ctx|Texref|Surfref|Resource|Semaphore|Memory)(?:_st)?_t$")
+_STRING_FUNCTION = lazy(r"Get(?:Error|Status)?(?:String|Name)$|GetErrorString|ErrorName")
 
 
 def classify(name: str, kind: str) -> str:

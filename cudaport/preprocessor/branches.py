@@ -14,15 +14,15 @@ test, in one walk over the groups.
 from __future__ import annotations
 
 import bisect
-import re
 from typing import Callable, NamedTuple, Sequence
 
 from ..source import lexer
+from ..source.lazy_re import lazy
 
 OPENS = (b"if", b"ifdef", b"ifndef")
 
 # The rest of a directive's logical line after its keyword: its condition.
-_CONDITION = re.compile(rb"#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b(" + lexer.REST_OF_LINE + rb")")
+_CONDITION = lazy(rb"#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b(" + lexer.REST_OF_LINE + rb")")
 
 
 class Branch(NamedTuple):

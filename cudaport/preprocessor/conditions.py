@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 from dataclasses import dataclass
 from typing import Callable
+from ..source.lazy_re import lazy
 
-_TOKEN = re.compile(rb"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||<<|>>|<=|>="
-                    rb"|==|!=|[-+*/%<>&|^!~?:(),]))")
-_SPLICE = re.compile(rb"\\\r?\n")
+_TOKEN = lazy(rb"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||<<|>>|<=|>="
+              rb"|==|!=|[-+*/%<>&|^!~?:(),]))")
+_SPLICE = lazy(rb"\\\r?\n")
 # `__has_include(<name>)`, `__has_include("name")` (and `_next`): group 1 or 2 is the name
-HAS_INCLUDE = re.compile(rb"__has_include(?:_next)?\s*\(\s*(?:<([^>\n]*)>|\"([^\"\n]*)\")\s*\)")
+HAS_INCLUDE = lazy(rb"__has_include(?:_next)?\s*\(\s*(?:<([^>\n]*)>|\"([^\"\n]*)\")\s*\)")
 
 
 @dataclass(frozen=True)

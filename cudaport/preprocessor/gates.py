@@ -43,6 +43,7 @@ from . import conditions
 from ..source import lexer
 from ..rules.schema import loader, yaml  # (PyYAML on first use; its C loader)
 from ..source.edits import Edit
+from ..source.lazy_re import lazy
 
 ARCH = b"__CUDA_ARCH__"
 TOP_ARCH = 100000  # a GPU newer than every threshold
@@ -249,7 +250,7 @@ def atoms(macro: bytes) -> re.Pattern[bytes]:
     return found
 
 
-ARCH_VALUE = re.compile(lexer.any_word((b"__CUDA_ARCH__",)) + rb"(?![\w$])")
+ARCH_VALUE = lazy(lexer.any_word((b"__CUDA_ARCH__",)) + rb"(?![\w$])")
 
 
 def in_directive(code: bytes, offset: int) -> bool:
@@ -265,7 +266,7 @@ def in_directive(code: bytes, offset: int) -> bool:
     return code[start:offset].lstrip()[:1] == b"#"
 
 
-_NUMBER = re.compile(rb"(?<![\w$])(0[xX][0-9a-fA-F]+|\d+)[uUlL]*(?![\w$.])")
+_NUMBER = lazy(rb"(?<![\w$])(0[xX][0-9a-fA-F]+|\d+)[uUlL]*(?![\w$.])")
 
 
 class Gates:
@@ -904,8 +905,8 @@ def _verifies(old: bytes, new: bytes, want, now, gate: bytes, here: conditions.K
             and (want is None or conditions.evaluate(new, on) == want))
 
 
-_MACRO_NAME = re.compile(rb"[A-Za-z_]\w*")
-_ERROR_LINE = re.compile(rb"(?m)^[ \t]*#[ \t]*error\b")
+_MACRO_NAME = lazy(rb"[A-Za-z_]\w*")
+_ERROR_LINE = lazy(rb"(?m)^[ \t]*#[ \t]*error\b")
 
 
 def _lines(ctx, branches: list[_Branch]) -> str:
@@ -1107,22 +1108,22 @@ def _shown(needs, limit: int = 3) -> str:
 # ---------------------------------------------------------------------------------------
 # Placeholders
 
-_TRAP = re.compile(rb"(?<![\w$])(?:__trap|__builtin_trap|abort)\s*\(\s*\)|(?<![\w$])assert\s*\(\s*"
-                   rb"(?:0|false)\s*\)")
-_TRAP_ASM = re.compile(rb"(?<![\w$])(?:asm|__asm__|__asm)\s*(?:volatile\s*|__volatile__\s*)?\(\s*\"\s*trap\s*;")
-_UNSUPPORTED = re.compile(rb"(?i)not (?:supported|implemented|available)|unsupported|does not support"
-                          rb"|requires? (?:compute capability|sm_?\d|cuda \d|a (?:newer|gpu))")
-_STUB = re.compile(rb"(?i)\b(?:dummy|stubs?|placeholders?|never be called)\b")
-_WORKAROUND = re.compile(rb"(?i)\bworkaround\b")
+_TRAP = lazy(rb"(?<![\w$])(?:__trap|__builtin_trap|abort)\s*\(\s*\)|(?<![\w$])assert\s*\(\s*"
+             rb"(?:0|false)\s*\)")
+_TRAP_ASM = lazy(rb"(?<![\w$])(?:asm|__asm__|__asm)\s*(?:volatile\s*|__volatile__\s*)?\(\s*\"\s*trap\s*;")
+_UNSUPPORTED = lazy(rb"(?i)not (?:supported|implemented|available)|unsupported|does not support"
+                    rb"|requires? (?:compute capability|sm_?\d|cuda \d|a (?:newer|gpu))")
+_STUB = lazy(rb"(?i)\b(?:dummy|stubs?|placeholders?|never be called)\b")
+_WORKAROUND = lazy(rb"(?i)\bworkaround\b")
 _ZERO = rb"(?:0|0[uUlL]+|0?\.0*[fF]?|0\.0*|false|nullptr|NULL)"
 # `return 0;`, `return {};`, `return T();`, `return make_double4(0., 0., 0., 0.);`: group 1
 # is the T of `T()` / `T{}` / `T(0, ...)`, which must name a type (not a call of a function)
-_ZERO_RETURN = re.compile(rb"return\s+(?:([\w:<>]+)\s*)?(?:\(\s*\)|\{\s*\}|\(\s*" + _ZERO +
-                          rb"(?:\s*,\s*" + _ZERO + rb")*\s*\)|" + _ZERO + rb")\s*;")
-_VECTOR_TYPE = re.compile(rb"(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]"
-                          rb"|(?:__)?half2?|(?:__)?nv_bfloat162?")
+_ZERO_RETURN = lazy(rb"return\s+(?:([\w:<>]+)\s*)?(?:\(\s*\)|\{\s*\}|\(\s*" + _ZERO +
+                    rb"(?:\s*,\s*" + _ZERO + rb")*\s*\)|" + _ZERO + rb")\s*;")
+_VECTOR_TYPE = lazy(rb"(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]"
+                    rb"|(?:__)?half2?|(?:__)?nv_bfloat162?")
 _BUILTIN_TYPES = frozenset(b"bool char short int long unsigned signed float double size_t".split())
-_RETURN = re.compile(rb"(?<![\w$])return(?![\w$])")
+_RETURN = lazy(rb"(?<![\w$])return(?![\w$])")
 
 
 def placeholder(ctx, b: _Branch, spans: list[tuple[int, int]]) -> str:

@@ -23,11 +23,12 @@ from ..source.edits import Edit
 from ..source.spans import Inside
 from ..rules.frameworks import FRAMEWORK_LIBRARY
 from ..rules.model import version_tuple
+from ..source.lazy_re import lazy
 
 
 # Found from the '#' (a literal first lets the regex engine search fast), then checked to
 # start its line (``_directives``).
-_DIRECTIVE = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$", re.M)
+_DIRECTIVE = lazy(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$", re.M)
 
 
 def _directives(code: bytes, end: int | None = None, pattern: re.Pattern = _DIRECTIVE):
@@ -37,8 +38,8 @@ def _directives(code: bytes, end: int | None = None, pattern: re.Pattern = _DIRE
         if lexer.starts_line(code, m.start()):
             yield m
 # The same, its condition running on over continued lines (`#if A && \` + `B`).
-_LOGICAL = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(" + lexer.REST_OF_LINE + rb")")
-_DEFINED = re.compile(rb"\A(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))\Z")
+_LOGICAL = lazy(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(" + lexer.REST_OF_LINE + rb")")
+_DEFINED = lazy(rb"\A(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))\Z")
 
 
 _PLAIN = re.compile(rb"\A(!?)\s*(\w+)\Z")
@@ -158,7 +159,7 @@ def drop_other_platform(ctx) -> None:
         ctx.scan.includes[:] = [i for i in ctx.scan.includes if not inside(i.start)]
 
 
-_DEFINED_ANY = re.compile(rb"\bdefined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))")
+_DEFINED_ANY = lazy(rb"\bdefined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))")
 
 
 def _build_switch(ctx, before: int) -> None:
@@ -272,7 +273,7 @@ def _reading(ctx, plain: bool):
 
 _UNFORCED = object()
 _EITHER = b"__cudaport_pass_dependent__"  # (a name nothing defines: not known)
-_ERROR = re.compile(rb"#[ \t]*error\b")
+_ERROR = lazy(rb"#[ \t]*error\b")
 
 
 def reached_errors(ctx) -> None:
@@ -340,7 +341,7 @@ def _tester(directives, facts: conditions.Known, guards: frozenset[int]):
 
 # (searched from '#', the one literal it has; a match counts when only blanks stand
 # before it on its line: `(?m)^[ \t]*#` was tried at every line start, 65 us a file line)
-_DEFINE_AT_HASH = re.compile(rb"#[ \t]*(define|undef)[ \t]+([A-Za-z_]\w*)")
+_DEFINE_AT_HASH = lazy(rb"#[ \t]*(define|undef)[ \t]+([A-Za-z_]\w*)")
 
 
 def _define_lines(src: bytes):
@@ -353,8 +354,8 @@ def _define_lines(src: bytes):
 
 # the rest of a `#define NAME` line that is an integer literal and nothing else (a comment
 # may follow): `#define GGML_CUDA_CC_TURING 750`, `#define USE_NVML 1`, `#define X (0x10u)`
-_LITERAL = re.compile(rb"[ \t]+\(?[ \t]*(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)[uUlL]*[ \t]*\)?[ \t]*"
-                      rb"(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?=\r?\n|\Z)")
+_LITERAL = lazy(rb"[ \t]+\(?[ \t]*(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)[uUlL]*[ \t]*\)?[ \t]*"
+                rb"(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?=\r?\n|\Z)")
 
 
 def _defines(src: bytes) -> list[tuple[int, bytes, int | None]]:
@@ -498,7 +499,7 @@ def dead_test(src: bytes, path: str, options) -> "Inside | None":
 
 
 DEAD_SWITCHES = "dead_switches"
-_COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
+_COMMENT = lazy(rb"/\*.*?\*/|//[^\n]*", re.S)
 
 
 def project_dead_switches(sources: list[bytes], compiled, options) -> tuple[str, ...]:
@@ -645,7 +646,7 @@ def project_arch_macros(compiled, sources, paths=None,
     return tuple(sorted(set().union(*defining.values())))
 
 
-_INCLUDE = re.compile(rb"(?m)^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]")
+_INCLUDE = lazy(rb"(?m)^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]")
 
 
 def _never_included(compiled, sources, paths, wanted, defines) -> set[int]:
@@ -790,7 +791,7 @@ def _platform_test(macros: tuple[str, ...], pattern: str | None):
 # Names in conditions: read as the target's preprocessor reads them
 
 _CONDITION_WORDS = frozenset((b"if", b"elif", b"ifdef", b"ifndef"))
-_NAME = re.compile(rb"[A-Za-z_]\w*")
+_NAME = lazy(rb"[A-Za-z_]\w*")
 
 
 def _conditions(ctx):
@@ -1030,7 +1031,7 @@ def has_include(ctx) -> None:
                      f"written); {_outcome(ctx, b, end, outcome)}", absent[0][1])
 
 
-_RETIRED = re.compile(rb"__HIP_PLATFORM_(?<![\w$]__HIP_PLATFORM_)\w+__(?![\w$])")
+_RETIRED = lazy(rb"__HIP_PLATFORM_(?<![\w$]__HIP_PLATFORM_)\w+__(?![\w$])")
 
 
 def retired(ctx) -> None:

@@ -27,23 +27,24 @@ from ..source import lexer
 from ..translate.context import FileContext
 from .platform_branches import compiler_skipped_spans, retired_macros
 from ..symbols.roles import target_spellings
+from ..source.lazy_re import lazy
 
 BRANCH, LAYER, LAYER_NAMES = "CP160", "CP161", "CP162"
 OPTION_GUARDS, OPTION_LAYER_NAMES = "portable_guards", "layer_names"
 
-_COND = re.compile(rb"(?m)^[ \t]*#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b"
-                   rb"(" + lexer.REST_OF_LINE + b")")
-_DIRECTIVE_LINE = re.compile(rb"#[ \t]*[a-z]+(" + lexer.REST_OF_LINE + b")")
-_COMMENT = re.compile(rb"/\*[\s\S]*?\*/|//.*")
+_COND = lazy(rb"(?m)^[ \t]*#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b"
+             rb"(" + lexer.REST_OF_LINE + b")")
+_DIRECTIVE_LINE = lazy(rb"#[ \t]*[a-z]+(" + lexer.REST_OF_LINE + b")")
+_COMMENT = lazy(rb"/\*[\s\S]*?\*/|//.*")
 _DEFINED = re.compile(rb"^defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|\s([A-Za-z_]\w*))$")
-_BARE = re.compile(rb"^([A-Za-z_]\w*)$")
+_BARE = lazy(rb"^([A-Za-z_]\w*)$")
 _LAYER_DEFS = (
     re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?:\([^)\n]*\))?[ \t]+"
                rb"(?:\(\s*)?([A-Za-z_]\w*)"),
     re.compile(lexer.word(b"typedef") + rb"\s+(?:struct\s+|enum\s+)?([A-Za-z_]\w*)\s*\*?\s*([A-Za-z_]\w*)\s*;"),
     re.compile(lexer.word(b"using") + rb"\s+([A-Za-z_]\w*)\s*=\s*(?:struct\s+)?([A-Za-z_]\w*)\s*;"),
 )
-_REST_OF_LINE = re.compile(lexer.REST_OF_LINE)
+_REST_OF_LINE = lazy(lexer.REST_OF_LINE)
 
 
 def option(options, key: str, default=()):
@@ -207,7 +208,7 @@ def layer_definitions(src: bytes, compiled, idents=None) -> list[tuple[int, int,
     return sorted(out)
 
 
-_DEFINE_BEFORE = re.compile(rb"#[ \t]*define[ \t]+\Z")
+_DEFINE_BEFORE = lazy(rb"#[ \t]*define[ \t]+\Z")
 
 
 def _may_define(src: bytes, start: int, length: int) -> bool:
@@ -239,7 +240,7 @@ class _Include:
         self.start, self.name = start, name
 
 
-_INCLUDE = re.compile(rb'(?m)^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]')
+_INCLUDE = lazy(rb'(?m)^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]')
 
 
 def _includes(src: bytes) -> Iterable[_Include]:

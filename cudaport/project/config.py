@@ -13,6 +13,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from ..source.lazy_re import lazy
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -25,7 +26,7 @@ FAIL_LEVELS = ("error", "warning", "info", "never")
 LAUNCH_STYLES = ("cuda", "hip")
 # A selector: ALL, a cudaport code or prefix (CP, CP1, CP101), or a code (prefix) of a user
 # check rule, which never starts with "CP" (ACME, ACME-002).
-CODE_SELECTOR = re.compile(r"^(?:ALL|CP\d{0,3}|(?![Cc][Pp])[A-Za-z][A-Za-z0-9_.-]*)$")
+CODE_SELECTOR = lazy(r"^(?:ALL|CP\d{0,3}|(?![Cc][Pp])[A-Za-z][A-Za-z0-9_.-]*)$")
 
 
 class ConfigError(Exception):

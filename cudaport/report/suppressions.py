@@ -8,15 +8,15 @@ A suppression that hid nothing, or names an unknown code, is itself reported (CP
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from ..source import lexer
 from ..translate.context import LineIndex
 from ..project.config import CODE_SELECTOR
 from ..findings import CODES, Finding
+from ..source.lazy_re import lazy
 
-_DIRECTIVE = re.compile(rb"cudaport:[ \t]*ignore\b(?:\[([^\]\r\n]*)\])?")
+_DIRECTIVE = lazy(rb"cudaport:[ \t]*ignore\b(?:\[([^\]\r\n]*)\])?")
 
 
 @dataclass

@@ -20,6 +20,7 @@ from .loader import (default_rules_root, load_table, read_cache, resolve_target_
                      table_digest, write_cache)
 from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, version_tuple
 from .pack import _replace
+from ..source.lazy_re import lazy
 
 # Libraries whose use means the file needs the target's main runtime header.
 RUNTIME_LIBRARIES = frozenset({"runtime", "driver", "device", "complex"})
@@ -288,7 +289,7 @@ memcpy memset free assert index input output result value data count offset size
 _COMMON_PREFIXES = frozenset(w[:k] for w in COMMON_WORDS for k in range(1, len(w) + 1))
 
 
-_HEAD = re.compile(r"\s*([A-Za-z_]\w*)\s*\(")
+_HEAD = lazy(r"\s*([A-Za-z_]\w*)\s*\(")
 
 
 def _argument_rule(entry: Entry, to: str, rule_id: str) -> Resolved:

@@ -22,8 +22,9 @@ import re
 from pathlib import Path
 
 from .model import Table, version_tuple
+from ..source.lazy_re import lazy
 
-WORD = re.compile(r"[A-Za-z_]\w*")
+WORD = lazy(r"[A-Za-z_]\w*")
 # Debian folders below /usr/include, and which target column each one can confirm.
 HIP_FOLDERS = ("hip", "hiprand", "hipsparse", "rocrand", "rocsparse", "rocprim")
 MAIN_COLUMN_LIBRARIES = {"runtime", "driver", "device", "complex", "nvrtc", "curand", "cusparse"}
@@ -133,7 +134,7 @@ COUNTERPART_PREFIXES = (
     ("cudaJit", "hipJitOption"),  # (cudaJitMaxRegisters: an enumerator of hipJitOption)
     ("CUDA_", "HIP_"), ("cuda", "hip"), ("CU_", "HIP_"), ("CU", "hip"), ("cu", "hip"),
     ("__nv_", "__hip_"))
-_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_COMMENTS = lazy(r"//[^\n]*|/\*.*?\*/", re.S)
 # The headers of every library cudaport maps to, as a translation includes them.
 ROCM_HEADERS = (
     "hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_fp8.h", "hip/hip_fp6.h",

@@ -14,12 +14,12 @@ rename them; only the framework's own rules (library ``pytorch``) may.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from .schema import loader, yaml
+from ..source.lazy_re import lazy
 
 FRAMEWORKS = ("pytorch",)
 PATHS_FILE = "include-paths.yaml"
@@ -27,8 +27,8 @@ PYTHON_FILE = "python.yaml"  # the Python side: see python_facts
 # The library id framework packs use; only rules of this library touch framework names.
 FRAMEWORK_LIBRARY = "pytorch"
 # Outermost namespaces of PyTorch's C++ API.
-_QUALIFIED = re.compile(rb"(?:^|[^\w$:])\s*(?:::\s*)?(?:at|c10|torch|caffe2)\s*::"
-                        rb"(?:\s*[A-Za-z_]\w*\s*::)*\s*\Z")
+_QUALIFIED = lazy(rb"(?:^|[^\w$:])\s*(?:::\s*)?(?:at|c10|torch|caffe2)\s*::"
+                  rb"(?:\s*[A-Za-z_]\w*\s*::)*\s*\Z")
 
 
 def framework_dir(target_dir: Path, framework: str) -> Path:

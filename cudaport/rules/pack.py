@@ -15,8 +15,9 @@ from . import schema as S
 from .schema import yaml
 from .model import Check, Entry, Fallback, HeaderEntry, Mapping, TargetInfo, version_tuple
 from .target import decode as _decode
+from ..source.lazy_re import lazy
 
-_TEMPLATE_HEAD = re.compile(r"\s*[A-Za-z_][\w:]*\s*(?:<[^;{}]*>\s*)?\(")
+_TEMPLATE_HEAD = lazy(r"\s*[A-Za-z_][\w:]*\s*(?:<[^;{}]*>\s*)?\(")
 
 
 @dataclass(frozen=True)
@@ -395,7 +396,7 @@ def apply_notes(identifiers: dict[str, Entry], info: TargetInfo, notes: list[Not
 
 
 # User check codes: a letter, then letters, digits, '_', '-' or '.'; never cudaport's "CP".
-_CHECK_CODE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*\Z")
+_CHECK_CODE = lazy(r"[A-Za-z][A-Za-z0-9_.-]*\Z")
 
 
 def _check(path: str, node: yaml.Node, what: str) -> Check:

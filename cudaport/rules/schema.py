@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
+from ..source.lazy_re import lazy
 
 
 class _LazyYaml:
@@ -41,7 +42,7 @@ class RuleError(Exception):
         self.detail = message
 
 
-IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*\Z")
+IDENTIFIER = lazy(r"[A-Za-z_$][\w$]*\Z")
 QUALIFIED = re.compile(r"[A-Za-z_$][\w$]*(?:::[A-Za-z_$][\w$]*)*\Z")
 # What a CUDA name may become: a (qualified) name, a template-id or a simple type.
 # (or the type of a function's address, decltype(&hipFoo): driver entry-point pointer types)

@@ -13,7 +13,6 @@ The cache lives in :mod:`cudaport.run.runner.cache`, the git checks for ``--in-p
 from __future__ import annotations
 
 import os
-import re
 import signal
 import sys
 import threading
@@ -31,6 +30,7 @@ from .runner.cache import (_cache_file, _cache_hit, _digest, _entry_key,  # noqa
 from .runner.git import dirty_files  # noqa: F401
 from .runner.io import refuse_linked_folders, refuse_read_only
 from .runner.plan import Job, Plan, PlanError, Request, plan, renamed_rel  # noqa: F401
+from ..source.lazy_re import lazy
 
 MODES = ("write", "in-place", "check", "diff", "report")  # report: findings only
 
@@ -366,7 +366,7 @@ def _project_options(jobs: list[Job], request: Request, compiled, workers: int,
 
 
 BUILD_DEFINES = "build_defines"  # options.extra: (name, value) the project's build defines
-_QUOTED_INCLUDE = re.compile(rb'(?m)^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"')
+_QUOTED_INCLUDE = lazy(rb'(?m)^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"')
 _CONTEXT_LIMIT = 256  # headers read beside a run's sources, at most
 
 

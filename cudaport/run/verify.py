@@ -36,6 +36,7 @@ from ..translate.ptx import PTX_MESSAGE, inline_ptx
 from ..rules.compiled import get_compiled
 from ..source.scan import scan
 from .kinds import FileOutcome, translate_file
+from ..source.lazy_re import lazy
 
 # The ROCm toolchains tools/setup-rocm.sh installs (Debian roots holding ROCm 7.2 from
 # experimental and 6.4 from unstable), newest first, each with the environment variable
@@ -78,11 +79,11 @@ CUDA_SUFFIXES = (".cu", ".hip")
 CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".c")
 C_SUFFIXES = (".c",)  # compiled as C (Compiler.for_host)
 HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc")
-_DIAG = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
-                   r"(?P<sev>fatal error|error|warning): (?P<msg>.*)$")
-_INCLUDED = re.compile(r"^(?:In file included from|\s+from) (?P<path>[^:\s][^:]*):(?P<line>\d+):")
-_IGNORED_STATUS = re.compile(r"ignoring return value of (?:type|function) .*'nodiscard'")
-_NOT_FOUND = re.compile(r"'([^']+)' file not found")
+_DIAG = lazy(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
+             r"(?P<sev>fatal error|error|warning): (?P<msg>.*)$")
+_INCLUDED = lazy(r"^(?:In file included from|\s+from) (?P<path>[^:\s][^:]*):(?P<line>\d+):")
+_IGNORED_STATUS = lazy(r"ignoring return value of (?:type|function) .*'nodiscard'")
+_NOT_FOUND = lazy(r"'([^']+)' file not found")
 
 
 class VerifyError(Exception):
@@ -434,8 +435,8 @@ class Workspace:
 
 
 # clang's source snippet under a diagnostic: `   12 |   code` and `      |   ^~~~`
-_SNIPPET_CODE = re.compile(r"( *\d+) \| ")
-_SNIPPET_CARET = re.compile(r"( +)\| ")
+_SNIPPET_CODE = lazy(r"( *\d+) \| ")
+_SNIPPET_CARET = lazy(r"( +)\| ")
 
 
 def _flag_values(flags: list[str], separate: tuple[str, ...], joined: str) -> list[str]:

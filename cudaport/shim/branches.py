@@ -25,9 +25,10 @@ from ..preprocessor.branches import BranchTree
 from ..source.spans import Inside
 from ..rules.compiled import Compiled
 from ..source.scan import Scan
+from ..source.lazy_re import lazy
 
-_DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*(define|undef)[ \t]+([A-Za-z_]\w*)")
-_COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
+_DEFINE = lazy(rb"(?m)^[ \t]*#[ \t]*(define|undef)[ \t]+([A-Za-z_]\w*)")
+_COMMENT = lazy(rb"/\*.*?\*/|//[^\n]*", re.S)
 PASSES = 8  # bound of the fixed point (a chain of switches deeper than this stays unknown)
 
 
@@ -99,8 +100,8 @@ def dead_spans(files: list[tuple[bytes, Scan]], compiled: Compiled,
             for tree, decision in zip(trees, decided)]
 
 
-_LITERAL = re.compile(rb"[ \t]+\(?[ \t]*(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)[uUlL]*[ \t]*\)?[ \t]*"
-                      rb"(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?=\r?\n|\Z)")
+_LITERAL = lazy(rb"[ \t]+\(?[ \t]*(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)[uUlL]*[ \t]*\)?[ \t]*"
+                rb"(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?=\r?\n|\Z)")
 
 
 def _sites(src: bytes) -> list[tuple[int, bytes, int | None]]:

@@ -29,13 +29,14 @@ from ..translate import portable
 from ..rules.compiled import RUNTIME_LIBRARIES, Compiled, Resolved
 from ..version import __version__
 from .uses import NameUse
+from ..source.lazy_re import lazy
 
 RUNTIME_HEADER = b"cuda_runtime.h"
 PRIVATE = "cudaport_shim"  # the folder of the per-library name files
 MAX_ARGS = 24  # the argument counts the dispatch macro tells apart
-_PLACEHOLDER = re.compile(rb"\$(\d+|\*)")
-_PORTABLE_NAME = re.compile(rb"\bcudaport_\w+")
-_HIP_ONLY_INCLUDE = re.compile(rb"#\s*include\s*<hip/hip_(?:fp16|bf16|fp8)\.h>")
+_PLACEHOLDER = lazy(rb"\$(\d+|\*)")
+_PORTABLE_NAME = lazy(rb"\bcudaport_\w+")
+_HIP_ONLY_INCLUDE = lazy(rb"#\s*include\s*<hip/hip_(?:fp16|bf16|fp8)\.h>")
 
 
 @dataclass

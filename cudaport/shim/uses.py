@@ -12,7 +12,6 @@ that says which construct needs an edit and that ``cudaport translate`` makes it
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from ..source import lexer
@@ -20,6 +19,7 @@ from ..findings import Finding
 from ..translate.context import LineIndex
 from ..rules.compiled import Compiled, Resolved
 from ..source.scan import Scan, scan
+from ..source.lazy_re import lazy
 
 # Edits whose effect the shim's headers give the unmodified source, by rule-id suffix
 # (after "<target>/"): the main header and the macros it needs are the forced include,
@@ -62,12 +62,12 @@ NEEDS_EDIT = {
 # same place says what to do instead): PTX rewritten (CP230).
 REPLACED_BY_CP701 = frozenset({"CP230"})
 # The names a CP215 ("#if on NAMES: the target's compiler does not define them") is about.
-_CP215_NAMES = re.compile(r"#\w+ on ([A-Za-z_][\w, ]*): ")
+_CP215_NAMES = lazy(r"#\w+ on ([A-Za-z_][\w, ]*): ")
 
 # Rule ids of edits made after the passes, which carry no target prefix.
 _UNPREFIXED = frozenset({"self-alias"})
-_INCLUDE_LINE = re.compile(rb"\s*#\s*include\b")
-_IDENT = re.compile(rb"[A-Za-z_]\w*")
+_INCLUDE_LINE = lazy(rb"\s*#\s*include\b")
+_IDENT = lazy(rb"[A-Za-z_]\w*")
 
 # Kinds of rule-table entries whose names the preprocessor may map.
 _MAPPABLE = frozenset({"function", "type", "constant", "macro", "variable", "name", "keyword",

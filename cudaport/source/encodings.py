@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from .lazy_re import lazy
 
 AUTO = "auto"
 AUTO_ORDER = ("gb18030", "big5", "shift_jis")
@@ -39,7 +40,7 @@ _CHARACTERS = {
 _FAMILY = {"gb18030": "gb18030", "gbk": "gbk", "gb2312": "gbk", "big5": "big5",
            "big5hkscs": "big5", "cp950": "big5", "shift_jis": "shift_jis",
            "cp932": "shift_jis", "shift_jis_2004": "shift_jis", "shift_jisx0213": "shift_jis"}
-_RISKY = re.compile(rb"[\x81-\xfe][\\\"']")
+_RISKY = lazy(rb"[\x81-\xfe][\\\"']")
 _MASKED = b"\\\"'"
 # Placeholders, in order of preference: control bytes no source file has any use for,
 # then bytes above 0x7e (the lexer never reads those either).

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from typing import Iterator, NamedTuple
+from .lazy_re import lazy
 
 # A backslash escape inside a literal. A backslash right before a line end is a line
 # splice, whatever precedes it (translation phase 2 comes before escapes and comments):
@@ -59,7 +60,7 @@ PUNCT = (
     rb"<<<|>>>|->\*?|<<=|>>=|\.\.\.|::|\+\+|--|&&|\|\||<=>|##|[<>=!+\-*/%&|^]=|<<|>>|[^\s\w]"
 )
 
-_TOKEN_RE = re.compile(
+_TOKEN_RE = lazy(
     b"|".join(
         [
             rb"(?P<include>" + LOGICAL_LINE_START + INCLUDE.replace(b"(?P<header>", b"(?:", 1) + b")",
@@ -130,7 +131,7 @@ def starts_logical_line(src: bytes, pos: int) -> bool:
     return j == 0 or src[j - 1] != 0x5C  # "\\"
 
 
-_LITERALS = re.compile(b"|".join([
+_LITERALS = lazy(b"|".join([
     LINE_COMMENT, BLOCK_COMMENT,
     RAW_STRING.replace(b"(?P<delim>", b"(").replace(b"(?P=delim)", b"\\1"),
     STRING, CHAR_START + CHAR[1:],
@@ -160,7 +161,7 @@ def contains_directive(src: bytes, start: int, end: int) -> bool:
 
 
 # Blanks, line breaks, line splices and comments: the tokenizer's trivia, in one match.
-_TRIVIA_RUN = re.compile(rb"(?:[ \t\f\v\r\n]+|\\\r?\n|" + LINE_COMMENT + b"|" + BLOCK_COMMENT + rb")*")
+_TRIVIA_RUN = lazy(rb"(?:[ \t\f\v\r\n]+|\\\r?\n|" + LINE_COMMENT + b"|" + BLOCK_COMMENT + rb")*")
 
 
 def next_token(src: bytes, pos: int, skip_trivia: bool = True) -> Token | None:
@@ -291,7 +292,7 @@ def scanner(candidate_prefixes: list[bytes]) -> re.Pattern[bytes]:
     return re.compile(b"(?>(?:" + skip + b")*)(?:(" + hit + rb")|\Z)")
 
 
-_CLOSED_STRING = re.compile(STRING[:-1])  # (STRING without its optional closing quote)
+_CLOSED_STRING = lazy(STRING[:-1])  # (STRING without its optional closing quote)
 
 
 def unterminated_string(text: bytes, m: re.Match[bytes]) -> str | None:
@@ -370,13 +371,13 @@ def find_words(text: bytes, names, before: frozenset[int] = IDENT_BYTES,
 
 
 # Any identifier (used inside comments and strings when asked to rewrite them).
-IDENT_RE = re.compile(rb"(?<![\w$])[A-Za-z_$][\w$]*")
+IDENT_RE = lazy(rb"(?<![\w$])[A-Za-z_$][\w$]*")
 
 
 # What the bracket matcher reads: literals and comments (skipped whole, so brackets inside
 # them do not count), ``#include <...>`` names (as the scanner reads them), and brackets.
 # ``<=>`` is read whole so that its ``>`` cannot start a ``>>>``.
-_BRACKET_RE = re.compile(b"|".join([
+_BRACKET_RE = lazy(b"|".join([
     LINE_COMMENT, BLOCK_COMMENT,
     rb"#[ \t]*include(?:_next)?[ \t]*<[^>\r\n]*>",
     RAW_STRING.replace(b"(?P<delim>", b"(").replace(b"(?P=delim)", b"\\1"),

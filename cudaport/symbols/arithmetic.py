@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import functools
 import re
+from ..source.lazy_re import lazy
 
 INT, UNSIGNED = "int", "unsigned int"
 
-_TOKEN = re.compile(rb"\s*(?:([A-Za-z_]\w*)(?:\s*\.\s*([xyz])\b)?|(0[xX][0-9a-fA-F]+|\d+)([uUlL]*)"
-                    rb"(?![\w.])|([-+*/%()]))")
+_TOKEN = lazy(rb"\s*(?:([A-Za-z_]\w*)(?:\s*\.\s*([xyz])\b)?|(0[xX][0-9a-fA-F]+|\d+)([uUlL]*)"
+              rb"(?![\w.])|([-+*/%()]))")
 _BUILTIN_INDEX = frozenset((b"threadIdx", b"blockIdx", b"blockDim", b"gridDim"))
 _TYPES = {b"int": INT, b"signed": INT, b"signed int": INT, b"int32_t": INT,
           b"unsigned": UNSIGNED, b"unsigned int": UNSIGNED, b"uint32_t": UNSIGNED,

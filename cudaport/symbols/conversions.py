@@ -17,15 +17,16 @@ declarations; a file also reads its own.
 from __future__ import annotations
 
 import re
+from ..source.lazy_re import lazy
 
 OPTION = "half_pair_classes"
 
-_CLASS = re.compile(rb"(?:struct(?<!\wstruct)|class(?<!\wclass))\s+([A-Za-z_]\w*)\s*(?:final\s*)?[:{]")
+_CLASS = lazy(rb"(?:struct(?<!\wstruct)|class(?<!\wclass))\s+([A-Za-z_]\w*)\s*(?:final\s*)?[:{]")
 # A constructor of one parameter of a half type, declared or defined: Name(const T& x)
-_CONSTRUCTOR = re.compile(
+_CONSTRUCTOR = lazy(
     rb"(?<![\w~:.>])([A-Za-z_]\w*)[ \t]*\([ \t]*(?:const[ \t]+)?(__half2|half2|__half|half)"
     rb"[ \t]*(?:const[ \t]*)?&?[ \t]*[A-Za-z_]\w*[ \t]*\)[ \t\r\n]*[:{;]")
-_EXPLICIT = re.compile(rb"\bexplicit\s+(?:[A-Za-z_]\w*\s+)*\Z")
+_EXPLICIT = lazy(rb"\bexplicit\s+(?:[A-Za-z_]\w*\s+)*\Z")
 _NUMBER = rb"[-+]?(?:\d[\w.']*|\.\d[\w']*)"
 
 

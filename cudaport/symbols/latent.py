@@ -14,20 +14,20 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
-import re
 from typing import Iterable
 
 from ..preprocessor import conditions
+from ..source.lazy_re import lazy
 
 EXPANDED = "expanded_macros"  # options.extra: macros with CUDA names that the run expands
 BODIES = "macros_with_cuda"  # options.extra: the macros whose bodies were looked at
 DEFINED = "defined_in_run"  # options.extra: every name some file of the run #defines
 
-_IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
-_NOT_EXPANDING = re.compile(
+_IDENTIFIER = lazy(rb"[A-Za-z_]\w*")
+_NOT_EXPANDING = lazy(
     rb"#[ \t]*(?:define|undef|ifdef|ifndef)[ \t]+([A-Za-z_]\w*)|\bdefined[ \t]*\(?[ \t]*"
     rb"([A-Za-z_]\w*)")
-_DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)")
+_DEFINE = lazy(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)")
 # findings that are the build's own stop or the tool's: never softened here
 _KEPT = frozenset(("CP166", "CP173", "CP174"))
 
@@ -153,7 +153,7 @@ def _encoded(names: tuple[str, ...]) -> frozenset[bytes]:
     return frozenset(n.encode() for n in names)
 
 
-_EXISTENCE = re.compile(rb"\bdefined[ \t]*\(?[ \t]*([A-Za-z_]\w*)")
+_EXISTENCE = lazy(rb"\bdefined[ \t]*\(?[ \t]*([A-Za-z_]\w*)")
 
 
 class _Undecided:

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from ..source import lexer
 from .skeleton import FUNCTION, LAMBDA, Skeleton
+from ..source.lazy_re import lazy
 
 PROJECT, API, UNDECIDED = "project", "api", "undecided"
 
@@ -25,11 +26,11 @@ PROJECT, API, UNDECIDED = "project", "api", "undecided"
 _BUILTIN = frozenset(b"""void bool char short int long float double unsigned signed size_t
 ptrdiff_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t uint auto
 const volatile half __half __half2 __nv_bfloat16 __nv_bfloat162 std""".split())
-_WORD = re.compile(rb"[A-Za-z_]\w*")
+_WORD = lazy(rb"[A-Za-z_]\w*")
 # a member access before any default value: an argument, not a parameter declaration
-_EXPRESSION = re.compile(rb"[^=]*?[\w)\]]\s*(?:\.(?!\.)|->)\s*[A-Za-z_]")
+_EXPRESSION = lazy(rb"[^=]*?[\w)\]]\s*(?:\.(?!\.)|->)\s*[A-Za-z_]")
 _LOOK_BACK = 4000  # bytes read back from a call for an argument's declaration
-_BARRIER = re.compile(rb"[;{}()]")  # (bytes a declaration holds only as its last)
+_BARRIER = lazy(rb"[;{}()]")  # (bytes a declaration holds only as its last)
 _UNREAD = object()
 
 

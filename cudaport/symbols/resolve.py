@@ -27,10 +27,11 @@ from .overloads import PROJECT as PROJECT_CALL
 from .overloads import UNDECIDED as UNDECIDED_CALL
 from .overloads import Callee
 from .skeleton import EXTERN, FUNCTION, Skeleton
+from ..source.lazy_re import lazy
 
-_DEFINE = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?(" + lexer.REST_OF_LINE + b")")
-_USING_NAMESPACE = re.compile(rb"using(?<![\w$]using)\s+namespace\s+((?:[A-Za-z_]\w*\s*::\s*)*"
-                              rb"[A-Za-z_]\w*)\s*;")
+_DEFINE = lazy(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?(" + lexer.REST_OF_LINE + b")")
+_USING_NAMESPACE = lazy(rb"using(?<![\w$]using)\s+namespace\s+((?:[A-Za-z_]\w*\s*::\s*)*"
+                        rb"[A-Za-z_]\w*)\s*;")
 
 
 class Macros:

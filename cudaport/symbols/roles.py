@@ -14,6 +14,7 @@ from ..source import lexer
 from . import scopes
 from . import model as M
 from .skeleton import BLOCK, CLASS, ENUM, EXTERN, FUNCTION, INIT, LAMBDA, NAMESPACE, Skeleton
+from ..source.lazy_re import lazy
 
 
 def api_namespaces(compiled) -> frozenset[bytes]:
@@ -53,7 +54,7 @@ def api_members(compiled) -> frozenset[bytes]:
 
 
 # (the literal first: a leading look-behind made the search try every byte, 30x slower)
-_ALIAS = re.compile(rb"namespace(?<![\w$]namespace)\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?([A-Za-z_]\w*)\s*;")
+_ALIAS = lazy(rb"namespace(?<![\w$]namespace)\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?([A-Za-z_]\w*)\s*;")
 
 
 def namespace_aliases(code: bytes, api: frozenset[bytes]) -> frozenset[bytes]:
@@ -102,13 +103,13 @@ _TAGS = frozenset((b"struct", b"class", b"union", b"enum"))
 _DECLARATOR_FOLLOWS = frozenset((b"=", b";", b",", b")", b"[", b"{"))
 # The text of a declaration statement before its declarator: type words, qualifiers,
 # template arguments, pointers and references, nothing that makes an expression.
-_DECLARATION_HEAD = re.compile(rb"[\s\w:<>,*&]*\Z")
+_DECLARATION_HEAD = lazy(rb"[\s\w:<>,*&]*\Z")
 # a preprocessor line (continued lines included) ends a statement's head as ';' does: the
 # include a translation adds must not turn `T name;` after it into something else
-_DIRECTIVE_LINE = re.compile(rb"^[ \t]*#(?:[^\n\\]|\\.|\\\n)*(?:\n|\Z)", re.M)
-_TEMPLATE_HEAD = re.compile(rb"template(?<![\w$]template)\s*<")
+_DIRECTIVE_LINE = lazy(rb"^[ \t]*#(?:[^\n\\]|\\.|\\\n)*(?:\n|\Z)", re.M)
+_TEMPLATE_HEAD = lazy(rb"template(?<![\w$]template)\s*<")
 # The token after a name, as far as a role needs it (blanks, line splices between).
-_NEXT = re.compile(rb"(?:[ \t\r\n\f\v]|\\\r?\n)*(::|->|[A-Za-z_$][\w$]*|[0-9]|\S)")
+_NEXT = lazy(rb"(?:[ \t\r\n\f\v]|\\\r?\n)*(::|->|[A-Za-z_$][\w$]*|[0-9]|\S)")
 
 
 class Role:

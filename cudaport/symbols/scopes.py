@@ -17,6 +17,7 @@ from typing import Iterator, NamedTuple
 
 from ..preprocessor.branches import BranchTree
 from ..source import lexer
+from ..source.lazy_re import lazy
 
 
 
@@ -46,7 +47,7 @@ def brace_pairs(code: bytes) -> dict[int, int]:
     return pairs
 
 
-_NAMESPACE = re.compile(lexer.word(b"namespace") + rb"\s+((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*(?:\[\[[^\]]*\]\]\s*)?\{")
+_NAMESPACE = lazy(lexer.word(b"namespace") + rb"\s+((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*(?:\[\[[^\]]*\]\]\s*)?\{")
 
 
 class Block(NamedTuple):
@@ -123,17 +124,17 @@ def is_declaration(code: bytes, start: int, length: int) -> bool:
     return False
 
 
-_AFTER_PARAMETERS = re.compile(
+_AFTER_PARAMETERS = lazy(
     rb"(?:\s|&|(?<![\w$])(?:const|volatile|noexcept|override|mutable|constexpr|consteval"
     rb"|throw\s*\(\s*\)|noexcept\s*\([^()]*\))(?![\w$]))*\Z")
 # (searched, it would be tried from every byte of a run of blanks, each try reading to the
 # run's end: 0.58 s for one arrow after a 2,000-byte blanked comment. Tried only where no
 # blank or '&' stands before, plus once at the window's start, it finds the same start.)
-_AFTER_PARAMETERS_START = re.compile(rb"(?<![\s&])" + _AFTER_PARAMETERS.pattern)
-_LAMBDA_ATTRIBUTES = re.compile(rb"\](?:\s*(?:__device__|__host__|mutable))*\s*\Z")
-_DECLARATOR = re.compile(rb"((?:[A-Za-z_]\w*\s*::\s*)*(?:operator\s*\(\s*\)|[A-Za-z_]\w*)\s*"
-                         rb"(?:<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>\s*)?)\Z")
-_SPECIFIERS = re.compile(rb"(?:(?<![\w$])[A-Za-z_]\w*(?:\s*\([^;{}()]*\))?\s*)*\Z")
+_AFTER_PARAMETERS_START = lazy(rb"(?<![\s&])" + _AFTER_PARAMETERS.pattern)
+_LAMBDA_ATTRIBUTES = lazy(rb"\](?:\s*(?:__device__|__host__|mutable))*\s*\Z")
+_DECLARATOR = lazy(rb"((?:[A-Za-z_]\w*\s*::\s*)*(?:operator\s*\(\s*\)|[A-Za-z_]\w*)\s*"
+                   rb"(?:<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>\s*)?)\Z")
+_SPECIFIERS = lazy(rb"(?:(?<![\w$])[A-Za-z_]\w*(?:\s*\([^;{}()]*\))?\s*)*\Z")
 
 
 def trailing_return(code: bytes, arrow: int) -> bool:
@@ -208,7 +209,7 @@ class Nesting:
 
 
 # A conditional directive of blanked code (for a caller with no branch tree at hand).
-_DIRECTIVE = re.compile(rb"(?m)^[ \t]*#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b")
+_DIRECTIVE = lazy(rb"(?m)^[ \t]*#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b")
 
 
 class Definition(NamedTuple):
@@ -226,29 +227,29 @@ def key_text(text: bytes) -> bytes:
     return _SPACE.sub(b" ", text).strip()
 
 
-_TYPE_DEF = re.compile(rb"(" + b"|".join(map(lexer.word, (b"struct", b"class", b"union")))
-                       + rb"|" + lexer.word(b"enum") + rb"(?:\s+class|\s+struct)?)\s+"
-                       rb"(?:__attribute__\s*\(\([^;{]*?\)\)\s*|alignas\s*\([^)]*\)\s*)?"
-                       rb"([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^;{}()]*)?\{")
-_TYPEDEF = re.compile(lexer.word(b"typedef") + rb"\b([^;{}]*?)\b([A-Za-z_]\w*)\s*;")
-_TYPEDEF_BODY = re.compile(rb"\}\s*([A-Za-z_]\w*)\s*(?:,[^;{}]*)?;")
-_USING = re.compile(lexer.word(b"using") + rb"\s+([A-Za-z_]\w*)\s*=\s*([^;{}]*?)\s*;")
-_FUNCTION = re.compile(rb"(?<![\w$.>:])([A-Za-z_]\w*)\s*\(([^(){};]*(?:\([^(){};]*\)[^(){};]*)*)\)"
-                       rb"\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{")
-_ENUM_BODY = re.compile(lexer.word(b"enum") + rb"\b(?:\s+(?:class|struct)\b)?(?:\s*[A-Za-z_]\w*)?"
-                        rb"\s*(?::\s*[\w:\s]+)?\{")
-_SWITCH = re.compile(lexer.word(b"switch") + rb"\s*\(")
-_CASE = re.compile(lexer.word(b"case") + rb"\b([^:;{}]*(?:::[^:;{}]*)*):(?!:)")
-_DEFINE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?[ \t]*"
-                     rb"(" + lexer.REST_OF_LINE + b")")
+_TYPE_DEF = lazy(rb"(" + b"|".join(map(lexer.word, (b"struct", b"class", b"union")))
+                 + rb"|" + lexer.word(b"enum") + rb"(?:\s+class|\s+struct)?)\s+"
+                 rb"(?:__attribute__\s*\(\([^;{]*?\)\)\s*|alignas\s*\([^)]*\)\s*)?"
+                 rb"([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^;{}()]*)?\{")
+_TYPEDEF = lazy(lexer.word(b"typedef") + rb"\b([^;{}]*?)\b([A-Za-z_]\w*)\s*;")
+_TYPEDEF_BODY = lazy(rb"\}\s*([A-Za-z_]\w*)\s*(?:,[^;{}]*)?;")
+_USING = lazy(lexer.word(b"using") + rb"\s+([A-Za-z_]\w*)\s*=\s*([^;{}]*?)\s*;")
+_FUNCTION = lazy(rb"(?<![\w$.>:])([A-Za-z_]\w*)\s*\(([^(){};]*(?:\([^(){};]*\)[^(){};]*)*)\)"
+                 rb"\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{")
+_ENUM_BODY = lazy(lexer.word(b"enum") + rb"\b(?:\s+(?:class|struct)\b)?(?:\s*[A-Za-z_]\w*)?"
+                  rb"\s*(?::\s*[\w:\s]+)?\{")
+_SWITCH = lazy(lexer.word(b"switch") + rb"\s*\(")
+_CASE = lazy(lexer.word(b"case") + rb"\b([^:;{}]*(?:::[^:;{}]*)*):(?!:)")
+_DEFINE = lazy(rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?[ \t]*"
+               rb"(" + lexer.REST_OF_LINE + b")")
 _NOT_FUNCTIONS = frozenset(b"""if for while switch catch return sizeof alignof decltype
     defined __attribute__ __declspec alignas static_assert noexcept throw new delete
     operator template typename using namespace else do case constexpr consteval asm
     __asm__ volatile __launch_bounds__""".split())
-_SPACE = re.compile(rb"\s+")
+_SPACE = lazy(rb"\s+")
 
 
-_BODY_AFTER_PARAMETERS = re.compile(rb"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{")
+_BODY_AFTER_PARAMETERS = lazy(rb"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{")
 
 
 def _functions(code: bytes) -> Iterator[re.Match[bytes]]:
@@ -267,8 +268,8 @@ def _functions(code: bytes) -> Iterator[re.Match[bytes]]:
         previous = brace
 
 
-_OPERATOR = re.compile(rb"(?<![\w$])operator\Z")
-_ACCESS = re.compile(rb"(?:public|private|protected)\s*:\Z")
+_OPERATOR = lazy(rb"(?<![\w$])operator\Z")
+_ACCESS = lazy(rb"(?:public|private|protected)\s*:\Z")
 
 
 def _may_define(code: bytes, start: int) -> bool:

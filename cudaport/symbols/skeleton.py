@@ -17,40 +17,41 @@ from typing import NamedTuple, Sequence
 
 from ..preprocessor.branches import OPENS
 from ..source.spans import Inside
+from ..source.lazy_re import lazy
 
 NAMESPACE, CLASS, ENUM, FUNCTION, LAMBDA, EXTERN, INIT, BLOCK = (
     "namespace", "class", "enum", "function", "lambda", "extern", "init", "block")
 
-_BRACE = re.compile(rb"[{}]")
-_DEVICE_MARK = re.compile(rb"(?<![\w$])(?:__device__|__global__)(?![\w$])")
-_PAREN = re.compile(rb"[()]")
+_BRACE = lazy(rb"[{}]")
+_DEVICE_MARK = lazy(rb"(?<![\w$])(?:__device__|__global__)(?![\w$])")
+_PAREN = lazy(rb"[()]")
 _LOOK_BEHIND = 400  # bytes read before a '{' to classify it
 
-_NAMESPACE_HEAD = re.compile(
+_NAMESPACE_HEAD = lazy(
     rb"(?<![\w$])(?:inline\s+)?namespace(?:\s+((?:[A-Za-z_]\w*\s*::\s*)*(?:inline\s+)?[A-Za-z_]\w*))?"
     rb"\s*(?:\[\[[^\]]*\]\]\s*|__attribute__\s*\(\([^;{}]*\)\)\s*)*\Z")
-_EXTERN_HEAD = re.compile(rb"(?<![\w$])extern\Z")  # (its "C" is blanked)
-_CLASS_HEAD = re.compile(
+_EXTERN_HEAD = lazy(rb"(?<![\w$])extern\Z")  # (its "C" is blanked)
+_CLASS_HEAD = lazy(
     rb"(?<![\w$])(enum(?:\s+(?:class|struct))?|struct|class|union)(?![\w$])"
     rb"((?:\s*(?:__attribute__\s*\(\([^;{}]*?\)\)|alignas\s*\([^;{}]*?\)|__align__\s*\([^;{}]*?\)"
     rb"|\[\[[^\]]*\]\]|__declspec\s*\([^;{}]*?\)|[A-Z_][A-Z0-9_]*(?=\s+[A-Za-z_])))*)"
     rb"\s*((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)?\s*(?:<[^;{}]*>\s*)?(?:final\s*)?"
     rb"(?::[^;{}]*)?\Z")
-_CLOSE_PAREN_HEAD = re.compile(
+_CLOSE_PAREN_HEAD = lazy(
     rb"\)\s*(?:(?:const|volatile|noexcept|override|final|mutable|constexpr|&&|&|try"
     rb"|__device__|__host__)\s*|noexcept\s*\([^;{}]*\)\s*|->\s*[^;{}()=]*?\s*"
     rb"|__attribute__\s*\(\([^;{}]*\)\)\s*)*\Z")
-_BLANKS = re.compile(rb"\s+")
-_TAG_WORD = re.compile(rb"enum|struct|class|union")
+_BLANKS = lazy(rb"\s+")
+_TAG_WORD = lazy(rb"enum|struct|class|union")
 _CONTROL = frozenset(b"if for while switch catch".split())
-_ELSE_DO = re.compile(rb"(?<![\w$])(?:else|do|try|__try|__finally)\s*\Z")
+_ELSE_DO = lazy(rb"(?<![\w$])(?:else|do|try|__try|__finally)\s*\Z")
 # (identifiers and blanks possessive: searched from every byte of the head, a name split
 # every way it could be was quadratic in its length; the group itself not, Debian 12's
 # python3 3.11.2 matches nothing with a possessive group, see lexer.py)
-_WORD_BEFORE = re.compile(rb"((?:[A-Za-z_~]\w*+\s*+::\s*+)*(?:operator\s*[^\s\w(]+|~?[A-Za-z_]\w*+))"
-                          rb"\s*+(?:<[^;{}()]*>\s*)?\Z")
-_NAME_BEFORE = re.compile(rb"((?:[A-Za-z_~]\w*+\s*+::\s*+)*(?:operator\s*[^\s\w(]+|~?[A-Za-z_]\w*+))"
-                          rb"\s*+\Z")
+_WORD_BEFORE = lazy(rb"((?:[A-Za-z_~]\w*+\s*+::\s*+)*(?:operator\s*[^\s\w(]+|~?[A-Za-z_]\w*+))"
+                    rb"\s*+(?:<[^;{}()]*>\s*)?\Z")
+_NAME_BEFORE = lazy(rb"((?:[A-Za-z_~]\w*+\s*+::\s*+)*(?:operator\s*[^\s\w(]+|~?[A-Za-z_]\w*+))"
+                    rb"\s*+\Z")
 
 
 class Block(NamedTuple):
@@ -347,7 +348,7 @@ def device_mark(skeleton: "Skeleton", offset: int) -> str | None:
     return None
 
 
-_HOST_MARK = re.compile(rb"(?<![\w$])__host__(?![\w$])")
+_HOST_MARK = lazy(rb"(?<![\w$])__host__(?![\w$])")
 
 
 def _last_boundary(code: bytes, low: int, end: int) -> int:

@@ -5,11 +5,11 @@ Decided per name: any definition or declaration in the file makes every use its 
 
 from __future__ import annotations
 
-import re
 
 from ..source import lexer
 from . import scopes
 from .roles import NOT_A_TYPE
+from ..source.lazy_re import lazy
 
 
 def own_unknown_names(src: bytes, unknown) -> frozenset[bytes]:
@@ -19,7 +19,7 @@ def own_unknown_names(src: bytes, unknown) -> frozenset[bytes]:
     return macros | _declared_names(src, unknown, macros)
 
 
-_DEFINE = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)")
+_DEFINE = lazy(rb"#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)")
 
 
 def _defined_macros(src: bytes) -> frozenset[bytes]:

@@ -20,6 +20,7 @@ from ..source import edits as E
 from ..source import lexer
 from ..symbols import scopes
 from .context import FileContext
+from ..source.lazy_re import lazy
 
 COLLISION, DROPPED = "CP163", "CP165"
 
@@ -169,8 +170,8 @@ class _Spans:
         return any(self.spans[j][1] > offset for j in range(i, max(-1, i - 8), -1))
 
 
-_DEFINING_LINE = re.compile(rb"#[ \t]*define\b|\b(?:typedef|using|case|struct|class|union|enum)\b")
-_BODY_AFTER = re.compile(rb"[^;{}()]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{")
+_DEFINING_LINE = lazy(rb"#[ \t]*define\b|\b(?:typedef|using|case|struct|class|union|enum)\b")
+_BODY_AFTER = lazy(rb"[^;{}()]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{")
 
 
 def _maybe_definition(src: bytes, start: int, end: int) -> bool:

@@ -13,19 +13,19 @@ guarded, so a translation unit that includes several translated files compiles i
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..source import lexer
 from .context import FileContext
 from ..source.edits import Edit
+from ..source.lazy_re import lazy
 
 HEADER_NAME = "cudaport_portable.h"
-_SECTION = re.compile(rb"(?m)^//@ (\w+)((?: [a-z]+=[\w,]*)*)[ \t]*\r?\n")
-_END = re.compile(rb"(?m)^//@ end[ \t]*(?:\r?\n|\Z)")
-_NAME = re.compile(rb"\bcudaport_\w+")
-_MARK = re.compile(rb"(?m)^//@ .*\r?\n")  # (section lines are not copied)
+_SECTION = lazy(rb"(?m)^//@ (\w+)((?: [a-z]+=[\w,]*)*)[ \t]*\r?\n")
+_END = lazy(rb"(?m)^//@ end[ \t]*(?:\r?\n|\Z)")
+_NAME = lazy(rb"\bcudaport_\w+")
+_MARK = lazy(rb"(?m)^//@ .*\r?\n")  # (section lines are not copied)
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ def _calls_portable(edits) -> bool:
     return False
 
 
-_DIRECTIVE = re.compile(lexer.LOGICAL_LINE_START + lexer.CONDITIONAL)
+_DIRECTIVE = lazy(lexer.LOGICAL_LINE_START + lexer.CONDITIONAL)
 
 
 def _inside_conditional(ctx: FileContext, start: int, pos: int) -> bool:
@@ -204,7 +204,7 @@ def insert(ctx: FileContext) -> None:
                           f"{ctx.compiled.target.name}/portable-header"))
 
 
-_GUARD = re.compile(rb"#ifndef (CUDAPORT_PORTABLE_\w+)")
+_GUARD = lazy(rb"#ifndef (CUDAPORT_PORTABLE_\w+)")
 
 
 def _guard(header: Header, ident: str) -> bytes | None:

@@ -27,14 +27,15 @@ import re
 from typing import NamedTuple
 
 from ..source import lexer
+from ..source.lazy_re import lazy
 
 PTX_MESSAGE = ("inline PTX assembly: AMD GPUs cannot assemble it; rewrite it with HIP "
                "intrinsics or portable C++")
-_ASM = re.compile(rb"(?:__asm__|__asm|asm)(?![\w$])\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
+_ASM = lazy(rb"(?:__asm__|__asm|asm)(?![\w$])\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
 _QUALIFIERS = (b"volatile", b"__volatile__", b"goto", b"inline")
 # PTX spellings no other assembly uses: special registers, type and state-space suffixes,
 # and the instructions that always carry a suffix.
-_PTX = re.compile(
+_PTX = lazy(
     rb"%%(?:laneid|warpid|smid|clock|globaltimer|tid|ntid|ctaid|lanemask)"
     rb"|\.(?:[usbf](?:8|16|32|64)|f16x2|bf16x2|pred|reg|global|shared|local|param|sync|"
     rb"aligned|approx|ftz|sat|rn|rz|rm|rp|relaxed|acquire|release|gpu|cta|sys)\b"
@@ -55,14 +56,14 @@ testp tex tld4 trap txq vabsdiff vadd vote vshl wgmma wmma xor
 _PTX_BARE = frozenset((b"trap", b"exit", b"ret", b"brkpt", b"pmevent"))  # no suffix needed
 # AMD GPU (GCN, CDNA, RDNA) instruction names: an encoding prefix and an underscore
 # (LLVM's AMDGPU assembler: SOP*/VOP*/DS/MUBUF/MTBUF/FLAT/GLOBAL/SCRATCH/MIMG).
-_AMD_MNEMONIC = re.compile(rb"(?:s|v|ds|buffer|tbuffer|global|flat|scratch|image)_[a-z0-9_]+\Z")
-_MNEMONIC = re.compile(rb"[A-Za-z_.][\w.$]*")
-_LABEL = re.compile(rb"[A-Za-z_.$][\w.$]*:(?!:)")  # (not PTX's `mbarrier::complete_tx`)
+_AMD_MNEMONIC = lazy(rb"(?:s|v|ds|buffer|tbuffer|global|flat|scratch|image)_[a-z0-9_]+\Z")
+_MNEMONIC = lazy(rb"[A-Za-z_.][\w.$]*")
+_LABEL = lazy(rb"[A-Za-z_.$][\w.$]*:(?!:)")  # (not PTX's `mbarrier::complete_tx`)
 # What an empty template may hold: blanks, escapes of them, and comments.
-_EMPTY = re.compile(rb"(?:\s|\\[ntr]|//[^\n]*|/\*.*?\*/)*\Z", re.S)
-_PREDICATE = re.compile(rb"@!?%?\w+\s*")
-_SYMBOL = re.compile(rb"\s*[A-Za-z_.$][\w.$]*\s*\Z")
-_LAST_WORD = re.compile(rb"[A-Za-z_$][\w$]*\Z")
+_EMPTY = lazy(rb"(?:\s|\\[ntr]|//[^\n]*|/\*.*?\*/)*\Z", re.S)
+_PREDICATE = lazy(rb"@!?%?\w+\s*")
+_SYMBOL = lazy(rb"\s*[A-Za-z_.$][\w.$]*\s*\Z")
+_LAST_WORD = lazy(rb"[A-Za-z_$][\w$]*\Z")
 _STATEMENT_HEADS = frozenset((b"if", b"while", b"for", b"switch", b"catch"))
 _STATEMENT_WORDS = frozenset((b"else", b"do", b"return", b"volatile", b"__volatile__"))
 # LLVM's AMDGPU intrinsics, reachable from C++ as a function declared with this symbol.
@@ -177,7 +178,7 @@ def is_ptx_mnemonic(mnemonic: bytes) -> bool:
 
 # (PTX's mov takes a type and nothing else: `mov.m.x` is another assembly's, such as the
 # RISC-V vector extension of ggml's ET backend)
-_MOV_TYPES = re.compile(rb"mov\.(?:[usbf](?:8|16|32|64)|b128|f16x2|bf16x2|pred)\Z")
+_MOV_TYPES = lazy(rb"mov\.(?:[usbf](?:8|16|32|64)|b128|f16x2|bf16x2|pred)\Z")
 
 
 def _is_ptx(mnemonic: bytes) -> bool:
@@ -397,8 +398,8 @@ def _operand(src: bytes, item: list[tuple[int, int]]) -> AsmOperand | None:
     return AsmOperand(constraint, src[a:b], name, (a, b))
 
 
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-_OPERAND_REF = re.compile(r"%(?:(\d+)|\[(\w+)\]|(%))")
+_COMMENT = lazy(r"//[^\n]*|/\*.*?\*/", re.S)
+_OPERAND_REF = lazy(r"%(?:(\d+)|\[(\w+)\]|(%))")
 
 
 def instructions(stmt: AsmStatement) -> tuple[list[RegDecl], list[Instruction]] | str:

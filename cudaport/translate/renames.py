@@ -8,11 +8,11 @@ includes inside comments and string literals are left alone.
 from __future__ import annotations
 
 import posixpath
-import re
 
 from ..source import lexer
+from ..source.lazy_re import lazy
 
-_INCLUDES = re.compile(
+_INCLUDES = lazy(
     rb"(" + lexer.LINE_COMMENT + rb"|" + lexer.BLOCK_COMMENT + rb")|(?:"
     + lexer.RAW_STRING + rb"|" + lexer.STRING + rb")|" + lexer.INCLUDE)
 

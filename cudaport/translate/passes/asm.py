@@ -23,6 +23,7 @@ from ...rules.schema import loader, yaml
 from ..context import FileContext
 from ...source.edits import Edit
 from .registry import register
+from ...source.lazy_re import lazy
 
 _ASM_WORDS = (b"asm", b"__asm", b"__asm__")
 _HOST_SOURCES = (".c", ".cpp", ".cc", ".cxx", ".c++")
@@ -43,13 +44,13 @@ _REGISTER_BITS = {"r": 32, "l": 64, "h": 16, "f": 32, "d": 64}
 _ORDERS = {"relaxed": "__ATOMIC_RELAXED", "acquire": "__ATOMIC_ACQUIRE",
            "release": "__ATOMIC_RELEASE", "acq_rel": "__ATOMIC_ACQ_REL"}
 _SPACES = frozenset(("global", "shared", "shared::cta"))
-_CACHE_HINTS = re.compile(r"(?:ca|cg|cs|lu|wb|wt|nc|L1::no_allocate|L1::evict_\w+|"
-                          r"L2::evict_\w+|L2::(?:64|128|256)B)\Z")
-_INT = re.compile(r"-?(?:0[xX][0-9a-fA-F]+|\d+)[uU]?\Z")
-_DECIMAL = re.compile(r"-?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|-?\d+[eE][+-]?\d+")
-_IMPURE = re.compile(rb"\+\+|--|(?<![=!<>])=(?!=)|[+\-*/%&|^]=|<<=|>>=")
-_OPERAND = re.compile(r"\$(\d+)")
-_SIMPLE = re.compile(rb"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*|\[\w+\])*")
+_CACHE_HINTS = lazy(r"(?:ca|cg|cs|lu|wb|wt|nc|L1::no_allocate|L1::evict_\w+|"
+                    r"L2::evict_\w+|L2::(?:64|128|256)B)\Z")
+_INT = lazy(r"-?(?:0[xX][0-9a-fA-F]+|\d+)[uU]?\Z")
+_DECIMAL = lazy(r"-?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|-?\d+[eE][+-]?\d+")
+_IMPURE = lazy(rb"\+\+|--|(?<![=!<>])=(?!=)|[+\-*/%&|^]=|<<=|>>=")
+_OPERAND = lazy(r"\$(\d+)")
+_SIMPLE = lazy(rb"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*|\[\w+\])*")
 
 
 class _NoForm(Exception):

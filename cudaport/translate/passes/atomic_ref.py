@@ -23,14 +23,15 @@ import re
 
 from ...source import lexer
 from ..context import FileContext
+from ...source.lazy_re import lazy
 
 _CUDA = rb"(?:::[ \t]*)?cuda[ \t]*::[ \t]*"
-_DECLARATION = re.compile(_CUDA + rb"atomic_ref[ \t]*<")
+_DECLARATION = lazy(_CUDA + rb"atomic_ref[ \t]*<")
 _SCOPES = {b"thread": "__HIP_MEMORY_SCOPE_SINGLETHREAD", b"block": "__HIP_MEMORY_SCOPE_WORKGROUP",
            b"device": "__HIP_MEMORY_SCOPE_AGENT", b"system": "__HIP_MEMORY_SCOPE_SYSTEM"}
-_SCOPE = re.compile(rb"\s*" + _CUDA + rb"thread_scope_(thread|block|device|system)\s*\Z")
-_ORDER = re.compile(rb"\s*" + _CUDA + rb"(?:std[ \t]*::[ \t]*)?memory_order_"
-                    rb"(relaxed|acquire|release|acq_rel|seq_cst|consume)\s*\Z")
+_SCOPE = lazy(rb"\s*" + _CUDA + rb"thread_scope_(thread|block|device|system)\s*\Z")
+_ORDER = lazy(rb"\s*" + _CUDA + rb"(?:std[ \t]*::[ \t]*)?memory_order_"
+              rb"(relaxed|acquire|release|acq_rel|seq_cst|consume)\s*\Z")
 _ORDERS = {b"relaxed": "__ATOMIC_RELAXED", b"consume": "__ATOMIC_ACQUIRE",  # (as clang does)
            b"acquire": "__ATOMIC_ACQUIRE", b"release": "__ATOMIC_RELEASE",
            b"acq_rel": "__ATOMIC_ACQ_REL", b"seq_cst": "__ATOMIC_SEQ_CST"}
@@ -106,8 +107,8 @@ def _order(ctx: FileContext, span: tuple[int, int]) -> str | None:
     return _ORDERS[m.group(1)] if m is not None else None
 
 
-_TEMPORARY = re.compile(rb"\s*>\s*([({])")
-_CALL = re.compile(rb"\s*\.\s*(\w+)\s*\(")
+_TEMPORARY = lazy(rb"\s*>\s*([({])")
+_CALL = lazy(rb"\s*\.\s*(\w+)\s*\(")
 
 
 def _temporary(ctx: FileContext, code: bytes, start: int, args_end: int,

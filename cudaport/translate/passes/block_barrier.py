@@ -25,15 +25,16 @@ import re
 
 from ..context import FileContext
 from ...source.edits import Edit
+from ...source.lazy_re import lazy
 
 _CUDA = rb"(?:::[ \t]*)?cuda[ \t]*::[ \t]*"
-_DECLARATION = re.compile(
+_DECLARATION = lazy(
     rb"__shared__[ \t\r\n]+" + _CUDA + rb"barrier[ \t]*<[ \t]*" + _CUDA
     + rb"thread_scope_block[ \t]*>[ \t\r\n]+([A-Za-z_]\w*)[ \t]*;")
 _DIM = rb"blockDim[ \t]*\.[ \t]*([xyz])"
-_INIT = re.compile(rb"(?<![\w.:>])(?:" + _CUDA + rb")?init[ \t]*\([ \t]*&[ \t]*(\w+)[ \t]*,[ \t]*"
-                   + _DIM + rb"[ \t]*\*[ \t]*" + _DIM + rb"[ \t]*\*[ \t]*" + _DIM
-                   + rb"[ \t]*\)")
+_INIT = lazy(rb"(?<![\w.:>])(?:" + _CUDA + rb")?init[ \t]*\([ \t]*&[ \t]*(\w+)[ \t]*,[ \t]*"
+             + _DIM + rb"[ \t]*\*[ \t]*" + _DIM + rb"[ \t]*\*[ \t]*" + _DIM
+             + rb"[ \t]*\)")
 _WAIT = rb"[ \t]*\.[ \t]*arrive_and_wait[ \t]*\([ \t]*\)"
 
 

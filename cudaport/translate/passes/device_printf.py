@@ -13,21 +13,21 @@ the bodies of ``__device__`` and ``__global__`` functions and lambdas are rewrit
 
 from __future__ import annotations
 
-import re
 
 from ..context import FileContext
 from ...source.edits import Edit
 from ...source.spans import Inside
 from .registry import register
+from ...source.lazy_re import lazy
 
 # (each alternative starts with its literal, so the search skips to ':' or 's' instead of
 # trying every byte; the look-behinds test what stands before the match, as one leading
 # look-behind did)
-_STD_PRINTF = re.compile(rb"(?:::(?<![\w:]::)[ \t]*std|std(?<![\w:]std))[ \t]*::[ \t]*printf\b")
+_STD_PRINTF = lazy(rb"(?:::(?<![\w:]::)[ \t]*std|std(?<![\w:]std))[ \t]*::[ \t]*printf\b")
 _DEVICE_CODE = (b"__device__", b"__global__")
 
 
-_MARK = re.compile(rb"(?<![\w$])(?:__device__|__global__)(?![\w$])")
+_MARK = lazy(rb"(?<![\w$])(?:__device__|__global__)(?![\w$])")
 
 
 def _device_bodies(ctx: FileContext) -> list[tuple[int, int]]:

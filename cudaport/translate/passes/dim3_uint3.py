@@ -20,11 +20,12 @@ from ...source import lexer
 from ...source.edits import Edit
 from ..context import FileContext
 from .registry import register
+from ...source.lazy_re import lazy
 
 _MAKE = b"make_uint3"
 _DIM3 = b"dim3"
 _BEFORE_ASSIGN = frozenset(b"=!<>+-*/%&|^")
-_IDENT = re.compile(rb"[A-Za-z_]\w*\Z")
+_IDENT = lazy(rb"[A-Za-z_]\w*\Z")
 _NOT_TYPES = frozenset(b"return case else do throw co_return co_yield".split())
 _NOT_BEFORE = lexer.IDENT_BYTES | frozenset(b".")
 
@@ -46,7 +47,7 @@ def dim3_uint3(ctx: FileContext) -> None:
     _assigned(ctx, code, rule)
 
 
-_UINT3_NAME = re.compile(rb"uint3(?<![\w$]uint3)[ \t\r\n]+([A-Za-z_]\w*)")
+_UINT3_NAME = lazy(rb"uint3(?<![\w$]uint3)[ \t\r\n]+([A-Za-z_]\w*)")
 
 
 def _assigned(ctx: FileContext, code: bytes, rule: str) -> None:

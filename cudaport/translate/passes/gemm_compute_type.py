@@ -24,8 +24,9 @@ from ...source.edits import Edit
 from ...rules.hazards import target_facts
 from .hazards import _COMPUTE_TYPE_ARG, _DATA_TYPE, _GEMM_EX, _GEMMS_EX
 from .registry import register
+from ...source.lazy_re import lazy
 
-_IDENT = re.compile(rb"[A-Za-z_]\w*\Z")
+_IDENT = lazy(rb"[A-Za-z_]\w*\Z")
 # compute type <- data types, in the order the expression tests them (32F is the rest)
 _MIGRATION = ((b"64F", (b"CUDA_R_64F", b"CUDA_C_64F")), (b"16F", (b"CUDA_R_16F",)),
               (b"32I", (b"CUDA_R_32I",)))

@@ -17,14 +17,15 @@ from ...source.edits import Edit
 from ..context import FileContext
 from ..portable import header_path, load
 from .registry import register
+from ...source.lazy_re import lazy
 
 _NAME = b"atomicAdd"
 _TO = b"cudaport_atomic_add"
 # the pointee types (CUDA's spellings, and HIP's for a file already half ported)
 _TYPES = frozenset(b"""__half2 half2 __half half __nv_bfloat162 nv_bfloat162 __nv_bfloat16
 nv_bfloat16 __hip_bfloat162 __hip_bfloat16 hip_bfloat16""".split())
-_CAST = re.compile(rb"\(\s*(?:const\s+|volatile\s+)*([A-Za-z_]\w*)\s*\*\s*\)|"
-                   rb"reinterpret_cast\s*<\s*(?:const\s+|volatile\s+)*([A-Za-z_]\w*)\s*\*\s*>")
+_CAST = lazy(rb"\(\s*(?:const\s+|volatile\s+)*([A-Za-z_]\w*)\s*\*\s*\)|"
+             rb"reinterpret_cast\s*<\s*(?:const\s+|volatile\s+)*([A-Za-z_]\w*)\s*\*\s*>")
 
 
 @register(34, "half-atomics")
@@ -238,7 +239,7 @@ def _value_type(callee, code: bytes, a: int, b: int) -> bytes | None:
     return None if declared is None or declared.endswith(b"*") else _base(declared)
 
 
-_ONE_NAME = re.compile(rb"[A-Za-z_]\w*")
+_ONE_NAME = lazy(rb"[A-Za-z_]\w*")
 
 
 def _base(declared: bytes) -> bytes:

@@ -26,6 +26,7 @@ from ...rules.hazards import (declared_objects_pattern, device_prop_pattern, lac
 from ...preprocessor.gates import ARCH_VALUE, in_directive
 from ...symbols.skeleton import FUNCTION, LAMBDA
 from .registry import register
+from ...source.lazy_re import lazy
 
 # Each check runs only in files that have what it looks for: a name the scan found in code
 # (a set lookup), or else a plain substring test (memchr speed). A whole-file regex per
@@ -41,10 +42,10 @@ _WARP_WORDS = (b"arp", b"ARP", b"ffffffff", b"FFFFFFFF")
 _GEMMS_EX = frozenset((b"cublasGemmEx", b"cublasGemmBatchedEx", b"cublasGemmStridedBatchedEx"))
 
 _ASM_WORD = rb"(?:" + lexer.word(b"asm") + rb"|" + lexer.word(b"__asm") + rb"(?:__)?)\b"
-_ASM = re.compile(_ASM_WORD + rb"\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
+_ASM = lazy(_ASM_WORD + rb"\s*(?:(?:volatile|__volatile__|goto|inline)\s*)*\(")
 # Ballots and masks: find the rare name or literal first, then check the text before it.
-_BALLOT = re.compile(rb"(__ballot_sync|__activemask|__ballot|__match_any_sync|__match_all_sync)"
-                     rb"\s*\(")
+_BALLOT = lazy(rb"(__ballot_sync|__activemask|__ballot|__match_any_sync|__match_all_sync)"
+               rb"\s*\(")
 # 32-bit integer types, and type names that say so (nvdiffrast's `U32`, `u32`, `DWORD`)
 _NARROW = (rb"unsigned\s+int|unsigned|int|uint32_t|int32_t|uint|std::uint32_t"
            rb"|[uU]32|[uUsS]?[iI]nt32|UINT32|INT32|DWORD")
@@ -61,33 +62,33 @@ def _narrow_decl(aliases: tuple[bytes, ...] = ()) -> re.Pattern[bytes]:
     of one (``typedef uint32_t U32;``)."""
     types = _NARROW + b"".join(b"|" + re.escape(a) for a in aliases)
     return re.compile(rb"(?<![\w$])((?:const\s+)?(?:" + types + rb"))\s+(\w+)\s*=\s*\Z")
-_MASK_LITERAL = re.compile(rb"0[xX][fF]{8}[uU]?(?![\w.])")
-_SYNC_CALL_OPEN = re.compile(rb"\b(__\w+_sync)\s*\(\s*\Z")
-_FULL_MASK_DEFINE = re.compile(rb"#[ \t]*define[ \t]+(\w*MASK\w*)[ \t]+\(?(0[xX][fF]{8}[uU]?)\)?"
-                               rb"[ \t]*(?:$|/)", re.M | re.I)
+_MASK_LITERAL = lazy(rb"0[xX][fF]{8}[uU]?(?![\w.])")
+_SYNC_CALL_OPEN = lazy(rb"\b(__\w+_sync)\s*\(\s*\Z")
+_FULL_MASK_DEFINE = lazy(rb"#[ \t]*define[ \t]+(\w*MASK\w*)[ \t]+\(?(0[xX][fF]{8}[uU]?)\)?"
+                         rb"[ \t]*(?:$|/)", re.M | re.I)
 # Lane math: find the rare operator first, then look at the operand just before it.
 # (one regex per operator: each starts with its literal, searched for in C; as one
 # alternation they were searched byte by byte)
 _LANE_OPS = tuple(re.compile(op + rb"(?![\w.])")
                   for op in (rb"&\s*31", rb"%\s*32", rb">>\s*5", rb"/\s*32"))
-_LANE_OPERAND = re.compile(
+_LANE_OPERAND = lazy(
     rb"(threadIdx\s*\.\s*[xyz]|\b\w*(?:[tT]id|TID|[lL]ane|LANE|[tT]hread|[iI]dx)\w*)\s*\Z")
-_SHARED_32 = re.compile(rb"__shared__[^;{}()]*?\b(\w+)\s*\[\s*32\s*\]")
+_SHARED_32 = lazy(rb"__shared__[^;{}()]*?\b(\w+)\s*\[\s*32\s*\]")
 # Split by the word each needs, so a file without it skips the regex (a branch starting
 # with a group or a common digit makes one combined pattern slow).
-_WARP_32_DEFINE = re.compile(
+_WARP_32_DEFINE = lazy(
     rb"#[ \t]*define[ \t]+((?i:\w*WARP_?SIZE\w*))[ \t]+\(?32\)?(?![\w.])")
 # (two regexes, each searched for by its leading literal, read as their alternation
 # would be: see _leftmost)
 _WARP_32_COMPARES = (re.compile(rb"warpSize\s*==\s*32(?![\w.])"),
                      re.compile(rb"32(?<![\w.]32)\s*==\s*warpSize\b"))
-_ASSIGN_32 = re.compile(rb"=\s*32(?![\w.])")
-_CONST_WARP = re.compile(rb"\b(?:constexpr|const)\s+(?:static\s+)?(?:unsigned\s+|signed\s+)?\w+\s+"
-                         rb"((?i:\w*warp_?size\w*))\s*\Z")
-_SHUFFLE = re.compile(rb"(__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")
+_ASSIGN_32 = lazy(rb"=\s*32(?![\w.])")
+_CONST_WARP = lazy(rb"\b(?:constexpr|const)\s+(?:static\s+)?(?:unsigned\s+|signed\s+)?\w+\s+"
+                   rb"((?i:\w*warp_?size\w*))\s*\Z")
+_SHUFFLE = lazy(rb"(__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")
 # A shuffle call's arguments, with at most one level of nested parentheses.
-_SHUFFLE_ARGS = re.compile(rb"\s*((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)")
-_PAREN_OR_COMMA = re.compile(rb"[(),\[\]]")
+_SHUFFLE_ARGS = lazy(rb"\s*((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)")
+_PAREN_OR_COMMA = lazy(rb"[(),\[\]]")
 
 
 def _leftmost(patterns: tuple[re.Pattern[bytes], ...], code: bytes) -> Iterator[re.Match[bytes]]:
@@ -122,11 +123,11 @@ def _split_top(text: bytes) -> list[bytes]:
             start = m.end()
     out.append(text[start:].strip())
     return out
-_LOOP_16 = re.compile(
+_LOOP_16 = lazy(
     lexer.word(b"for") + rb"\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+int|unsigned|int|auto|uint32_t)\s+)?(\w+)\s*=\s*(16)"
     rb"\s*;[^;]*;\s*\1\s*(?:/=\s*2|>>=\s*1)\s*\)")
 _TEXREF_WORD = rb"(" + lexer.word(b"texture") + rb"|" + lexer.word(b"surface") + rb")"
-_TEXREF = re.compile(_TEXREF_WORD + rb"\s*<")
+_TEXREF = lazy(_TEXREF_WORD + rb"\s*<")
 _ASM_WORDS = frozenset((b"asm", b"__asm", b"__asm__"))
 _HOST_SOURCES = (".c", ".cpp", ".cc", ".cxx", ".c++")
 _TEXREF_WORDS = frozenset((b"texture", b"surface"))
@@ -134,14 +135,14 @@ _TEXREF_WORDS = frozenset((b"texture", b"surface"))
 # integer literal by a bit or shift operator, or a cast to the type that is then shifted or
 # or-ed (cuda-samples' bindlessTexture packs them into uint2).
 _TEX_OBJECT = rb"(?:cudaTextureObject_t|cudaSurfaceObject_t|CUtexObject|CUsurfObject)"
-_TEX_DECL = re.compile(rb"(?:" + b"|".join(map(lexer.word, (
+_TEX_DECL = lazy(rb"(?:" + b"|".join(map(lexer.word, (
     b"cudaTextureObject_t", b"cudaSurfaceObject_t", b"CUtexObject", b"CUsurfObject")))
     + rb")\s+(?:const\s+)?([A-Za-z_]\w*)\s*(?=[,;=)\[{])")
 # A bit or shift operator with an integer literal (maybe parenthesized) after it.
-_INT_OPERATION = re.compile(
+_INT_OPERATION = lazy(
     rb"(?:&(?![&=])|\|(?![|=])|\^(?!=)|>>(?!=)|<<(?!=))\s*\(*\s*(?:0[xX][0-9a-fA-F]+|\d+)")
-_TEX_CAST_OPERATION = re.compile(rb"\(\s*(" + _TEX_OBJECT + rb")\s*\)[\w.\->\[\]]*\s*\)?\s*(?:<<|\|(?!\|))")
-_ARCH_MACRO = re.compile(
+_TEX_CAST_OPERATION = lazy(rb"\(\s*(" + _TEX_OBJECT + rb")\s*\)[\w.\->\[\]]*\s*\)?\s*(?:<<|\|(?!\|))")
+_ARCH_MACRO = lazy(
     rb"\b(__CUDA_ARCH__|__CUDACC_VER_MAJOR__|__CUDACC_VER_MINOR__|__CUDACC_VER_BUILD__|"
     rb"CUDART_VERSION|CUDA_VERSION|__CUDA_ARCH_LIST__|__NVCC__)\b")
 
@@ -159,10 +160,10 @@ def _cooperative_groups_pattern(functions: tuple[str, ...],
 # cuBLAS GEMM calls whose computeType (0-based argument index, from CUDA 13's
 # cublas_api.h) C++ code may still pass as a cudaDataType: cuBLAS keeps an overload for
 # that; hipBLAS's *_v2 functions take only a hipblasComputeType_t.
-_GEMM_EX = re.compile(rb"(" + lexer.word(b"cublasGemm") + rb"(?:Ex|BatchedEx|StridedBatchedEx))\s*\(")
+_GEMM_EX = lazy(rb"(" + lexer.word(b"cublasGemm") + rb"(?:Ex|BatchedEx|StridedBatchedEx))\s*\(")
 _COMPUTE_TYPE_ARG = {b"cublasGemmEx": 17, b"cublasGemmBatchedEx": 18,
                      b"cublasGemmStridedBatchedEx": 21}
-_DATA_TYPE = re.compile(rb"CUDA_([RC])_(16F|32F|64F|32I)\Z")
+_DATA_TYPE = lazy(rb"CUDA_([RC])_(16F|32F|64F|32I)\Z")
 
 
 class _Reporter:
@@ -455,7 +456,7 @@ def _warp_width(ctx: FileContext, code: bytes, names: frozenset[bytes], report: 
 
 # CUB's warp-wide collectives, whose logical warp (a template argument after the value
 # type) defaults to CUB's 32 threads; hipCUB's to the wavefront.
-_CUB_WARP = re.compile(lexer.word(b"cub") + rb"\s*::\s*(Warp(?:Reduce|Scan))\s*<")
+_CUB_WARP = lazy(lexer.word(b"cub") + rb"\s*::\s*(Warp(?:Reduce|Scan))\s*<")
 
 
 def _cub_warp_width(ctx: FileContext, code: bytes, report: _Reporter, warp: int) -> None:
@@ -488,8 +489,8 @@ def _wide_ballot(decl: re.Match[bytes]) -> Fix:
 # What may stand before lane math's operand and after its constant for the rewrite to keep
 # the grouping: `&` and `>>` bind more loosely than `%` and `/`, so `a + tid & 31` is
 # `(a + tid) & 31`; only an operand that is the whole left-hand side is rewritten.
-_BEFORE_OPERAND = re.compile(rb"(?:[(=,\[{;?:]|\breturn)\s*\Z")
-_AFTER_CONSTANT = re.compile(rb"\s*[),;\]}]")
+_BEFORE_OPERAND = lazy(rb"(?:[(=,\[{;?:]|\breturn)\s*\Z")
+_AFTER_CONSTANT = lazy(rb"\s*[),;\]}]")
 
 
 def _lane_math_fix(code: bytes, operand: re.Match[bytes], m: re.Match[bytes],
@@ -532,7 +533,7 @@ def _shuffle_widths(ctx: FileContext, code: bytes, report: _Reporter, warp: int)
                    f"lanes; start at warpSize/2 for {warp}-lane wavefronts", name)
 
 
-_DEVICE_FN = re.compile(rb"(?<![\w$])(?:__global__|__device__)(?![\w$])")
+_DEVICE_FN = lazy(rb"(?<![\w$])(?:__global__|__device__)(?![\w$])")
 
 
 def _device_launches(ctx: FileContext, report: _Reporter, known: set[int]) -> None:
@@ -569,7 +570,7 @@ def _device_launches(ctx: FileContext, report: _Reporter, known: set[int]) -> No
                    "parallelism); the target cannot do that", "<<<")
 
 
-_HOST = re.compile(rb"(?<![\w$])__host__(?![\w$])")
+_HOST = lazy(rb"(?<![\w$])__host__(?![\w$])")
 
 
 def _arch_conditions(ctx: FileContext, report: _Reporter) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 
 from ...source import lexer
 from ...symbols import latent
@@ -16,10 +15,11 @@ from ...rules.compiled import Resolved
 from ...symbols.host import host_library_call
 from ...symbols.unknown import own_unknown_names
 from .registry import register
+from ...source.lazy_re import lazy
 
 _KERNEL_LANGUAGE = frozenset(("keyword", "variable"))  # __global__, threadIdx (extra.yaml)
-_PLACEHOLDER = re.compile(rb"\$(\d+|\*)")
-_REST_WITH_COMMA = re.compile(rb",\s*\$\*")
+_PLACEHOLDER = lazy(rb"\$(\d+|\*)")
+_REST_WITH_COMMA = lazy(rb",\s*\$\*")
 
 
 @register(10, "identifiers")
@@ -154,7 +154,7 @@ def _keep_legacy_cublas(ctx: FileContext, start: int, name: bytes, context: str,
                  "translate it", ident, "cublas")
 
 
-_STRUCT_KEYWORD = re.compile(rb"(?<![\w$])(?:struct|class|union|enum)[ \t\r\n]+\Z")
+_STRUCT_KEYWORD = lazy(rb"(?<![\w$])(?:struct|class|union|enum)[ \t\r\n]+\Z")
 
 
 def _after_struct_keyword(src: bytes, start: int) -> bool:
@@ -162,8 +162,8 @@ def _after_struct_keyword(src: bytes, start: int) -> bool:
     return _STRUCT_KEYWORD.search(src, max(0, start - 32), start) is not None
 
 
-_CASE_BEFORE = re.compile(rb"\bcase[ \t]+\Z")
-_CASE_AFTER = re.compile(rb"[ \t]*:(?!:)")
+_CASE_BEFORE = lazy(rb"\bcase[ \t]+\Z")
+_CASE_AFTER = lazy(rb"[ \t]*:(?!:)")
 
 
 def _drop_case_label(ctx: FileContext, start: int, name: bytes, r) -> bool:
@@ -227,7 +227,7 @@ def _report(ctx: FileContext, offset: int, name: bytes, r) -> None:
         find("CP171", f"{ident}: {entry.caveat}")
 
 
-_ALIAS_TARGET = re.compile(rb"\bnamespace\s+[A-Za-z_]\w*\s*=\Z")  # namespace my = cub;
+_ALIAS_TARGET = lazy(rb"\bnamespace\s+[A-Za-z_]\w*\s*=\Z")  # namespace my = cub;
 
 
 def _is_namespace_use(src: bytes, start: int, end: int) -> bool:

@@ -15,10 +15,11 @@ from ...rules.compiled import RUNTIME_LIBRARIES
 from .libcudacxx import uses_libcudacxx
 from ...rules.hazards import target_facts
 from .registry import register, register_final
+from ...source.lazy_re import lazy
 
 # (a line comment may continue over a backslash-newline: lexer.LINE_COMMENT knows that)
-_LEADING_COMMENTS = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?:" + lexer.LINE_COMMENT
-                               + rb"|/\*[\s\S]*?\*/)?[ \t]*\r?\n)*")
+_LEADING_COMMENTS = lazy(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?:" + lexer.LINE_COMMENT
+                         + rb"|/\*[\s\S]*?\*/)?[ \t]*\r?\n)*")
 
 
 @register(20, "includes")
@@ -132,7 +133,7 @@ def includes(ctx: FileContext) -> None:
 
 # `#define max(a, b) ...`: a function-like macro that the C++ standard library's own
 # min()/max() members cannot survive.
-_MIN_MAX_MACRO = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+(min|max)\(")
+_MIN_MAX_MACRO = lazy(rb"(?m)^[ \t]*#[ \t]*define[ \t]+(min|max)\(")
 _LOCAL_READ_LIMIT = 4_000_000  # (a larger file is only looked at for NVIDIA's name)
 
 
@@ -496,7 +497,7 @@ def _statement_may_end(src: bytes, pos: int, starts: list[int], ends: list[int],
     return answer
 
 
-_TRAILING_COMMENTS = re.compile(rb"\s*(?:/\*(?:[^*\n]|\*(?!/))*\*/\s*)*(?://[^\n]*\s*)?")
+_TRAILING_COMMENTS = lazy(rb"\s*(?:/\*(?:[^*\n]|\*(?!/))*\*/\s*)*(?://[^\n]*\s*)?")
 
 
 def _deletion_span(src: bytes, start: int, end: int) -> tuple[int, int] | None:
@@ -545,7 +546,7 @@ def _line_for_insertion(ctx: FileContext, pos: int) -> int:
     return len(lexer.BOM) if pos == 0 and src.startswith(lexer.BOM) else pos
 
 
-_CONDITIONAL = re.compile(lexer.CONDITIONAL)
+_CONDITIONAL = lazy(lexer.CONDITIONAL)
 
 
 def _insertion_before(ctx: FileContext, outside: OutsideBlocks, start: int) -> int:
@@ -648,11 +649,11 @@ class OutsideBlocks:
         return self.src.rfind(b"\n", 0, first) + 1
 
 
-_BLOCK_EVENT = re.compile(rb"[{};#]")
-_NOT_BLANK = re.compile(rb"[^ \t\r\n\f\v]")
+_BLOCK_EVENT = lazy(rb"[{};#]")
+_NOT_BLANK = lazy(rb"[^ \t\r\n\f\v]")
 
 
-_PRAGMA_ONCE = re.compile(rb"#[ \t]*pragma[ \t]+once(?![\w$])")
+_PRAGMA_ONCE = lazy(rb"#[ \t]*pragma[ \t]+once(?![\w$])")
 
 
 def _after_guard_or_pragma(src: bytes, in_code) -> int | None:

@@ -35,19 +35,20 @@ from ...source.edits import Edit
 from ...symbols.skeleton import FUNCTION
 from ..context import FileContext
 from .registry import register
+from ...source.lazy_re import lazy
 
 PORTED = "CP179"
 INTEGER_USE = "CP180"
 
-_IDENT = re.compile(rb"[A-Za-z_]\w*")
-_NUMBER = re.compile(rb"(?:0[xX][0-9a-fA-F']+|\d[\d']*)[uUlL]*\b")
+_IDENT = lazy(rb"[A-Za-z_]\w*")
+_NUMBER = lazy(rb"(?:0[xX][0-9a-fA-F']+|\d[\d']*)[uUlL]*\b")
 _KEYWORDS = frozenset((b"return", b"case", b"sizeof", b"throw", b"co_return", b"co_yield",
                        b"delete", b"new", b"else", b"do", b"typename", b"const", b"volatile",
                        b"operator", b"goto"))
 # operators after a value of the type that cannot take a void* (or a struct pointer):
 # (`->` and `&&`, `||` are not among them; compound assignments are)
-_AFTER = re.compile(rb"[ \t]*(\+\+|--|<<=?|>>=?|\+=?|-=?(?!>)|\*=?|/=?|%=?|&(?!&)=?|\|(?!\|)=?"
-                    rb"|\^=?|<=?|>=?|[!=]=|=)")
+_AFTER = lazy(rb"[ \t]*(\+\+|--|<<=?|>>=?|\+=?|-=?(?!>)|\*=?|/=?|%=?|&(?!&)=?|\|(?!\|)=?"
+              rb"|\^=?|<=?|>=?|[!=]=|=)")
 # (before it, only where an operand stands before the operator: not unary, no declarator)
 _BEFORE_OPS = (b"<<", b">>", b"+", b"-", b"/", b"%", b"|", b"^")
 
@@ -159,8 +160,8 @@ def _uses(code: bytes, variables: dict[bytes, bytes]) -> list[tuple[int, bytes]]
 
 _FILE = -1  # (the scope of a declaration outside every function)
 _NOWHERE = -2  # (a parameter of a declaration without a body)
-_BARRIER = re.compile(rb"[;{}()]")
-_WORD_BEFORE = re.compile(rb"(?<![\w$])[A-Za-z_]\w*\Z")
+_BARRIER = lazy(rb"[;{}()]")
+_WORD_BEFORE = lazy(rb"(?<![\w$])[A-Za-z_]\w*\Z")
 
 
 class _Scopes(NamedTuple):
@@ -214,8 +215,8 @@ def _scopes(ctx: FileContext, code: bytes, names: bytes, variables: dict[bytes, 
 
 
 # a declaration of a name with a one-word type: `int d`, `CUdeviceptr* p`, `T const& r`
-_ANY_DECLARATION = re.compile(rb"([A-Za-z_]\w*)((?:[ \t]*[*&]+[ \t]*|[ \t]+)"
-                              rb"(?:const[ \t]+)?)([A-Za-z_]\w*)[ \t]*(?=[;=,)\[{])")
+_ANY_DECLARATION = lazy(rb"([A-Za-z_]\w*)((?:[ \t]*[*&]+[ \t]*|[ \t]+)"
+                        rb"(?:const[ \t]+)?)([A-Za-z_]\w*)[ \t]*(?=[;=,)\[{])")
 _SEPARATOR = b" \t*&"
 
 

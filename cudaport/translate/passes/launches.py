@@ -9,6 +9,7 @@ from ...source import lexer
 from ..context import FileContext
 from ...source.edits import Edit
 from .registry import register
+from ...source.lazy_re import lazy
 
 _SPACE = frozenset(b" \t\r\n\\")
 
@@ -52,7 +53,7 @@ def _why_not_rewritten(ctx: FileContext, lt: int) -> str:
     return "kernel launch could not be parsed; left as <<<...>>>"
 
 
-_IDENT = re.compile(rb"[A-Za-z_]\w*\Z")
+_IDENT = lazy(rb"[A-Za-z_]\w*\Z")
 
 
 def _vector_dims(ctx: FileContext) -> None:
@@ -149,7 +150,7 @@ def kernel_start(src: bytes, lt: int) -> int | None:
         return j
 
 
-_LINE_END = re.compile(rb"(?<!\\)\r?\n")
+_LINE_END = lazy(rb"(?<!\\)\r?\n")
 
 
 def _leaves_directive(src: bytes, start: int, lt: int) -> bool:

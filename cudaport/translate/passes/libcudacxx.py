@@ -16,7 +16,6 @@ becomes a name of the target's portable header where ``libcudacxx-portable.tsv``
 
 from __future__ import annotations
 
-import re
 
 from ..context import FileContext
 from ...source.edits import Edit
@@ -27,12 +26,13 @@ from . import thread_pipeline
 from .block_barrier import block_barriers, provable
 from .data import target_data, target_words
 from .registry import register
+from ...source.lazy_re import lazy
 
 # (The lookbehinds come after the literal: a pattern that starts with one cannot use the
 # regex engine's fast search for ``cuda``, which made this pass 30 times slower.)
-_USE = re.compile(rb"cuda(?<![\w:.$]cuda)(?<!->cuda)[ \t]*::[ \t]*([A-Za-z_]\w*)")
+_USE = lazy(rb"cuda(?<![\w:.$]cuda)(?<!->cuda)[ \t]*::[ \t]*([A-Za-z_]\w*)")
 # cuda::std::NAME: NAME, and where `cuda::std` ends (it becomes `std`)
-_STD = re.compile(rb"cuda[ \t]*::[ \t]*std(?![\w$])[ \t]*::[ \t]*([A-Za-z_]\w*)")
+_STD = lazy(rb"cuda[ \t]*::[ \t]*std(?![\w$])[ \t]*::[ \t]*([A-Za-z_]\w*)")
 
 _HINTS = {
     b"std": "use std:: where the code is constexpr or host-only (HIP has no device "

@@ -10,7 +10,6 @@ conversion CUDA's overload makes: the same result, on both. Types come from the 
 
 from __future__ import annotations
 
-import re
 
 from ...rules.hazards import target_facts
 from ...source import lexer
@@ -18,11 +17,12 @@ from ...source.edits import Edit
 from ...symbols import arithmetic
 from ..context import FileContext
 from .registry import register
+from ...source.lazy_re import lazy
 
 CODE = "CP177"
 # (not a member, not std::min or another namespace's: the byte before is read apart, as a
 # pattern starting with a look-behind is tried at every byte of the file)
-_CALL = re.compile(rb"(min|max)[ \t]*\(")
+_CALL = lazy(rb"(min|max)[ \t]*\(")
 _NOT_BEFORE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.>:")
 
 

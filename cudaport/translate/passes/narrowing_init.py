@@ -21,19 +21,20 @@ import re
 from ..context import FileContext
 from ...source.edits import Edit
 from .registry import register
+from ...source.lazy_re import lazy
 
 CODE, CUDA_FREE = "CP181", "CP182"
 _UNSIGNED = (rb"unsigned(?:\s+(?:char|short|int|long(?:\s+long)?)(?:\s+int)?)?"
              rb"|(?:std\s*::\s*)?(?:size_t|uintptr_t|uintmax_t|uint(?:8|16|32|64)_t)")
 # `{-1}`, `{ -0x1 }`: braces holding a negative integer literal (the type is read backwards
 # from the brace: a regex that tried the name at every byte cost a scan of each word)
-_BRACES = re.compile(rb"\{[ \t]*-[ \t]*(?:0[xX][0-9a-fA-F']+|\d[\d']*)[lL]*[ \t]*\}")
-_NAME_BEFORE = re.compile(rb"((?:\w+[ \t]*::[ \t]*)*\w+)[ \t]*\Z")
+_BRACES = lazy(rb"\{[ \t]*-[ \t]*(?:0[xX][0-9a-fA-F']+|\d[\d']*)[lL]*[ \t]*\}")
+_NAME_BEFORE = lazy(rb"((?:\w+[ \t]*::[ \t]*)*\w+)[ \t]*\Z")
 _WINDOW = 80  # bytes read back from the brace for the type's name
-_ALIAS = re.compile(rb"\busing\s+(\w+)\s*=\s*(?:" + _UNSIGNED + rb")\s*;"
-                    rb"|\btypedef\s+(?:" + _UNSIGNED + rb")\s+(\w+)\s*;")
-_ONE_NAME = re.compile(rb"(?:std\s*::\s*)?(?:unsigned|size_t|uintptr_t|uintmax_t|"
-                       rb"uint(?:8|16|32|64)_t)\Z")
+_ALIAS = lazy(rb"\busing\s+(\w+)\s*=\s*(?:" + _UNSIGNED + rb")\s*;"
+              rb"|\btypedef\s+(?:" + _UNSIGNED + rb")\s+(\w+)\s*;")
+_ONE_NAME = lazy(rb"(?:std\s*::\s*)?(?:unsigned|size_t|uintptr_t|uintmax_t|"
+                 rb"uint(?:8|16|32|64)_t)\Z")
 
 
 @register(125, "narrowing-init")

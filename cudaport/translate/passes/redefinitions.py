@@ -34,17 +34,18 @@ from ...rules.hazards import target_facts
 from ...rules.model import version_tuple
 from .data import target_data
 from .registry import register
+from ...source.lazy_re import lazy
 
-_DEFINITION = re.compile(
+_DEFINITION = lazy(
     lexer.word(b"__device__") + rb"\b(?:[ \t\r\n]+[\w:*&<>,]+)*?[ \t\r\n*&]+([A-Za-z_]\w*)[ \t]*"
     rb"\(([^()]*)\)[ \t\r\n]*\{")
-_OPERATOR = re.compile(
+_OPERATOR = lazy(
     rb"(?:" + lexer.word(b"__host__") + rb"|" + lexer.word(b"__device__") + rb")\b[^;{}()]*?\boperator[ \t]*([-+*/%^|&]=|<<=|>>=|[*/])[ \t]*"
     rb"\(([^()]*)\)[ \t\r\n]*\{")
 _PREFIX_WORDS = frozenset(b"inline static __forceinline__ __inline__ __host__ __device__ "
                           b"constexpr".split())
-_SPACED_POINTER = re.compile(r"\s*([*&]+)\s*")
-_NAMED = re.compile(r"(.*?[\w*&>])\s*\b([A-Za-z_]\w*)\Z")
+_SPACED_POINTER = lazy(r"\s*([*&]+)\s*")
+_NAMED = lazy(r"(.*?[\w*&>])\s*\b([A-Za-z_]\w*)\Z")
 _TYPE_WORDS = frozenset("int float double char long short unsigned signed bool const volatile "
                         "void size_t".split())
 
@@ -179,7 +180,7 @@ def _may_merge_overloads(ctx: FileContext) -> bool:
     return False
 
 
-_FUNCTION = re.compile(
+_FUNCTION = lazy(
     rb"(?m)^[ \t]*(?:(?:static|inline|extern|__host__|__device__|__forceinline__)[ \t]+)*"
     rb"[A-Za-z_][\w:<>, \t]*[ \t*&]+([A-Za-z_]\w*)[ \t]*\(([^()]*)\)[ \t\r\n]*\{")
 
@@ -217,7 +218,7 @@ def _merged_overloads(ctx: FileContext, code: bytes, guard: bytes | None,
                      f"only (#if !defined({guard.decode()}))", name, "", "info")
 
 
-_IDENT = re.compile(rb"[A-Za-z_]\w*")
+_IDENT = lazy(rb"[A-Za-z_]\w*")
 
 
 def _renamed(lookup, word: bytes) -> bytes:

@@ -8,17 +8,17 @@ meaning. C files keep it: ``register`` is valid C.
 
 from __future__ import annotations
 
-import re
 
 from ...source import lexer
 from ..context import FileContext
 from ...source.edits import Edit
 from .registry import register
+from ...source.lazy_re import lazy
 
 _C_SUFFIXES = (".c",)
 
 
-_BLANKS = re.compile(rb"[ \t\f\v]*")
+_BLANKS = lazy(rb"[ \t\f\v]*")
 _KEYWORD = b"register"
 CUDA_FREE = "CP182"
 

@@ -7,14 +7,14 @@ valid C++ otherwise, so the rewrite cannot touch anything but a launch.
 
 from __future__ import annotations
 
-import re
 
 from ...source import lexer
 from ..context import FileContext
 from ...source.edits import Edit
 from .registry import register
+from ...source.lazy_re import lazy
 
-_CANDIDATE = re.compile(rb"<<[ \t]+<(?![<=])")
+_CANDIDATE = lazy(rb"<<[ \t]+<(?![<=])")
 
 
 @register(120, "spaced-launch")

@@ -26,14 +26,15 @@ from ...source import lexer
 from ..context import FileContext
 from ...source.edits import Edit
 from .block_barrier import _line_of, occurrences, scope_of
+from ...source.lazy_re import lazy
 
 _CUDA = rb"(?:::[ \t]*)?cuda[ \t]*::[ \t]*"
-_DECLARATION = re.compile(rb"(?<![\w$.>])auto[ \t]+([A-Za-z_]\w*)[ \t]*=[ \t]*" + _CUDA
-                          + rb"make_pipeline[ \t]*\([ \t]*\)[ \t]*;")
+_DECLARATION = lazy(rb"(?<![\w$.>])auto[ \t]+([A-Za-z_]\w*)[ \t]*=[ \t]*" + _CUDA
+                    + rb"make_pipeline[ \t]*\([ \t]*\)[ \t]*;")
 _STAGE = rb"[ \t]*\.[ \t]*(?:producer_acquire|producer_commit|consumer_wait|consumer_release)" \
          rb"[ \t]*\([ \t]*\)"
-_COPY = re.compile(rb"(?<![\w$.>])" + _CUDA + rb"memcpy_async[ \t]*\(")
-_ALIGNED = re.compile(rb"\s*" + _CUDA + rb"aligned_size_t[ \t]*<")
+_COPY = lazy(rb"(?<![\w$.>])" + _CUDA + rb"memcpy_async[ \t]*\(")
+_ALIGNED = lazy(rb"\s*" + _CUDA + rb"aligned_size_t[ \t]*<")
 
 
 def plan(ctx: FileContext) -> list[tuple[int, int, object, bool]]:

@@ -8,15 +8,15 @@ a HIP build has no ``thrust::cuda``. The target's name for it is data:
 
 from __future__ import annotations
 
-import re
 
 from ...source import lexer
 from ..context import FileContext
 from ...source.edits import Edit
 from .data import target_data
 from .registry import register
+from ...source.lazy_re import lazy
 
-_USE = re.compile(lexer.word(b"thrust") + rb"[ \t]*::[ \t]*(cuda)[ \t]*::")
+_USE = lazy(lexer.word(b"thrust") + rb"[ \t]*::[ \t]*(cuda)[ \t]*::")
 
 
 @register(33, "thrust-backend")

@@ -17,22 +17,22 @@ be a vector itself (``float2 v = {other};`` copies on both).
 from __future__ import annotations
 
 import functools
-import re
 
 from ...source import lexer
 from ..context import FileContext
 from ...source.edits import Edit
 from ...rules.hazards import target_facts
 from .registry import register
+from ...source.lazy_re import lazy
 
 CODE = "CP222"
 # Found from the `= {` backwards, a few bytes read per brace: a regex that tried the type
 # names at every byte of a file cost more than the whole text engine.
-_BRACED = re.compile(rb"=[ \t\r\n]*\{")
+_BRACED = lazy(rb"=[ \t\r\n]*\{")
 _WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _BLANKS = b" \t\r\n"
-_NUMBER = re.compile(rb"[-+]?(?:\d[\w.']*|\.\d[\w']*)\Z")
-_ZERO = re.compile(rb"(?:0[xX]0+|0+|0*\.0*|0+\.0*)(?:[eE][-+]?\d+)?[fFuUlL]*\Z")
+_NUMBER = lazy(rb"[-+]?(?:\d[\w.']*|\.\d[\w']*)\Z")
+_ZERO = lazy(rb"(?:0[xX]0+|0+|0*\.0*|0+\.0*)(?:[eE][-+]?\d+)?[fFuUlL]*\Z")
 
 
 @register(44, "vector-init")

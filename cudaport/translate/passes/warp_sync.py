@@ -16,20 +16,21 @@ from ...source.edits import Edit
 from ...rules.frameworks import include_paths
 from ...rules.model import version_tuple
 from .registry import register
+from ...source.lazy_re import lazy
 
 FULL_MASK = b"__activemask()"  # 64 bits, and the lanes HIP's run-time mask check expects
 _U32 = rb"(?:unsigned|unsignedint|uint32_t|std::uint32_t|uint)"
 # A 32-bit full-warp mask, with blanks and comments removed.
-_FULL_32 = re.compile(
+_FULL_32 = lazy(
     rb"\(*(?:0[xX][fF]{8}[uUlL]*|4294967295[uUlL]*|~0[uU]?|~0[xX]0+[uU]?|~" + _U32 + rb"\(0\)"
     rb"|(?:\(" + _U32 + rb"\)|" + _U32 + rb"|static_cast<" + _U32 + rb">)\(?-1\)?)\)*\Z")
 # Masks that are already 64 bits wide: left as written.
-_WIDE = re.compile(
+_WIDE = lazy(
     rb"\(*(?:0[xX][fF]{16}[uUlL]*|~0(?:ull|ULL|llu|LLU|ul|UL)|__activemask\(\)"
     rb"|(?:static_cast<(?:unsignedlonglong|uint64_t|std::uint64_t)>|\((?:unsignedlonglong|uint64_t"
     rb"|std::uint64_t)\))\S*)\)*\Z")
-_NAME = re.compile(rb"[A-Za-z_]\w*\Z")
-_SPACE = re.compile(lexer.LINE_COMMENT + rb"|" + lexer.BLOCK_COMMENT + rb"|\s+")
+_NAME = lazy(rb"[A-Za-z_]\w*\Z")
+_SPACE = lazy(lexer.LINE_COMMENT + rb"|" + lexer.BLOCK_COMMENT + rb"|\s+")
 
 
 @register(25, "warp-sync")
@@ -148,7 +149,7 @@ def _mask(ctx: FileContext, start: int, end: int, number: int, ident: str) -> No
 
 
 # Before a use, within its statement: a context that needs a constant expression.
-_CONSTANT_CONTEXT = re.compile(
+_CONSTANT_CONTEXT = lazy(
     rb"\b(?:constexpr|consteval|static_assert|alignas|case)\b"  # constexpr x = warpSize
     rb"|(?:__shared__|\bstatic|\bconst)\b[^=;]*\w\s*\[[^\]]*\Z"  # __shared__ T a[warpSize
     rb"|^\s*(?:[\w:]+\s+)+\w+\s*\[[^\]]*\Z"  # T a[warpSize (a declaration)
@@ -162,10 +163,10 @@ def _needs_constant(src: bytes, start: int) -> bool:
     return _CONSTANT_CONTEXT.search(src, begin, start) is not None
 
 
-_FULL_DEFINITION = re.compile(
+_FULL_DEFINITION = lazy(
     rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]*)|\b(?:constexpr|const)\s+[\w:\s]*?\b"
     rb"([A-Za-z_]\w*)\s*(?:=\s*([^;{}]*?)|\{([^;{}]*)\})\s*;")
-_WIDE_DECLARATION = re.compile(
+_WIDE_DECLARATION = lazy(
     rb"\b(?:unsigned\s+long\s+long(?:\s+int)?|(?:std::)?uint64_t|lane_mask)\s+([A-Za-z_]\w*)\b")
 
 

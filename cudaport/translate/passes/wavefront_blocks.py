@@ -18,13 +18,14 @@ import re
 from ...source import lexer
 from ..context import FileContext
 from .registry import register
+from ...source.lazy_re import lazy
 
-_BLOCK_IO = re.compile(rb"\b(BlockLoad|BlockStore)\s*<")
-_TEMPLATE_HEAD = re.compile(
+_BLOCK_IO = lazy(rb"\b(BlockLoad|BlockStore)\s*<")
+_TEMPLATE_HEAD = lazy(
     rb"template\s*<\s*(?:const\s+)?(?:int|unsigned(?:\s+int)?|size_t|uint32_t|int32_t)\s+(\w+)"
     rb"\s*[,>=]")
-_DECLARED_NAME = re.compile(rb"(?:struct|class)\s+(\w+)|(\w+)\s*\(")
-_PER_WARP = re.compile(rb"__shared__[^;{}()]*?\b(\w+)\s*\[\s*([A-Za-z_][\w:]*)\s*(/\s*32|>>\s*5)\s*\]")
+_DECLARED_NAME = lazy(rb"(?:struct|class)\s+(\w+)|(\w+)\s*\(")
+_PER_WARP = lazy(rb"__shared__[^;{}()]*?\b(\w+)\s*\[\s*([A-Za-z_][\w:]*)\s*(/\s*32|>>\s*5)\s*\]")
 
 
 def _sizes(code: bytes, name: bytes) -> list[tuple[int, int]]:

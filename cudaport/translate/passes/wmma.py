@@ -26,13 +26,14 @@ import re
 from ...source import lexer
 from ..context import FileContext
 from .registry import register
+from ...source.lazy_re import lazy
 
-_FRAGMENT = re.compile(rb"\b(?:([A-Za-z_]\w*)\s*::\s*)?fragment\s*<")
-_NAMESPACE_ALIAS = re.compile(rb"\bnamespace\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?nvcuda\s*::\s*wmma\b")
-_ALIAS = re.compile(rb"\busing\s+([A-Za-z_]\w*)\s*=\s*(?:typename\s+)?(?:::\s*)?"
-                    rb"(?:nvcuda\s*::\s*)?\Z")
-_UNPORTED = re.compile(rb"\bwmma\s*::\s*(?:experimental\b|bmma_sync\b)")
-_WARP_INDEX = re.compile(rb"\bthreadIdx\s*\.\s*x\s*/\s*([A-Za-z_]\w*|\d+)\b")
+_FRAGMENT = lazy(rb"\b(?:([A-Za-z_]\w*)\s*::\s*)?fragment\s*<")
+_NAMESPACE_ALIAS = lazy(rb"\bnamespace\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?nvcuda\s*::\s*wmma\b")
+_ALIAS = lazy(rb"\busing\s+([A-Za-z_]\w*)\s*=\s*(?:typename\s+)?(?:::\s*)?"
+              rb"(?:nvcuda\s*::\s*)?\Z")
+_UNPORTED = lazy(rb"\bwmma\s*::\s*(?:experimental\b|bmma_sync\b)")
+_WARP_INDEX = lazy(rb"\bthreadIdx\s*\.\s*x\s*/\s*([A-Za-z_]\w*|\d+)\b")
 _INT8 = {b"signedchar", b"char", b"int8_t", b"std::int8_t"}
 _SHAPES = {(16, 16, 16)}
 # element type (as spelled, blanks removed) -> why rocWMMA cannot take it
