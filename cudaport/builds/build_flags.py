@@ -27,12 +27,12 @@ default architecture): the first of a segment is replaced, the others removed.
 from __future__ import annotations
 
 import functools
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 from ..options import Options
+from .rule_files import rules_digest, rules_file  # noqa: F401  (the build readers' names)
 from ..source.lazy_re import lazy
 
 RULES_FILE = "flags.yaml"
@@ -83,26 +83,6 @@ class Note(NamedTuple):
     offset: int
     shown: str
     message: str
-
-
-def rules_file(options: Options, name: str = "cmake.yaml") -> Path:
-    """The target's build-file rules ``name`` (``cmake.yaml``, ``make.yaml``)."""
-    from ..rules.loader import default_rules_root, resolve_target_dir
-
-    roots = [Path(p) for p in options.rules_dirs] + [default_rules_root()]
-    return resolve_target_dir(options.target, roots) / "build" / name
-
-
-def rules_digest(options: Options) -> str:
-    """Of the target's CMake, Makefile and flag rules together (the cache key of build
-    files)."""
-    digest = hashlib.sha256()
-    for name in ("cmake.yaml", "make.yaml", "flags.yaml", "../target.yaml"):
-        try:
-            digest.update(rules_file(options, name).read_bytes())
-        except OSError:
-            digest.update(b"none")
-    return digest.hexdigest()[:16]
 
 
 def read_rules(path: Path, allowed: set[str], what: str) -> tuple[dict, bytes] | None:

@@ -19,7 +19,6 @@ from ..source.gc_pause import gc_paused
 from .loader import (default_rules_root, load_table, read_cache, resolve_target_dir,
                      table_digest, write_cache)
 from .model import Entry, HeaderEntry, Mapping, Table, TargetInfo, version_tuple
-from .pack import _replace
 from ..source.lazy_re import lazy
 
 # Libraries whose use means the file needs the target's main runtime header.
@@ -295,6 +294,8 @@ _HEAD = lazy(r"\s*([A-Za-z_]\w*)\s*\(")
 def _argument_rule(entry: Entry, to: str, rule_id: str) -> Resolved:
     """What ``entry``'s name becomes inside the arguments of a call whose variant pack
     spells it ``to`` (its CUDA versions and kind stay the entry's)."""
+    from .pack import _replace
+
     return Resolved(_replace(entry, main=Mapping(to), variants={}, rule_id=rule_id, note=None,
                              template=None, by_args=(), fallback=None), "converted", to.encode())
 

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..version import __version__
 from . import schema as S
 from ..source.gc_pause import gc_paused
 from .cache import _cache_dir, read_cache, write_cache  # noqa: F401  (re-exported)
 from .model import Check, Entry, Fallback, HeaderEntry, Mapping, Table, TargetInfo
-from .pack import (Call, Note, apply_calls, apply_notes, check_arguments, check_idempotent,
-                   read_pack)
 from .roots import default_rules_root, resolve_target_dir, target_names  # noqa: F401
 from .target import read_target as _read_target
+
+if TYPE_CHECKING:
+    from .pack import Call, Note
 
 SCHEMA_VERSION = 10  # 10: caveat; 7: the scanner also looks for names with needs_macro; 8: generated notes give way to templates; 9: variant packs' arguments
 
@@ -110,6 +112,9 @@ def build_table(files: list[Path], contents: list[bytes], digest: str,
     Files from index ``user_from`` on are user rule files (``--rules``), layered on top.
     Built-in packs may not define a name twice.
     """
+    # (the pack reader is imported here: a run whose table comes from the cache reads none)
+    from .pack import apply_calls, apply_notes, check_arguments, check_idempotent, read_pack
+
     user_from = len(files) if user_from is None else user_from
     info = _read_target(files[0], contents[0])
     identifiers: dict[str, Entry] = {}
@@ -136,6 +141,8 @@ def layer_user_files(base: Table, files: list[Path], contents: list[bytes]) -> T
     A user rule overrides a built-in one and a later user file overrides an earlier one;
     ``base`` is left untouched (it may be cached or shared).
     """
+    from .pack import apply_calls, apply_notes, check_idempotent, read_pack
+
     identifiers = dict(base.identifiers)
     headers = dict(base.headers)
     hasher = hashlib.sha256(base.digest.encode())

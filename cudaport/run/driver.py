@@ -224,7 +224,7 @@ def run(jobs: list[Job], request: Request, workers: int | None = None,
     """Run every job; outcomes come back in job order. Jobs the cache knows are done
     are not re-run. ``cache_scope`` names the run (inputs and output folder) so each tree
     has its own cache file; None turns the cache off."""
-    from ..builds.build_flags import rules_digest
+    from ..builds.rule_files import rules_digest
     from ..rules import get_compiled
 
     compiled = get_compiled(request.options)  # loaded before forking: workers inherit it
@@ -329,7 +329,7 @@ def _project_options(jobs: list[Job], request: Request, compiled, workers: int,
     (names the project declares in its namespaces, its layers' names). A tree whose
     sources all have the size and time they had last run reuses that run's answer,
     without reading them (a warm run spent most of its time here)."""
-    from ..builds.build_flags import rules_digest
+    from ..builds.rule_files import rules_digest
 
     sources = [j.source for j in jobs if j.kind == "source"]
     # (the project's headers the sources include, read for what they declare and define
