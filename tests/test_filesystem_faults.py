@@ -134,7 +134,9 @@ def test_read_only_output_folder_fails_cleanly(tmp_path, monkeypatch):
         def refuse(*args, **kwargs):
             raise PermissionError(errno.EACCES, "Permission denied", str(out))
 
-        monkeypatch.setattr(files.tempfile, "mkstemp", refuse)
+        import tempfile  # (the writer imports it on its first write)
+
+        monkeypatch.setattr(tempfile, "mkstemp", refuse)
     else:
         out.chmod(0o555)
     try:

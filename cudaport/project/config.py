@@ -15,11 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from ..source.lazy_re import lazy
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 CONFIG_NAME = ".cudaport.toml"
 PYPROJECT = "pyproject.toml"
 FAIL_LEVELS = ("error", "warning", "info", "never")
@@ -187,6 +182,12 @@ def load_config(paths: list[str] | tuple[str, ...] = (), config_file: Path | Non
 
 
 def _parse(path: Path) -> dict:
+    # (imported here: a run with no configuration file parses no TOML)
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+
     try:
         with path.open("rb") as fh:
             return tomllib.load(fh)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import shutil
 import stat
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +30,8 @@ class Listing:
 def _git_files(root: Path) -> list[str] | None:
     """Files git would consider (tracked plus untracked-not-ignored), or None if the
     folder is not in a git work tree."""
+    import subprocess  # (a folder's walk asks git; a one-file run does not pay for it)
+
     if shutil.which("git") is None:
         return None
     try:
@@ -77,6 +78,8 @@ class GitignoreStack:
 
 def git_ignored(root: Path, rel: str) -> bool:
     """Whether git (or, outside git, the .gitignore files) ignores ``rel`` below root."""
+    import subprocess
+
     if shutil.which("git") is not None:
         proc = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", rel],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

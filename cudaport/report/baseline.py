@@ -11,7 +11,6 @@ SHA-256, so that many findings on one long line cost no more than the line itsel
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
 from ..findings import Finding
@@ -53,11 +52,15 @@ def render(findings: list[Finding], prints: list[str]) -> str:
           "message": f.message} for f, fp in zip(findings, prints)),
         key=lambda e: (e["path"], e["line"], e["code"], e["fingerprint"]))
     payload = {"tool": "cudaport", "baseline_version": FORMAT_VERSION, "findings": entries}
+    import json  # (imported where a baseline is used: most checks have none)
+
     return json.dumps(payload, indent=2) + "\n"
 
 
 def load(path: Path) -> frozenset[str]:
     """The fingerprints recorded in a baseline file."""
+    import json
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

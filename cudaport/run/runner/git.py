@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 
 def dirty_files(paths: list[Path]) -> list[str] | None:
     """Paths among ``paths`` with uncommitted changes (or untracked); None when they are
     not in a git work tree at all."""
+    import subprocess  # (only --in-place asks git: a check does not pay for the import)
+
     if not paths:
         return []
     folder = paths[0].parent

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 
@@ -52,6 +51,8 @@ def write_output(path: Path, data: bytes, mode_from: Path | None = None,
                 _write_through(target, data)
                 return
             owner = (st.st_uid, st.st_gid)
+    import tempfile  # (imported by the first write: a check writes nothing)
+
     folder = target.parent
     try:
         known = os.path.abspath(folder) in _REAL_FOLDERS
