@@ -377,3 +377,13 @@ def test_a_device_launch_reads_the_same_once_translated():
     assert (2, "CP224") in codes(first)
     second = translate_bytes(first.output, options, "k.cu")
     assert second.output == first.output
+
+
+@pytest.mark.parametrize("number", ["010", "08", "0x10"])
+def test_a_version_condition_with_octal_or_invalid_numbers_is_read_without_a_crash(number):
+    """A version gate's numbers are read as C reads them: `010` is octal, `08` no number
+    (a fuzz run's crash: int(b'010', 0) raised ValueError from gates._decide_version)."""
+    src = (f"#if CUDART_VERSION >= 11000 && FLAGS == {number}\n__device__ int f() {{ return 1; }}\n"
+           "#else\n__device__ int f() { return 0; }\n#endif\n")
+    first = run(src)
+    assert run(first.output.decode()).output == first.output
