@@ -257,11 +257,9 @@ class _Parser:
         if kind == 3:  # __has_include(<text>)
             return functools.partial(_header, text)
         if kind == 0:
-            try:
-                value = int(text, 16) if text[:2] in (b"0x", b"0X") else \
-                    int(text, 8) if text.startswith(b"0") and len(text) > 1 else int(text)
-            except ValueError:  # (`08`: no octal number, the compiler's error)
-                raise _Unparsed from None
+            value = integer_literal(text)
+            if value is None:  # (`08`: no octal number, the compiler's error)
+                raise _Unparsed
             return lambda _known: value
         if kind != 1:
             raise _Unparsed
@@ -367,3 +365,14 @@ _ARITHMETIC = {
     b"/": _divide, b"%": _remainder}
 _OPERATIONS = {op: _and if op == b"&&" else _or if op == b"||" else _arithmetic(op)
                for level in _LEVELS for op in level}
+
+
+def integer_literal(text: bytes) -> int | None:
+    """An integer literal's value as C reads it (``010`` is octal 8, ``0x10`` 16); None
+    for one the compiler rejects (``08``)."""
+    try:
+        if text[:2] in (b"0x", b"0X"):
+            return int(text, 16)
+        return int(text, 8) if len(text) > 1 and text.startswith(b"0") else int(text)
+    except ValueError:
+        return None

@@ -266,17 +266,6 @@ def in_directive(code: bytes, offset: int) -> bool:
     return code[start:offset].lstrip()[:1] == b"#"
 
 
-def _c_integer(text: bytes) -> int | None:
-    """An integer literal's value as C reads it (``010`` is octal 8); None for one the
-    compiler rejects (``08``)."""
-    try:
-        if text[:2] in (b"0x", b"0X"):
-            return int(text, 16)
-        return int(text, 8) if len(text) > 1 and text.startswith(b"0") else int(text)
-    except ValueError:
-        return None
-
-
 _NUMBER = lazy(rb"(?<![\w$])(0[xX][0-9a-fA-F]+|\d+)[uUlL]*(?![\w$.])")
 
 
@@ -733,7 +722,7 @@ class Gates:
             if b.cond is None:
                 continue
             for m in _NUMBER.finditer(b.cond):
-                n = _c_integer(m.group(1))
+                n = conditions.integer_literal(m.group(1))
                 if n is None:
                     continue
                 if n >= 1000:

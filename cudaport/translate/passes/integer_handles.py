@@ -31,6 +31,7 @@ import bisect
 import re
 from typing import NamedTuple
 
+from ...source import lexer
 from ...source.edits import Edit
 from ...symbols.skeleton import FUNCTION
 from ..context import FileContext
@@ -97,10 +98,9 @@ def integer_handles(ctx: FileContext) -> None:
 def _word_start(code: bytes, start: int) -> bool:
     """Whether a word starts at ``start`` (the patterns searched for begin with a literal,
     which the search finds at once, and check the byte before here)."""
-    return start == 0 or not (code[start - 1] in _WORD_BYTES)
+    return start == 0 or code[start - 1] not in lexer.IDENT_BYTES
 
 
-_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 
 
 def _with_aliases(code: bytes, handles: dict[bytes, dict]) -> dict[bytes, dict]:
@@ -230,14 +230,14 @@ def _declaration_of(code: bytes, at: int) -> re.Match[bytes] | None:
         return None
     starts = []
     j = i
-    while j > 0 and code[j - 1] in _WORD_BYTES:
+    while j > 0 and code[j - 1] in lexer.IDENT_BYTES:
         j -= 1
     if code[j:i] == b"const":  # (`T const x`: T is the type; else `const` is)
         k = j
         while k > 0 and code[k - 1] in _SEPARATOR:
             k -= 1
         h = k
-        while h > 0 and code[h - 1] in _WORD_BYTES:
+        while h > 0 and code[h - 1] in lexer.IDENT_BYTES:
             h -= 1
         if h < k:
             starts.append(h)
@@ -251,8 +251,7 @@ def _declaration_of(code: bytes, at: int) -> re.Match[bytes] | None:
     return None
 
 
-_NOT_BEFORE_TYPE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                             b"0123456789_$.>")
+_NOT_BEFORE_TYPE = lexer.IDENT_BYTES | frozenset(b".>")
 
 
 def _function(skeleton, at: int) -> int:
